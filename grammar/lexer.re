@@ -1,0 +1,2 @@
+/* placeholder: being written */
+typedef int rsc_placeholder_lexer_;

@@ -1,0 +1,147 @@
+/* robotsc runtime: load a compiled robots.txt program (a "blob"), verify it
+ * once, then answer "may this crawler fetch this URL?" in time linear in the
+ * path, with no allocation.
+ *
+ * Dependencies: <stddef.h>, <stdint.h>, <string.h> only. The runtime never
+ * depends on the compiler or the parser (see docs/ARCHITECTURE.md).
+ *
+ * Safety contract: it is safe to load any byte string. rsc_load() verifies the
+ * whole blob before returning RSC_OK; a blob that fails any rule of
+ * docs/FORMAT.md is rejected with a status and a byte offset. After a
+ * successful load, matching does no checks and cannot fail.
+ *
+ * Thread safety: an rsc_program and an rsc_selection are immutable after
+ * they are filled in and may be shared by any number of threads.
+ *
+ * Ownership: rsc_load() borrows the blob; it must stay alive and unchanged
+ * while the rsc_program is in use (it may be an mmap'ed file). The runtime
+ * never allocates and never returns memory the caller must free. Every
+ * pointer it returns points into the blob or to static storage. */
+#ifndef ROBOTSC_RUNTIME_H
+#define ROBOTSC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RSC_FORMAT_MAJOR 1 /* blob format major version this runtime reads */
+#define RSC_FORMAT_MINOR 0 /* highest minor it knows; higher minors load  */
+
+/* Status codes. The numeric values are ABI: append only, never renumber. */
+typedef enum rsc_status {
+    RSC_OK = 0,
+    RSC_E_ARG = 1,        /* NULL or inconsistent argument                  */
+    RSC_E_NOMEM = 2,      /* an allocation failed (compiler/parser only)    */
+    RSC_E_LIMIT = 3,      /* a documented size or state limit was exceeded  */
+    RSC_E_IO = 4,         /* file could not be read or written (CLI/tools)  */
+    RSC_E_TRUNCATED = 10, /* blob shorter than its header claims            */
+    RSC_E_MAGIC = 11,     /* not a robotsc blob at all                      */
+    RSC_E_VERSION = 12,   /* a robotsc blob of an unsupported major version
+                             or with a non-skippable unknown section        */
+    RSC_E_CHECKSUM = 13,  /* checksum mismatch: the blob was damaged        */
+    RSC_E_CORRUPT = 14,   /* failed verification: see rsc_load_error        */
+    RSC_E_SIZE = 15       /* trailing bytes, or Total_Size mismatch         */
+} rsc_status;
+
+/* Static string describing a status, never NULL. */
+const char *rsc_strerror(int status);
+
+/* Where and why rsc_load() rejected a blob. 'what' is a static string. */
+typedef struct rsc_load_error {
+    size_t offset;
+    const char *what;
+} rsc_load_error;
+
+/* A verified program. The fields are private to the runtime: fill it in with
+ * rsc_load() only. It holds pointers into the blob, nothing else. */
+typedef struct rsc_program {
+    const uint8_t *base;
+    size_t size;
+    uint32_t flags;
+    uint32_t priv[30];
+} rsc_program;
+
+/* Verifies blob[0..size) and fills *prog. On failure *prog is zeroed, the
+ * status says what kind of failure it was and *err (nullable) where. Time is
+ * linear in size. */
+rsc_status rsc_load(rsc_program *prog, const void *blob, size_t size,
+                    rsc_load_error *err);
+
+/* 1 when the blob was compiled with the rfc profile, 0 for google. */
+int rsc_program_profile(const rsc_program *prog);
+
+/* A byte string that need not be NUL-terminated. */
+typedef struct rsc_bytes {
+    const char *ptr;
+    size_t len;
+} rsc_bytes;
+
+#define RSC_MAX_SELECT 32 /* automaton sets one selection can hold */
+
+/* The rule sets that apply to one crawler (one or several agent names,
+ * spec F.7). Select once per host, match many URLs. Private fields. */
+typedef struct rsc_selection {
+    const rsc_program *prog;
+    uint32_t n_sets;
+    uint32_t named; /* 1 when some agent was named by the file (F.6.2) */
+    uint32_t sets[RSC_MAX_SELECT];
+} rsc_selection;
+
+/* Selects the rule sets for agents[0..n) (compared as spec F.2 says: as
+ * given, case-insensitively, with the extracted tokens of the file).
+ * Returns RSC_E_ARG for n == 0 or NULL pointers, RSC_E_LIMIT if the agents
+ * name more than RSC_MAX_SELECT distinct rule sets. */
+rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
+                      size_t n, rsc_selection *sel);
+
+/* The rule that decided a verdict. */
+typedef struct rsc_match {
+    int allowed;         /* the verdict: 1 allowed, 0 disallowed          */
+    int decided;         /* 1 when a rule decided, 0 for "no rule applied" */
+    uint32_t line;       /* source line of the deciding rule, else 0       */
+    int rule_allow;      /* 1 allow rule, 0 disallow rule                  */
+    uint32_t priority;   /* the rule's priority (spec E.6)                 */
+    const char *pattern; /* the rule's escaped pattern, in the blob        */
+    size_t pattern_len;
+} rsc_match;
+
+/* Verdict for a path (which should start with '/'; spec G gives the path of
+ * a URL). Returns 1 allowed, 0 disallowed. m is nullable. */
+int rsc_match_path(const rsc_selection *sel, const char *path, size_t len,
+                   rsc_match *m);
+
+/* Verdict for a URL: extracts the path (spec G), then rsc_match_path(). */
+int rsc_match_url(const rsc_selection *sel, const char *url, size_t len,
+                  rsc_match *m);
+
+/* Spec G: the path, params and query of a URL, as a span of url (*off,
+ * *len) plus whether a '/' must be put in front (*slash). A URL with no
+ * path gives "/" (*len == 0, *slash == 1). */
+void rsc_url_path(const char *url, size_t len, size_t *off, size_t *plen,
+                  int *slash);
+
+/* Sitemaps, in file order. Returns 0 and leaves outputs untouched when
+ * i >= count. */
+size_t rsc_sitemap_count(const rsc_program *prog);
+int rsc_sitemap_get(const rsc_program *prog, size_t i, uint32_t *line,
+                    rsc_bytes *url);
+
+/* Unknown directives (crawl-delay, request-rate, host, clean-param, ...), in
+ * file order. key is as written; value is escaped per spec D. */
+size_t rsc_directive_count(const rsc_program *prog);
+int rsc_directive_get(const rsc_program *prog, size_t i, uint32_t *line,
+                      rsc_bytes *key, rsc_bytes *value);
+
+/* The value of the first directive named `key` (case-insensitive) in the
+ * groups that apply to the selected agents (the global groups when none
+ * names them); e.g. key "crawl-delay". Returns 1 when found. */
+int rsc_group_directive(const rsc_selection *sel, const char *key,
+                        rsc_bytes *value, uint32_t *line);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

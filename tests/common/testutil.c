@@ -1,0 +1,1 @@
+/* placeholder: being written */ typedef int rsc_placeholder_;
