@@ -1,1 +1,44 @@
-int main(void) { return 0; }
+/* robotsc: compile robots.txt files into verified automaton bytecode and
+ * check URLs against them. One function per command (cli.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *what;
+} commands[] = {
+    {"compile", rsc_cmd_compile, "compile a robots.txt into a blob"},
+    {"check", rsc_cmd_check, "check URLs against a robots.txt or a blob"},
+    {"lint", rsc_cmd_lint, "report problems in a robots.txt"},
+    {"parse", rsc_cmd_parse, "print the parsed robots.txt as JSON"},
+    {"dump", rsc_cmd_dump, "disassemble a blob"},
+    {"info", rsc_cmd_info, "summarise a robots.txt or a blob"},
+};
+
+static void usage(FILE *out)
+{
+    fputs("usage: robotsc COMMAND [ARGS]   (robotsc COMMAND --help for more)\n\ncommands:\n", out);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].what);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (rsc_cli_is_help(argv[1])) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "robotsc: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

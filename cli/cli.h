@@ -1,0 +1,28 @@
+/* robotsc command-line program: shared declarations. Each command is a
+ * function taking the arguments after the command name (argv[0] is the
+ * command name) and returning the exit status. Exit codes: 0 success (or
+ * allowed), 1 warnings (lint) or disallowed (check), 2 usage or errors. */
+#ifndef ROBOTSC_CLI_H
+#define ROBOTSC_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+int rsc_cmd_lint(int argc, char **argv);    /* cli/cmd_front.c */
+int rsc_cmd_parse(int argc, char **argv);   /* cli/cmd_front.c */
+int rsc_cmd_compile(int argc, char **argv); /* cli/cmd_compile.c */
+int rsc_cmd_check(int argc, char **argv);   /* cli/cmd_compile.c */
+int rsc_cmd_dump(int argc, char **argv);    /* cli/cmd_compile.c */
+int rsc_cmd_info(int argc, char **argv);    /* cli/cmd_compile.c */
+
+/* Reads a whole file ("-" is standard input). Returns a malloc'ed buffer
+ * or NULL with errno set. */
+unsigned char *rsc_cli_read(const char *path, size_t *len);
+
+/* Prints "robotsc CMD: message" to stderr and returns 2. */
+int rsc_cli_fail(const char *cmd, const char *fmt, ...);
+
+/* Returns 1 if arg is "-h" or "--help". */
+int rsc_cli_is_help(const char *arg);
+
+#endif

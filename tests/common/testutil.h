@@ -1,0 +1,45 @@
+/* Test helpers: file reading, TSV rows, base64 and C-escape decoding (the
+ * encodings of ../shared/conformance), and a tiny check macro. */
+#ifndef RSC_TESTUTIL_H
+#define RSC_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Reads a whole file; returns a malloc'ed buffer (NUL-terminated, the NUL
+ * not counted in *len) or NULL. */
+char *tu_read_file(const char *path, size_t *len);
+
+/* Splits a line (modified in place) at tabs into at most max fields; returns
+ * the number of fields. A trailing '\n' (and '\r' before it) is dropped. */
+size_t tu_split_tabs(char *line, char **fields, size_t max);
+
+/* Decodes standard base64 into a malloc'ed buffer; NULL on bad input. */
+unsigned char *tu_base64(const char *s, size_t *len);
+
+/* Decodes C escapes (\\ \" \n \r \t \ooo) into a malloc'ed buffer. */
+char *tu_unescape(const char *s, size_t *len);
+
+/* Iterates over the lines of a file: returns a malloc'ed line or NULL at EOF. */
+char *tu_getline(FILE *f);
+
+/* Counts failures; prints where. */
+extern int tu_failures;
+#define TU_CHECK(cond, ...)                                                   \
+    do {                                                                      \
+        if (!(cond)) {                                                        \
+            tu_failures++;                                                    \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,  \
+                    #cond);                                                   \
+            fprintf(stderr, __VA_ARGS__);                                     \
+            fputc('\n', stderr);                                              \
+        }                                                                     \
+    } while (0)
+
+/* Prints "N passed, M failed" and returns the exit status. */
+int tu_report(const char *what, int passed);
+
+/* Returns 1 if the directory exists. */
+int tu_dir_exists(const char *path);
+
+#endif

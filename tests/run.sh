@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds robotsc twice (optimised, and with ASan+UBSan) and runs every test
+# in both builds. Installs missing build tools first. ../shared (corpus and
+# conformance data) is used when present; corpus tests skip without it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. cli/setup.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+for cfg in release asan; do
+  dir=build-test-$cfg
+  flags="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DRSC_WERROR=ON"
+  [ $cfg = asan ] && flags="$flags -DRSC_SANITIZE=ON"
+  echo "== $cfg build"
+  cmake -S . -B $dir $GEN $flags >/dev/null
+  cmake --build $dir -j "$jobs"
+  echo "== $cfg tests"
+  (cd $dir && ctest --output-on-failure -j "$jobs")
+done
