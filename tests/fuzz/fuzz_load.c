@@ -1,0 +1,91 @@
+/* Fuzz target: the loader. Any bytes as a blob -> rsc_load() either rejects
+ * them with an error status (and a zeroed program) or accepts them; an
+ * accepted blob then answers every call safely: selections for a few agents,
+ * matches of a few paths (derived from the input), explanations whose
+ * pattern lies inside the blob, sitemaps and directives inside the blob.
+ * The first input byte, when it is 'T', makes the rest a robots.txt that is
+ * compiled first (so the fuzzer also explores valid blobs and their
+ * single-byte mutations: the byte after 'T' names a position to flip). */
+#include <string.h>
+
+#include "fuzz.h"
+#include "robotsc/compiler.h"
+#include "robotsc/runtime.h"
+
+static int inside(const rsc_program *p, const char *ptr, size_t len)
+{
+    const char *b = (const char *)p->base;
+    return len == 0 || (ptr >= b && len <= p->size && (size_t)(ptr - b) <= p->size - len);
+}
+
+static void exercise(const uint8_t *blob, size_t size, const uint8_t *seed, size_t seed_len)
+{
+    rsc_program p;
+    rsc_load_error e = {0, NULL};
+    rsc_status st = rsc_load(&p, blob, size, &e);
+    if (st != RSC_OK) {
+        FUZZ_ASSERT(e.what != NULL && rsc_strerror(st) != NULL);
+        return;
+    }
+    static const char *names[] = {"", "*", "googlebot", "a", "FooBot", "bot-x"};
+    for (size_t a = 0; a < sizeof names / sizeof names[0]; a++) {
+        rsc_bytes ag = {names[a], strlen(names[a])};
+        rsc_selection sel;
+        if (rsc_select(&p, &ag, 1, &sel) != RSC_OK)
+            continue;
+        const char *paths[] = {"/", "/a", "/index.html", "/x/y?z", (const char *)seed};
+        for (size_t k = 0; k < 5; k++) {
+            size_t n = k < 4 ? strlen(paths[k]) : seed_len;
+            rsc_match m;
+            int v = rsc_match_path(&sel, paths[k], n, &m);
+            FUZZ_ASSERT(v == 0 || v == 1);
+            FUZZ_ASSERT(v == m.allowed);
+            if (m.decided)
+                FUZZ_ASSERT(inside(&p, m.pattern, m.pattern_len));
+            v = rsc_match_url(&sel, paths[k], n, NULL);
+            FUZZ_ASSERT(v == 0 || v == 1);
+        }
+        rsc_bytes val;
+        uint32_t line;
+        if (rsc_group_directive(&sel, "crawl-delay", &val, &line))
+            FUZZ_ASSERT(inside(&p, val.ptr, val.len));
+    }
+    for (size_t i = 0; i < rsc_sitemap_count(&p); i++) {
+        uint32_t line;
+        rsc_bytes u;
+        FUZZ_ASSERT(rsc_sitemap_get(&p, i, &line, &u));
+        FUZZ_ASSERT(inside(&p, u.ptr, u.len));
+    }
+    for (size_t i = 0; i < rsc_directive_count(&p); i++) {
+        uint32_t line;
+        rsc_bytes k, v;
+        FUZZ_ASSERT(rsc_directive_get(&p, i, &line, &k, &v));
+        FUZZ_ASSERT(inside(&p, k.ptr, k.len) && inside(&p, v.ptr, v.len));
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size >= 2 && data[0] == 'T') {
+        rsc_blob b = {NULL, 0};
+        if (rsc_compile(data + 2, size - 2, NULL, &b) != RSC_OK)
+            return 0;
+        exercise(b.data, b.size, data, size);
+        size_t bit = (size_t)data[1] * 8 + (size % 8);
+        if (b.size) {
+            b.data[(bit / 8) % b.size] ^= (uint8_t)(1u << (bit % 8));
+            rsc_program p;
+            /* A single-bit flip must always be detected (checksum). */
+            FUZZ_ASSERT(rsc_load(&p, b.data, b.size, NULL) != RSC_OK);
+        }
+        rsc_blob_free(&b, NULL);
+        return 0;
+    }
+    /* Copy to an exactly sized buffer so ASan sees any overread. */
+    uint8_t *copy = malloc(size ? size : 1);
+    FUZZ_ASSERT(copy != NULL);
+    memcpy(copy, data, size);
+    exercise(copy, size, data, size);
+    free(copy);
+    return 0;
+}

@@ -1,0 +1,111 @@
+/* Fuzz target: compiler round trip. Any bytes as a robots.txt -> compile ->
+ * verify -> match paths derived from the file's own patterns (each '*'
+ * replaced by "", by "x" and by "/x", a final '$' dropped, plus prefixes and
+ * one-byte extensions) for agents derived from its user-agent lines and a
+ * few fixed ones; every verdict and deciding line equals the reference
+ * matcher's (tests/ref). The first byte picks the profile and whether the
+ * automata are minimised; the rest is the robots.txt (capped at 8 KiB to
+ * keep the quadratic reference fast). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "ref_robots.h"
+#include "robotsc/compiler.h"
+#include "robotsc/ir.h"
+#include "robotsc/runtime.h"
+
+static void check_path(const rsc_selection *sel, const ref_robots *ref, const rsc_bytes *ag, size_t n_ag,
+                       const char *path, size_t plen)
+{
+    ref_str rag[2];
+    for (size_t i = 0; i < n_ag; i++) {
+        rag[i].ptr = ag[i].ptr;
+        rag[i].len = ag[i].len;
+    }
+    rsc_match m;
+    int v = rsc_match_path(sel, path, plen, &m);
+    ref_verdict r = ref_check_parsed(ref, rag, n_ag, path, plen, 1);
+    if (v != r.allowed || (r.line && (int)m.line != r.line)) {
+        fprintf(stderr, "mismatch: path '%.*s' agent '%.*s' lib %d (line %u) ref %d (line %d)\n", (int)plen, path,
+                (int)ag[0].len, ag[0].ptr, v, (unsigned)m.line, r.allowed, r.line);
+        abort();
+    }
+}
+
+static void derive(const rsc_selection *sel, const ref_robots *ref, const rsc_bytes *ag, size_t n_ag,
+                   const rsc_str *pat)
+{
+    char buf[600];
+    for (int variant = 0; variant < 3; variant++) {
+        size_t n = 0;
+        for (size_t i = 0; i < pat->len && n < 500; i++) {
+            char c = pat->ptr[i];
+            if (c == '$' && i + 1 == pat->len)
+                break;
+            if (c == '*') {
+                if (variant == 1)
+                    buf[n++] = 'x';
+                else if (variant == 2) {
+                    buf[n++] = '/';
+                    buf[n++] = 'x';
+                }
+                continue;
+            }
+            buf[n++] = c;
+        }
+        check_path(sel, ref, ag, n_ag, buf, n, profile);
+        if (n > 1)
+            check_path(sel, ref, ag, n_ag, buf, n - 1, profile);
+        buf[n] = 'z';
+        check_path(sel, ref, ag, n_ag, buf, n + 1, profile);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1 || size > 8192)
+        return 0;
+    int profile = data[0] & 1;
+    const char *body = (const char *)data + 1;
+    size_t blen = size - 1;
+    rsc_compile_options o = {0};
+    o.profile = profile ? RSC_PROFILE_RFC : RSC_PROFILE_GOOGLE;
+    o.no_minimize = (data[0] >> 1) & 1;
+    rsc_blob b = {NULL, 0};
+    rsc_status st = rsc_compile(body, blen, &o, &b);
+    if (st == RSC_E_LIMIT)
+        return 0; /* a documented limit, reported as such */
+    FUZZ_ASSERT(st == RSC_OK);
+    rsc_program p;
+    FUZZ_ASSERT(rsc_load(&p, b.data, b.size, NULL) == RSC_OK);
+    rsc_parse_options po = {0};
+    po.profile = o.profile;
+    rsc_ir *ir = NULL;
+    FUZZ_ASSERT(rsc_parse(body, blen, &po, &ir) == RSC_OK);
+
+    ref_robots ref;
+    FUZZ_ASSERT(ref_parse(&ref, body, blen, profile) == 0);
+    rsc_bytes agents[8];
+    size_t na = 0;
+    agents[na++] = (rsc_bytes){"", 0};
+    agents[na++] = (rsc_bytes){"unnamedbot", 10};
+    for (size_t i = 0; i < ir->n_agents && na < 8; i++)
+        if (!ir->agents[i].global)
+            agents[na++] = (rsc_bytes){ir->agents[i].token.ptr, ir->agents[i].token.len};
+    for (size_t a = 0; a < na; a++) {
+        rsc_bytes two[2] = {agents[a], agents[(a + 1) % na]};
+        for (size_t k = 1; k <= 2; k++) {
+            rsc_selection sel;
+            if (rsc_select(&p, two, k, &sel) != RSC_OK)
+                continue;
+            check_path(&sel, &ref, two, k, "/", 1);
+            for (size_t r = 0; r < ir->n_rules && r < 64; r++)
+                derive(&sel, &ref, two, k, &ir->rules[r].pattern);
+        }
+    }
+    ref_free(&ref);
+    rsc_ir_free(ir);
+    rsc_blob_free(&b, &o);
+    return 0;
+}
