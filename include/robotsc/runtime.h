@@ -88,12 +88,14 @@ typedef struct rsc_selection {
     uint32_t n_sets;
     uint32_t named; /* 1 when some agent was named by the file (F.6.2) */
     uint32_t sets[RSC_MAX_SELECT];
+    uint32_t n_agents; /* AGENTS entries named, for rsc_group_directive() */
+    uint32_t agents[RSC_MAX_SELECT];
 } rsc_selection;
 
 /* Selects the rule sets for agents[0..n) (compared as spec F.2 says: as
  * given, case-insensitively, with the extracted tokens of the file).
  * Returns RSC_E_ARG for n == 0 or NULL pointers, RSC_E_LIMIT if the agents
- * name more than RSC_MAX_SELECT distinct rule sets. */
+ * name more than RSC_MAX_SELECT distinct rule sets or file tokens. */
 rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
                       size_t n, rsc_selection *sel);
 
