@@ -14,6 +14,9 @@ int rsc_cmd_compile(int argc, char **argv); /* cli/cmd_compile.c */
 int rsc_cmd_check(int argc, char **argv);   /* cli/cmd_compile.c */
 int rsc_cmd_dump(int argc, char **argv);    /* cli/cmd_compile.c */
 int rsc_cmd_info(int argc, char **argv);    /* cli/cmd_compile.c */
+int rsc_cmd_url(int argc, char **argv);     /* cli/cmd_url.c */
+int rsc_cmd_fetch(int argc, char **argv);   /* cli/cmd_fetch.c */
+int rsc_cmd_bench(int argc, char **argv);   /* cli/cmd_bench.c */
 
 /* Reads a whole file ("-" is standard input). Returns a malloc'ed buffer
  * or NULL with errno set. */

@@ -16,6 +16,9 @@ static const struct {
     {"parse", rsc_cmd_parse, "print the parsed robots.txt as JSON"},
     {"dump", rsc_cmd_dump, "disassemble a blob"},
     {"info", rsc_cmd_info, "summarise a robots.txt or a blob"},
+    {"url", rsc_cmd_url, "print the robots.txt URL and origin key of a URL"},
+    {"fetch", rsc_cmd_fetch, "fetch, apply the status policy, compile, check"},
+    {"bench", rsc_cmd_bench, "time compile, verify and matching against a URL list"},
 };
 
 static void usage(FILE *out)

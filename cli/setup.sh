@@ -6,7 +6,11 @@ command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v bison >/dev/null 2>&1 || need="$need bison"
 command -v re2c >/dev/null 2>&1 || need="$need re2c"
 command -v ninja >/dev/null 2>&1 || need="$need ninja-build"
-if [ -n "$1" ]; then
+# Libraries of crawl/ (robotsc fetch, robotsc url), found with pkg-config.
+for p in libcurl4-openssl-dev libidn2-dev pkg-config; do
+  dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
+done
+if [ -n "${1:-}" ]; then
   for p in $1; do dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"; done
 fi
 if [ -n "$need" ]; then

@@ -49,7 +49,8 @@ void *rsc_mem_realloc(rsc_mem *m, void *p, size_t size, size_t count_old, size_t
         m->failed = 1;
         return NULL;
     }
-    void *q = m->fn(m->ud, p, p ? size * count_old : 0, count_new * size ? count_new * size : 1);
+    size_t nbytes = count_new * size;
+    void *q = m->fn(m->ud, p, p ? size * count_old : 0, nbytes ? nbytes : 1);
     if (!q)
         m->failed = 1;
     return q;

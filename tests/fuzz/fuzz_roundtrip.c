@@ -18,6 +18,8 @@
 static void check_path(const rsc_selection *sel, const ref_robots *ref, const rsc_bytes *ag, size_t n_ag,
                        const char *path, size_t plen)
 {
+    if (plen == 0 || path[0] != '/')
+        return; /* a matched path always starts with '/' (spec G) */
     ref_str rag[2];
     for (size_t i = 0; i < n_ag; i++) {
         rag[i].ptr = ag[i].ptr;
@@ -54,11 +56,11 @@ static void derive(const rsc_selection *sel, const ref_robots *ref, const rsc_by
             }
             buf[n++] = c;
         }
-        check_path(sel, ref, ag, n_ag, buf, n, profile);
+        check_path(sel, ref, ag, n_ag, buf, n);
         if (n > 1)
-            check_path(sel, ref, ag, n_ag, buf, n - 1, profile);
+            check_path(sel, ref, ag, n_ag, buf, n - 1);
         buf[n] = 'z';
-        check_path(sel, ref, ag, n_ag, buf, n + 1, profile);
+        check_path(sel, ref, ag, n_ag, buf, n + 1);
     }
 }
 
