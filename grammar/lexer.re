@@ -1,2 +1,276 @@
-/* placeholder: being written */
-typedef int rsc_placeholder_lexer_;
+/* robots.txt lexer (re2c). Two layers:
+ *   1. bytes to lines (spec A): LF, CR and CRLF end a line, the text after
+ *      the last line end is a line too, a line keeps 16,663 bytes, a NUL
+ *      ends its useful part;
+ *   2. one line to tokens (spec B, C): comment cut, trimming, separator,
+ *      key classification. A line yields DIRECTIVE EOL, JUNK EOL (text that
+ *      is no directive) or just EOL (an empty or comment line).
+ * The lint record of every line is written here, into ir->lines. */
+#include <string.h>
+
+#include "front.h"
+#include "parser.h"
+
+/* Spec B.2: the whitespace that trimming removes. */
+static int is_ws(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+void rsc_lex_init(rsc_front *f)
+{
+    f->pos = 0;
+    f->at_line_start = 1; /* spec A.3: an empty body is one empty line */
+    f->pending_eol = 0;
+}
+
+/* Layer 1. Finds the next line: [*start, *start + *len), line end excluded.
+ * Returns 0 when the body is exhausted. body[len] is a NUL sentinel; NULs
+ * inside the body are ordinary bytes here (spec A.5 applies later, per
+ * line, after the A.4 cut). */
+static int next_line(rsc_front *f, size_t *start, size_t *len)
+{
+    const unsigned char *const base = f->body;
+    const unsigned char *YYCURSOR = base + f->pos;
+    const unsigned char *const YYLIMIT = base + f->len;
+    const unsigned char *const tok = YYCURSOR;
+    const unsigned char *YYMARKER = tok;
+    (void)YYMARKER;
+
+    /*!local:re2c
+        re2c:define:YYCTYPE = "unsigned char";
+        re2c:yyfill:enable = 0;
+        re2c:eof = 0;
+
+        // Spec A.2: an LF directly after a CR belongs to that CR, so "\n\r"
+        // is two line ends and "\r\n" one.
+        eol = "\r\n" | "\r" | "\n";
+
+        [^\r\n]* eol {
+            size_t eol_len = 1;
+            if (YYCURSOR - tok >= 2 && YYCURSOR[-1] == '\n' && YYCURSOR[-2] == '\r')
+                eol_len = 2;
+            *start = f->pos;
+            *len = (size_t)(YYCURSOR - tok) - eol_len;
+            f->pos = (size_t)(YYCURSOR - base);
+            f->at_line_start = 1;
+            return 1;
+        }
+        // The rest of a body that does not end in a line end (spec A.3).
+        [^\r\n]+ {
+            *start = f->pos;
+            *len = (size_t)(YYCURSOR - tok);
+            f->pos = (size_t)(YYCURSOR - base);
+            f->at_line_start = 0;
+            return 1;
+        }
+        $ {
+            // Spec A.3: after a final line end (or in an empty body) an
+            // empty line is still due.
+            if (!f->at_line_start)
+                return 0;
+            f->at_line_start = 0;
+            *start = f->pos;
+            *len = 0;
+            return 1;
+        }
+    */
+}
+
+/* Spec C: the exact (lower-cased) keys that lint reports as "Unused". The
+ * key is read through a bounded YYPEEK that yields NUL past its end (a key
+ * never holds a NUL, spec A.5), so "\x00" below means "end of key". */
+static int is_unused_key(const unsigned char *key, size_t len)
+{
+    const unsigned char *cur = key, *const lim = key + len, *mar = key;
+#define YYPEEK() (cur < lim ? *cur : 0)
+#define YYSKIP() (++cur)
+#define YYBACKUP() (mar = cur)
+#define YYRESTORE() (cur = mar)
+    /*!local:re2c
+        re2c:api = custom;
+        re2c:define:YYCTYPE = "unsigned char";
+        re2c:yyfill:enable = 0;
+
+        ( 'clean-param' | 'content-signal' | 'content-usage' | 'crawl-delay'
+        | 'domain' | 'host' | 'noarchive' | 'nofollow' | 'noindex'
+        | 'request-rate' | 'revisit-after' | 'visit-time' ) "\x00" { return 1; }
+        * { return 0; }
+    */
+}
+
+/* Spec C.1, C.2: keys are classified case-insensitively by PREFIX (a rule
+ * needs only its prefix to match; what follows is ignored), in the order
+ * user-agent, allow, disallow, sitemap. No key matches two of the prefixes
+ * below, so longest-match order and the spec's order agree. */
+rsc_tag rsc_classify_key(const unsigned char *key, size_t len, int *typo)
+{
+    const unsigned char *cur = key, *const lim = key + len, *mar = key;
+    *typo = 0;
+    /*!local:re2c
+        re2c:api = custom;
+        re2c:define:YYCTYPE = "unsigned char";
+        re2c:yyfill:enable = 0;
+
+        'user-agent' { return RSC_TAG_USER_AGENT; }
+        'useragent' | 'user agent' { *typo = 1; return RSC_TAG_USER_AGENT; }
+        'allow' { return RSC_TAG_ALLOW; }
+        'disallow' { return RSC_TAG_DISALLOW; }
+        'dissallow' | 'dissalow' | 'disalow' | 'diasllow' | 'disallaw' {
+            *typo = 1;
+            return RSC_TAG_DISALLOW;
+        }
+        'sitemap' { return RSC_TAG_SITEMAP; }
+        'site-map' { *typo = 1; return RSC_TAG_SITEMAP; }
+        * {
+            (void)mar;
+            return is_unused_key(key, len) ? RSC_TAG_UNUSED : RSC_TAG_UNKNOWN;
+        }
+    */
+}
+#undef YYPEEK
+#undef YYSKIP
+#undef YYBACKUP
+#undef YYRESTORE
+
+typedef struct span {
+    size_t a, b; /* [a, b) in the body */
+} span;
+
+static span trim(const unsigned char *s, span x)
+{
+    while (x.a < x.b && is_ws(s[x.a]))
+        x.a++;
+    while (x.b > x.a && is_ws(s[x.b - 1]))
+        x.b--;
+    return x;
+}
+
+static const unsigned char *find(const unsigned char *s, span x, int c)
+{
+    return x.a < x.b ? memchr(s + x.a, c, x.b - x.a) : NULL;
+}
+
+static size_t find_blank(const unsigned char *s, span x)
+{
+    for (size_t i = x.a; i < x.b; i++)
+        if (s[i] == ' ' || s[i] == '\t')
+            return i;
+    return x.b;
+}
+
+/* Layer 2: spec B for one line. Fills the lint fields of *l and, for a
+ * directive, the key and value spans; returns the token kind. */
+static int analyse_line(const unsigned char *s, size_t start, size_t len, rsc_line *l,
+                        span *key, span *val)
+{
+    span x = {start, start + len};
+    if (len > RSC_MAX_LINE) { /* spec A.4 */
+        x.b = start + RSC_MAX_LINE;
+        l->is_line_too_long = 1;
+    }
+    const unsigned char *p = find(s, x, '\0'); /* spec A.5 */
+    if (p)
+        x.b = (size_t)(p - s);
+    p = find(s, x, '#'); /* spec B.1 */
+    if (p) {
+        x.b = (size_t)(p - s);
+        l->has_comment = 1;
+    }
+    x = trim(s, x); /* spec B.2 */
+    if (x.a == x.b) {
+        if (l->has_comment)
+            l->is_comment = 1;
+        else
+            l->is_empty = 1;
+        return RSC_T_EOL;
+    }
+    size_t sep;
+    p = find(s, x, ':'); /* spec B.3 */
+    if (p) {
+        sep = (size_t)(p - s);
+    } else {
+        /* Spec B.4: exactly two blank-separated tokens. x is trimmed, so a
+         * value follows the run of blanks. */
+        sep = find_blank(s, x);
+        if (sep == x.b)
+            return RSC_T_JUNK;
+        size_t v = sep;
+        while (s[v] == ' ' || s[v] == '\t')
+            v++;
+        span rest = {v, x.b};
+        if (find_blank(s, rest) != x.b)
+            return RSC_T_JUNK;
+        l->is_missing_colon_separator = 1;
+    }
+    *key = trim(s, (span){x.a, sep});
+    if (key->a == key->b) { /* spec B.5 */
+        l->is_missing_colon_separator = 0;
+        return RSC_T_JUNK;
+    }
+    *val = trim(s, (span){sep + 1, x.b});
+    l->has_directive = 1;
+    int typo;
+    l->tag = (uint8_t)rsc_classify_key(s + key->a, key->b - key->a, &typo);
+    l->is_acceptable_typo = (uint8_t)typo;
+    switch (l->tag) {
+    case RSC_TAG_USER_AGENT: return RSC_T_USER_AGENT;
+    case RSC_TAG_ALLOW: return RSC_T_ALLOW;
+    case RSC_TAG_DISALLOW: return RSC_T_DISALLOW;
+    case RSC_TAG_SITEMAP: return RSC_T_SITEMAP;
+    default: return RSC_T_OTHER; /* spec C.3 */
+    }
+}
+
+void rsc_lex_count(rsc_front *f, rsc_counts *c)
+{
+    size_t start, len;
+    memset(c, 0, sizeof *c);
+    rsc_lex_init(f);
+    while (next_line(f, &start, &len)) {
+        rsc_line l;
+        span key, val;
+        memset(&l, 0, sizeof l);
+        c->lines++;
+        switch (analyse_line(f->body, start, len, &l, &key, &val)) {
+        case RSC_T_USER_AGENT: c->agents++; break;
+        case RSC_T_ALLOW:
+        case RSC_T_DISALLOW: c->rules++; break;
+        case RSC_T_SITEMAP: c->sitemaps++; break;
+        case RSC_T_OTHER: c->directives++; break;
+        default: break;
+        }
+    }
+    rsc_lex_init(f);
+}
+
+/* The grammar's token source: per line, [DIRECTIVE | JUNK] EOL. */
+int rsc_yylex(RSC_YYSTYPE *lval, rsc_front *f)
+{
+    if (f->pending_eol) {
+        f->pending_eol = 0;
+        return RSC_T_EOL;
+    }
+    size_t start, len;
+    if (f->pv->mem.failed || !next_line(f, &start, &len))
+        return RSC_T_YYEOF;
+    rsc_line l;
+    memset(&l, 0, sizeof l);
+    l.number = (uint32_t)f->ir->n_lines + 1;
+    l.offset = (uint32_t)(f->ir->bom_len + start);
+    l.length = (uint32_t)len;
+    span key = {0, 0}, val = {0, 0};
+    int kind = analyse_line(f->body, start, len, &l, &key, &val);
+    long idx = rsc_build_line(f, &l);
+    if (idx < 0)
+        return RSC_T_YYEOF; /* out of memory: rsc_parse sees mem.failed */
+    if (kind == RSC_T_EOL)
+        return kind;
+    lval->line = (uint32_t)idx;
+    lval->key_off = (uint32_t)key.a;
+    lval->key_len = (uint32_t)(key.b - key.a);
+    lval->val_off = (uint32_t)val.a;
+    lval->val_len = (uint32_t)(val.b - val.a);
+    f->pending_eol = 1;
+    return kind;
+}
