@@ -173,3 +173,77 @@ int tu_dir_exists(const char *path)
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
+
+static char *dup_n(const char *s, size_t *len)
+{
+    size_t n = strlen(s);
+    char *d = malloc(n + 1);
+    if (d)
+        memcpy(d, s, n + 1);
+    *len = n;
+    return d;
+}
+
+long tu_load_cases(const char *path, tu_case **cases, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        return -1;
+    }
+    long rows = 0;
+    size_t cap = *n;
+    char *line;
+    while ((line = tu_getline(f)) != NULL) {
+        char *fl[6];
+        if (line[0] == '\n' || line[0] == 0) {
+            free(line);
+            continue;
+        }
+        size_t nf = tu_split_tabs(line, fl, 6);
+        if (nf != 5 || (strcmp(fl[4], "0") != 0 && strcmp(fl[4], "1") != 0)) {
+            fprintf(stderr, "%s: malformed row %ld\n", path, rows + 1);
+            free(line);
+            fclose(f);
+            return -1;
+        }
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 64;
+            tu_case *nc = realloc(*cases, cap * sizeof *nc);
+            if (!nc) {
+                free(line);
+                fclose(f);
+                return -1;
+            }
+            *cases = nc;
+        }
+        tu_case *c = &(*cases)[*n];
+        size_t idlen;
+        c->id = dup_n(fl[0], &idlen);
+        c->body = tu_base64(fl[1], &c->body_len);
+        c->agent = dup_n(fl[2], &c->agent_len);
+        c->url = dup_n(fl[3], &c->url_len);
+        c->expected = fl[4][0] == '1';
+        free(line);
+        if (!c->id || !c->body || !c->agent || !c->url) {
+            fprintf(stderr, "%s: cannot decode row %ld\n", path, rows + 1);
+            fclose(f);
+            return -1;
+        }
+        (*n)++;
+        rows++;
+    }
+    fclose(f);
+    return rows;
+}
+
+void tu_free_cases(tu_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(cases[i].id);
+        free(cases[i].body);
+        free(cases[i].agent);
+        free(cases[i].url);
+    }
+    free(cases);
+}

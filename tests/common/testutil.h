@@ -42,4 +42,24 @@ int tu_report(const char *what, int passed);
 /* Returns 1 if the directory exists. */
 int tu_dir_exists(const char *path);
 
+/* One row of a verdict file (../shared/conformance, files named *_cases.tsv): id,
+ * robots_b64, user_agent, url, expected. Every buffer is malloc'ed and
+ * NUL-terminated (the NUL not counted). */
+typedef struct tu_case {
+    char *id;
+    unsigned char *body;
+    size_t body_len;
+    char *agent;
+    size_t agent_len;
+    char *url;
+    size_t url_len;
+    int expected; /* 1 allowed, 0 disallowed */
+} tu_case;
+
+/* Appends the rows of a verdict file to *cases (*n of them so far; both
+ * start as NULL/0). Returns the number of rows read, or -1 when the file
+ * cannot be read or a row is malformed (a message is printed). */
+long tu_load_cases(const char *path, tu_case **cases, size_t *n);
+void tu_free_cases(tu_case *cases, size_t n);
+
 #endif

@@ -1,0 +1,594 @@
+/* Randomised differential test: random robots.txt files (several groups,
+ * odd agents, wildcard and '$' patterns, escapes, non-ASCII bytes,
+ * index.html rules, junk lines, typos, mixed line ends), compiled once and
+ * then matched for many (agents, path or URL) pairs. The library's verdict
+ * and deciding rule must equal the reference matcher's (tests/ref), in the
+ * google profile and, for fewer cases, the rfc profile; a program compiled
+ * with no_minimize must give the same answers as the default one.
+ *
+ * Usage: differential [SEED [SCALE_PERCENT [-v]]] (-v prints the first
+ * files). The same seed gives the same
+ * files. On a disagreement it prints the seed, the file (C-escaped), the
+ * agents, the path and both verdicts, and exits 1. */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref_robots.h"
+#include "robotsc/compiler.h"
+#include "robotsc/runtime.h"
+
+#ifndef RSC_DIFF_SCALE
+#define RSC_DIFF_SCALE 100 /* percent of the full run (sanitizer builds: less) */
+#endif
+
+/* ---- PRNG: splitmix64 ---------------------------------------------------- */
+
+static uint64_t rng_state;
+
+static uint64_t rng_next(void)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static unsigned rnd(unsigned n)
+{
+    return (unsigned)(rng_next() % n);
+}
+
+static int chance(unsigned percent)
+{
+    return rnd(100) < percent;
+}
+
+#define PICK(arr) (arr[rnd(sizeof(arr) / sizeof(arr[0]))])
+
+/* ---- growable byte buffer --------------------------------------------- */
+
+typedef struct buf {
+    char *p;
+    size_t n, cap;
+} buf;
+
+static void put(buf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        size_t nc = (b->cap ? b->cap : 256);
+        while (nc < b->n + n + 1)
+            nc *= 2;
+        char *np = realloc(b->p, nc);
+        if (!np) {
+            fprintf(stderr, "out of memory\n");
+            exit(2);
+        }
+        b->p = np;
+        b->cap = nc;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+static void puts_(buf *b, const char *s)
+{
+    put(b, s, strlen(s));
+}
+
+/* ---- generator ---------------------------------------------------------- */
+
+/* Pattern and path pieces: the spec's corner cases in a small alphabet. */
+static const char *const pieces[] = {
+    "/", "/", "/", "a", "a", "b", "ab", "*", "$", "%", "%41", "%4a", "%4A", "%c3",
+    "%C3", "\xc3", "\xa9", "%61", "%7e", "%7E", "~", "%2f", "%2F", "?", "=", "1", "f",
+    "A", ".", "index.html", "%A9", "%a9", "%%41", "%g1",
+};
+
+/* Heavy files: many groups and rules, long patterns and paths (automaton
+ * size, rule ranks, selection limits). */
+static int heavy;
+
+/* The patterns of the current file, so that paths can be made to match. */
+static char file_pats[64][128];
+static size_t file_pat_len[64], n_file_pats;
+
+static void remember_pattern(const char *p, size_t n)
+{
+    if (n_file_pats < 64 && n < 128) {
+        memcpy(file_pats[n_file_pats], p, n);
+        file_pat_len[n_file_pats++] = n;
+    }
+}
+
+static void gen_pattern(buf *b)
+{
+    unsigned r = rnd(100);
+    if (r < 6)
+        return; /* empty pattern (E.5) */
+    if (r < 76)
+        puts_(b, "/");
+    else if (r < 88)
+        puts_(b, "*");
+    else
+        puts_(b, PICK(pieces)); /* may start without '/' (E.4) */
+    unsigned k = rnd(heavy ? 12 : 5);
+    for (unsigned i = 0; i < k; i++)
+        puts_(b, PICK(pieces));
+    if (chance(15)) {
+        static const char *const idx[] = {"/index.html", "/index.htm", "index.html",
+                                          "/index.htmx", "/Index.html", "/index.htm*"};
+        puts_(b, PICK(idx));
+    }
+    if (chance(15))
+        puts_(b, "$");
+}
+
+/* A path derived from one of the file's patterns: '*' replaced by random
+ * pieces, a final '$' ends it, sometimes escaped like a pattern (spec D). */
+static void path_from_pattern(buf *b)
+{
+    size_t k = rnd((unsigned)n_file_pats);
+    const char *p = file_pats[k];
+    size_t n = file_pat_len[k];
+    buf t = {NULL, 0, 0};
+    int ended = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '*') {
+            unsigned r = rnd(3);
+            for (unsigned j = 0; j < r; j++)
+                puts_(&t, PICK(pieces));
+        } else if (p[i] == '$' && i + 1 == n) {
+            ended = 1;
+        } else {
+            put(&t, p + i, 1);
+        }
+    }
+    if (!ended && chance(50))
+        puts_(&t, PICK(pieces));
+    if (t.n && chance(40)) {
+        char *e = malloc(3 * t.n);
+        size_t en = ref_escape(t.p, t.n, e);
+        put(b, e, en);
+        free(e);
+    } else if (t.n) {
+        put(b, t.p, t.n);
+    }
+    free(t.p);
+}
+
+static void gen_path(buf *b)
+{
+    if (n_file_pats && chance(50)) {
+        path_from_pattern(b);
+        return;
+    }
+    if (chance(90))
+        puts_(b, "/");
+    else if (chance(50))
+        puts_(b, PICK(pieces));
+    size_t max = heavy ? 200 : 20;
+    unsigned k = rnd(heavy ? 60 : 8);
+    for (unsigned i = 0; i < k && b->n < max; i++) {
+        if (chance(2))
+            put(b, "", 1); /* a NUL ends the path (A.5) */
+        else if (chance(5))
+            puts_(b, "robots.txt");
+        else
+            puts_(b, PICK(pieces));
+    }
+    if (b->n > max)
+        b->n = max;
+    if (b->p)
+        b->p[b->n] = 0;
+}
+
+/* A URL around a generated path (spec G's forms). */
+static void gen_url(buf *b)
+{
+    static const char *const pre[] = {"http://h", "https://Example.COM:8080", "//h",
+                                      "h.com", "ftp://u:p@h", "", "http://h?x=http://y",
+                                      "http:/h", "a/b://c"};
+    static const char *const post[] = {"", "", "#frag", "?q=1", "#", "?a#b/c", ";p=1"};
+    buf p = {NULL, 0, 0};
+    gen_path(&p);
+    puts_(b, PICK(pre));
+    if (p.n)
+        put(b, p.p, p.n);
+    puts_(b, PICK(post));
+    free(p.p);
+}
+
+static const char *const agent_values[] = {
+    "*", "*", "*", "FooBot", "* extra", "*\textra", "FooBot", "foobot", "Foo-Bar_baz", "bot2", "",
+    "*foo", "FooBot/2.1", "BarBot", "Foo Bar", "googlebot-news", "Foo",
+};
+
+/* Agents the caller may use: some named by files, some not. */
+static const char *const caller_agents[] = {
+    "FooBot", "FooBot", "foobot", "Foo-Bar_baz", "foobot", "FOOBOT", "Foo-Bar_baz", "foo-bar_baz", "bot2", "bot", "Bot",
+    "", "BarBot", "Foo", "Foo Bar", "*", "Unknown", "googlebot-news", "googlebot",
+};
+
+static void line_end(buf *b, int mode)
+{
+    static const char *const ends[] = {"\n", "\r\n", "\r"};
+    puts_(b, mode < 3 ? ends[mode] : ends[rnd(3)]);
+}
+
+static void gen_sep(buf *b, int allow_missing_colon)
+{
+    unsigned r = rnd(100);
+    if (r < 60)
+        puts_(b, ": ");
+    else if (r < 72)
+        puts_(b, ":");
+    else if (r < 80)
+        puts_(b, " : ");
+    else if (r < 86)
+        puts_(b, "\t:\t");
+    else if (r < 94 && allow_missing_colon)
+        puts_(b, " "); /* missing colon (B.4) */
+    else
+        puts_(b, ":  ");
+}
+
+static void gen_extra(buf *b)
+{
+    static const char *const extras[] = {
+        "", "", "# comment", "   ", "Sitemap: http://h/s.xml", "Crawl-delay: 5",
+        "invalid text here", "disallow /x", "disallow /x y", "allow", "foo: bar",
+        ": /a", "#disallow: /", "\t", "host: h.com", "Disallow: /%zz",
+        "Noindex: /a", "disallow: /a\0/b", "site-map: x", "dissalaw: /", "alow: /",
+        "user agent", "# user-agent: *", "\xef\xbb\xbf" "disallow: /",
+    };
+    const char *e = PICK(extras);
+    if (strcmp(e, "disallow: /a\0/b") == 0)
+        put(b, "disallow: /a\0/b", 15);
+    else
+        puts_(b, e);
+}
+
+static void gen_agent_line(buf *b)
+{
+    static const char *const keys[] = {"User-agent", "user-agent", "USER-AGENT",
+                                       "useragent", "User agent", "User-agents",
+                                       "user-Agent", "  User-agent"};
+    const char *v = PICK(agent_values);
+    puts_(b, PICK(keys));
+    gen_sep(b, strchr(v, ' ') == NULL && strchr(v, '\t') == NULL && *v);
+    puts_(b, v);
+    if (chance(8))
+        puts_(b, " # c");
+}
+
+static void gen_rule_line(buf *b)
+{
+    static const char *const allows[] = {"Allow", "allow", "ALLOW", "Allowed"};
+    static const char *const disallows[] = {"Disallow", "disallow", "DISALLOW",
+                                            "Disallowed", "dissallow", "dissalow",
+                                            "disalow", "diasllow", "disallaw"};
+    buf p = {NULL, 0, 0};
+    gen_pattern(&p);
+    remember_pattern(p.p ? p.p : "", p.n);
+    puts_(b, chance(45) ? PICK(allows) : PICK(disallows));
+    gen_sep(b, p.n > 0 && !memchr(p.p, ' ', p.n));
+    if (p.n)
+        put(b, p.p, p.n);
+    if (chance(8))
+        puts_(b, chance(50) ? " # c" : "#");
+    else if (chance(4))
+        puts_(b, "  ");
+    free(p.p);
+}
+
+static void gen_file(buf *b)
+{
+    n_file_pats = 0;
+    int mode = rnd(5) < 2 ? 0 : (int)rnd(4);
+    if (chance(5)) {
+        static const char *const boms[] = {"\xef\xbb\xbf", "\xef\xbb", "\xef",
+                                           "\xef\xbb\xbf\xef\xbb\xbf", "\xef\x11"};
+        puts_(b, PICK(boms));
+    }
+    if (chance(10)) {
+        gen_rule_line(b); /* before any agent (F.4) */
+        line_end(b, mode);
+    }
+    unsigned groups = heavy ? 1 + rnd(12) : chance(8) ? 0 : 1 + rnd(4);
+    for (unsigned g = 0; g < groups; g++) {
+        unsigned na = 1 + rnd(3);
+        for (unsigned a = 0; a < na; a++) {
+            gen_agent_line(b);
+            line_end(b, mode);
+            if (chance(10)) {
+                gen_extra(b);
+                line_end(b, mode);
+            }
+        }
+        unsigned nr = heavy ? rnd(30) : rnd(7);
+        for (unsigned r = 0; r < nr; r++) {
+            gen_rule_line(b);
+            line_end(b, mode);
+            if (chance(15)) {
+                gen_extra(b);
+                line_end(b, mode);
+            }
+        }
+    }
+    if (chance(30))
+        gen_extra(b);
+    if (chance(70))
+        line_end(b, mode);
+    if (!b->p)
+        puts_(b, "");
+}
+
+/* ---- comparison --------------------------------------------------------- */
+
+static uint64_t seed;
+static long n_cases, n_failures, n_file, n_disallowed, n_decided;
+static int verbose;
+
+static void print_escaped(const char *s, size_t n)
+{
+    putchar('"');
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\n')
+            fputs("\\n", stdout);
+        else if (c == '\r')
+            fputs("\\r", stdout);
+        else if (c == '\t')
+            fputs("\\t", stdout);
+        else if (c == '\\' || c == '"')
+            printf("\\%c", c);
+        else if (c < 0x20 || c >= 0x7f)
+            printf("\\%03o", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+typedef struct ctx {
+    const buf *file;
+    const ref_robots *ref;
+    const rsc_bytes *agents;
+    size_t n_agents;
+    int profile;
+} ctx;
+
+static void report(const ctx *c, const char *what, const char *s, size_t n, int is_path,
+                   int got_allowed, const rsc_match *m, const ref_verdict *rv)
+{
+    n_failures++;
+    if (n_failures > 10)
+        return;
+    printf("MISMATCH (%s): seed %" PRIu64 ", file #%ld, profile %s\n  file: ", what, seed,
+           n_file, c->profile ? "rfc" : "google");
+    print_escaped(c->file->p, c->file->n);
+    printf("\n  agents:");
+    for (size_t i = 0; i < c->n_agents; i++) {
+        putchar(' ');
+        print_escaped(c->agents[i].ptr, c->agents[i].len);
+    }
+    printf("\n  %s: ", is_path ? "path" : "url");
+    print_escaped(s, n);
+    if (m)
+        printf("\n  library:   allowed=%d decided=%d line=%u allow=%d priority=%u",
+               got_allowed, m->decided, (unsigned)m->line, m->rule_allow,
+               (unsigned)m->priority);
+    if (rv)
+        printf("\n  reference: allowed=%d line=%d allow=%d priority=%d", rv->allowed,
+               rv->line, rv->rule_allow, rv->priority);
+    printf("\n");
+}
+
+/* One (agents, path or URL) case on both programs. */
+static void one_case(const ctx *c, const rsc_selection *sel, const rsc_selection *sel_nomin,
+                     const char *s, size_t n, int is_path)
+{
+    ref_str ra[4];
+    for (size_t i = 0; i < c->n_agents; i++) {
+        ra[i].ptr = c->agents[i].ptr;
+        ra[i].len = c->agents[i].len;
+    }
+    ref_verdict rv = ref_check_parsed(c->ref, ra, c->n_agents, s, n, is_path);
+    rsc_match m, m2;
+    memset(&m, 0, sizeof m);
+    memset(&m2, 0, sizeof m2);
+    int a = is_path ? rsc_match_path(sel, s, n, &m) : rsc_match_url(sel, s, n, &m);
+    int a2 = is_path ? rsc_match_path(sel_nomin, s, n, &m2) : rsc_match_url(sel_nomin, s, n, &m2);
+    n_cases++;
+    n_disallowed += rv.allowed == 0;
+    n_decided += rv.line != 0;
+    int rdecided = rv.line != 0;
+    if (a != rv.allowed || m.allowed != a || m.decided != rdecided ||
+        (rdecided && ((int)m.line != rv.line || m.rule_allow != rv.rule_allow ||
+                      (int)m.priority != rv.priority)))
+        report(c, "library vs reference", s, n, is_path, a, &m, &rv);
+    else if (a2 != a || m2.decided != m.decided || m2.line != m.line ||
+             m2.rule_allow != m.rule_allow || m2.priority != m.priority)
+        report(c, "no_minimize vs default", s, n, is_path, a2, &m2, &rv);
+    if (!is_path) { /* spec G on its own */
+        size_t off = 0, plen = 0;
+        int slash = 0;
+        rsc_url_path(s, n, &off, &plen, &slash);
+        char *want = malloc(n + 2);
+        size_t wn = ref_url_path(s, n, want);
+        int ok = off <= n && plen <= n - off && wn == plen + (slash ? 1u : 0u) &&
+                 (!slash || want[0] == '/') &&
+                 memcmp(want + (slash ? 1 : 0), s + off, plen) == 0;
+        if (!ok) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "rsc_url_path gave off=%zu len=%zu slash=%d", off, plen,
+                     slash);
+            report(c, msg, s, n, 0, a, NULL, NULL);
+        }
+        free(want);
+    }
+}
+
+static int compile_load(const buf *f, int profile, int no_minimize, rsc_blob *blob,
+                        rsc_program *prog)
+{
+    rsc_compile_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.profile = profile ? RSC_PROFILE_RFC : RSC_PROFILE_GOOGLE;
+    opt.no_minimize = no_minimize;
+    rsc_status st = rsc_compile(f->p, f->n, &opt, blob);
+    if (st != RSC_OK) {
+        printf("seed %" PRIu64 " file #%ld: rsc_compile (no_minimize=%d): %s\n  file: ", seed,
+               n_file, no_minimize, rsc_strerror(st));
+        print_escaped(f->p, f->n);
+        printf("\n");
+        n_failures++;
+        return -1;
+    }
+    rsc_load_error err = {0, NULL};
+    st = rsc_load(prog, blob->data, blob->size, &err);
+    if (st != RSC_OK) {
+        printf("seed %" PRIu64 " file #%ld: rsc_load (no_minimize=%d): %s at %zu (%s)\n  file: ",
+               seed, n_file, no_minimize, rsc_strerror(st), err.offset,
+               err.what ? err.what : "");
+        print_escaped(f->p, f->n);
+        printf("\n");
+        n_failures++;
+        rsc_blob_free(blob, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+/* Compiles one file and checks n_sets agent sets x n_paths paths/URLs. */
+static void one_file(const buf *f, int profile, unsigned n_sets, unsigned n_paths)
+{
+    n_file++;
+    if (verbose && n_file <= 5) {
+        printf("file #%ld: ", n_file);
+        print_escaped(f->p, f->n > 2000 ? 2000 : f->n);
+        printf("\n");
+    }
+    ref_robots rr;
+    if (ref_parse(&rr, f->p, f->n, profile) != 0) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    rsc_blob b1 = {NULL, 0}, b2 = {NULL, 0};
+    rsc_program p1, p2;
+    if (compile_load(f, profile, 0, &b1, &p1) != 0) {
+        ref_free(&rr);
+        return;
+    }
+    if (compile_load(f, profile, 1, &b2, &p2) != 0) {
+        rsc_blob_free(&b1, NULL);
+        ref_free(&rr);
+        return;
+    }
+    buf *paths = calloc(n_paths, sizeof *paths);
+    int *is_path = calloc(n_paths, sizeof *is_path);
+    for (unsigned i = 0; i < n_paths; i++) {
+        is_path[i] = chance(60);
+        if (is_path[i]) { /* rsc_match_path wants a path that starts with '/' */
+            buf t = {NULL, 0, 0};
+            gen_path(&t);
+            if (!t.n || t.p[0] != '/')
+                puts_(&paths[i], "/");
+            if (t.n)
+                put(&paths[i], t.p, t.n);
+            free(t.p);
+        } else
+            gen_url(&paths[i]);
+    }
+    for (unsigned s = 0; s < n_sets; s++) {
+        rsc_bytes agents[2];
+        size_t na = chance(25) ? 2 : 1;
+        for (size_t i = 0; i < na; i++) {
+            const char *a = PICK(caller_agents);
+            agents[i].ptr = a;
+            agents[i].len = strlen(a);
+        }
+        ctx c = {f, &rr, agents, na, profile};
+        rsc_selection sel, sel2;
+        rsc_status st1 = rsc_select(&p1, agents, na, &sel);
+        rsc_status st2 = rsc_select(&p2, agents, na, &sel2);
+        if (st1 != RSC_OK || st2 != RSC_OK) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "rsc_select: %s / %s", rsc_strerror(st1),
+                     rsc_strerror(st2));
+            report(&c, msg, "", 0, 1, 0, NULL, NULL);
+            continue;
+        }
+        for (unsigned i = 0; i < n_paths; i++)
+            one_case(&c, &sel, &sel2, paths[i].p ? paths[i].p : "", paths[i].n, is_path[i]);
+    }
+    for (unsigned i = 0; i < n_paths; i++)
+        free(paths[i].p);
+    free(paths);
+    free(is_path);
+    rsc_blob_free(&b1, NULL);
+    rsc_blob_free(&b2, NULL);
+    ref_free(&rr);
+}
+
+/* A file around the 512,000-byte cut: a padding comment, then a group whose
+ * rules straddle the limit. */
+static void big_file(buf *b)
+{
+    n_file_pats = 0;
+    puts_(b, "user-agent: *\ndisallow: /a\n#");
+    size_t target = 512000 - 40 + rnd(80);
+    while (b->n < target)
+        puts_(b, "padding padding padding padding padding padding padding padding ");
+    b->n = target;
+    puts_(b, "\n");
+    for (int i = 0; i < 8; i++) {
+        gen_rule_line(b);
+        puts_(b, "\n");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 20261122u;
+    long scale = argc > 2 ? strtol(argv[2], NULL, 10) : RSC_DIFF_SCALE;
+    verbose = argc > 3;
+    if (scale < 1)
+        scale = 1;
+    rng_state = seed;
+    /* google: 100,000+ cases at scale 100 (about 8 x 16 per file) */
+    long google_files = 800 * scale / 100, rfc_files = 160 * scale / 100;
+    for (long i = 0; i < google_files && n_failures <= 10; i++) {
+        buf f = {NULL, 0, 0};
+        heavy = i % 16 == 15;
+        gen_file(&f);
+        one_file(&f, 0, 8, 16);
+        free(f.p);
+    }
+    long google_cases = n_cases;
+    heavy = 0;
+    for (int i = 0; i < 2 && n_failures <= 10; i++) {
+        buf f = {NULL, 0, 0};
+        big_file(&f);
+        one_file(&f, 0, 4, 16);
+        free(f.p);
+    }
+    long big_cases = n_cases - google_cases;
+    heavy = 0;
+    for (long i = 0; i < rfc_files && n_failures <= 10; i++) {
+        buf f = {NULL, 0, 0};
+        heavy = i % 16 == 15;
+        gen_file(&f);
+        one_file(&f, 1, 8, 16);
+        free(f.p);
+    }
+    printf("seed %" PRIu64 ": %ld files, %ld cases (google %ld, 512000-cut %ld, rfc %ld), "
+           "%ld failed\n(reference verdicts: %ld disallowed, %ld decided by a rule)\n",
+           seed, n_file, n_cases, google_cases, big_cases, n_cases - google_cases - big_cases,
+           n_failures, n_disallowed, n_decided);
+    return n_failures ? 1 : 0;
+}
