@@ -25,6 +25,11 @@ unsigned char *rsc_cli_read(const char *path, size_t *len);
 /* Prints "robotsc CMD: message" to stderr and returns 2. */
 int rsc_cli_fail(const char *cmd, const char *fmt, ...);
 
+/* Matches argv[*i] against "NAME VALUE" or "NAME=VALUE", advancing *i past
+ * the value. Returns 1 when matched (value in *val), -1 when the value is
+ * missing, 0 when argv[*i] is another argument. */
+int rsc_cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
+
 /* Returns 1 if arg is "-h" or "--help". */
 int rsc_cli_is_help(const char *arg);
 

@@ -32,25 +32,6 @@ static int parse_profile(const char *cmd, const char *s, rsc_profile *p)
     return 0;
 }
 
-/* Matches "--name VALUE" and "--name=VALUE"; advances *i. Returns 1 when
- * matched (value in *val), -1 when the value is missing, 0 otherwise. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return 0;
-    if (argv[*i][n] == '=') {
-        *val = argv[*i] + n + 1;
-        return 1;
-    }
-    if (argv[*i][n] != 0)
-        return 0;
-    if (*i + 1 >= argc)
-        return -1;
-    *val = argv[++*i];
-    return 1;
-}
-
 static void source_free(source *s)
 {
     rsc_blob_free(&s->compiled, NULL);
@@ -119,10 +100,10 @@ int rsc_cmd_compile(int argc, char **argv)
             puts("usage: robotsc compile [--profile google|rfc] ROBOTS.txt -o OUT.rbc\n"
                  "Compiles a robots.txt into a verified bytecode blob (docs/FORMAT.md).");
             return 0;
-        } else if ((r = opt_value(argc, argv, &i, "--profile", &val)) != 0) {
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "--profile", &val)) != 0) {
             if (r < 0 || parse_profile("compile", val, &profile))
                 return r < 0 ? rsc_cli_fail("compile", "--profile needs a value") : 2;
-        } else if ((r = opt_value(argc, argv, &i, "-o", &val)) != 0) {
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "-o", &val)) != 0) {
             if (r < 0)
                 return rsc_cli_fail("compile", "-o needs a file name");
             out = val;
@@ -195,14 +176,14 @@ int rsc_cmd_check(int argc, char **argv)
             return 0;
         } else if (!only_args && strcmp(argv[i], "--") == 0) {
             only_args = 1;
-        } else if (!only_args && (r = opt_value(argc, argv, &i, "--agent", &val)) != 0) {
+        } else if (!only_args && (r = rsc_cli_opt(argc, argv, &i, "--agent", &val)) != 0) {
             if (r < 0 || n_agents == sizeof agents / sizeof agents[0]) {
                 free(urls);
                 return rsc_cli_fail("check", r < 0 ? "--agent needs a value" : "too many agents");
             }
             agents[n_agents].ptr = val;
             agents[n_agents++].len = strlen(val);
-        } else if (!only_args && (r = opt_value(argc, argv, &i, "--profile", &val)) != 0) {
+        } else if (!only_args && (r = rsc_cli_opt(argc, argv, &i, "--profile", &val)) != 0) {
             if (r < 0 || parse_profile("check", val, &profile)) {
                 free(urls);
                 return r < 0 ? rsc_cli_fail("check", "--profile needs a value") : 2;
@@ -295,7 +276,7 @@ static int one_source(const char *cmd, int argc, char **argv, const char *help, 
         if (rsc_cli_is_help(argv[i])) {
             puts(help);
             return -1;
-        } else if ((r = opt_value(argc, argv, &i, "--profile", &val)) != 0) {
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "--profile", &val)) != 0) {
             if (r < 0 || parse_profile(cmd, val, &profile))
                 return r < 0 ? rsc_cli_fail(cmd, "--profile needs a value") : 2;
             profile_set = 1;

@@ -176,24 +176,6 @@ static void print_time(const char *label, int64_t t, int64_t now)
     printf("%s: %s (%" PRId64 ", in %" PRId64 " s)\n", label, buf, t, t - now);
 }
 
-/* "--name VALUE" or "--name=VALUE": 1 matched, -1 value missing, 0 no. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return 0;
-    if (argv[*i][n] == '=') {
-        *val = argv[*i] + n + 1;
-        return 1;
-    }
-    if (argv[*i][n] != 0)
-        return 0;
-    if (*i + 1 >= argc)
-        return -1;
-    *val = argv[++*i];
-    return 1;
-}
-
 static void on_diag(void *ud, const rsc_diagnostic *d)
 {
     (void)ud;
@@ -235,11 +217,11 @@ int rsc_cmd_fetch(int argc, char **argv)
             puts(usage_text);
             free(checks);
             return 0;
-        } else if ((r = opt_value(argc, argv, &i, "-o", &val)) != 0) {
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "-o", &val)) != 0) {
             if (r < 0)
                 goto missing;
             out = val;
-        } else if ((r = opt_value(argc, argv, &i, "--agent", &val)) != 0) {
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "--agent", &val)) != 0) {
             if (r < 0)
                 goto missing;
             if (n_agents == sizeof agents / sizeof agents[0]) {
@@ -248,16 +230,16 @@ int rsc_cmd_fetch(int argc, char **argv)
             }
             agents[n_agents].ptr = val;
             agents[n_agents++].len = strlen(val);
-        } else if ((r = opt_value(argc, argv, &i, "--check", &val)) != 0) {
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "--check", &val)) != 0) {
             if (r < 0)
                 goto missing;
             checks[n_checks++] = (char *)val;
             in_checks = 1;
-        } else if ((r = opt_value(argc, argv, &i, "--user-agent", &val)) != 0) {
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "--user-agent", &val)) != 0) {
             if (r < 0)
                 goto missing;
             ua = val;
-        } else if ((r = opt_value(argc, argv, &i, "--timeout", &val)) != 0) {
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "--timeout", &val)) != 0) {
             char *end;
             if (r < 0)
                 goto missing;
@@ -266,11 +248,11 @@ int rsc_cmd_fetch(int argc, char **argv)
                 rsc_cli_fail(CMD, "--timeout: a number of seconds in (0, 86400], not '%s'", val);
                 goto done;
             }
-        } else if ((r = opt_value(argc, argv, &i, "--now", &val)) != 0) {
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "--now", &val)) != 0) {
             if (r < 0)
                 goto missing;
             now = (int64_t)strtoll(val, NULL, 10);
-        } else if ((r = opt_value(argc, argv, &i, "--profile", &val)) != 0) {
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "--profile", &val)) != 0) {
             if (r < 0)
                 goto missing;
             if (strcmp(val, "google") == 0)

@@ -51,6 +51,23 @@ int rsc_cli_fail(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
+int rsc_cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return 0;
+    if (argv[*i][n] == '=') {
+        *val = argv[*i] + n + 1;
+        return 1;
+    }
+    if (argv[*i][n] != 0)
+        return 0;
+    if (*i + 1 >= argc)
+        return -1;
+    *val = argv[++*i];
+    return 1;
+}
+
 int rsc_cli_is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
