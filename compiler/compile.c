@@ -1,1 +1,842 @@
-/* placeholder: being written */ typedef int rsc_placeholder_;
+/* The compiler driver: IR to rule sets, ranks and automata, then the blob
+ * (docs/FORMAT.md). Spec sections cited are ../shared/spec/semantics.md.
+ *
+ * Pipeline:
+ *  1. Every rule in a group yields up to two candidate patterns: the rule
+ *     itself and, for an allow, the index.html extra (E.8). Empty (E.5) and
+ *     dead (E.4, and a lone "$", E.3) patterns are dropped. In the rfc
+ *     profile the bytes matched are percent-normalised; the rule table keeps
+ *     the google-escaped text and its length as the priority (E.6).
+ *  2. Keys: every distinct extracted agent token (lower-cased; the empty
+ *     token is real, F.2) and the global agent (F.1). A key's rule set is
+ *     the union of the candidates of every group naming it (F.5), with
+ *     duplicate patterns reduced to the best-ranked one. Keys whose groups
+ *     are the same share the computation; identical resulting sets share
+ *     one SETS entry.
+ *  3. Ranks: candidates used by some set, sorted worst first by (priority,
+ *     allow, -line) (E.6, E.7, F.6); rank = position + 1. The best rank
+ *     that matches decides: a disallow wins only with a strictly higher
+ *     priority than every matching allow.
+ *  4. Each set's patterns become automata (dfa.h), encoded by emit.c. */
+#include <string.h>
+
+#include "backend.h"
+#include "format.h"
+
+/* ---- a stable merge sort of uint32 indices with a context ------------- */
+
+typedef int (*idx_cmp)(const void *ctx, uint32_t a, uint32_t b);
+
+static void msort_rec(uint32_t *a, uint32_t *tmp, size_t n, idx_cmp cmp, const void *ctx)
+{
+    if (n < 2)
+        return;
+    if (n <= 8) { /* insertion sort: stable */
+        for (size_t i = 1; i < n; i++) {
+            uint32_t x = a[i];
+            size_t j = i;
+            while (j > 0 && cmp(ctx, a[j - 1], x) > 0) {
+                a[j] = a[j - 1];
+                j--;
+            }
+            a[j] = x;
+        }
+        return;
+    }
+    size_t h = n / 2;
+    msort_rec(a, tmp, h, cmp, ctx);
+    msort_rec(a + h, tmp, n - h, cmp, ctx);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = cmp(ctx, a[j], a[i]) < 0 ? a[j++] : a[i++];
+    while (i < h)
+        tmp[k++] = a[i++];
+    while (j < n)
+        tmp[k++] = a[j++];
+    memcpy(a, tmp, n * sizeof *a);
+}
+
+static int msort(rsc_mem *m, uint32_t *a, size_t n, idx_cmp cmp, const void *ctx)
+{
+    if (n < 2)
+        return 0;
+    uint32_t *tmp = rsc_mem_alloc(m, n * sizeof *tmp);
+    if (!tmp)
+        return -1;
+    msort_rec(a, tmp, n, cmp, ctx);
+    rsc_mem_free(m, tmp, n * sizeof *tmp);
+    return 0;
+}
+
+/* ---- interning of uint32 lists ---------------------------------------- */
+
+typedef struct interner {
+    uint32_t *data;
+    size_t len, cap;
+    uint32_t *first, *n;
+    size_t count, cap_first, cap_n;
+    uint32_t *slots; /* entry + 1, 0 free */
+    size_t n_slots;
+} interner;
+
+static uint32_t hash_list(const uint32_t *l, size_t n)
+{
+    uint32_t h = 2166136261u ^ (uint32_t)n;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ l[i]) * 16777619u;
+    return h;
+}
+
+static int intern_rehash(rsc_mem *m, interner *t, size_t n_slots)
+{
+    uint32_t *slots = rsc_mem_calloc(m, n_slots, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t e = 0; e < t->count; e++) {
+        size_t i = hash_list(t->data + t->first[e], t->n[e]) & (n_slots - 1);
+        while (slots[i])
+            i = (i + 1) & (n_slots - 1);
+        slots[i] = (uint32_t)e + 1;
+    }
+    rsc_mem_free(m, t->slots, t->n_slots * sizeof *t->slots);
+    t->slots = slots;
+    t->n_slots = n_slots;
+    return 0;
+}
+
+/* *id receives the list's entry, new or existing. */
+static rsc_status intern(rsc_mem *m, interner *t, const uint32_t *l, size_t n, uint32_t *id)
+{
+    if ((t->count + 1) * 2 > t->n_slots &&
+        intern_rehash(m, t, t->n_slots ? t->n_slots * 2 : 16) != 0)
+        return RSC_E_NOMEM;
+    size_t i = hash_list(l, n) & (t->n_slots - 1);
+    for (; t->slots[i]; i = (i + 1) & (t->n_slots - 1)) {
+        size_t e = t->slots[i] - 1;
+        if (t->n[e] == n && (n == 0 || memcmp(t->data + t->first[e], l, n * sizeof *l) == 0)) {
+            *id = (uint32_t)e;
+            return RSC_OK;
+        }
+    }
+    if (t->len + n > UINT32_MAX || t->count >= UINT32_MAX - 1)
+        return RSC_E_LIMIT;
+    if (rsc_mem_grow(m, (void **)&t->first, sizeof *t->first, &t->cap_first, t->count + 1) != 0 ||
+        rsc_mem_grow(m, (void **)&t->n, sizeof *t->n, &t->cap_n, t->count + 1) != 0)
+        return RSC_E_NOMEM;
+    if (rsc_mem_grow(m, (void **)&t->data, sizeof *t->data, &t->cap, t->len + n) != 0)
+        return RSC_E_NOMEM;
+    if (n)
+        memcpy(t->data + t->len, l, n * sizeof *l);
+    t->first[t->count] = (uint32_t)t->len;
+    t->n[t->count] = (uint32_t)n;
+    t->len += n;
+    t->slots[i] = (uint32_t)t->count + 1;
+    *id = (uint32_t)t->count++;
+    return RSC_OK;
+}
+
+static void intern_free(rsc_mem *m, interner *t)
+{
+    rsc_mem_free(m, t->data, t->cap * sizeof *t->data);
+    rsc_mem_free(m, t->first, t->cap_first * sizeof *t->first);
+    rsc_mem_free(m, t->n, t->cap_n * sizeof *t->n);
+    rsc_mem_free(m, t->slots, t->n_slots * sizeof *t->slots);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- compilation state ------------------------------------------------ */
+
+/* A pattern some group contributes: a rule, or an index.html extra. */
+typedef struct cand {
+    uint32_t line, priority;
+    uint8_t allow, anchored;
+    const char *text; /* google-escaped pattern, for RULES (E.6)   */
+    uint32_t text_len;
+    const uint8_t *mb; /* bytes matched ('$' anchor stripped)     */
+    uint32_t mlen;
+    uint32_t rank; /* 0 until some set uses it */
+} cand;
+
+/* An agent line naming a token: (token, group). */
+typedef struct agent_ref {
+    const char *tok; /* lower-cased */
+    uint32_t len, group;
+} agent_ref;
+
+typedef struct ctx {
+    rsc_mem m;
+    const rsc_ir *ir;
+    const rsc_compile_options *opt;
+    char *arena; /* extras' texts and normalised bytes, sized up front */
+    size_t arena_len, arena_cap;
+    char *tokens; /* lower-cased agent tokens */
+    const char **agent_low; /* per IR agent: its lower-cased token */
+    size_t tokens_cap;
+    cand *cands;
+    size_t n_cands, cap_cands;
+    uint32_t *gc_first, *gc_n; /* per IR group: its candidates */
+    agent_ref *refs;
+    size_t n_refs;
+    uint32_t *order;   /* refs in AGENTS order */
+    uint32_t *key_pos; /* token key k: order[key_pos[k] .. key_pos[k+1]) */
+    size_t n_keys;     /* token keys; the global key (if any) is extra */
+    int has_global;
+    uint32_t *key_set; /* per key (tokens, then global): set id */
+    uint32_t *scratch; /* n_cands + n_groups + 1 */
+    interner glists, sets;
+    uint32_t *glist_set;
+    size_t cap_glist_set;
+    uint32_t *rules; /* cand indices by rank, worst first */
+    size_t n_rules;
+    uint32_t *set_aut_first, *set_aut_n; /* per set: its automata */
+    uint32_t n_automata;
+    rsc_buf auts; /* the encoded automata, back to back */
+    rsc_buf aut_offs; /* u32 offset of each automaton within auts */
+    rsc_strpool strs;
+    rsc_buf sec[RSC_SEC_LAST_KNOWN + 1];
+} ctx;
+
+static char *arena_take(ctx *c, size_t n)
+{
+    char *p = c->arena + c->arena_len;
+    c->arena_len += n;
+    return p; /* the arena is sized up front: never overflows */
+}
+
+/* spec, top (rfc profile 2): decode %XX of unreserved characters, upper-case
+ * other escapes, escape bytes >= 0x80. Never longer than its input as the
+ * input is already escaped (spec D). */
+static int is_unreserved(unsigned c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+static int hexval(unsigned c)
+{
+    if (c >= '0' && c <= '9')
+        return (int)(c - '0');
+    if (c >= 'a' && c <= 'f')
+        return (int)(c - 'a' + 10);
+    if (c >= 'A' && c <= 'F')
+        return (int)(c - 'A' + 10);
+    return -1;
+}
+
+static size_t rfc_normalise(const char *src, size_t n, uint8_t *dst)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned b = (unsigned char)src[i];
+        int h1, h2;
+        if (b == '%' && i + 2 < n &&
+            (h1 = hexval((unsigned char)src[i + 1])) >= 0 &&
+            (h2 = hexval((unsigned char)src[i + 2])) >= 0) {
+            unsigned v = (unsigned)(h1 * 16 + h2);
+            if (is_unreserved(v)) {
+                dst[o++] = (uint8_t)v;
+            } else {
+                dst[o++] = '%';
+                dst[o++] = (uint8_t)hex[v >> 4];
+                dst[o++] = (uint8_t)hex[v & 15];
+            }
+            i += 2;
+        } else {
+            dst[o++] = (uint8_t)b; /* >= 0x80 cannot occur: escaped by D.1 */
+        }
+    }
+    return o;
+}
+
+/* Adds a candidate unless it is empty (E.5) or can never match (E.4, E.3). */
+static rsc_status add_cand(ctx *c, uint32_t line, int allow, const char *text, size_t len)
+{
+    if (len == 0 || (text[0] != '/' && text[0] != '*'))
+        return RSC_OK;
+    if (line > RSC_RULE_LINE_MASK || len > UINT32_MAX)
+        return RSC_E_LIMIT;
+    cand *x = &c->cands[c->n_cands]; /* room: 2 per rule, sized up front */
+    memset(x, 0, sizeof *x);
+    x->line = line;
+    x->allow = (uint8_t)allow;
+    x->priority = (uint32_t)len;
+    x->text = text;
+    x->text_len = (uint32_t)len;
+    if (c->ir->profile == RSC_PROFILE_RFC) {
+        uint8_t *d = (uint8_t *)arena_take(c, len);
+        x->mlen = (uint32_t)rfc_normalise(text, len, d);
+        x->mb = d;
+    } else {
+        x->mb = (const uint8_t *)text;
+        x->mlen = (uint32_t)len;
+    }
+    if (x->mb[x->mlen - 1] == '$') { /* E.3: only a final '$' anchors */
+        x->anchored = 1;
+        x->mlen--;
+        if (x->mlen == 0)
+            return RSC_OK; /* "$" alone never matches */
+    }
+    c->n_cands++;
+    return RSC_OK;
+}
+
+static rsc_status make_cands(ctx *c)
+{
+    const rsc_ir *ir = c->ir;
+    size_t arena = 0, ncand = 0;
+    for (size_t g = 0; g < ir->n_groups; g++)
+        for (size_t r = ir->groups[g].first_rule; r < ir->groups[g].first_rule + ir->groups[g].n_rules; r++) {
+            arena += 3 * ir->rules[r].pattern.len + 2;
+            ncand += 2;
+        }
+    /* Sizes + 1 here and below: never a zero-size allocation, so the sizes
+     * given back to the caller's allocator are always the ones requested. */
+    c->arena_cap = arena + 1;
+    c->arena = rsc_mem_alloc(&c->m, c->arena_cap);
+    c->cap_cands = ncand + 1;
+    c->cands = rsc_mem_calloc(&c->m, c->cap_cands, sizeof *c->cands);
+    c->gc_first = rsc_mem_calloc(&c->m, ir->n_groups + 1, sizeof *c->gc_first);
+    c->gc_n = rsc_mem_calloc(&c->m, ir->n_groups + 1, sizeof *c->gc_n);
+    if (!c->arena || !c->cands || !c->gc_first || !c->gc_n)
+        return RSC_E_NOMEM;
+    for (size_t g = 0; g < ir->n_groups; g++) {
+        const rsc_group *gr = &ir->groups[g];
+        c->gc_first[g] = (uint32_t)c->n_cands;
+        for (size_t r = gr->first_rule; r < gr->first_rule + gr->n_rules; r++) {
+            const rsc_rule *ru = &ir->rules[r];
+            const char *v = ru->pattern.ptr;
+            size_t n = ru->pattern.len;
+            rsc_status st = add_cand(c, ru->line, ru->allow, v, n);
+            if (st != RSC_OK)
+                return st;
+            if (!ru->allow)
+                continue;
+            /* E.8: from the last '/', "/index.htm..." also allows v[0..k]$ */
+            size_t k = n;
+            while (k > 0 && v[k - 1] != '/')
+                k--;
+            if (k == 0)
+                continue;
+            k--;
+            if (n - k >= 10 && memcmp(v + k, "/index.htm", 10) == 0) {
+                char *t = arena_take(c, k + 2);
+                memcpy(t, v, k + 1);
+                t[k + 1] = '$';
+                st = add_cand(c, ru->line, 1, t, k + 2);
+                if (st != RSC_OK)
+                    return st;
+            }
+        }
+        c->gc_n[g] = (uint32_t)c->n_cands - c->gc_first[g];
+    }
+    return RSC_OK;
+}
+
+/* Rank order, worst first: (priority, allow, -line) (E.6, E.7). */
+static int cmp_rank(const void *vctx, uint32_t a, uint32_t b)
+{
+    const cand *x = &((const ctx *)vctx)->cands[a], *y = &((const ctx *)vctx)->cands[b];
+    if (x->priority != y->priority)
+        return x->priority < y->priority ? -1 : 1;
+    if (x->allow != y->allow)
+        return x->allow < y->allow ? -1 : 1;
+    if (x->line != y->line)
+        return x->line > y->line ? -1 : 1;
+    return 0;
+}
+
+/* Same matched pattern first, then best rank first. */
+static int cmp_pattern(const void *vctx, uint32_t a, uint32_t b)
+{
+    const cand *x = &((const ctx *)vctx)->cands[a], *y = &((const ctx *)vctx)->cands[b];
+    size_t n = x->mlen < y->mlen ? x->mlen : y->mlen;
+    int d = n ? memcmp(x->mb, y->mb, n) : 0;
+    if (d)
+        return d;
+    if (x->mlen != y->mlen)
+        return x->mlen < y->mlen ? -1 : 1;
+    if (x->anchored != y->anchored)
+        return x->anchored < y->anchored ? -1 : 1;
+    return -cmp_rank(vctx, a, b);
+}
+
+static int same_pattern(const cand *x, const cand *y)
+{
+    return x->mlen == y->mlen && x->anchored == y->anchored && memcmp(x->mb, y->mb, x->mlen) == 0;
+}
+
+/* AGENTS order: bytes, then shorter first; then by group. */
+static int cmp_ref(const void *vctx, uint32_t a, uint32_t b)
+{
+    const agent_ref *x = &((const ctx *)vctx)->refs[a], *y = &((const ctx *)vctx)->refs[b];
+    size_t n = x->len < y->len ? x->len : y->len;
+    int d = n ? memcmp(x->tok, y->tok, n) : 0;
+    if (d)
+        return d;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    return x->group < y->group ? -1 : x->group > y->group;
+}
+
+/* Keys: the distinct tokens of non-global agent lines (F.2, lower-cased)
+ * in AGENTS order, and whether some group names the global agent (F.1). */
+static rsc_status make_keys(ctx *c)
+{
+    const rsc_ir *ir = c->ir;
+    size_t tok_bytes = 0;
+    for (size_t i = 0; i < ir->n_agents; i++)
+        tok_bytes += ir->agents[i].token.len;
+    c->tokens_cap = tok_bytes + 1;
+    c->tokens = rsc_mem_alloc(&c->m, c->tokens_cap);
+    c->refs = rsc_mem_calloc(&c->m, ir->n_agents + 1, sizeof *c->refs);
+    c->order = rsc_mem_calloc(&c->m, ir->n_agents + 1, sizeof *c->order);
+    c->agent_low = rsc_mem_calloc(&c->m, ir->n_agents + 1, sizeof *c->agent_low);
+    c->key_pos = rsc_mem_calloc(&c->m, ir->n_agents + 1, sizeof *c->key_pos);
+    c->key_set = rsc_mem_calloc(&c->m, ir->n_agents + 1, sizeof *c->key_set);
+    if (!c->tokens || !c->refs || !c->order || !c->key_pos || !c->key_set || !c->agent_low)
+        return RSC_E_NOMEM;
+    size_t at = 0;
+    for (size_t i = 0; i < ir->n_agents; i++) {
+        const rsc_agent *a = &ir->agents[i];
+        if (a->token.len > UINT32_MAX)
+            return RSC_E_LIMIT;
+        for (size_t k = 0; k < a->token.len; k++) {
+            char ch = a->token.ptr[k];
+            c->tokens[at + k] = (char)(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+        }
+        c->agent_low[i] = c->tokens + at;
+        if (a->group == RSC_NO_GROUP || a->group >= ir->n_groups) {
+            at += a->token.len;
+            continue;
+        }
+        if (a->global) {
+            c->has_global = 1;
+            at += a->token.len;
+            continue;
+        }
+        agent_ref *r = &c->refs[c->n_refs];
+        r->tok = c->tokens + at;
+        r->len = (uint32_t)a->token.len;
+        r->group = a->group;
+        c->order[c->n_refs] = (uint32_t)c->n_refs;
+        c->n_refs++;
+        at += a->token.len;
+    }
+    if (msort(&c->m, c->order, c->n_refs, cmp_ref, c) != 0)
+        return RSC_E_NOMEM;
+    for (size_t i = 0; i < c->n_refs; i++) {
+        if (i > 0) {
+            const agent_ref *p = &c->refs[c->order[i - 1]], *r = &c->refs[c->order[i]];
+            if (p->len == r->len && memcmp(p->tok, r->tok, r->len) == 0)
+                continue;
+        }
+        c->key_pos[c->n_keys++] = (uint32_t)i;
+    }
+    c->key_pos[c->n_keys] = (uint32_t)c->n_refs;
+    return RSC_OK;
+}
+
+/* The set of a list of groups (F.5): their candidates, duplicates reduced
+ * to the best rank, in rank order; interned into c->sets. */
+static rsc_status set_of_groups(ctx *c, const uint32_t *gl, size_t ng, uint32_t *set)
+{
+    uint32_t *l = c->scratch;
+    size_t n = 0;
+    for (size_t i = 0; i < ng; i++)
+        for (uint32_t k = 0; k < c->gc_n[gl[i]]; k++)
+            l[n++] = c->gc_first[gl[i]] + k;
+    if (msort(&c->m, l, n, cmp_pattern, c) != 0)
+        return RSC_E_NOMEM;
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        if (w == 0 || !same_pattern(&c->cands[l[w - 1]], &c->cands[l[i]]))
+            l[w++] = l[i];
+    if (msort(&c->m, l, w, cmp_rank, c) != 0)
+        return RSC_E_NOMEM;
+    return intern(&c->m, &c->sets, l, w, set);
+}
+
+/* One key's set: memoised by its list of groups. */
+static rsc_status key_set(ctx *c, const uint32_t *gl, size_t ng, uint32_t *set)
+{
+    uint32_t id;
+    size_t before = c->glists.count;
+    rsc_status st = intern(&c->m, &c->glists, gl, ng, &id);
+    if (st != RSC_OK)
+        return st;
+    if (id < before) {
+        *set = c->glist_set[id];
+        return RSC_OK;
+    }
+    size_t cap = c->cap_glist_set;
+    if (rsc_mem_grow(&c->m, (void **)&c->glist_set, sizeof *c->glist_set, &cap, id + 1) != 0)
+        return RSC_E_NOMEM;
+    c->cap_glist_set = cap;
+    /* set_of_groups uses the scratch from its start; gl lives after it */
+    st = set_of_groups(c, gl, ng, set);
+    if (st == RSC_OK)
+        c->glist_set[id] = *set;
+    return st;
+}
+
+static rsc_status make_sets(ctx *c)
+{
+    const rsc_ir *ir = c->ir;
+    c->scratch = rsc_mem_calloc(&c->m, c->n_cands + ir->n_groups + 1, sizeof *c->scratch);
+    if (!c->scratch)
+        return RSC_E_NOMEM;
+    uint32_t *gl = c->scratch + c->n_cands;
+    for (size_t k = 0; k < c->n_keys; k++) {
+        size_t ng = 0;
+        for (uint32_t i = c->key_pos[k]; i < c->key_pos[k + 1]; i++) {
+            uint32_t g = c->refs[c->order[i]].group; /* ascending within a key */
+            if (ng == 0 || gl[ng - 1] != g)
+                gl[ng++] = g;
+        }
+        rsc_status st = key_set(c, gl, ng, &c->key_set[k]);
+        if (st != RSC_OK)
+            return st;
+    }
+    if (c->has_global) {
+        size_t ng = 0;
+        for (size_t i = 0; i < ir->n_agents; i++) {
+            const rsc_agent *a = &ir->agents[i];
+            if (!a->global || a->group == RSC_NO_GROUP || a->group >= ir->n_groups)
+                continue;
+            if (ng == 0 || gl[ng - 1] != a->group)
+                gl[ng++] = a->group;
+        }
+        rsc_status st = key_set(c, gl, ng, &c->key_set[c->n_keys]);
+        if (st != RSC_OK)
+            return st;
+    }
+    return RSC_OK;
+}
+
+/* RULES: every candidate some set uses, worst first; rank = index + 1. */
+static rsc_status make_rules(ctx *c)
+{
+    for (size_t i = 0; i < c->sets.len; i++)
+        c->cands[c->sets.data[i]].rank = 1;
+    c->rules = rsc_mem_calloc(&c->m, c->n_cands + 1, sizeof *c->rules);
+    if (!c->rules)
+        return RSC_E_NOMEM;
+    for (size_t i = 0; i < c->n_cands; i++)
+        if (c->cands[i].rank)
+            c->rules[c->n_rules++] = (uint32_t)i;
+    if (msort(&c->m, c->rules, c->n_rules, cmp_rank, c) != 0)
+        return RSC_E_NOMEM;
+    if (c->n_rules >= UINT32_MAX / 16)
+        return RSC_E_LIMIT;
+    for (size_t i = 0; i < c->n_rules; i++)
+        c->cands[c->rules[i]].rank = (uint32_t)i + 1;
+    return RSC_OK;
+}
+
+static rsc_status make_automata(ctx *c)
+{
+    rsc_mem *m = &c->m;
+    size_t ns = c->sets.count;
+    c->set_aut_first = rsc_mem_calloc(m, ns + 1, sizeof *c->set_aut_first);
+    c->set_aut_n = rsc_mem_calloc(m, ns + 1, sizeof *c->set_aut_n);
+    if (!c->set_aut_first || !c->set_aut_n)
+        return RSC_E_NOMEM;
+    rsc_dfa_options dopt;
+    memset(&dopt, 0, sizeof dopt);
+    dopt.no_minimize = c->opt->no_minimize;
+    dopt.budget_per_byte = c->opt->state_budget_per_byte;
+    for (size_t s = 0; s < ns; s++) {
+        size_t n = c->sets.n[s];
+        c->set_aut_first[s] = c->n_automata;
+        if (n == 0)
+            continue; /* an empty set allows everything: no automaton */
+        const uint32_t *l = c->sets.data + c->sets.first[s];
+        rsc_pat *pats = rsc_mem_calloc(m, n, sizeof *pats);
+        if (!pats)
+            return RSC_E_NOMEM;
+        for (size_t i = 0; i < n; i++) {
+            const cand *x = &c->cands[l[i]];
+            pats[i].bytes = x->mb;
+            pats[i].len = x->mlen;
+            pats[i].rank = x->rank;
+            pats[i].anchored = x->anchored;
+        }
+        rsc_dfa *dfas = NULL;
+        size_t nd = 0;
+        rsc_status st = rsc_dfa_build_set(m, pats, n, &dopt, &dfas, &nd);
+        rsc_mem_free(m, pats, n * sizeof *pats);
+        if (st != RSC_OK)
+            return st;
+        for (size_t i = 0; i < nd && st == RSC_OK; i++) {
+            uint32_t states;
+            if (c->auts.len > UINT32_MAX || c->n_automata >= UINT32_MAX / 8) {
+                st = RSC_E_LIMIT;
+                break;
+            }
+            if (rsc_buf_u32(m, &c->aut_offs, (uint32_t)c->auts.len) != 0) {
+                st = RSC_E_NOMEM;
+                break;
+            }
+            st = rsc_emit_automaton(m, &dfas[i], &c->auts, &states);
+            c->n_automata++;
+        }
+        rsc_dfa_free_all(m, dfas, nd);
+        if (st != RSC_OK)
+            return st;
+        c->set_aut_n[s] = c->n_automata - c->set_aut_first[s];
+    }
+    return RSC_OK;
+}
+
+/* ---- sections ---------------------------------------------------------- */
+
+#define PUT(b, v)                                                             \
+    do {                                                                      \
+        if (rsc_buf_u32(m, (b), (v)) != 0)                                    \
+            return RSC_E_NOMEM;                                               \
+    } while (0)
+
+static rsc_status put_str(ctx *c, rsc_buf *b, const void *s, size_t n)
+{
+    uint32_t off;
+    if (n > UINT32_MAX)
+        return RSC_E_LIMIT;
+    rsc_status st = rsc_strpool_add(&c->m, &c->strs, s, n, &off);
+    if (st != RSC_OK)
+        return st;
+    if (rsc_buf_u32(&c->m, b, off) != 0 || rsc_buf_u32(&c->m, b, (uint32_t)n) != 0)
+        return RSC_E_NOMEM;
+    return RSC_OK;
+}
+
+#define PUT_STR(b, s, n)                                                      \
+    do {                                                                      \
+        rsc_status st_ = put_str(c, (b), (s), (n));                           \
+        if (st_ != RSC_OK)                                                    \
+            return st_;                                                       \
+    } while (0)
+
+static uint32_t u32_of(size_t v)
+{
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static rsc_status make_sections(ctx *c)
+{
+    rsc_mem *m = &c->m;
+    const rsc_ir *ir = c->ir;
+    if (ir->n_groups >= UINT32_MAX / 16 || ir->n_agents >= UINT32_MAX / 16 ||
+        ir->n_sitemaps >= UINT32_MAX / 16 || ir->n_directives >= UINT32_MAX / 32)
+        return RSC_E_LIMIT;
+
+    if (c->n_rules) {
+        rsc_buf *b = &c->sec[RSC_SEC_RULES];
+        PUT(b, u32_of(c->n_rules));
+        for (size_t i = 0; i < c->n_rules; i++) {
+            const cand *x = &c->cands[c->rules[i]];
+            PUT(b, x->line | (x->allow ? RSC_RULE_ALLOW : 0));
+            PUT(b, x->priority);
+            PUT_STR(b, x->text, x->text_len);
+        }
+    }
+    if (c->n_automata) {
+        rsc_buf *b = &c->sec[RSC_SEC_AUTOMATA];
+        size_t head = 4 + 4 * (size_t)c->n_automata;
+        if (c->auts.len > UINT32_MAX - head)
+            return RSC_E_LIMIT;
+        PUT(b, c->n_automata);
+        for (uint32_t i = 0; i < c->n_automata; i++) {
+            const uint8_t *p = c->aut_offs.p + 4 * (size_t)i;
+            uint32_t off = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                           (uint32_t)p[3] << 24;
+            PUT(b, (uint32_t)head + off);
+        }
+        if (rsc_buf_put(m, b, c->auts.p, c->auts.len) != 0)
+            return RSC_E_NOMEM;
+    }
+    if (c->sets.count) {
+        rsc_buf *b = &c->sec[RSC_SEC_SETS];
+        PUT(b, u32_of(c->sets.count));
+        PUT(b, c->n_automata);
+        for (size_t s = 0; s < c->sets.count; s++) {
+            PUT(b, c->set_aut_first[s]);
+            PUT(b, c->set_aut_n[s]);
+        }
+        for (uint32_t i = 0; i < c->n_automata; i++)
+            PUT(b, i); /* sets own disjoint, consecutive automata */
+    }
+    if (c->n_keys || c->has_global) {
+        rsc_buf *b = &c->sec[RSC_SEC_AGENTS];
+        PUT(b, u32_of(c->n_keys));
+        PUT(b, c->has_global ? c->key_set[c->n_keys] : RSC_NONE);
+        for (size_t k = 0; k < c->n_keys; k++) {
+            const agent_ref *r = &c->refs[c->order[c->key_pos[k]]];
+            PUT_STR(b, r->tok, r->len);
+            PUT(b, c->key_set[k]);
+        }
+    }
+    if (ir->n_groups) {
+        rsc_buf *b = &c->sec[RSC_SEC_GROUPS];
+        PUT(b, u32_of(ir->n_groups));
+        size_t list = 0;
+        for (size_t g = 0; g < ir->n_groups; g++)
+            list += ir->groups[g].n_agents;
+        PUT(b, u32_of(list));
+        list = 0;
+        for (size_t g = 0; g < ir->n_groups; g++) {
+            PUT(b, ir->groups[g].line);
+            PUT(b, u32_of(list));
+            PUT(b, ir->groups[g].n_agents);
+            list += ir->groups[g].n_agents;
+        }
+        for (size_t g = 0; g < ir->n_groups; g++) {
+            const rsc_group *gr = &ir->groups[g];
+            for (size_t i = gr->first_agent; i < gr->first_agent + gr->n_agents; i++) {
+                const rsc_agent *a = &ir->agents[i];
+                if (a->global) {
+                    PUT_STR(b, "*", 1);
+                    continue;
+                }
+                PUT_STR(b, c->agent_low[i], a->token.len);
+            }
+        }
+    }
+    if (ir->n_sitemaps) {
+        rsc_buf *b = &c->sec[RSC_SEC_SITEMAPS];
+        PUT(b, u32_of(ir->n_sitemaps));
+        for (size_t i = 0; i < ir->n_sitemaps; i++) {
+            PUT(b, ir->sitemaps[i].line);
+            PUT_STR(b, ir->sitemaps[i].url.ptr, ir->sitemaps[i].url.len);
+        }
+    }
+    if (ir->n_directives) {
+        rsc_buf *b = &c->sec[RSC_SEC_DIRECTIVES];
+        PUT(b, u32_of(ir->n_directives));
+        for (size_t i = 0; i < ir->n_directives; i++) {
+            const rsc_directive *d = &ir->directives[i];
+            PUT(b, d->line);
+            PUT(b, d->group < ir->n_groups ? d->group : RSC_NONE);
+            PUT_STR(b, d->key.ptr, d->key.len);
+            PUT_STR(b, d->value.ptr, d->value.len);
+        }
+    }
+    /* STRINGS last: every string is in the pool now. */
+    c->sec[RSC_SEC_STRINGS] = c->strs.bytes;
+    memset(&c->strs.bytes, 0, sizeof c->strs.bytes);
+    return RSC_OK;
+}
+
+static void ctx_free(ctx *c)
+{
+    rsc_mem *m = &c->m;
+    rsc_mem_free(m, c->arena, c->arena_cap);
+    rsc_mem_free(m, c->tokens, c->tokens_cap);
+    rsc_mem_free(m, c->cands, c->cap_cands * sizeof *c->cands);
+    rsc_mem_free(m, c->gc_first, (c->ir->n_groups + 1) * sizeof *c->gc_first);
+    rsc_mem_free(m, c->gc_n, (c->ir->n_groups + 1) * sizeof *c->gc_n);
+    rsc_mem_free(m, c->refs, (c->ir->n_agents + 1) * sizeof *c->refs);
+    rsc_mem_free(m, c->order, (c->ir->n_agents + 1) * sizeof *c->order);
+    rsc_mem_free(m, (void *)c->agent_low, (c->ir->n_agents + 1) * sizeof *c->agent_low);
+    rsc_mem_free(m, c->key_pos, (c->ir->n_agents + 1) * sizeof *c->key_pos);
+    rsc_mem_free(m, c->key_set, (c->ir->n_agents + 1) * sizeof *c->key_set);
+    rsc_mem_free(m, c->scratch, (c->n_cands + c->ir->n_groups + 1) * sizeof *c->scratch);
+    rsc_mem_free(m, c->glist_set, c->cap_glist_set * sizeof *c->glist_set);
+    rsc_mem_free(m, c->rules, (c->n_cands + 1) * sizeof *c->rules);
+    rsc_mem_free(m, c->set_aut_first, (c->sets.count + 1) * sizeof *c->set_aut_first);
+    rsc_mem_free(m, c->set_aut_n, (c->sets.count + 1) * sizeof *c->set_aut_n);
+    intern_free(m, &c->glists); /* after its users: this zeroes the counts */
+    intern_free(m, &c->sets);
+    rsc_buf_free(m, &c->auts);
+    rsc_buf_free(m, &c->aut_offs);
+    rsc_strpool_free(m, &c->strs);
+    for (size_t i = 0; i <= RSC_SEC_LAST_KNOWN; i++)
+        rsc_buf_free(m, &c->sec[i]);
+}
+
+rsc_status rsc_compile_ir(const rsc_ir *ir, const rsc_compile_options *opt, rsc_blob *out)
+{
+    static const rsc_compile_options defaults; /* google, malloc, no diag */
+    if (!out)
+        return RSC_E_ARG;
+    out->data = NULL;
+    out->size = 0;
+    if (!opt)
+        opt = &defaults;
+    if (!ir || ir->profile != opt->profile ||
+        (opt->profile != RSC_PROFILE_GOOGLE && opt->profile != RSC_PROFILE_RFC))
+        return RSC_E_ARG;
+    /* Lint reports dead patterns too, so it is the only source of
+     * diagnostics: dropping them here says nothing more. */
+    if (opt->diag)
+        rsc_lint(ir, opt->diag, opt->diag_ud);
+
+    ctx c;
+    memset(&c, 0, sizeof c);
+    rsc_mem_init(&c.m, opt->alloc, opt->alloc_ud);
+    c.ir = ir;
+    c.opt = opt;
+    rsc_status st = make_cands(&c);
+    if (st == RSC_OK)
+        st = make_keys(&c);
+    if (st == RSC_OK)
+        st = make_sets(&c);
+    if (st == RSC_OK)
+        st = make_rules(&c);
+    if (st == RSC_OK)
+        st = make_automata(&c);
+    if (st == RSC_OK)
+        st = make_sections(&c);
+    if (st == RSC_OK) {
+        rsc_section secs[RSC_SEC_LAST_KNOWN];
+        for (uint16_t id = 1; id <= RSC_SEC_LAST_KNOWN; id++) {
+            secs[id - 1].id = id;
+            secs[id - 1].data = c.sec[id].p;
+            secs[id - 1].size = c.sec[id].len;
+        }
+        st = rsc_emit_blob(&c.m, opt->profile == RSC_PROFILE_RFC ? RSC_FLAG_PROFILE_RFC : 0,
+                           secs, RSC_SEC_LAST_KNOWN, out);
+    }
+    int failed = c.m.failed;
+    ctx_free(&c);
+    if (st != RSC_OK && failed) /* a NOMEM some layer reported otherwise */
+        st = RSC_E_NOMEM;
+    return st;
+}
+
+rsc_status rsc_compile(const void *body, size_t len, const rsc_compile_options *opt,
+                       rsc_blob *out)
+{
+    static const rsc_compile_options defaults;
+    if (!out)
+        return RSC_E_ARG;
+    out->data = NULL;
+    out->size = 0;
+    if (!opt)
+        opt = &defaults;
+    if (!body && len)
+        return RSC_E_ARG;
+    rsc_parse_options po;
+    memset(&po, 0, sizeof po);
+    po.profile = opt->profile;
+    po.alloc = opt->alloc;
+    po.alloc_ud = opt->alloc_ud;
+    rsc_ir *ir = NULL;
+    rsc_status st = rsc_parse(body ? body : "", len, &po, &ir);
+    if (st != RSC_OK)
+        return st;
+    st = rsc_compile_ir(ir, opt, out);
+    rsc_ir_free(ir);
+    return st;
+}
+
+void rsc_blob_free(rsc_blob *b, const rsc_compile_options *opt)
+{
+    if (!b || !b->data)
+        return;
+    rsc_mem m;
+    rsc_mem_init(&m, opt ? opt->alloc : NULL, opt ? opt->alloc_ud : NULL);
+    rsc_mem_free(&m, b->data, b->size);
+    b->data = NULL;
+    b->size = 0;
+}

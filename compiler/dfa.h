@@ -66,4 +66,42 @@ void rsc_dfa_free_all(rsc_mem *m, rsc_dfa *d, size_t n);
 /* Runs a DFA over bytes as described above (for tests and debugging). */
 uint32_t rsc_dfa_run(const rsc_dfa *d, const uint8_t *s, size_t len);
 
+/* Additions (automata engineer): the engine behind rsc_dfa_build with all
+ * its limits, for rsc_dfa_build_set, tests and measurements. A limit of 0
+ * means none (max_states 0 means 1). RSC_E_LIMIT as soon as one is passed. */
+typedef struct rsc_dfa_limits {
+    uint32_t max_states;  /* states of the subset construction            */
+    uint64_t max_cells;   /* states x classes                             */
+    uint64_t max_threads; /* position ids stored over all subsets         */
+    uint64_t max_work;    /* thread steps (one id on one class)           */
+} rsc_dfa_limits;
+
+typedef struct rsc_dfa_stats {
+    uint32_t subset_states; /* before minimisation (or when the limit hit) */
+    uint32_t states;        /* of the result                              */
+    uint64_t threads;       /* position ids stored                        */
+    uint64_t work;          /* thread steps                               */
+} rsc_dfa_stats;
+
+/* Measurement switches (docs/LIMITS.md); results stay correct. */
+#define RSC_DFA_F_NO_SUBSUME 1 /* plain NFA position sets: no fact (a)     */
+#define RSC_DFA_F_KEEP_DONE 2  /* completed patterns stay in subsets: (b)  */
+#define RSC_DFA_F_NO_PRUNE 4   /* keep threads of rank <= accept           */
+
+rsc_status rsc_dfa_build_ex(rsc_mem *m, const rsc_pat *pats, size_t n,
+                            const rsc_dfa_limits *lim, int minimize,
+                            int flags, rsc_dfa *out, rsc_dfa_stats *stats);
+
+typedef struct rsc_dfa_set_stats {
+    uint32_t attempts;      /* DFA constructions tried                    */
+    uint32_t failed;        /* of which hit a limit                       */
+    uint64_t work;          /* thread steps over all attempts             */
+    int exhausted;          /* the set's work budget ran out (singles)    */
+} rsc_dfa_set_stats;
+
+/* rsc_dfa_build_set with statistics (stats may be NULL). */
+rsc_status rsc_dfa_build_set_ex(rsc_mem *m, const rsc_pat *pats, size_t n,
+                                const rsc_dfa_options *opt, rsc_dfa **out,
+                                size_t *n_out, rsc_dfa_set_stats *stats);
+
 #endif
