@@ -127,21 +127,14 @@ typedef struct bench_args {
     double min_ms;
 } bench_args;
 
-/* s is "--name" or "--name=..." */
-static int is_opt(const char *s, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(s, name, n) == 0 && (s[n] == 0 || s[n] == '=');
-}
-
 static int parse_args(int argc, char **argv, bench_args *a)
 {
     memset(a, 0, sizeof *a);
     a->rounds = 7;
     a->min_ms = 20;
     for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        const char *val = NULL;
+        const char *s = argv[i], *val = NULL;
+        int r;
         if (rsc_cli_is_help(s)) {
             puts("usage: robotsc bench [--agent A] [--rounds N] [--min-ms M] [--profile google|rfc]\n"
                  "                     ROBOTS.txt URLS.txt\n"
@@ -153,39 +146,32 @@ static int parse_args(int argc, char **argv, bench_args *a)
                  "defaults to Googlebot; --agent may be repeated. The last line is:\n"
                  "compile_us=.. blob_bytes=.. source_bytes=.. verify_ns=.. match_ns=.. floor_ns=.. ratio=..");
             return -1;
-        }
-        if (strncmp(s, "--", 2) == 0 && strchr(s, '=') != NULL) {
-            val = strchr(s, '=') + 1;
-        } else if (strcmp(s, "--agent") == 0 || strcmp(s, "--rounds") == 0 ||
-                   strcmp(s, "--min-ms") == 0 || strcmp(s, "--profile") == 0) {
-            if (i + 1 >= argc)
-                return rsc_cli_fail("bench", "%s needs a value", s);
-            val = argv[++i];
-        }
-        if (is_opt(s, "--agent") && val) {
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "--agent", &val)) != 0) {
+            if (r < 0)
+                return rsc_cli_fail("bench", "--agent needs a value");
             if (a->n_agents == MAX_AGENTS)
                 return rsc_cli_fail("bench", "too many agents");
             a->agents[a->n_agents].ptr = val;
             a->agents[a->n_agents++].len = strlen(val);
-        } else if (is_opt(s, "--rounds") && val) {
-            char *end;
-            long r = strtol(val, &end, 10);
-            if (*end || r < 1 || r > MAX_ROUNDS)
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "--rounds", &val)) != 0) {
+            char *end = NULL;
+            long n = r < 0 ? 0 : strtol(val, &end, 10);
+            if (r < 0 || *end || n < 1 || n > MAX_ROUNDS)
                 return rsc_cli_fail("bench", "--rounds must be 1..%d", MAX_ROUNDS);
-            a->rounds = (int)r;
-        } else if (is_opt(s, "--min-ms") && val) {
-            char *end;
-            double m = strtod(val, &end);
-            if (*end || !(m >= 0.01 && m <= 60000))
+            a->rounds = (int)n;
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "--min-ms", &val)) != 0) {
+            char *end = NULL;
+            double m = r < 0 ? 0 : strtod(val, &end);
+            if (r < 0 || *end || !(m >= 0.01 && m <= 60000))
                 return rsc_cli_fail("bench", "--min-ms must be 0.01..60000");
             a->min_ms = m;
-        } else if (is_opt(s, "--profile") && val) {
-            if (strcmp(val, "google") == 0)
+        } else if ((r = rsc_cli_opt(argc, argv, &i, "--profile", &val)) != 0) {
+            if (r > 0 && strcmp(val, "google") == 0)
                 a->profile = RSC_PROFILE_GOOGLE;
-            else if (strcmp(val, "rfc") == 0)
+            else if (r > 0 && strcmp(val, "rfc") == 0)
                 a->profile = RSC_PROFILE_RFC;
             else
-                return rsc_cli_fail("bench", "unknown profile '%s' (google or rfc)", val);
+                return rsc_cli_fail("bench", "--profile must be google or rfc");
         } else if (s[0] == '-' && s[1] != 0) {
             return rsc_cli_fail("bench", "unknown option '%s'", s);
         } else if (!a->robots) {

@@ -21,7 +21,8 @@ static void check_path(const rsc_selection *sel, const ref_robots *ref, const rs
     if (plen == 0 || path[0] != '/')
         return; /* a matched path always starts with '/' (spec G) */
     ref_str rag[2];
-    for (size_t i = 0; i < n_ag; i++) {
+    FUZZ_ASSERT(n_ag <= 2);
+    for (size_t i = 0; i < n_ag && i < 2; i++) {
         rag[i].ptr = ag[i].ptr;
         rag[i].len = ag[i].len;
     }

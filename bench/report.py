@@ -1,0 +1,568 @@
+#!/usr/bin/python3
+"""Writes bench/REPORT.md (and PNG plots with gnuplot) from the raw results
+of bench/run.sh.
+
+  report.py RESULTS_DIR REPORT.md PLOTS_DIR
+
+bench/ANALYSIS.md (hand-written: profiles, causes, proposed fixes) is
+appended when present. Targets are those of issue 4; the report compares,
+it never fails on a figure."""
+import csv
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import textwrap
+
+
+def read_tsv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+def read_kv(path):
+    """key=value, one a line."""
+    d = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if "=" in line:
+                    k, v = line.rstrip("\n").split("=", 1)
+                    d[k] = v
+    return d
+
+
+def read_kv_words(path):
+    """key=value tokens separated by spaces, over several lines."""
+    d = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for tok in f.read().split():
+                if "=" in tok:
+                    k, v = tok.split("=", 1)
+                    d[k] = v
+    return d
+
+
+def num(x):
+    try:
+        v = float(x)
+        return v if math.isfinite(v) else None
+    except (TypeError, ValueError):
+        return None
+
+
+def quantile(v, q):
+    v = sorted(v)
+    if not v:
+        return None
+    k = max(0, min(len(v) - 1, math.ceil(q * len(v)) - 1))
+    return v[k]
+
+
+def med(v):
+    v = [x for x in v if x is not None]
+    return statistics.median(v) if v else None
+
+
+def fmt(x, nd=2):
+    if x is None:
+        return "n/a"
+    if abs(x) >= 1e6:
+        return f"{x:,.0f}"
+    if abs(x) >= 100:
+        return f"{x:,.{max(0, nd - 2)}f}" if nd > 2 else f"{x:,.0f}"
+    return f"{x:.{nd}f}"
+
+
+def verdict(ok):
+    if ok is None:
+        return "n/a"
+    return "met" if ok else "**missed**"
+
+
+def table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    for r in rows:
+        out.append("| " + " | ".join(str(c) for c in r) + " |")
+    return "\n".join(out)
+
+
+def gnuplot(script, plots):
+    if not shutil.which("gnuplot"):
+        return False
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, cwd=plots, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60)
+        return True
+    except (subprocess.SubprocessError, OSError) as e:
+        err = getattr(e, "stderr", "") or ""
+        print(f"report.py: gnuplot failed: {e}: {err.strip()[-300:]}", file=sys.stderr)
+        return False
+
+
+def write_readme_section(path, m, hl, report_name):
+    """The README's performance section: headline figures of this run."""
+    if "m_med" not in hl or "c_med" not in hl:
+        return
+    peers = hl.get("peers", [])
+    peer_txt = ""
+    if peers:
+        lo, hi = min(p[1] for p in peers), max(p[1] for p in peers)
+        peer_txt = (f" Per check, robotsc is {lo:.0f}-{hi:.0f}x faster than "
+                    + ", ".join(p[0].replace(" (node)", "").replace("Python ", "") for p in peers)
+                    + " on the same files and URLs.")
+    whole = (f"more than {hl['whole']:.0f} s (budget exhausted)" if hl["partial"]
+             else f"{hl['whole']:.0f} s")
+    try:
+        load = float(m.get("load_before", "0").split()[0])
+    except ValueError:
+        load = 0
+    busy = f" (busy at the time: load average {load:.1f})" if load >= 1.5 else ""
+    intro = (f"Measured by `bench/run.sh` on a shared 2-CPU {m.get('cpu', '?')} virtual machine{busy}, "
+             f"{m.get('compiler', '?')}, -O2, revision {m.get('git', '?')}. Full figures, plots, method and "
+             f"the analysis of missed targets: [bench/{report_name}](bench/{report_name}).")
+    bullets = [
+        f"**Matching**: over the {hl['lists']} real crawled URL lists of the corpus ({hl['urls']:,} URLs, each "
+        f"against its site's robots.txt), a URL takes a median {hl['m_med']:.0f} ns "
+        f"({1e3 / hl['m_med']:.1f} M URLs/s on one core): {hl['m_med'] / hl['f_med']:.2f}x the cost of merely "
+        f"hashing the URL with FNV-1a (target: at most 1x).{peer_txt}",
+        f"**Compile**: the {hl['files']:,} robots.txt files of the corpus compile in a median "
+        f"{hl['c_med']:.0f} µs each (p99 {hl['c_p99']:.0f} ms, slowest {hl['c_max']:.1f} s, whole corpus "
+        f"{whole}); blobs are {hl['size_total']:.1f}x the source bytes in total (median "
+        f"{hl['size_med']:.1f}x). Loading verifies a blob at {hl['verify']:.1f} GB/s.",
+        "**Known weak spot**: groups with many independent `*` patterns (e.g. the Shopify store template) "
+        "compile into large DFAs split over several automata, which costs compile time, blob size and matching "
+        "speed on such sites; the report gives the measurements and the proposed fixes.",
+    ]
+    text = "## Performance\n\n" + textwrap.fill(intro, 100) + "\n\n" + "\n".join(
+        textwrap.fill(b, 100, initial_indent="- ", subsequent_indent="  ") for b in bullets) + "\n"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def main():
+    res, report, plots = (os.path.abspath(a) for a in sys.argv[1:4])
+    os.makedirs(plots, exist_ok=True)
+    rel_plots = os.path.relpath(plots, os.path.dirname(os.path.abspath(report)))
+    m = read_kv(os.path.join(res, "machine.txt"))
+    md = []
+    targets = []  # (target, figure, verdict)
+    hl = {}  # headline figures for README_SECTION.md
+    w = md.append
+
+    w("# robotsc benchmark report")
+    w("")
+    w("Generated by `bench/run.sh` (one command; raw results in the build directory under `results/`). "
+      "Benchmarks report figures; they never pass or fail a build. Targets are those of issue 4.")
+    if m.get("quick") == "1":
+        w("")
+        w("**This is a quick smoke run (RSC_BENCH_QUICK=1): few lists, few rounds. Do not quote its figures.**")
+    w("")
+    w("## Machine and build")
+    w("")
+    w(table(["item", "value"], [
+        ["date (UTC)", m.get("date", "?")],
+        ["CPU", f"{m.get('cpu', '?')}, {m.get('cpus', '?')} CPUs ({m.get('cores_per_socket', '?')} cores per "
+                f"socket, {m.get('threads_per_core', '?')} thread(s) per core)"],
+        ["kernel", m.get("kernel", "?")],
+        ["compiler", m.get("compiler", "?")],
+        ["flags", "`" + m.get("flags", "?").strip() + "` (CMake Release, overridden to -O2)"],
+        ["git revision", m.get("git", "?")],
+        ["load average before / after", f"{m.get('load_before', '?')} / {m.get('load_after', '?')}"],
+        ["run time", f"{m.get('elapsed_s', '?')} s"],
+        ["peers", f"{m.get('python', '?')} urllib.robotparser; Protego {m.get('protego', '?')} (Debian); "
+                  f"node {m.get('node', '?')} robots-parser {m.get('robots_parser', '?') or 'missing'}"],
+    ]))
+    w("")
+    try:
+        load = float(m.get("load_before", "0").split()[0])
+    except ValueError:
+        load = 0
+    if load >= 1.5:
+        w(f"**The machine was busy during this run (1-minute load average {load:.1f} on {m.get('cpus', '?')} CPUs): "
+          "other processes took CPU time, so absolute figures are inflated and noisy, and the thread speed-up "
+          "means little. Ratios measured in alternating rounds (match against floor) suffer less.**")
+        w("")
+    w("Method: every timing uses `CLOCK_MONOTONIC`, excludes file I/O, follows a warm-up and is the median of "
+      "several rounds, each round repeating the operation for at least a few milliseconds. Every result is "
+      "added to a volatile sink. The *floor* is FNV-1a 64 over each whole URL in the same loop (one out-of-line "
+      "call per URL, like `rsc_match_url`), over the same bytes: the least a hash-table lookup keyed by the URL "
+      "would cost. The agent is `Googlebot` for real lists and a name that no file names for synthetic ones. "
+      "The machine is a shared 2-CPU virtual machine: a load average above 1 means other work ran at the same "
+      "time and figures are noisier (the medians absorb some of it).")
+    w("")
+
+    # ---- corpus compile ----
+    comp = read_tsv(os.path.join(res, "compile.tsv"))
+    cs = read_kv_words(os.path.join(res, "compile.txt"))
+    w("## 1. Corpus compile (`bench_compile`, ../shared/corpus/robots)")
+    w("")
+    if comp:
+        ok = [r for r in comp if r["status"] == "ok"]
+        failed = [r for r in comp if r["status"] != "ok"]
+        ct = [float(r["compile_ns"]) for r in comp]
+        c_med, c_p99, c_max = quantile(ct, 0.5), quantile(ct, 0.99), max(ct)
+        whole = num(cs.get("whole_pass_s"))
+        src_total = sum(int(r["source_bytes"]) for r in ok)
+        blob_total = sum(int(r["blob_bytes"]) for r in ok)
+        ratios = [int(r["blob_bytes"]) / int(r["source_bytes"]) for r in ok if int(r["source_bytes"]) > 0]
+        r_med = quantile(ratios, 0.5)
+        vsum = sum(float(r["verify_ns"]) for r in ok)
+        vgbps = blob_total / vsum if vsum else None
+        big = [r for r in ok if int(r["blob_bytes"]) >= 65536]
+        big_gbps = sum(int(r["blob_bytes"]) for r in big) / sum(float(r["verify_ns"]) for r in big) if big else None
+        if cs.get("partial") == "1":
+            w(f"**Partial: the compile budget of pass 1 ran out after {len(comp):,} of "
+              f"{int(cs.get('corpus_files', 0)):,} files (in name order); the figures below cover those files "
+              "only, and the whole-corpus time is a lower bound.**")
+            w("")
+        w(table(["figure", "value"], [
+            ["files (compiled / failed)", f"{len(comp):,} ({len(ok):,} / {len(failed):,})"],
+            ["compile time median", f"{c_med / 1e3:.1f} µs"],
+            ["compile time p90 / p99", f"{quantile(ct, 0.9) / 1e3:.1f} µs / {c_p99 / 1e6:.2f} ms"],
+            ["compile time max", f"{c_max / 1e6:.1f} ms"],
+            ["whole corpus, one pass", f"{whole:.2f} s" if whole is not None else "n/a"],
+            ["sum of per-file medians", f"{sum(ct) / 1e9:.2f} s"],
+            ["source bytes (compiled files)", f"{src_total:,}"],
+            ["blob bytes", f"{blob_total:,}"],
+            ["blob / source, total", f"{blob_total / src_total:.3f}" if src_total else "n/a"],
+            ["blob / source, median per file", f"{r_med:.3f}" if r_med is not None else "n/a"],
+            ["blob / source, p90 / max", f"{quantile(ratios, 0.9):.2f} / {max(ratios):.1f}" if ratios else "n/a"],
+            ["verify (rsc_load), all blobs", f"{vgbps:.2f} GB/s" if vgbps else "n/a"],
+            ["verify, blobs >= 64 KiB", f"{big_gbps:.2f} GB/s ({len(big)} blobs)" if big_gbps else "n/a"],
+        ]))
+        w("")
+        if failed:
+            st = {}
+            for r in failed:
+                st.setdefault(r["status"], []).append(r["file"])
+            w("Files that did not compile: " + "; ".join(
+                f"{k}: {len(v)} ({', '.join(v[:5])}{', ...' if len(v) > 5 else ''})" for k, v in st.items()) + ".")
+            w("")
+        hl.update(files=len(comp), c_med=c_med / 1e3, c_p99=c_p99 / 1e6, c_max=c_max / 1e9, whole=whole,
+                  partial=cs.get("partial") == "1", size_total=blob_total / src_total if src_total else None,
+                  size_med=r_med, verify=vgbps)
+        targets += [
+            ("compile: median corpus file <= 20 µs", f"{c_med / 1e3:.1f} µs", verdict(c_med <= 20e3)),
+            ("compile: p99 <= 2 ms", f"{c_p99 / 1e6:.2f} ms", verdict(c_p99 <= 2e6)),
+            ("compile: every file <= 1 s", f"max {c_max / 1e9:.3f} s", verdict(c_max <= 1e9 and not failed)),
+            ("compile: whole corpus <= 30 s",
+             (f"> {whole:.0f} s (budget ran out)" if cs.get("partial") == "1" else f"{whole:.1f} s")
+             if whole is not None else "n/a",
+             verdict(whole <= 30 and cs.get("partial") != "1") if whole is not None else "n/a"),
+            ("size: total blob <= total source", f"{blob_total / src_total:.3f}x" if src_total else "n/a",
+             verdict(blob_total <= src_total)),
+            ("size: median blob/source <= 1.0", f"{r_med:.3f}" if r_med is not None else "n/a",
+             verdict(r_med <= 1.0) if r_med is not None else "n/a"),
+            ("verify >= 1 GB/s", f"{vgbps:.2f} GB/s (all), {big_gbps:.2f} GB/s (>= 64 KiB)"
+             if vgbps and big_gbps else fmt(vgbps), verdict(vgbps >= 1.0) if vgbps else "n/a"),
+        ]
+
+        def row(r):
+            s, b = int(r["source_bytes"]), int(r["blob_bytes"])
+            return [r["file"], f"{s:,}", f"{b:,}", f"{b / s:.2f}" if s else "-",
+                    f"{float(r['compile_ns']) / 1e6:.2f}", r["rules"], r["automata"], r["states"], r["status"]]
+
+        hdr = ["file", "source B", "blob B", "blob/src", "compile ms", "rules", "automata", "states", "status"]
+        w("Ten slowest files:")
+        w("")
+        w(table(hdr, [row(r) for r in sorted(comp, key=lambda r: -float(r["compile_ns"]))[:10]]))
+        w("")
+        w("Ten largest blobs:")
+        w("")
+        w(table(hdr, [row(r) for r in sorted(ok, key=lambda r: -int(r["blob_bytes"]))[:10]]))
+        w("")
+        w("Ten largest blob/source ratios (files over 100 bytes):")
+        w("")
+        w(table(hdr, [row(r) for r in sorted((r for r in ok if int(r["source_bytes"]) > 100),
+                                             key=lambda r: -int(r["blob_bytes"]) / int(r["source_bytes"]))[:10]]))
+        w("")
+        # CDF plot data
+        with open(os.path.join(res, "compile_cdf.dat"), "w") as f:
+            s = sorted(ct)
+            step = max(1, len(s) // 2000)
+            for i in range(0, len(s), step):
+                f.write(f"{s[i] / 1e3}\t{(i + 1) / len(s)}\n")
+            f.write(f"{s[-1] / 1e3}\t1\n")
+        with open(os.path.join(res, "compile_size.dat"), "w") as f:
+            for r in ok:
+                f.write(f"{max(1, int(r['source_bytes']))}\t{float(r['compile_ns']) / 1e3}\t"
+                        f"{max(1, int(r['blob_bytes']))}\n")
+        if gnuplot(f"""set terminal pngcairo size 900,520
+set output 'compile_cdf.png'
+set title 'Corpus compile time, cumulative distribution ({len(comp):,} files)'
+set logscale x
+set xlabel 'compile time per file (µs, log)'
+set ylabel 'fraction of files'
+set grid
+set key bottom right
+set arrow from 20, graph 0 to 20, graph 1 nohead dt 2 lc rgb 'red'
+set arrow from 2000, graph 0 to 2000, graph 1 nohead dt 2 lc rgb 'orange'
+plot '{res}/compile_cdf.dat' using 1:2 with lines lw 2 title 'robotsc compile', \\
+     NaN with lines dt 2 lc rgb 'red' title 'target median 20 µs', NaN with lines dt 2 lc rgb 'orange' title 'target p99 2 ms'
+set output 'compile_size.png'
+unset arrow
+set title 'Compile time and blob size against robots.txt size (one point per file)'
+set xlabel 'robots.txt bytes (log)'
+set ylabel 'compile µs (log)'
+set y2label 'blob bytes (log)'
+set logscale xy
+set logscale y2
+set ytics nomirror
+set y2tics
+plot '{res}/compile_size.dat' using 1:2 with dots lc rgb '#1f77b4' title 'compile µs', \\
+     '' using 1:3 axes x1y2 with dots lc rgb '#d62728' title 'blob bytes (right axis)', \\
+     x axes x1y2 with lines dt 2 lc rgb 'black' title 'blob = source'
+""", plots):
+            w(f"![compile time CDF]({rel_plots}/compile_cdf.png)")
+            w("")
+            w(f"![compile time and blob size]({rel_plots}/compile_size.png)")
+            w("")
+    else:
+        w("No results (bench_compile did not run).")
+        w("")
+
+    # ---- real lists ----
+    mt = [r for r in read_tsv(os.path.join(res, "match.tsv")) if num(r.get("match_ns")) is not None]
+    w("## 2. Matching real URLs (`robotsc bench`, ../shared/corpus/urls)")
+    w("")
+    rsc = {}
+    if mt:
+        for r in mt:
+            rsc[r["name"]] = r
+        mns = [float(r["match_ns"]) for r in mt]
+        fns = [float(r["floor_ns"]) for r in mt]
+        rat = [float(r["ratio"]) for r in mt]
+        n_urls = sum(int(r["n_urls"]) for r in mt)
+        weighted = sum(float(r["match_ns"]) * int(r["n_urls"]) for r in mt) / n_urls
+        weighted_f = sum(float(r["floor_ns"]) * int(r["n_urls"]) for r in mt) / n_urls
+        w(f"{len(mt)} lists, {n_urls:,} URLs; each list against the robots.txt of the same crawl (2019) "
+          "when there is one, else the site's current file; agent `Googlebot`.")
+        w("")
+        w(table(["figure", "robotsc", "FNV-1a floor", "ratio"], [
+            ["ns per URL, median over lists", fmt(statistics.median(mns)), fmt(statistics.median(fns)),
+             f"{statistics.median(mns) / statistics.median(fns):.3f}"],
+            ["ns per URL, p10 / p90 over lists", f"{quantile(mns, .1):.1f} / {quantile(mns, .9):.1f}",
+             f"{quantile(fns, .1):.1f} / {quantile(fns, .9):.1f}", ""],
+            ["ns per URL, all URLs (weighted by list size)", fmt(weighted), fmt(weighted_f),
+             f"{weighted / weighted_f:.3f}"],
+            ["ratio match/floor per list: median (p10 / p90)", "", "",
+             f"{statistics.median(rat):.3f} ({quantile(rat, .1):.2f} / {quantile(rat, .9):.2f})"],
+            ["lists where matching beats the floor", "", "", f"{sum(1 for x in rat if x <= 1.0)} of {len(rat)}"],
+            ["URLs per second (1 / median ns per URL)", f"{1e3 / statistics.median(mns):.2f} M/s",
+             f"{1e3 / statistics.median(fns):.2f} M/s", ""],
+            ["compile µs per file, median", fmt(med([num(r["compile_us"]) for r in mt])), "", ""],
+            ["verify ns per blob, median", fmt(med([num(r["verify_ns"]) for r in mt])), "", ""],
+        ]))
+        w("")
+        hl.update(lists=len(mt), urls=n_urls, m_med=statistics.median(mns), f_med=statistics.median(fns),
+                  r_med=statistics.median(rat))
+        targets.insert(0, ("matching: median ns/URL over real lists <= 1.0x floor",
+                           f"{statistics.median(mns):.1f} ns vs floor {statistics.median(fns):.1f} ns "
+                           f"(median per-list ratio {statistics.median(rat):.2f})",
+                           verdict(statistics.median(mns) <= statistics.median(fns))))
+        w("Ten lists with the highest ratio to the floor:")
+        w("")
+        w(table(["list", "URLs", "rules", "automata", "states", "match ns", "floor ns", "ratio"],
+                [[r["name"], r["n_urls"], r["rules"], r["automata"], r["states"], r["match_ns"], r["floor_ns"],
+                  r["ratio"]] for r in sorted(mt, key=lambda r: -float(r["ratio"]))[:10]]))
+        w("")
+        with open(os.path.join(res, "match.dat"), "w") as f:
+            for r in mt:
+                f.write(f"{r['floor_ns']}\t{r['match_ns']}\n")
+        if gnuplot(f"""set terminal pngcairo size 800,600
+set output 'real_lists.png'
+set title 'Real URL lists: robotsc ns/URL against the FNV-1a floor (one point per list)'
+set xlabel 'floor ns per URL'
+set ylabel 'robotsc ns per URL'
+set grid
+set key top left
+set xrange [0:*]
+set yrange [0:*]
+plot '{res}/match.dat' using 1:2 with points pt 7 ps 0.6 title 'list', x with lines dt 2 lc rgb 'red' title 'ratio 1.0'
+""", plots):
+            w(f"![real lists]({rel_plots}/real_lists.png)")
+            w("")
+    else:
+        w("No results.")
+        w("")
+
+    # ---- scaling ----
+    w("## 3. Scaling (`bench_scale`, seeded synthetic files)")
+    w("")
+    w("One `User-agent: *` group of N rules from `bench/datagen.c` (seed 42): 55 % literal prefixes, 15 % with a "
+      "`*` inside, 8 % with a leading `/*`, 12 % ending in `$`, 10 % with both; 20 % are `Allow`. 1,000 synthetic "
+      "URLs over the same vocabulary. `rsc-datagen robots 42 N` writes the same file.")
+    w("")
+    sr = read_tsv(os.path.join(res, "scale_rules.tsv"))
+    good = [r for r in sr if num(r.get("match_ns")) is not None]
+    if sr:
+        rows = []
+        for r in sr:
+            if num(r.get("match_ns")) is None:
+                rows.append([r["rules"], r.get("source_bytes", "")[:120]] + [""] * 8)
+                continue
+            rows.append([r["rules"], f"{int(r['source_bytes']):,}", f"{int(r['blob_bytes']):,}",
+                         f"{int(r['blob_bytes']) / int(r['source_bytes']):.2f}", fmt(num(r["compile_us"]), 1),
+                         r["automata"], r["states"], r["match_ns"], r["floor_ns"], r["ratio"]])
+        w(table(["rules", "source B", "blob B", "blob/src", "compile µs", "automata", "states", "ns/URL",
+                 "floor ns", "ratio"], rows))
+        w("")
+        if len(good) >= 2:
+            lo, hi = good[0], good[-1]
+            f = float(hi["match_ns"]) / float(lo["match_ns"])
+            all_counts = [r["rules"] for r in sr]
+            complete = hi["rules"] == all_counts[-1]
+            targets.append((f"matching flat in rule count (<= 1.5x from {lo['rules']} to {all_counts[-1]} rules)",
+                            f"{f:.2f}x ({lo['rules']} -> {hi['rules']} rules)" +
+                            ("" if complete else f"; {all_counts[-1]} rules did not finish"),
+                            verdict(f <= 1.5 and complete)))
+        with open(os.path.join(res, "scale_rules.dat"), "w") as f:
+            for r in good:
+                f.write(f"{r['rules']}\t{r['match_ns']}\t{r['floor_ns']}\t{r['compile_us']}\t{r['blob_bytes']}\t"
+                        f"{r['source_bytes']}\n")
+        if good and gnuplot(f"""set terminal pngcairo size 900,520
+set output 'scale_rules.png'
+set title 'Matching cost against rule count (synthetic, 1,000 URLs)'
+set logscale x
+set xlabel 'rules in the group (log)'
+set ylabel 'ns per URL'
+set yrange [0:*]
+set grid
+plot '{res}/scale_rules.dat' using 1:2 with linespoints lw 2 pt 7 title 'robotsc', \\
+     '' using 1:3 with linespoints dt 2 pt 6 title 'FNV-1a floor'
+set output 'scale_compile.png'
+set title 'Compile time and blob size against rule count (synthetic)'
+set logscale xy
+set yrange [*:*]
+set ylabel 'compile µs / bytes (log)'
+plot '{res}/scale_rules.dat' using 1:4 with linespoints lw 2 pt 7 title 'compile µs', \\
+     '' using 1:5 with linespoints lw 2 pt 5 title 'blob bytes', \\
+     '' using 1:6 with linespoints dt 2 pt 6 title 'source bytes'
+""", plots):
+            w(f"![scaling in rules]({rel_plots}/scale_rules.png)")
+            w("")
+            w(f"![compile and size scaling]({rel_plots}/scale_compile.png)")
+            w("")
+    sl = [r for r in read_tsv(os.path.join(res, "scale_length.tsv")) if num(r.get("match_ns")) is not None]
+    if sl:
+        w("Path length: paths of exactly L bytes made of the same words, matched with `rsc_match_path` against "
+          "the 100-rule synthetic file (its `/*...$` rules keep the automaton running to the end of the path).")
+        w("")
+        w(table(["path bytes", "paths", "ns/path", "ns/byte", "floor ns/byte", "ratio"],
+                [[r["length"], r["paths"], r["match_ns"], r["match_ns_per_byte"], r["floor_ns_per_byte"],
+                  f"{float(r['match_ns']) / float(r['floor_ns']):.3f}"] for r in sl]))
+        w("")
+        per = [(int(r["length"]), float(r["match_ns_per_byte"])) for r in sl if int(r["length"]) >= 100]
+        if len(per) >= 2:
+            # Linear time: ns/byte must not grow with the length (a fixed per-call cost makes it
+            # fall at short lengths, which is still linear). Longest against 100 bytes.
+            f = per[-1][1] / per[0][1]
+            spread = max(p[1] for p in per) / min(p[1] for p in per)
+            targets.append((f"matching linear in path length (ns/byte at {per[-1][0]:,} bytes <= 1.5x "
+                            f"ns/byte at {per[0][0]} bytes)",
+                            f"{f:.2f}x ({per[-1][1]:.2f} vs {per[0][1]:.2f} ns/byte; spread over lengths "
+                            f">= 100: {spread:.2f}x)", verdict(f <= 1.5)))
+        with open(os.path.join(res, "scale_length.dat"), "w") as f:
+            for r in sl:
+                f.write(f"{r['length']}\t{r['match_ns_per_byte']}\t{r['floor_ns_per_byte']}\t{r['match_ns']}\n")
+        if gnuplot(f"""set terminal pngcairo size 900,520
+set output 'path_length.png'
+set title 'Matching cost per path byte against path length (synthetic 100-rule file)'
+set logscale x
+set xlabel 'path bytes (log)'
+set ylabel 'ns per byte'
+set yrange [0:*]
+set grid
+plot '{res}/scale_length.dat' using 1:2 with linespoints lw 2 pt 7 title 'robotsc', \\
+     '' using 1:3 with linespoints dt 2 pt 6 title 'FNV-1a floor'
+""", plots):
+            w(f"![path length]({rel_plots}/path_length.png)")
+            w("")
+
+    # ---- threads ----
+    w("## 4. Threads (`bench_threads`, one shared blob and selection)")
+    w("")
+    rn = ""
+    if os.path.exists(os.path.join(res, "threads_real.name")):
+        rn = os.path.basename(open(os.path.join(res, "threads_real.name")).read().split()[0])
+        rn = rn[:-4] if rn.endswith(".txt") else rn
+    for label, fn in (("synthetic 100-rule file, 1,000 URLs", "threads_synth.tsv"),
+                      (f"real: {rn}", "threads_real.tsv")):
+        t = read_tsv(os.path.join(res, fn))
+        if t:
+            w(f"{label}:")
+            w("")
+            w(table(["threads", "URLs/s", "ns per URL per thread", "speed-up"],
+                    [[r["threads"], f"{float(r['urls_per_s']) / 1e6:.2f} M", r["ns_per_url_per_thread"],
+                      r["speedup"]] for r in t]))
+            w("")
+
+    # ---- peers ----
+    w("## 5. Peers: parse once, match many (same files, same URLs, agent `Googlebot`)")
+    w("")
+    w("Each peer parses the same robots.txt (decoded to text before timing) and checks the same URLs; the "
+      "timing method is the same (median of rounds after a warm-up). Ratios are per list, peer / robotsc, "
+      "then the median over lists; robotsc's parse is compile + verify (`rsc_compile` + `rsc_load`). "
+      "`disallowed` totals differ where the parsers' semantics differ (robotsc follows Google's matcher).")
+    w("")
+    prow = []
+    total_dis = sum(int(r["disallowed"]) for r in mt) if mt else 0
+    prow.append(["robotsc", fmt(med([float(r["match_ns"]) for r in mt])) if mt else "n/a", "1",
+                 fmt(med([float(r["compile_us"]) + float(r["verify_ns"]) / 1e3 for r in mt])) if mt else "n/a",
+                 "1", f"{total_dis:,}", ""])
+    for lib, fn in (("Python urllib.robotparser", "peer_urllib.tsv"), ("Protego", "peer_protego.tsv"),
+                    ("robots-parser (node)", "peer_robots_parser.tsv")):
+        p = [r for r in read_tsv(os.path.join(res, fn)) if num(r.get("check_ns")) is not None]
+        if not p:
+            prow.append([lib, "not run", "", "", "", "", ""])
+            continue
+        rc, rp, same = [], [], 0
+        for r in p:
+            x = rsc.get(r["name"])
+            if not x:
+                continue
+            rc.append(float(r["check_ns"]) / float(x["match_ns"]))
+            rp.append(float(r["parse_us"]) / (float(x["compile_us"]) + float(x["verify_ns"]) / 1e3))
+            same += r["disallowed"] == x["disallowed"]
+        if rc:
+            hl.setdefault("peers", []).append((lib, med(rc)))
+        prow.append([lib, fmt(med([float(r["check_ns"]) for r in p])), f"{med(rc):.1f}" if rc else "n/a",
+                     fmt(med([float(r["parse_us"]) for r in p])), f"{med(rp):.2f}" if rp else "n/a",
+                     f"{sum(int(r['disallowed']) for r in p):,}", f"{same} of {len(rc)}"])
+    w(table(["parser", "check ns (median)", "check ratio peer/robotsc", "parse µs (median)",
+             "parse ratio peer/robotsc", "disallowed URLs", "lists with robotsc's disallowed count"], prow))
+    w("")
+
+    # ---- targets ----
+    w("## Targets (issue 4)")
+    w("")
+    w(table(["target", "measured", "verdict"], targets))
+    w("")
+    an = os.path.join(os.path.dirname(os.path.abspath(report)), "ANALYSIS.md")
+    if os.path.exists(an):
+        with open(an, encoding="utf-8") as f:
+            w(f.read().rstrip("\n"))
+        w("")
+    w("## Reproduce")
+    w("")
+    w("```sh\nbench/run.sh                          # the whole suite, this report\n"
+      "robotsc bench ROBOTS.txt URLS.txt     # one file and URL list\n"
+      "build-bench/bench/rsc-datagen robots 42 1000 > r.txt   # the synthetic files\n```")
+    w("")
+    with open(report, "w", encoding="utf-8") as f:
+        f.write("\n".join(md))
+    write_readme_section(os.path.join(os.path.dirname(report), "README_SECTION.md"), m, hl,
+                         os.path.basename(report))
+    # Summary for the run log
+    for t in targets:
+        print(f"{t[2]:12s} {t[0]}: {t[1]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+#!/bin/sh
+# bench/run.sh: the whole benchmark suite of issue 4, one command.
+#
+#   bench/run.sh            # builds, runs everything, writes bench/REPORT.md
+#
+# Builds robotsc and the C harness with -O2 (Release) in its own build
+# directory, installs the peers when missing (gnuplot and python3-protego
+# from Debian, robots-parser from npm into the build directory), runs:
+#   1. corpus compile    bench_compile over ../shared/corpus/robots
+#   2. real URL lists    robotsc bench on each of the 374 lists (373
+#                        with a robots.txt) of ../shared/corpus/urls
+#   3. scaling           bench_scale rules / length (seeded synthetic data)
+#   4. threads           bench_threads, 1 and 2 threads, one shared blob
+#   5. peers             urllib.robotparser, Protego, robots-parser (node)
+# and writes bench/REPORT.md with PNG plots in bench/plots/ (and the README
+# performance section, bench/README_SECTION.md, from the same figures;
+# bench/ANALYSIS.md, hand-written, is appended to the report). Raw results stay
+# in the build directory (results/). Nothing here asserts a time.
+#
+# Environment:
+#   RSC_BENCH_BUILD   build directory       (default: <repo>/build-bench)
+#   RSC_SHARED_DIR    the shared data dir   (default: <repo>/../shared)
+#   RSC_BENCH_QUICK=1 a fast smoke run (few lists, few rounds); the report
+#                     says so
+#   RSC_BENCH_NO_INSTALL=1  never install anything; missing peers are skipped
+#   RSC_BENCH_SCALE_TIMEOUT seconds allowed per synthetic rule count (240)
+#   RSC_BENCH_WAIT_IDLE=S  wait up to S seconds for the 1-minute load average
+#                     to fall below 1 before measuring (default 0: no wait)
+#   RSC_BENCH_COMPILE_BUDGET seconds of compiling allowed for pass 1 of the
+#                     corpus (480); beyond it the report says "partial"
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SHARED=${RSC_SHARED_DIR:-$ROOT/../shared}
+SHARED=$(cd "$SHARED" && pwd)
+CORPUS=$SHARED/corpus
+BUILD=${RSC_BENCH_BUILD:-$ROOT/build-bench}
+RES=$BUILD/results
+PLOTS=$ROOT/bench/plots
+QUICK=${RSC_BENCH_QUICK:-0}
+SCALE_TIMEOUT=${RSC_BENCH_SCALE_TIMEOUT:-240}
+COMPILE_BUDGET=${RSC_BENCH_COMPILE_BUDGET:-480}
+PY=/usr/bin/python3 # Debian's interpreter sees python3-protego; a pyenv one may not
+
+log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+[ -d "$CORPUS/robots" ] || { echo "bench/run.sh: no corpus at $CORPUS" >&2; exit 2; }
+[ -x "$PY" ] || { echo "bench/run.sh: $PY is required (report and Python peers)" >&2; exit 2; }
+
+START=$(date +%s)
+mkdir -p "$BUILD" "$RES" "$PLOTS"
+rm -rf "${RES:?}"/*
+mkdir -p "$RES/match"
+
+# ---- dependencies --------------------------------------------------------
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+apt_install() {
+    [ "${RSC_BENCH_NO_INSTALL:-0}" = 1 ] && return 1
+    log "installing $* from Debian"
+    { $SUDO apt-get install -y --no-install-recommends "$@" >"$RES/apt.log" 2>&1 ||
+      { $SUDO apt-get update >>"$RES/apt.log" 2>&1 &&
+        $SUDO apt-get install -y --no-install-recommends "$@" >>"$RES/apt.log" 2>&1; }; } ||
+        { log "could not install $* (see $RES/apt.log)"; return 1; }
+}
+command -v gnuplot >/dev/null 2>&1 || apt_install gnuplot-nox || true
+"$PY" -c 'import protego' 2>/dev/null || apt_install python3-protego || true
+NODE_DIR=$BUILD/peers-node
+if command -v node >/dev/null 2>&1 && ! [ -d "$NODE_DIR/node_modules/robots-parser" ] &&
+   [ "${RSC_BENCH_NO_INSTALL:-0}" != 1 ] && command -v npm >/dev/null 2>&1; then
+    log "installing robots-parser from npm into $NODE_DIR"
+    mkdir -p "$NODE_DIR"
+    [ -f "$NODE_DIR/package.json" ] || echo '{"name":"rsc-bench-peers","private":true}' >"$NODE_DIR/package.json"
+    (cd "$NODE_DIR" && npm install --no-audit --no-fund robots-parser@3 >"$RES/npm.log" 2>&1) ||
+        log "npm install failed (see $RES/npm.log)"
+fi
+
+# ---- build -----------------------------------------------------------------
+log "building (Release, -O2) in $BUILD"
+GEN=
+command -v ninja >/dev/null 2>&1 && GEN="-G Ninja"
+[ -f "$BUILD/CMakeCache.txt" ] && GEN=
+# shellcheck disable=SC2086
+cmake -S "$ROOT" -B "$BUILD" $GEN -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" \
+    -DRSC_BUILD_BENCH=ON -DRSC_BUILD_TESTS=OFF -DRSC_SANITIZE=OFF >"$RES/cmake.log" 2>&1 ||
+    { cat "$RES/cmake.log" >&2; exit 2; }
+cmake --build "$BUILD" --target bench >"$RES/build.log" 2>&1 || { tail -40 "$RES/build.log" >&2; exit 2; }
+RSC=$BUILD/robotsc
+B=$BUILD/bench
+
+# ---- wait for a quiet machine (optional) ----------------------------------------
+WAIT=${RSC_BENCH_WAIT_IDLE:-0}
+while [ "$WAIT" -gt 0 ] && awk '{ exit !($1 >= 1.0) }' /proc/loadavg; do
+    [ $((WAIT % 60)) = 0 ] && log "load $(cut -d' ' -f1 /proc/loadavg): waiting for a quiet machine (${WAIT}s left)"
+    sleep 10
+    WAIT=$((WAIT - 10))
+done
+
+# ---- machine -----------------------------------------------------------------
+CC_PATH=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
+{
+    echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+    echo "cpus=$(nproc)"
+    echo "cores_per_socket=$(lscpu | sed -n 's/^Core(s) per socket: *//p' | head -1)"
+    echo "threads_per_core=$(lscpu | sed -n 's/^Thread(s) per core: *//p' | head -1)"
+    echo "kernel=$(uname -sr)"
+    echo "compiler=$("$CC_PATH" --version | head -1)"
+    echo "flags=-O2 -DNDEBUG -std=c11 $(sed -n 's/^CMAKE_C_FLAGS:[A-Z]*=//p' "$BUILD/CMakeCache.txt")"
+    echo "git=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+    echo "load_before=$(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "quick=$QUICK"
+    echo "python=$("$PY" --version 2>&1)"
+    echo "protego=$("$PY" -c 'import importlib.metadata as m; print(m.version("protego"))' 2>/dev/null ||
+        dpkg-query -W -f='${Version}' python3-protego 2>/dev/null || echo missing)"
+    echo "node=$(node --version 2>/dev/null || echo missing)"
+    echo "robots_parser=$(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' "$NODE_DIR/node_modules/robots-parser/package.json" 2>/dev/null | head -1)"
+    echo "gnuplot=$(gnuplot --version 2>/dev/null || echo missing)"
+} >"$RES/machine.txt"
+log "machine: $(sed -n 's/^cpu=//p' "$RES/machine.txt"), load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+if [ "$QUICK" = 1 ]; then
+    ROUNDS=3 MINMS=2 NLISTS=20 COUNTS=10,100,1000 CROUNDS=1 COMPILE_BUDGET=20
+else
+    ROUNDS=5 MINMS=5 NLISTS=100000 COUNTS=10,100,1000,10000,50000 CROUNDS=5
+fi
+
+# ---- 1. corpus compile -----------------------------------------------------
+log "1/5 corpus compile: $CORPUS/robots"
+"$B/bench_compile" --rounds "$CROUNDS" --budget-s "$COMPILE_BUDGET" --progress --out "$RES/compile.tsv" "$CORPUS/robots" >"$RES/compile.txt" \
+    2>"$RES/compile.log"
+
+# ---- 2. real URL lists -------------------------------------------------------
+# robots.txt of the same crawl (2019) when there is one, else the site's file;
+# a list with neither (in.bongacams.com: its robots.txt was an HTML page) is
+# left out.
+awk -F'\t' -v c="$CORPUS" -v n="$NLISTS" 'NR > 1 && NR <= n + 1 {
+        r = $5 != "" && $5 != "-" ? $5 : $6; if (r == "" || r == "-") next
+        print $2 "\t" c "/" r "\t" c "/" $1 }' "$CORPUS/urls-index.tsv" >"$RES/jobs.tsv"
+log "2/5 real URL lists: $(wc -l <"$RES/jobs.tsv") lists"
+printf 'name\tn_urls\tdisallowed\trules\tautomata\tstates\tcompile_us\tblob_bytes\tsource_bytes\tverify_ns\tmatch_ns\tfloor_ns\tratio\n' \
+    >"$RES/match.tsv"
+while IFS="$(printf '\t')" read -r name robots urls; do
+    out=$RES/match/$name.txt
+    if "$RSC" bench --rounds "$ROUNDS" --min-ms "$MINMS" "$robots" "$urls" >"$out" 2>&1; then
+        awk -v name="$name" '
+            /^urls:/ { n = $3; sub(/\(/, "", n) }
+            /^robots:/ { r = $0; sub(/.* bytes, /, "", r); sub(/ rules.*/, "", r) }
+            /^verdicts:/ { d = $4 }
+            /^blob:/ { a = $0; sub(/.*\(/, "", a); split(a, x, " "); au = x[1]; st = x[3] }
+            /^compile_us=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, n, d, r, au, st,
+                  v["compile_us"], v["blob_bytes"], v["source_bytes"], v["verify_ns"], v["match_ns"],
+                  v["floor_ns"], v["ratio"] }' "$out" >>"$RES/match.tsv"
+    else
+        log "robotsc bench failed on $name (see $out)"
+    fi
+done <"$RES/jobs.tsv"
+
+# ---- 3. scaling --------------------------------------------------------------
+log "3/5 scaling: rule counts $COUNTS"
+printf 'rules\tsource_bytes\tblob_bytes\tcompile_us\tautomata\tstates\tmax_states\tmatch_ns\tfloor_ns\tratio\tdisallowed\n' \
+    >"$RES/scale_rules.tsv"
+for n in $(echo "$COUNTS" | tr ',' ' '); do
+    if timeout "$SCALE_TIMEOUT" "$B/bench_scale" rules --counts "$n" --rounds "$ROUNDS" --min-ms "$MINMS" \
+        >"$RES/scale_rules_$n.tsv" 2>"$RES/scale_rules_$n.err"; then
+        tail -n +2 "$RES/scale_rules_$n.tsv" >>"$RES/scale_rules.tsv"
+    else
+        log "  $n rules: failed or over ${SCALE_TIMEOUT}s"
+        printf '%s\tFAILED (timeout %ss or error: %s)\n' "$n" "$SCALE_TIMEOUT" \
+            "$(tr '\n' ' ' <"$RES/scale_rules_$n.err")" >>"$RES/scale_rules.tsv"
+    fi
+done
+log "3/5 scaling: path length"
+timeout "$SCALE_TIMEOUT" "$B/bench_scale" length --rules 100 --rounds "$ROUNDS" --min-ms "$MINMS" \
+    >"$RES/scale_length.tsv" 2>"$RES/scale_length.err" || log "  path length: failed (see $RES/scale_length.err)"
+
+# ---- 4. threads --------------------------------------------------------------
+log "4/5 threads"
+"$B/rsc-datagen" robots 42 100 >"$RES/synth_robots.txt"
+"$B/rsc-datagen" urls 42 1000 >"$RES/synth_urls.txt"
+BIG=$(awk -F'\t' 'NR > 1 && $3 > m { m = $3; f = $1 } END { print f }' "$CORPUS/urls-index.tsv")
+BIGROBOTS=$(awk -F'\t' -v f="$BIG" '$1 == f { print ($5 != "" ? $5 : $6) }' "$CORPUS/urls-index.tsv")
+"$B/bench_threads" --rounds "$ROUNDS" --agent bench-bot "$RES/synth_robots.txt" "$RES/synth_urls.txt" \
+    >"$RES/threads_synth.tsv" || log "  threads (synthetic) failed"
+"$B/bench_threads" --rounds "$ROUNDS" "$CORPUS/$BIGROBOTS" "$CORPUS/$BIG" >"$RES/threads_real.tsv" ||
+    log "  threads (real) failed"
+echo "$BIG $BIGROBOTS" >"$RES/threads_real.name"
+
+# ---- 5. peers ----------------------------------------------------------------
+log "5/5 peers"
+PROUNDS=3
+"$PY" "$ROOT/bench/peers/peer_py.py" --lib urllib --rounds $PROUNDS --min-ms "$MINMS" "$RES/jobs.tsv" \
+    >"$RES/peer_urllib.tsv" 2>"$RES/peer_urllib.err" || log "  urllib.robotparser failed"
+if "$PY" -c 'import protego' 2>/dev/null; then
+    "$PY" "$ROOT/bench/peers/peer_py.py" --lib protego --rounds $PROUNDS --min-ms "$MINMS" "$RES/jobs.tsv" \
+        >"$RES/peer_protego.tsv" 2>"$RES/peer_protego.err" || log "  protego failed"
+else
+    log "  protego missing: skipped"
+fi
+if [ -d "$NODE_DIR/node_modules/robots-parser" ]; then
+    NODE_PATH=$NODE_DIR/node_modules node "$ROOT/bench/peers/peer_node.js" --rounds $PROUNDS --min-ms "$MINMS" \
+        "$RES/jobs.tsv" >"$RES/peer_robots_parser.tsv" 2>"$RES/peer_robots_parser.err" || log "  robots-parser failed"
+else
+    log "  robots-parser missing: skipped"
+fi
+
+echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/machine.txt"
+echo "elapsed_s=$(($(date +%s) - START))" >>"$RES/machine.txt"
+
+# ---- report ------------------------------------------------------------------
+log "writing bench/REPORT.md"
+"$PY" "$ROOT/bench/report.py" "$RES" "$ROOT/bench/REPORT.md" "$PLOTS"
+log "done in $(($(date +%s) - START)) s: $ROOT/bench/REPORT.md"
