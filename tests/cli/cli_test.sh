@@ -74,5 +74,16 @@ expect_rc 0 "$R" lint "$EX/robots.txt"
 printf 'Disalow: /x\nuser-agent: *\nfoo bar baz\n' > "$T/l.txt"
 expect_rc 1 "$R" lint "$T/l.txt"
 grep -q "l.txt:1: warning:" "$T/out" && ok || bad "lint format: $(cat "$T/out")"
+# docs/FORMAT.md's example blob is exactly what the compiler writes.
+FMT=$EX/../docs/FORMAT.md
+printf 'User-agent: *\nDisallow: /a\n' > "$T/fmt.txt"
+expect_rc 0 "$R" compile "$T/fmt.txt" -o "$T/fmt.rbc"
+python3 - "$FMT" "$T/fmt.hex" <<'PY'
+import sys
+blk = open(sys.argv[1]).read().split("## Example")[1].split("```")[1]
+out = bytes(int(x, 16) for l in blk.strip().splitlines() for x in l.split(":")[1].split())
+open(sys.argv[2], "wb").write(out)
+PY
+cmp -s "$T/fmt.hex" "$T/fmt.rbc" && ok || bad "FORMAT.md example hex differs from the compiler's blob"
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]
