@@ -8,18 +8,7 @@
 #include "robotsc/compiler.h"
 #include "robotsc/crawl.h"
 
-static int fails, checks;
-
-#define CHECK(cond, ...)                                                                                      \
-    do {                                                                                                      \
-        checks++;                                                                                             \
-        if (!(cond)) {                                                                                        \
-            fails++;                                                                                          \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                       \
-            printf(__VA_ARGS__);                                                                              \
-            putchar('\n');                                                                                    \
-        }                                                                                                     \
-    } while (0)
+#include "crawl_check.h"
 
 static const char *const agents[] = {"Googlebot", "googlebot-news", "FooBot", "*", "", "Bot2", "a b",
                                      "FooBot/1.0", "robotsc", "x"};

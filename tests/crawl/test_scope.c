@@ -6,18 +6,7 @@
 
 #include "robotsc/crawl.h"
 
-static int fails, checks;
-
-#define CHECK(cond, ...)                                                                                      \
-    do {                                                                                                      \
-        checks++;                                                                                             \
-        if (!(cond)) {                                                                                        \
-            fails++;                                                                                          \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                       \
-            printf(__VA_ARGS__);                                                                              \
-            putchar('\n');                                                                                    \
-        }                                                                                                     \
-    } while (0)
+#include "crawl_check.h"
 
 /* URL -> expected robots.txt URL and key (NULL robots: key + /robots.txt). */
 static const struct {
