@@ -181,11 +181,16 @@ typedef struct ctx {
     uint32_t *key_pos; /* token key k: order[key_pos[k] .. key_pos[k+1]) */
     size_t n_keys;     /* token keys; the global key (if any) is extra */
     int has_global;
-    uint32_t *key_set; /* per key (tokens, then global): set id */
+    uint32_t *key_set; /* per key (tokens, then global): selection id */
     uint32_t *scratch; /* n_cands + n_groups + 1 */
-    interner glists, sets;
-    uint32_t *glist_set;
+    interner glists;   /* distinct lists of groups of the keys */
+    interner sets;     /* units: candidate lists, each compiled to automata */
+    interner sels;     /* selections: lists of units (note [selections]) */
+    uint32_t *glist_set; /* per group list: its selection */
     size_t cap_glist_set;
+    int per_group;       /* note [selections] */
+    uint32_t *group_unit;   /* per group: its unit in per-group mode */
+    uint32_t *unit_scratch; /* n_groups + 1 */
     uint32_t *rules; /* cand indices by rank, worst first */
     size_t n_rules;
     uint32_t *set_aut_first, *set_aut_n; /* per set: its automata */
@@ -457,60 +462,100 @@ static rsc_status set_of_groups(ctx *c, const uint32_t *gl, size_t ng, uint32_t 
     return intern(&c->m, &c->sets, l, w, set);
 }
 
-/* One key's set: memoised by its list of groups. */
-static rsc_status key_set(ctx *c, const uint32_t *gl, size_t ng, uint32_t *set)
+/* note [selections]
+ * A key (an agent token, or the global key) selects the union of the rule
+ * sets of the groups naming it (F.5). Normally that union is one unit,
+ * compiled into one set of automata, memoised by the key's list of groups.
+ * But a file can name thousands of agents, each in one big shared group and
+ * in a small group of its own: then every key has a different union and
+ * the big group would be compiled once per agent. When the distinct unions
+ * hold more than twice the file's patterns, each group becomes a unit of its
+ * own instead, and a key selects the units of its groups: results combine
+ * by maximum of ranks either way (FORMAT.md), and no pattern is compiled
+ * twice, so the cost stays linear in the file (docs/LIMITS.md). */
+static rsc_status glist_selection(ctx *c, const uint32_t *gl, size_t ng, uint32_t *sel)
 {
-    uint32_t id;
-    size_t before = c->glists.count;
-    rsc_status st = intern(&c->m, &c->glists, gl, ng, &id);
+    uint32_t *units = c->unit_scratch;
+    size_t nu = 0;
+    rsc_status st = RSC_OK;
+    if (!c->per_group) {
+        st = set_of_groups(c, gl, ng, &units[0]);
+        nu = st == RSC_OK && c->sets.n[units[0]] ? 1 : 0;
+    } else {
+        for (size_t i = 0; i < ng && st == RSC_OK; i++) {
+            uint32_t *u = &c->group_unit[gl[i]];
+            if (*u == UINT32_MAX)
+                st = set_of_groups(c, &gl[i], 1, u);
+            if (st == RSC_OK && c->sets.n[*u])
+                units[nu++] = *u;
+        }
+    }
     if (st != RSC_OK)
         return st;
-    if (id < before) {
-        *set = c->glist_set[id];
-        return RSC_OK;
-    }
-    size_t cap = c->cap_glist_set;
-    if (rsc_mem_grow(&c->m, (void **)&c->glist_set, sizeof *c->glist_set, &cap, id + 1) != 0)
-        return RSC_E_NOMEM;
-    c->cap_glist_set = cap;
-    /* set_of_groups uses the scratch from its start; gl lives after it */
-    st = set_of_groups(c, gl, ng, set);
-    if (st == RSC_OK)
-        c->glist_set[id] = *set;
-    return st;
+    return intern(&c->m, &c->sels, units, nu, sel);
 }
 
-static rsc_status make_sets(ctx *c)
+/* The list of groups of key k (ascending), into gl; returns its length. */
+static size_t key_groups(ctx *c, size_t k, uint32_t *gl)
 {
     const rsc_ir *ir = c->ir;
-    c->scratch = rsc_mem_calloc(&c->m, c->n_cands + ir->n_groups + 1, sizeof *c->scratch);
-    if (!c->scratch)
-        return RSC_E_NOMEM;
-    uint32_t *gl = c->scratch + c->n_cands;
-    for (size_t k = 0; k < c->n_keys; k++) {
-        size_t ng = 0;
+    size_t ng = 0;
+    if (k < c->n_keys) {
         for (uint32_t i = c->key_pos[k]; i < c->key_pos[k + 1]; i++) {
             uint32_t g = c->refs[c->order[i]].group; /* ascending within a key */
             if (ng == 0 || gl[ng - 1] != g)
                 gl[ng++] = g;
         }
-        rsc_status st = key_set(c, gl, ng, &c->key_set[k]);
+        return ng;
+    }
+    for (size_t i = 0; i < ir->n_agents; i++) {
+        const rsc_agent *a = &ir->agents[i];
+        if (!a->global || a->group == RSC_NO_GROUP || a->group >= ir->n_groups)
+            continue;
+        if (ng == 0 || gl[ng - 1] != a->group)
+            gl[ng++] = a->group;
+    }
+    return ng;
+}
+
+static rsc_status make_sets(ctx *c)
+{
+    const rsc_ir *ir = c->ir;
+    rsc_mem *m = &c->m;
+    size_t n_keys = c->n_keys + (c->has_global ? 1 : 0);
+    c->scratch = rsc_mem_calloc(m, c->n_cands + ir->n_groups + 1, sizeof *c->scratch);
+    c->unit_scratch = rsc_mem_calloc(m, ir->n_groups + 1, sizeof *c->unit_scratch);
+    c->group_unit = rsc_mem_calloc(m, ir->n_groups + 1, sizeof *c->group_unit);
+    if (!c->scratch || !c->unit_scratch || !c->group_unit)
+        return RSC_E_NOMEM;
+    for (size_t g = 0; g <= ir->n_groups; g++)
+        c->group_unit[g] = UINT32_MAX;
+    uint32_t *gl = c->scratch + c->n_cands;
+    /* The distinct group lists; key_set[k] holds the list id for now. */
+    for (size_t k = 0; k < n_keys; k++) {
+        size_t ng = key_groups(c, k, gl);
+        rsc_status st = intern(m, &c->glists, gl, ng, &c->key_set[k]);
         if (st != RSC_OK)
             return st;
     }
-    if (c->has_global) {
-        size_t ng = 0;
-        for (size_t i = 0; i < ir->n_agents; i++) {
-            const rsc_agent *a = &ir->agents[i];
-            if (!a->global || a->group == RSC_NO_GROUP || a->group >= ir->n_groups)
-                continue;
-            if (ng == 0 || gl[ng - 1] != a->group)
-                gl[ng++] = a->group;
-        }
-        rsc_status st = key_set(c, gl, ng, &c->key_set[c->n_keys]);
+    size_t cost = 0;
+    for (size_t e = 0; e < c->glists.count; e++)
+        for (uint32_t i = 0; i < c->glists.n[e]; i++)
+            cost += c->gc_n[c->glists.data[c->glists.first[e] + i]];
+    c->per_group = cost > 2 * c->n_cands + 4096;
+    size_t cap = 0;
+    if (rsc_mem_grow(m, (void **)&c->glist_set, sizeof *c->glist_set, &cap, c->glists.count + 1) != 0)
+        return RSC_E_NOMEM;
+    c->cap_glist_set = cap;
+    for (size_t e = 0; e < c->glists.count; e++) {
+        size_t ng = c->glists.n[e];
+        memcpy(gl, c->glists.data + c->glists.first[e], ng * sizeof *gl);
+        rsc_status st = glist_selection(c, gl, ng, &c->glist_set[e]);
         if (st != RSC_OK)
             return st;
     }
+    for (size_t k = 0; k < n_keys; k++)
+        c->key_set[k] = c->glist_set[c->key_set[k]];
     return RSC_OK;
 }
 
@@ -655,16 +700,30 @@ static rsc_status make_sections(ctx *c)
         if (rsc_buf_put(m, b, c->auts.p, c->auts.len) != 0)
             return RSC_E_NOMEM;
     }
-    if (c->sets.count) {
+    if (c->sels.count) {
+        /* A selection's automata: those of its units, in order. */
         rsc_buf *b = &c->sec[RSC_SEC_SETS];
-        PUT(b, u32_of(c->sets.count));
-        PUT(b, c->n_automata);
-        for (size_t s = 0; s < c->sets.count; s++) {
-            PUT(b, c->set_aut_first[s]);
-            PUT(b, c->set_aut_n[s]);
+        size_t list = 0;
+        for (size_t e = 0; e < c->sels.count; e++)
+            for (uint32_t i = 0; i < c->sels.n[e]; i++)
+                list += c->set_aut_n[c->sels.data[c->sels.first[e] + i]];
+        PUT(b, u32_of(c->sels.count));
+        PUT(b, u32_of(list));
+        list = 0;
+        for (size_t e = 0; e < c->sels.count; e++) {
+            size_t n = 0;
+            for (uint32_t i = 0; i < c->sels.n[e]; i++)
+                n += c->set_aut_n[c->sels.data[c->sels.first[e] + i]];
+            PUT(b, u32_of(list));
+            PUT(b, u32_of(n));
+            list += n;
         }
-        for (uint32_t i = 0; i < c->n_automata; i++)
-            PUT(b, i); /* sets own disjoint, consecutive automata */
+        for (size_t e = 0; e < c->sels.count; e++)
+            for (uint32_t i = 0; i < c->sels.n[e]; i++) {
+                uint32_t u = c->sels.data[c->sels.first[e] + i];
+                for (uint32_t a = 0; a < c->set_aut_n[u]; a++)
+                    PUT(b, c->set_aut_first[u] + a);
+            }
     }
     if (c->n_keys || c->has_global) {
         rsc_buf *b = &c->sec[RSC_SEC_AGENTS];
@@ -742,11 +801,14 @@ static void ctx_free(ctx *c)
     rsc_mem_free(m, c->key_set, (c->ir->n_agents + 1) * sizeof *c->key_set);
     rsc_mem_free(m, c->scratch, (c->n_cands + c->ir->n_groups + 1) * sizeof *c->scratch);
     rsc_mem_free(m, c->glist_set, c->cap_glist_set * sizeof *c->glist_set);
+    rsc_mem_free(m, c->group_unit, (c->ir->n_groups + 1) * sizeof *c->group_unit);
+    rsc_mem_free(m, c->unit_scratch, (c->ir->n_groups + 1) * sizeof *c->unit_scratch);
     rsc_mem_free(m, c->rules, (c->n_cands + 1) * sizeof *c->rules);
     rsc_mem_free(m, c->set_aut_first, (c->sets.count + 1) * sizeof *c->set_aut_first);
     rsc_mem_free(m, c->set_aut_n, (c->sets.count + 1) * sizeof *c->set_aut_n);
     intern_free(m, &c->glists); /* after its users: this zeroes the counts */
     intern_free(m, &c->sets);
+    intern_free(m, &c->sels);
     rsc_buf_free(m, &c->auts);
     rsc_buf_free(m, &c->aut_offs);
     rsc_strpool_free(m, &c->strs);
