@@ -32,6 +32,21 @@ static int parse_profile(const char *cmd, const char *s, rsc_profile *p)
     return 0;
 }
 
+/* A file is taken for a blob when its first bytes are the magic with at
+ * most two bits changed, or a prefix of it: a damaged or truncated blob must
+ * be reported as such, never compiled as a robots.txt that allows
+ * everything. No text file starts like that (0x89 is not ASCII, and the rest
+ * holds \r\n\x1a\n). */
+static int looks_like_blob(const unsigned char *p, size_t len)
+{
+    size_t n = len < 8 ? len : 8;
+    int bits = 0;
+    for (size_t i = 0; i < n; i++)
+        for (unsigned d = p[i] ^ (unsigned char)BLOB_MAGIC[i]; d; d &= d - 1)
+            bits++;
+    return len >= 8 ? bits <= 2 : n >= 1 && bits == 0;
+}
+
 static void source_free(source *s)
 {
     rsc_blob_free(&s->compiled, NULL);
@@ -48,7 +63,7 @@ static int source_open(const char *cmd, const char *path, rsc_profile profile, i
         return rsc_cli_fail(cmd, "%s: %s", path, strerror(errno));
     const void *blob = s->file;
     size_t blob_len = s->file_len;
-    s->is_blob = s->file_len >= 8 && memcmp(s->file, BLOB_MAGIC, 8) == 0;
+    s->is_blob = looks_like_blob(s->file, s->file_len);
     if (!s->is_blob) {
         rsc_compile_options o = {0};
         o.profile = profile;

@@ -1,0 +1,1027 @@
+/* Adversarial robots.txt files (issue 5, item 4), generated here from fixed
+ * seeds: every file compiles with default options to RSC_OK or fails with
+ * RSC_E_LIMIT, never anything else; a compiled blob loads; verdicts on
+ * paths derived from the file's own patterns equal the reference matcher's
+ * (tests/ref) while the reference stays cheap (a per-case work budget);
+ * long paths (1,000 / 10,000 / 100,000 bytes, built to keep wildcard
+ * automata alive) get verdicts, checked against the reference or a known
+ * answer when one is cheap. Compile time, peak heap (through the
+ * allocator), blob size and automata are printed as a table; nothing is
+ * asserted on time or memory (a case over ~10 s or ~1 GiB is a bug to
+ * report, see docs/LIMITS.md "Adversarial files: measured").
+ *
+ * Also (item 5): rsc_compile with an allocator that fails the k-th
+ * allocation returns RSC_E_NOMEM and leaks nothing, on a mid-size
+ * adversarial file: every k up to 200, then every 37th, up to success.
+ *
+ * Usage: hostile_files [--full] [--only NAME] [--dump DIR] [--no-alloc]
+ *   --full   the full-size cases (ctest runs reduced ones where noted)
+ *   --only   run the cases whose name contains NAME ("alloc": the
+ *            allocation failure test)
+ *   --dump   write each generated file to DIR/NAME.txt (reproduction) */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ref_robots.h"
+#include "robotsc/compiler.h"
+#include "robotsc/ir.h"
+#include "robotsc/runtime.h"
+
+#ifdef RSC_TEST_SANITIZE
+#define SAN 1
+#else
+#define SAN 0
+#endif
+
+static int failures, passed;
+#define CHECK(cond, ...)                                                      \
+    do {                                                                      \
+        if (cond) {                                                           \
+            passed++;                                                         \
+        } else {                                                              \
+            failures++;                                                       \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,  \
+                    #cond);                                                   \
+            fprintf(stderr, __VA_ARGS__);                                     \
+            fputc('\n', stderr);                                              \
+        }                                                                     \
+    } while (0)
+
+static int full;
+
+/* ---- seeded PRNG (xorshift64*) ------------------------------------------ */
+
+static uint64_t rng_state;
+static void rng_seed(uint64_t s) { rng_state = s * 0x9E3779B97F4A7C15ull + 1; }
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 0x2545F4914F6CDD1Dull) >> 32);
+}
+static uint32_t rn(uint32_t n) { return n ? rnd() % n : 0; }
+
+/* ---- a growable byte buffer --------------------------------------------- */
+
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+} sbuf;
+
+static void sb_need(sbuf *b, size_t more)
+{
+    if (b->n + more + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->n + more + 1)
+        cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    b->p = p;
+    b->cap = cap;
+}
+static void sb_add(sbuf *b, const void *s, size_t n)
+{
+    sb_need(b, n);
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+static void sb_c(sbuf *b, char c) { sb_add(b, &c, 1); }
+static void sb_rep(sbuf *b, char c, size_t n)
+{
+    sb_need(b, n);
+    memset(b->p + b->n, c, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    sb_need(b, (size_t)k);
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
+    va_end(ap);
+    b->n += (size_t)k;
+}
+static void sb_free(sbuf *b)
+{
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}
+
+/* Agent token number i: "bot-" then letters (distinct for distinct i). */
+static void agent_name(sbuf *b, uint32_t i)
+{
+    sb_str(b, "bot-");
+    do {
+        sb_c(b, (char)('a' + i % 26));
+        i /= 26;
+    } while (i);
+}
+
+/* ---- a counting allocator (peak heap; optional failure of the k-th) ----- */
+
+typedef struct counter {
+    size_t live, peak, blocks;
+    unsigned long calls, fail_at; /* fail_at 0: never */
+} counter;
+
+static void *count_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    counter *c = ud;
+    if (nsize == 0) {
+        if (ptr) {
+            c->live -= osize;
+            c->blocks--;
+        }
+        free(ptr);
+        return NULL;
+    }
+    if (++c->calls == c->fail_at)
+        return NULL;
+    void *q = realloc(ptr, nsize);
+    if (!q)
+        return NULL;
+    if (ptr)
+        c->live -= osize;
+    else
+        c->blocks++;
+    c->live += nsize;
+    if (c->live > c->peak)
+        c->peak = c->live;
+    return q;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* ---- one case ------------------------------------------------------------ */
+
+typedef struct hcase {
+    const char *name;
+    sbuf body;
+    int profile;
+    const char *alphabet; /* long paths: "/" then this repeated (NULL: none) */
+    int long_expect;      /* verdict of the long paths when known, else -1 */
+    const char *long_agent;
+    /* paths with a verdict known by construction */
+    const char *known[8];
+    int known_allowed[8];
+    size_t n_known;
+    const char *known_agent;
+    size_t long_max;  /* longest long path (0: 100,000) */
+    size_t max_rules; /* rules to derive paths from (0: default) */
+    double ref_budget; /* reference work (0: default) */
+} hcase;
+
+typedef struct row {
+    char name[40];
+    size_t bytes;
+    const char *status;
+    double ms;
+    double peak_mib;
+    size_t blob;
+    rsc_blob_info info;
+    unsigned ref_checks, lib_checks;
+    double nspb[3];
+    double case_s; /* the whole case: compile, checks, long paths */
+} row;
+
+static row rows[160];
+static size_t n_rows;
+
+/* Reference work per case (position-set steps, about |path| x |pattern|
+ * summed over the rules); paths past the budget are matched, not compared. */
+static double ref_budget_left;
+
+static const char *status_name(rsc_status st)
+{
+    switch (st) {
+    case RSC_OK: return "OK";
+    case RSC_E_LIMIT: return "LIMIT";
+    case RSC_E_NOMEM: return "NOMEM";
+    case RSC_E_ARG: return "ARG";
+    default: return "OTHER";
+    }
+}
+
+typedef struct ctx {
+    const hcase *hc;
+    rsc_program prog;
+    ref_robots ref;
+    double ref_unit; /* parsed pattern bytes + rules: cost of one ref path byte */
+    row *r;
+} ctx;
+
+static void check_path(ctx *c, const rsc_bytes *ag, size_t n_ag, const char *path, size_t plen, int expect)
+{
+    rsc_selection sel;
+    rsc_status st = rsc_select(&c->prog, ag, n_ag, &sel);
+    CHECK(st == RSC_OK || st == RSC_E_LIMIT, "%s: select status %d", c->hc->name, st);
+    if (st != RSC_OK)
+        return;
+    rsc_match m;
+    int v = rsc_match_path(&sel, path, plen, &m);
+    CHECK(v == 0 || v == 1, "%s: verdict %d", c->hc->name, v);
+    c->r->lib_checks++;
+    if (expect >= 0)
+        CHECK(v == expect, "%s: path of %zu bytes '%.40s': got %d, want %d (by construction)", c->hc->name, plen,
+              path, v, expect);
+    double cost = c->ref_unit * (double)(plen + 1);
+    if (cost > ref_budget_left)
+        return;
+    ref_budget_left -= cost;
+    ref_str rag[4];
+    for (size_t i = 0; i < n_ag && i < 4; i++)
+        rag[i] = (ref_str){ag[i].ptr, ag[i].len};
+    ref_verdict r = ref_check_parsed(&c->ref, rag, n_ag, path, plen, 1);
+    c->r->ref_checks++;
+    CHECK(v == r.allowed && (r.line == 0 || (int)m.line == r.line),
+          "%s: agent '%.*s' path (%zu bytes) '%.60s': lib %d line %u, ref %d line %d", c->hc->name,
+          (int)ag[0].len, ag[0].ptr, plen, path, v, (unsigned)m.line, r.allowed, r.line);
+}
+
+/* Paths from an escaped pattern: '*' as "", "x", "/x"; a final '$'
+ * dropped; also one byte shorter and one byte longer. */
+static void derive(ctx *c, const rsc_bytes *ag, size_t n_ag, const rsc_str *pat)
+{
+    size_t cap = pat->len * 2 + 4;
+    char *buf = malloc(cap);
+    for (int variant = 0; variant < 3; variant++) {
+        size_t n = 0;
+        for (size_t i = 0; i < pat->len; i++) {
+            char ch = pat->ptr[i];
+            if (ch == '$' && i + 1 == pat->len)
+                break;
+            if (ch == '*') {
+                if (variant >= 1)
+                    buf[n++] = variant == 2 ? '/' : 'x';
+                if (variant == 2)
+                    buf[n++] = 'x';
+                continue;
+            }
+            buf[n++] = ch;
+        }
+        if (n == 0 || buf[0] != '/')
+            continue;
+        check_path(c, ag, n_ag, buf, n, -1);
+        if (n > 1)
+            check_path(c, ag, n_ag, buf, n - 1, -1);
+        buf[n] = 'z';
+        check_path(c, ag, n_ag, buf, n + 1, -1);
+    }
+    free(buf);
+}
+
+static double match_time(ctx *c, const rsc_bytes *ag, const char *path, size_t n, int expect)
+{
+    rsc_selection sel;
+    if (rsc_select(&c->prog, ag, 1, &sel) != RSC_OK)
+        return 0;
+    check_path(c, ag, 1, path, n, expect);
+    int reps = 0;
+    volatile int sink = 0;
+    double t0 = now(), t;
+    do {
+        sink += rsc_match_path(&sel, path, n, NULL);
+        reps++;
+        t = now() - t0;
+    } while (t < 0.002 && reps < 1000);
+    (void)sink;
+    return t * 1e9 / ((double)reps * (double)n);
+}
+
+static double case_start;
+
+static void run_case(hcase *hc)
+{
+    row *r = &rows[n_rows++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", hc->name);
+    r->bytes = hc->body.n;
+    counter cnt = {0};
+    rsc_compile_options o = {0};
+    o.profile = hc->profile ? RSC_PROFILE_RFC : RSC_PROFILE_GOOGLE;
+    o.alloc = count_alloc;
+    o.alloc_ud = &cnt;
+    rsc_blob b = {NULL, 0};
+    double t0 = now();
+    case_start = t0;
+    rsc_status st = rsc_compile(hc->body.p, hc->body.n, &o, &b);
+    r->ms = (now() - t0) * 1e3;
+    r->status = status_name(st);
+    r->peak_mib = (double)cnt.peak / (1024.0 * 1024.0);
+    CHECK(st == RSC_OK || st == RSC_E_LIMIT, "%s: compile status %d (%s)", hc->name, st, rsc_strerror(st));
+    if (st == RSC_E_LIMIT)
+        printf("%s: compile: %s\n", hc->name, rsc_strerror(st));
+    if (st != RSC_OK) {
+        CHECK(cnt.live == 0 && cnt.blocks == 0, "%s: %zu bytes leaked on failure", hc->name, cnt.live);
+        r->case_s = now() - case_start;
+        return;
+    }
+    r->blob = b.size;
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.hc = hc;
+    c.r = r;
+    rsc_load_error e = {0, NULL};
+    st = rsc_load(&c.prog, b.data, b.size, &e);
+    CHECK(st == RSC_OK, "%s: load %d at %zu (%s)", hc->name, st, e.offset, e.what ? e.what : "");
+    if (st != RSC_OK) {
+        rsc_blob_free(&b, &o);
+        return;
+    }
+    CHECK(rsc_blob_info_get(&c.prog, &r->info) == RSC_OK, "%s: info", hc->name);
+
+    /* Agents and patterns of the file, as the front end sees them. */
+    rsc_parse_options po = {0};
+    po.profile = o.profile;
+    rsc_ir *ir = NULL;
+    CHECK(rsc_parse(hc->body.p, hc->body.n, &po, &ir) == RSC_OK, "%s: parse", hc->name);
+    CHECK(ref_parse(&c.ref, hc->body.p, hc->body.n, hc->profile) == 0, "%s: ref_parse", hc->name);
+    double pat_bytes = 0;
+    for (size_t i = 0; i < c.ref.n_lines; i++)
+        pat_bytes += (double)c.ref.lines[i].value_len + 1;
+    c.ref_unit = pat_bytes * (hc->profile ? 3 : 1) + 1;
+    ref_budget_left = full ? 2.5e9 : hc->ref_budget ? hc->ref_budget : 1.5e8;
+
+    rsc_bytes agents[10];
+    size_t na = 0;
+    agents[na++] = (rsc_bytes){"unnamedbot", 10};
+    agents[na++] = (rsc_bytes){"", 0};
+    size_t step = ir->n_agents / 6 + 1;
+    for (size_t i = 0; i < ir->n_agents && na < 10; i += step)
+        if (!ir->agents[i].global)
+            agents[na++] = (rsc_bytes){ir->agents[i].token.ptr, ir->agents[i].token.len};
+    size_t max_rules = hc->max_rules ? hc->max_rules : SAN ? 12 : 40;
+    size_t rstep = ir->n_rules / max_rules + 1;
+    for (size_t a = 0; a < na; a++) {
+        rsc_bytes two[2] = {agents[a], agents[(a + 1) % na]};
+        for (size_t k = 1; k <= 2; k++) {
+            check_path(&c, two, k, "/", 1, -1);
+            for (size_t i = (a * 7) % rstep; i < ir->n_rules; i += rstep)
+                derive(&c, two, k, &ir->rules[i].pattern);
+        }
+    }
+    rsc_bytes kag = {hc->known_agent ? hc->known_agent : "unnamedbot", 0};
+    kag.len = strlen(kag.ptr);
+    for (size_t i = 0; i < hc->n_known; i++)
+        check_path(&c, &kag, 1, hc->known[i], strlen(hc->known[i]), hc->known_allowed[i]);
+
+    /* Long paths: linear matching (ns/byte printed, not asserted). */
+    if (hc->alphabet) {
+        rsc_bytes lag = {hc->long_agent ? hc->long_agent : "unnamedbot", 0};
+        lag.len = strlen(lag.ptr);
+        size_t lens[3] = {1000, 10000, 100000};
+        size_t al = strlen(hc->alphabet);
+        char *p = malloc(lens[2]);
+        p[0] = '/';
+        for (size_t i = 1; i < lens[2]; i++)
+            p[i] = hc->alphabet[(i - 1) % al];
+        for (int k = 0; k < 3; k++)
+            if (!hc->long_max || lens[k] <= hc->long_max)
+                r->nspb[k] = match_time(&c, &lag, p, lens[k], hc->long_expect);
+        free(p);
+    }
+    ref_free(&c.ref);
+    rsc_ir_free(ir);
+    rsc_blob_free(&b, &o);
+    r->case_s = now() - case_start;
+    CHECK(cnt.live == 0 && cnt.blocks == 0, "%s: %zu bytes in %zu blocks not freed", hc->name, cnt.live, cnt.blocks);
+}
+
+/* ---- generators -------------------------------------------------------- */
+
+static const char WORDCH[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
+
+static void word(sbuf *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        sb_c(b, WORDCH[rn(26)]);
+}
+
+/* (a) dense: as many short wildcard rules ("allow:*xyz", every 4th
+ * "disallow:*xyz") as fit in the 512,000 parsed bytes, one group (11.75
+ * bytes a rule: 50,000 do not fit; see the next case). */
+static void gen_wild_dense(hcase *hc, size_t n)
+{
+    rng_seed(101);
+    sbuf *b = &hc->body;
+    sb_str(b, "user-agent:*\n");
+    for (size_t i = 0; i < n && b->n + 14 <= RSC_MAX_BODY; i++) {
+        if (i % 4 == 3)
+            sb_str(b, "dis");
+        sb_str(b, "allow:*");
+        for (int k = 0; k < 3; k++)
+            sb_c(b, WORDCH[rn(64)]);
+        sb_c(b, '\n');
+    }
+    hc->alphabet = "abcXYZ09_-";
+    hc->long_expect = -1;
+}
+
+/* (a) 50,000 wildcard rules as written in real files (1 MB: the parsed
+ * first 512,000 bytes hold about half of them). */
+static void gen_wild_real(hcase *hc, size_t n, size_t at_most_bytes)
+{
+    rng_seed(102);
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\n");
+    for (size_t i = 0; i < n && b->n < at_most_bytes; i++) {
+        sb_str(b, rn(4) ? "Disallow: " : "Allow: ");
+        switch (rn(5)) {
+        case 0: sb_add(b, "/*", 2), word(b, 3 + rn(6)); break;
+        case 1: sb_c(b, '/'), word(b, 1 + rn(4)), sb_c(b, '*'), word(b, 2 + rn(5)); break;
+        case 2: sb_add(b, "/*", 2), word(b, 2 + rn(4)), sb_c(b, '$'); break;
+        case 3: sb_c(b, '/'), word(b, 2), sb_add(b, "/*/", 3), word(b, 2 + rn(3)), sb_c(b, '*'), word(b, 1); break;
+        default: sb_add(b, "/*.", 3), word(b, 2 + rn(2)), sb_c(b, '$'); break;
+        }
+        sb_c(b, '\n');
+    }
+    hc->alphabet = "abcdefgh/.xyz";
+    hc->long_expect = -1;
+}
+
+/* (b) star patterns (a slash, then *a*b*c*...): nvar variants in one group; letters from an alphabet of
+ * `letters`, `stars` segments of 1..seglen letters, some '$'-anchored. */
+static void gen_stars(hcase *hc, uint64_t seed, size_t nvar, int letters, int stars_min, int stars_max, int seglen,
+                      int dollars)
+{
+    rng_seed(seed);
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\n");
+    for (size_t i = 0; i < nvar; i++) {
+        sb_str(b, i % 2 ? "Disallow: /" : "Allow: /");
+        int stars = stars_min + (int)rn((uint32_t)(stars_max - stars_min + 1));
+        for (int s = 0; s < stars; s++) {
+            sb_c(b, '*');
+            int l = 1 + (int)rn((uint32_t)seglen);
+            for (int k = 0; k < l; k++)
+                sb_c(b, (char)('a' + rn((uint32_t)letters)));
+        }
+        if (dollars && rn(3) == 0)
+            sb_c(b, '$');
+        else if (rn(2))
+            sb_c(b, '*');
+        sb_c(b, '\n');
+    }
+}
+
+/* (b) KMP-hostile: self-overlapping words over {a,b} between stars. */
+static void gen_kmp(hcase *hc, size_t nvar)
+{
+    rng_seed(203);
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\n");
+    for (size_t i = 0; i < nvar; i++) {
+        sb_str(b, i % 2 ? "Disallow: /*" : "Allow: /*");
+        int segs = 2 + (int)rn(6);
+        for (int s = 0; s < segs; s++) {
+            if (s)
+                sb_c(b, '*');
+            sb_rep(b, 'a', 1 + rn(12));
+            sb_c(b, 'b');
+            sb_rep(b, 'a', rn(3));
+        }
+        if (rn(2))
+            sb_c(b, '$');
+        sb_c(b, '\n');
+    }
+    hc->alphabet = "aaaaaaaaaaaab";
+    hc->long_expect = -1;
+}
+
+/* (c) n agents in one group. */
+static void gen_agents_one(hcase *hc, size_t n)
+{
+    rng_seed(301);
+    sbuf *b = &hc->body;
+    for (uint32_t i = 0; i < n; i++) {
+        sb_str(b, "User-agent: ");
+        agent_name(b, i);
+        sb_str(b, i % 5 ? "\n" : "/2.1 (compatible)\n");
+    }
+    for (int i = 0; i < 50; i++) {
+        sb_str(b, i % 3 ? "Disallow: /*" : "Allow: /");
+        word(b, 2 + rn(5));
+        sb_c(b, '\n');
+    }
+    sb_str(b, "User-agent: *\nDisallow: /\n");
+    hc->alphabet = "abcdefghij";
+    hc->long_agent = "bot-a";
+    hc->long_expect = -1;
+}
+
+/* (c) n groups each naming one distinct agent, plus a shared '*' group. */
+static void gen_agents_groups(hcase *hc, size_t n)
+{
+    rng_seed(302);
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\nDisallow: /private\nAllow: /*.css$\nDisallow: /*?\n\n");
+    for (uint32_t i = 0; i < n; i++) {
+        sb_str(b, "User-agent: ");
+        agent_name(b, i);
+        sb_c(b, '\n');
+        for (int k = 0; k < 3; k++) {
+            sb_str(b, rn(3) ? "Disallow: /" : "Allow: /");
+            if (rn(2))
+                sb_c(b, '*');
+            word(b, 2 + rn(4));
+            sb_c(b, '\n');
+        }
+    }
+    hc->alphabet = "abcdefgh?";
+    hc->long_agent = "bot-b";
+    hc->long_expect = -1;
+}
+
+/* (c) the nasty one: every agent in one big shared group (big rules, many
+ * wildcards) and in a small group of its own whose rules come mostly from
+ * a shared pool of patterns (distinct rule sets sharing most patterns). */
+static void gen_agents_shared(hcase *hc, size_t n, size_t big_rules)
+{
+    rng_seed(303);
+    sbuf *b = &hc->body;
+    sbuf pool[60];
+    memset(pool, 0, sizeof pool);
+    for (int i = 0; i < 60; i++) {
+        sb_c(&pool[i], '/');
+        if (i % 2)
+            sb_c(&pool[i], '*');
+        word(&pool[i], 2 + rn(4));
+        if (i % 3 == 0)
+            sb_c(&pool[i], '*'), word(&pool[i], 2);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        sb_str(b, "User-agent: ");
+        agent_name(b, i);
+        sb_c(b, '\n');
+    }
+    for (size_t i = 0; i < big_rules; i++) {
+        sb_str(b, i % 4 ? "Disallow: /*" : "Allow: /*");
+        word(b, 2 + rn(3));
+        sb_c(b, '*');
+        word(b, 1 + rn(3));
+        sb_c(b, '\n');
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        sb_str(b, "\nUser-agent: ");
+        agent_name(b, i);
+        sb_c(b, '\n');
+        for (int k = 0; k < 5; k++) {
+            sb_str(b, rn(2) ? "Disallow: " : "Allow: ");
+            sbuf *p = &pool[rn(60)];
+            sb_add(b, p->p, p->n);
+            sb_c(b, '\n');
+        }
+        sb_str(b, "Disallow: /own-");
+        agent_name(b, i);
+        sb_c(b, '\n');
+    }
+    sb_str(b, "\nUser-agent: *\nDisallow: /global\n");
+    for (int i = 0; i < 60; i++)
+        sb_free(&pool[i]);
+    hc->alphabet = "abcdefghijklmnopqrstuvwxyz";
+    hc->long_agent = "bot-c";
+    hc->long_expect = -1;
+}
+
+/* (d) one rule line of exactly `total` bytes (line end excluded): the key,
+ * then a pattern filled with `fill`, with `tail` put so that it ends at
+ * byte `tail_end` of the line (1-based), straddling the 16,663-byte cut. */
+static void gen_cut(hcase *hc, size_t total, const char *lead, char fill, const char *tail, size_t tail_end,
+                    const char *after)
+{
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\n");
+    size_t start = b->n;
+    sb_str(b, "Disallow: ");
+    sb_add(b, lead, strlen(lead));
+    size_t tl = strlen(tail);
+    size_t fill_n = tail_end - tl - (b->n - start);
+    sb_rep(b, fill, fill_n);
+    sb_add(b, tail, tl);
+    if (b->n - start < total)
+        sb_rep(b, fill, total - (b->n - start));
+    b->n = start + total; /* tail may overshoot a shorter total */
+    sb_str(b, "\n");
+    sb_add(b, after, strlen(after));
+    hc->alphabet = NULL;
+    hc->ref_budget = 3.5e8; /* a path of 16 KiB against the reference */
+}
+
+/* (e) one enormous rule: a 500 KiB line (cut at 16,663 bytes). */
+static void gen_huge_rule(hcase *hc, size_t bytes, int stars)
+{
+    rng_seed(501);
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\nDisallow: /");
+    while (b->n < bytes) {
+        if (stars && rn(8) == 0)
+            sb_c(b, '*');
+        else
+            sb_c(b, (char)('a' + rn(stars ? 3 : 26)));
+    }
+    sb_c(b, '\n');
+    hc->alphabet = stars ? "abcabcaabbcc" : "abcdefghijklmnopqrstuvwxyz";
+    hc->long_expect = -1;
+}
+
+/* (e) just over 512,000 bytes: rules up to the cut, a rule straddling it,
+ * and rules past it that must be ignored. */
+static void gen_over_cut(hcase *hc)
+{
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\n");
+    uint32_t i = 0;
+    while (b->n < 512000 - 40)
+        sb_printf(b, "Disallow: /fill%u\n", i++);
+    /* "Disallow: /straddle-...": the cut keeps "/straddle-" and some x's. */
+    sb_str(b, "Disallow: /straddle-");
+    sb_rep(b, 'x', 512000 - b->n + 5);
+    sb_str(b, "LOST\n");
+    sb_str(b, "Disallow: /tail\nUser-agent: tailbot\nDisallow: /\n");
+    hc->known[0] = "/tail", hc->known_allowed[0] = 1;
+    /* the cut keeps "/straddle-" and at least 8 x's (below) */
+    hc->known[1] = "/straddle-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", hc->known_allowed[1] = 0;
+    hc->known[2] = "/fill0", hc->known_allowed[2] = 0;
+    hc->known[3] = "/", hc->known_allowed[3] = 1;
+    hc->n_known = 4;
+}
+
+/* (f) nested and repeated '%' sequences, non-ASCII bytes, in agents and
+ * patterns. */
+static void gen_percent(hcase *hc, uint64_t seed, size_t lines)
+{
+    static const char *const atoms[] = {"%", "%%", "%%%%41", "%25", "%2525", "%252525", "%41", "%4",
+                                        "%g1", "%e2%82%ac", "%E2%82%AC", "%c3%a9", "%7e", "%7E", "%2f",
+                                        "%2F", "%2A", "*", "$", "a", "~", "%00", "%ff", "%FF"};
+    rng_seed(seed);
+    sbuf *b = &hc->body;
+    for (size_t i = 0; i < lines; i++) {
+        switch (rn(8)) {
+        case 0:
+            sb_str(b, "User-agent: ");
+            sb_add(b, "b\xc3\xb6t%41", 8 - rn(4)); /* 8: with a NUL (spec A.5) */
+            sb_c(b, '\n');
+            break;
+        case 1:
+            sb_str(b, "User-agent: *\n");
+            break;
+        default:
+            sb_str(b, rn(2) ? "Disallow: /" : "Allow: /");
+            for (int k = 1 + (int)rn(8); k > 0; k--) {
+                if (rn(4) == 0) {
+                    sb_c(b, (char)(0x80 + rn(128)));
+                } else if (rn(6) == 0) {
+                    sb_rep(b, '%', 1 + rn(40)), sb_str(b, "41");
+                } else if (rn(8) == 0) {
+                    sb_c(b, '%');
+                    for (int d = (int)rn(30); d > 0; d--)
+                        sb_str(b, "25");
+                    sb_str(b, "41");
+                } else {
+                    const char *a = atoms[rn(sizeof atoms / sizeof atoms[0])];
+                    sb_add(b, a, strlen(a));
+                }
+            }
+            sb_c(b, '\n');
+        }
+    }
+    hc->alphabet = "%25%41\xc3\xa9%%";
+    hc->long_expect = -1;
+}
+
+/* (g) random binary, and random lines of robots.txt tokens. */
+static void gen_binary(hcase *hc, uint64_t seed, size_t bytes, int tokens)
+{
+    static const char *const toks[] = {"user-agent:", "User-Agent: *", "disallow:", "Allow:", "sitemap:", "*", "$",
+                                       "/", "%", "#", "\n", "\r", "\r\n", " ", "\t", ":", "a", "b", "\xEF\xBB\xBF",
+                                       "crawl-delay: 5", "useragent", "dissallow /x"};
+    rng_seed(seed);
+    sbuf *b = &hc->body;
+    sb_need(b, bytes);
+    while (b->n < bytes) {
+        if (tokens) {
+            const char *t = toks[rn(sizeof toks / sizeof toks[0])];
+            sb_add(b, t, strlen(t));
+            if (rn(16) == 0)
+                sb_c(b, (char)rnd());
+        } else {
+            sb_c(b, (char)rnd());
+        }
+    }
+    hc->alphabet = tokens ? "ab/*" : NULL;
+    hc->long_expect = -1;
+}
+
+static const char *only, *dump_dir;
+
+/* --dump DIR: the generated file, for reproducing a case with the CLI. */
+static void dump_body(const char *name, const sbuf *b)
+{
+    if (!dump_dir)
+        return;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.txt", dump_dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(b->p, 1, b->n, f) != b->n || fclose(f) != 0)
+        fprintf(stderr, "cannot write %s\n", path);
+}
+
+/* ---- allocation failure -------------------------------------------------- */
+
+static void alloc_failures(void)
+{
+    hcase hc;
+    memset(&hc, 0, sizeof hc);
+    gen_agents_shared(&hc, SAN ? 6 : 12, SAN ? 4 : 6); /* agents in a shared and an own group */
+    sbuf *b = &hc.body;
+    sb_str(b, "User-agent: extra\n");
+    rng_seed(77);
+    for (int i = 0; i < (SAN ? 3 : 6); i++) { /* star patterns */
+        sb_str(b, "Disallow: /");
+        for (int s = 0; s < 5; s++)
+            sb_c(b, '*'), sb_c(b, (char)('a' + rn(4)));
+        sb_c(b, '\n');
+    }
+    sb_str(b, "Allow: /\xc3\xa9%%41%2525\n");
+    dump_body("alloc", b);
+    rsc_compile_options o = {0};
+    counter c0 = {0};
+    o.alloc = count_alloc;
+    o.alloc_ud = &c0;
+    rsc_blob ok = {NULL, 0};
+    double t0 = now();
+    rsc_status st = rsc_compile(b->p, b->n, &o, &ok);
+    double once = now() - t0;
+    CHECK(st == RSC_OK, "alloc: reference compile %d", st);
+    unsigned long total = c0.calls;
+    unsigned n_aut = 0;
+    rsc_program prog;
+    rsc_blob_info info;
+    if (st == RSC_OK && rsc_load(&prog, ok.data, ok.size, NULL) == RSC_OK &&
+        rsc_blob_info_get(&prog, &info) == RSC_OK)
+        n_aut = info.n_automata;
+    unsigned long runs = 0, nomem = 0;
+    int bad = 0;
+    for (unsigned long k = 1;; k += k < 200 ? 1 : 37) {
+        counter c = {0};
+        c.fail_at = k;
+        o.alloc_ud = &c;
+        rsc_blob out = {NULL, 0};
+        st = rsc_compile(b->p, b->n, &o, &out);
+        runs++;
+        if (k > total) {
+            CHECK(st == RSC_OK, "alloc: k=%lu past the last allocation: %d", k, st);
+            if (st == RSC_OK) {
+                CHECK(out.size == ok.size && memcmp(out.data, ok.data, ok.size) == 0, "alloc: same blob");
+                rsc_blob_free(&out, &o);
+            }
+            CHECK(c.live == 0 && c.blocks == 0, "alloc: leak after success");
+            break;
+        }
+        nomem += st == RSC_E_NOMEM;
+        if (st != RSC_E_NOMEM || out.data || c.live || c.blocks) {
+            if (bad++ < 10)
+                fprintf(stderr, "alloc: failing allocation %lu of %lu: status %d, blob %p, %zu bytes in %zu "
+                        "blocks left\n", k, total, st, (void *)out.data, c.live, c.blocks);
+            if (st == RSC_OK)
+                rsc_blob_free(&out, &o);
+        }
+    }
+    CHECK(bad == 0, "alloc: %d runs did not return RSC_E_NOMEM cleanly", bad);
+    o.alloc_ud = &c0;
+    rsc_blob_free(&ok, &o);
+    printf("allocation failure: %lu allocations in one compile (%zu bytes file, %.1f ms, %u automata), %lu runs, "
+           "%lu NOMEM, %d bad\n", total, b->n, once * 1e3, n_aut, runs, nomem, bad);
+    sb_free(b);
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static int want(const char *name)
+{
+    return !only || strstr(name, only);
+}
+
+static hcase *new_case(const char *name)
+{
+    hcase *hc = calloc(1, sizeof *hc);
+    hc->name = name;
+    hc->long_expect = -1;
+    return hc;
+}
+
+static void run_and_free(hcase *hc)
+{
+    if (want(hc->name)) {
+        fprintf(stderr, "[%s: %zu bytes]\n", hc->name, hc->body.n);
+        dump_body(hc->name, &hc->body);
+        run_case(hc);
+    }
+    sb_free(&hc->body);
+    free(hc);
+}
+
+int main(int argc, char **argv)
+{
+    int alloc = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--full") == 0)
+            full = 1;
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc)
+            dump_dir = argv[++i];
+        else if (strcmp(argv[i], "--no-alloc") == 0)
+            alloc = 0;
+        else {
+            fprintf(stderr, "usage: hostile_files [--full] [--only NAME] [--dump DIR] [--no-alloc]\n");
+            return 2;
+        }
+    }
+    /* Sizes: full / ctest / sanitizer ctest. */
+#define SZ(f, c, s) (full ? (f) : SAN ? (s) : (c))
+    hcase *hc;
+
+    hc = new_case("a-wild-dense");
+    gen_wild_dense(hc, SZ(50000, 50000, 6000));
+    if (!full) { /* matching costs ~150 us a byte here: see LIMITS.md */
+        hc->long_max = 1000;
+        hc->max_rules = 8;
+    }
+    run_and_free(hc);
+    hc = new_case("a-wild-50k-real");
+    gen_wild_real(hc, 50000, SZ(1u << 30, 1u << 30, 80000));
+    if (!full) { /* ~25 us a byte: see LIMITS.md */
+        hc->long_max = 1000;
+        hc->max_rules = 10;
+    }
+    run_and_free(hc);
+
+    hc = new_case("b-star8-500");
+    gen_stars(hc, 201, SZ(500, 300, 120), 8, 8, 8, 1, 0);
+    hc->alphabet = "abcdefg";
+    run_and_free(hc);
+    hc = new_case("b-star-az-300");
+    gen_stars(hc, 202, SZ(300, 200, 100), 26, 2, 16, 3, 1);
+    hc->alphabet = "abcdefghijklmnopqrstuvwxy";
+    run_and_free(hc);
+    hc = new_case("b-star-ab-400");
+    gen_stars(hc, 204, SZ(400, 200, 100), 2, 4, 12, 4, 1);
+    hc->alphabet = "aab";
+    run_and_free(hc);
+    hc = new_case("b-kmp-300");
+    gen_kmp(hc, SZ(300, 200, 100));
+    run_and_free(hc);
+
+    hc = new_case("c-agents-one-group");
+    gen_agents_one(hc, SZ(2000, 2000, 2000));
+    run_and_free(hc);
+    hc = new_case("c-agents-groups");
+    gen_agents_groups(hc, SZ(2000, 2000, 2000));
+    run_and_free(hc);
+    hc = new_case("c-agents-shared");
+    gen_agents_shared(hc, SZ(2000, 2000, 500), SZ(200, 200, 60));
+    run_and_free(hc);
+    hc = new_case("c-agents-shared-5000");
+    if (full) {
+        gen_agents_shared(hc, 5000, 400);
+        run_and_free(hc);
+    } else {
+        sb_free(&hc->body), free(hc);
+    }
+
+    /* (d) the 16,663-byte cut: totals around it; a %XX and UTF-8
+     * sequences cut in the middle; a '$' and a '*' just past the cut. */
+    static const size_t totals[] = {16662, 16663, 16664, 16665};
+    static const char *const cut_names[] = {"d-cut-16662", "d-cut-16663", "d-cut-16664", "d-cut-16665"};
+    for (int i = 0; i < 4; i++) {
+        if (SAN && !full && i % 3 == 0) /* sanitizer: 16663 and 16664 */
+            continue;
+        hc = new_case(cut_names[i]);
+        gen_cut(hc, totals[i], "/", 'a', "b", totals[i], "Allow: /aaa$\n");
+        run_and_free(hc);
+    }
+    static const struct {
+        const char *name, *lead, *tail;
+        size_t end;
+    } cuts[] = {
+        {"d-cut-pct-1", "/", "%41", 16664},   /* "%4" kept           */
+        {"d-cut-pct-2", "/", "%41", 16665},   /* "%" kept            */
+        {"d-cut-pct-0", "/", "%4a", 16663},   /* whole, upper-cased  */
+        {"d-cut-utf8-2", "/", "\xc3\xa9", 16664},          /* lead byte kept      */
+        {"d-cut-utf8-3", "/", "\xe2\x82\xac", 16664},      /* 2 of 3 kept         */
+        {"d-cut-utf8-4", "/", "\xf0\x9f\x98\x80", 16665},  /* 2 of 4 kept         */
+        {"d-cut-dollar", "/", "b$", 16664},    /* '$' cut: not anchored */
+        {"d-cut-star", "/*", "*b", 16664},     /* '*' kept, 'b' cut      */
+    };
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        if (SAN && !full && i % 2 && i < 6) /* sanitizer: pct-1, pct-0, utf8-3, dollar, star */
+            continue;
+        hc = new_case(cuts[i].name);
+        gen_cut(hc, 16700, cuts[i].lead, 'a', cuts[i].tail, cuts[i].end, "");
+        run_and_free(hc);
+    }
+    hc = new_case("d-cut-agent");
+    {
+        sbuf *b = &hc->body;
+        sb_str(b, "User-agent: ");
+        sb_rep(b, 'z', 16663 - 12 - 3);
+        sb_str(b, "bot"); /* "...zzzbot", whole */
+        sb_str(b, "\nDisallow: /x\nUser-agent: ");
+        sb_rep(b, 'y', 16663 - 12);
+        sb_str(b, "bot\nDisallow: /y\n"); /* "bot" past the cut */
+    }
+    run_and_free(hc);
+
+    hc = new_case("e-huge-literal");
+    gen_huge_rule(hc, 500 * 1024, 0);
+    run_and_free(hc);
+    hc = new_case("e-huge-stars");
+    gen_huge_rule(hc, 500 * 1024, 1);
+    run_and_free(hc);
+    hc = new_case("e-huge-lines");
+    { /* 31 lines of 16 KiB wildcard patterns: the 500 KiB in rules */
+        rng_seed(502);
+        sbuf *b = &hc->body;
+        sb_str(b, "User-agent: *\n");
+        for (int l = 0; l < (int)SZ(31, 5, 4); l++) {
+            sb_str(b, l % 2 ? "Disallow: /" : "Allow: /");
+            for (int k = 0; k < 16000; k++)
+                sb_c(b, rn(6) ? (char)('a' + rn(4)) : '*');
+            sb_c(b, '\n');
+        }
+        hc->alphabet = "abcdabcdaabbccdd";
+    }
+    run_and_free(hc);
+    hc = new_case("e-over-512000");
+    gen_over_cut(hc);
+    hc->alphabet = "fill/abc";
+    hc->long_expect = 1; /* no rule pattern starts "/fill/" */
+    run_and_free(hc);
+
+    static const char *const pct_names[] = {"f-percent-1", "f-percent-2", "f-percent-rfc-1", "f-percent-rfc-2"};
+    for (int i = 0; i < 4; i++) {
+        if (!full && i % 3) /* ctest: f-percent-1 and f-percent-rfc-2 */
+            continue;
+        hc = new_case(pct_names[i]);
+        gen_percent(hc, 601 + (uint64_t)i % 2, SZ(3000, 3000, 600));
+        hc->profile = i >= 2;
+        run_and_free(hc);
+    }
+
+    /* (g) several MiB of random bytes in total (ctest: 4.4 MiB, full: 20). */
+    size_t n_bin = SZ(32, 8, 4), n_tok = SZ(32, 3, 2), bin_size = SZ(512 * 1024, 512 * 1024, 96 * 1024);
+    static char names[64][24];
+    for (size_t i = 0; i < n_bin && i < 32; i++) {
+        snprintf(names[i], sizeof names[i], "g-binary-%zu", i);
+        hc = new_case(names[i]);
+        gen_binary(hc, 701 + i, bin_size, 0);
+        run_and_free(hc);
+        if (i >= n_tok)
+            continue;
+        snprintf(names[32 + i], sizeof names[32 + i], "g-tokens-%zu", i);
+        hc = new_case(names[32 + i]);
+        gen_binary(hc, 801 + i, bin_size / 4, 1);
+        run_and_free(hc);
+    }
+
+    printf("\n| case | bytes | status | compile ms | peak heap MiB | blob bytes | rules | automata | states | max "
+           "states | checks (ref) | ns/B 1k | 10k | 100k | case s |\n");
+    printf("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    double total_ms = 0;
+    for (size_t i = 0; i < n_rows; i++) {
+        row *r = &rows[i];
+        total_ms += r->ms;
+        printf("| %s | %zu | %s | %.1f | %.1f | %zu | %u | %u | %u | %u | %u (%u) | %.1f | %.1f | %.1f | %.2f |\n", r->name,
+               r->bytes, r->status, r->ms, r->peak_mib, r->blob, r->info.n_rules, r->info.n_automata,
+               r->info.total_states, r->info.max_states, r->lib_checks, r->ref_checks, r->nspb[0], r->nspb[1],
+               r->nspb[2], r->case_s);
+    }
+    printf("total compile time %.1f ms over %zu cases%s\n", total_ms, n_rows,
+           full ? " (full size)" : SAN ? " (sanitizer sizes)" : "");
+    if (alloc && want("alloc"))
+        alloc_failures();
+    printf("hostile_files: %d checks passed, %d failed\n", passed, failures);
+    return failures ? 1 : 0;
+}
