@@ -21,31 +21,38 @@ int rsc_program_profile(const rsc_program *prog)
 
 /* ---- URL to path: spec G ---------------------------------------------- */
 
+/* Bytes that start a path (G.3): '/', '?' and ';'. A table keeps the
+ * scan at one load and one test per byte. */
+static const uint8_t path_start[256] = {['/'] = 1, ['?'] = 1, [';'] = 1};
+
 static size_t first_of(const char *u, size_t len, size_t from)
 {
-    while (from < len && u[from] != '/' && u[from] != '?' && u[from] != ';')
+    while (from < len && !path_start[(uint8_t)u[from]])
         from++;
     return from;
 }
 
+/* Two short forward scans and one memchr. Nothing at or after the first '#'
+ * can change the result (G.4), so that is where every scan stops: a '/',
+ * '?' or ';' before the '#' rules out a scheme after it (G.2), and with none
+ * before it the path is "/" anyway. A scheme's "://" can only sit just
+ * before the first '/', '?' or ';' (its '/' is one of them), so one test
+ * replaces a search (G.2). */
 void rsc_url_path(const char *url, size_t len, size_t *off, size_t *plen,
                   int *slash)
 {
     size_t s = len >= 2 && url[0] == '/' && url[1] == '/' ? 2 : 0; /* G.1 */
-    size_t early = first_of(url, len, s), from = s, hash = s;
-    for (size_t i = s; i + 3 <= len && i < early; i++) /* G.2 */
-        if (url[i] == ':' && url[i + 1] == '/' && url[i + 2] == '/') {
-            from = i + 3;
-            break;
-        }
-    size_t ps = first_of(url, len, from); /* G.3 */
-    while (hash < len && url[hash] != '#')
-        hash++;
-    if (ps == len || hash < ps) { /* G.3, G.4: the path is "/" */
+    const char *h = len > s ? memchr(url + s, '#', len - s) : NULL;
+    size_t n = h ? (size_t)(h - url) : len; /* G.4 */
+    size_t ps = first_of(url, n, s);
+    if (ps > s && ps + 1 < n && url[ps - 1] == ':' && url[ps] == '/' &&
+        url[ps + 1] == '/')
+        ps = first_of(url, n, ps + 2); /* G.2, G.3 */
+    if (ps == n) { /* G.3, G.4: the path is "/" */
         *off = 0, *plen = 0, *slash = 1;
         return;
     }
-    *off = ps, *plen = hash - ps, *slash = url[ps] != '/'; /* G.5 */
+    *off = ps, *plen = n - ps, *slash = url[ps] != '/'; /* G.5 */
 }
 
 /* ---- Agent selection: spec F.2, F.6, F.7 ------------------------------ */
