@@ -7,7 +7,7 @@
  * --rounds samples, after a warm-up; a sample repeats its operation until
  * it lasts at least --min-ms, so the clock's resolution does not matter.
  * Match and floor rounds alternate, so frequency drift hits both alike.
- * Every result goes into a volatile sink: no loop can be optimised away. */
+ * Every result goes into a volatile bu_sink: no loop can be optimised away. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdint.h>
@@ -16,107 +16,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "cli.h"
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
 
 #define MAX_AGENTS 16
 #define MAX_ROUNDS 1000
-
-static volatile uint64_t sink;
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* FNV-1a 64. Kept out of line, like rsc_match_url (a library call), so the
- * two loops have the same shape: one call per URL. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static uint64_t fnv1a64(const char *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (uint8_t)p[i];
-        h *= 0x100000001b3u;
-    }
-    return h;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* Splits buf into lines (LF, optional CR before it); empty lines are
- * skipped. Returns the count, or -1 when out of memory. */
-static long split_urls(char *buf, size_t len, rsc_bytes **out)
-{
-    size_t cap = 1024, n = 0, i = 0;
-    rsc_bytes *v = malloc(cap * sizeof *v);
-    while (v && i < len) {
-        size_t j = i;
-        while (j < len && buf[j] != '\n')
-            j++;
-        size_t e = j;
-        if (e > i && buf[e - 1] == '\r')
-            e--;
-        if (e > i) {
-            if (n == cap) {
-                rsc_bytes *nv = realloc(v, 2 * cap * sizeof *v);
-                if (!nv) {
-                    free(v);
-                    return -1;
-                }
-                v = nv;
-                cap *= 2;
-            }
-            v[n].ptr = buf + i;
-            v[n++].len = e - i;
-        }
-        i = j + 1;
-    }
-    if (!v)
-        return -1;
-    *out = v;
-    return (long)n;
-}
-
-/* One pass of the timed loops over all URLs, reps times. */
-static void pass_match(const rsc_selection *sel, const rsc_bytes *u, size_t n, size_t reps)
-{
-    for (size_t r = 0; r < reps; r++)
-        for (size_t i = 0; i < n; i++)
-            sink += (uint64_t)rsc_match_url(sel, u[i].ptr, u[i].len, NULL);
-}
-
-static void pass_floor(const rsc_bytes *u, size_t n, size_t reps)
-{
-    for (size_t r = 0; r < reps; r++)
-        for (size_t i = 0; i < n; i++)
-            sink += fnv1a64(u[i].ptr, u[i].len);
-}
-
-/* Repetitions of an operation of one-shot cost `once` ns that fill
- * min_ns (at least 1). */
-static size_t reps_for(uint64_t once, uint64_t min_ns)
-{
-    if (once == 0)
-        once = 1;
-    uint64_t r = (min_ns + once - 1) / once;
-    return r < 1 ? 1 : (size_t)r;
-}
 
 typedef struct bench_args {
     const char *robots, *urls;
@@ -198,12 +104,12 @@ static int time_compile(const bench_args *a, const unsigned char *text, size_t l
 {
     rsc_compile_options o = {0};
     o.profile = a->profile;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = bu_now_ns();
     rsc_status st = rsc_compile(text, len, &o, keep); /* warm-up, kept */
-    uint64_t once = now_ns() - t0;
+    uint64_t once = bu_now_ns() - t0;
     if (st != RSC_OK)
         return rsc_cli_fail("bench", "%s: cannot compile: %s", a->robots, rsc_strerror(st));
-    size_t reps = reps_for(once, min_ns);
+    size_t reps = bu_reps(once, min_ns);
     /* A slow compile gets fewer rounds: about one second of them. */
     int rounds = a->rounds;
     if ((double)once * rounds > 1e9)
@@ -212,20 +118,20 @@ static int time_compile(const bench_args *a, const unsigned char *text, size_t l
     if (!v)
         return rsc_cli_fail("bench", "out of memory");
     for (int r = 0; r < rounds; r++) {
-        t0 = now_ns();
+        t0 = bu_now_ns();
         for (size_t k = 0; k < reps; k++) {
             rsc_blob b;
             st = rsc_compile(text, len, &o, &b);
-            sink += b.size;
+            bu_sink += b.size;
             rsc_blob_free(&b, &o);
             if (st != RSC_OK) {
                 free(v);
                 return rsc_cli_fail("bench", "%s: compile failed on repeat: %s", a->robots, rsc_strerror(st));
             }
         }
-        v[r] = (double)(now_ns() - t0) / (double)reps;
+        v[r] = (double)(bu_now_ns() - t0) / (double)reps;
     }
-    *per_call = median(v, rounds);
+    *per_call = bu_median(v, rounds);
     free(v);
     return 0;
 }
@@ -233,17 +139,17 @@ static int time_compile(const bench_args *a, const unsigned char *text, size_t l
 static double time_verify(const bench_args *a, const rsc_blob *b, uint64_t min_ns)
 {
     rsc_program p;
-    uint64_t t0 = now_ns();
-    sink += (uint64_t)rsc_load(&p, b->data, b->size, NULL); /* warm-up */
-    size_t reps = reps_for(now_ns() - t0, min_ns);
+    uint64_t t0 = bu_now_ns();
+    bu_sink += (uint64_t)rsc_load(&p, b->data, b->size, NULL); /* warm-up */
+    size_t reps = bu_reps(bu_now_ns() - t0, min_ns);
     double v[MAX_ROUNDS];
     for (int r = 0; r < a->rounds; r++) {
-        t0 = now_ns();
+        t0 = bu_now_ns();
         for (size_t k = 0; k < reps; k++)
-            sink += (uint64_t)rsc_load(&p, b->data, b->size, NULL);
-        v[r] = (double)(now_ns() - t0) / (double)reps;
+            bu_sink += (uint64_t)rsc_load(&p, b->data, b->size, NULL);
+        v[r] = (double)(bu_now_ns() - t0) / (double)reps;
     }
-    return median(v, a->rounds);
+    return bu_median(v, a->rounds);
 }
 
 int rsc_cmd_bench(int argc, char **argv)
@@ -264,7 +170,7 @@ int rsc_cmd_bench(int argc, char **argv)
         return rsc_cli_fail("bench", "%s: %s", a.urls, strerror(errno));
     }
     rsc_bytes *urls = NULL;
-    long nl = split_urls(ubuf, url_len, &urls);
+    long nl = bu_lines(ubuf, url_len, &urls);
     if (nl <= 0) {
         free(text);
         free(ubuf);
@@ -312,27 +218,27 @@ int rsc_cmd_bench(int argc, char **argv)
         disallowed += !rsc_match_url(&sel, urls[i].ptr, urls[i].len, NULL);
 
     /* Calibrate (this is also the first warm-up), then one more warm-up. */
-    uint64_t t0 = now_ns();
-    pass_match(&sel, urls, n, 1);
-    uint64_t tm = now_ns() - t0;
-    t0 = now_ns();
-    pass_floor(urls, n, 1);
-    uint64_t tf = now_ns() - t0;
-    size_t reps = reps_for(tm > tf ? tm : tf, min_ns);
-    pass_match(&sel, urls, n, reps);
-    pass_floor(urls, n, reps);
+    uint64_t t0 = bu_now_ns();
+    bu_pass_match(&sel, urls, n, 1);
+    uint64_t tm = bu_now_ns() - t0;
+    t0 = bu_now_ns();
+    bu_pass_floor(urls, n, 1);
+    uint64_t tf = bu_now_ns() - t0;
+    size_t reps = bu_reps(tm > tf ? tm : tf, min_ns);
+    bu_pass_match(&sel, urls, n, reps);
+    bu_pass_floor(urls, n, reps);
 
     double vm[MAX_ROUNDS], vf[MAX_ROUNDS];
     const double per = (double)reps * (double)n;
     for (int k = 0; k < a.rounds; k++) {
-        t0 = now_ns();
-        pass_match(&sel, urls, n, reps);
-        vm[k] = (double)(now_ns() - t0) / per;
-        t0 = now_ns();
-        pass_floor(urls, n, reps);
-        vf[k] = (double)(now_ns() - t0) / per;
+        t0 = bu_now_ns();
+        bu_pass_match(&sel, urls, n, reps);
+        vm[k] = (double)(bu_now_ns() - t0) / per;
+        t0 = bu_now_ns();
+        bu_pass_floor(urls, n, reps);
+        vf[k] = (double)(bu_now_ns() - t0) / per;
     }
-    double match_ns = median(vm, a.rounds), floor_ns = median(vf, a.rounds);
+    double match_ns = bu_median(vm, a.rounds), floor_ns = bu_median(vf, a.rounds);
     double ratio = floor_ns > 0 ? match_ns / floor_ns : 0;
 
     printf("robots:   %s (%zu bytes, %u rules, %u groups, %u agents)\n", a.robots, src_len,
