@@ -351,16 +351,23 @@ static int cmp_rank(const void *vctx, uint32_t a, uint32_t b)
     return 0;
 }
 
+/* Byte order: memcmp on the common length, then the shorter first. */
+static int cmp_bytes(const void *x, size_t xn, const void *y, size_t yn)
+{
+    size_t n = xn < yn ? xn : yn;
+    int d = n ? memcmp(x, y, n) : 0;
+    if (d)
+        return d;
+    return xn < yn ? -1 : xn > yn;
+}
+
 /* Same matched pattern first, then best rank first. */
 static int cmp_pattern(const void *vctx, uint32_t a, uint32_t b)
 {
     const cand *x = &((const ctx *)vctx)->cands[a], *y = &((const ctx *)vctx)->cands[b];
-    size_t n = x->mlen < y->mlen ? x->mlen : y->mlen;
-    int d = n ? memcmp(x->mb, y->mb, n) : 0;
+    int d = cmp_bytes(x->mb, x->mlen, y->mb, y->mlen);
     if (d)
         return d;
-    if (x->mlen != y->mlen)
-        return x->mlen < y->mlen ? -1 : 1;
     if (x->anchored != y->anchored)
         return x->anchored < y->anchored ? -1 : 1;
     return -cmp_rank(vctx, a, b);
@@ -375,12 +382,9 @@ static int same_pattern(const cand *x, const cand *y)
 static int cmp_ref(const void *vctx, uint32_t a, uint32_t b)
 {
     const agent_ref *x = &((const ctx *)vctx)->refs[a], *y = &((const ctx *)vctx)->refs[b];
-    size_t n = x->len < y->len ? x->len : y->len;
-    int d = n ? memcmp(x->tok, y->tok, n) : 0;
+    int d = cmp_bytes(x->tok, x->len, y->tok, y->len);
     if (d)
         return d;
-    if (x->len != y->len)
-        return x->len < y->len ? -1 : 1;
     return x->group < y->group ? -1 : x->group > y->group;
 }
 
