@@ -183,7 +183,7 @@ int main(int argc, char **argv)
     }
     if (f)
         fprintf(f, "file\tsource_bytes\tblob_bytes\tstatus\tcompile_ns\tfirst_ns\tverify_ns\trules\tgroups\t"
-                   "agents\tautomata\tstates\tmax_states\n");
+                   "agents\tprograms\tnodes\tmax_nodes\n");
     size_t ok = 0, total_blob = 0;
     double sum_compile = 0, sum_verify = 0, verify_bytes = 0;
     double *c = malloc(n * sizeof *c), *ratio = malloc(n * sizeof *ratio);
@@ -194,8 +194,8 @@ int main(int argc, char **argv)
             fprintf(f, "%s\t%zu\t%zu\t%s\t%.0f\t%.0f\t%.1f\t%u\t%u\t%u\t%u\t%u\t%u\n", x->name, x->len, x->blob,
                     x->status == RSC_OK ? "ok" : rsc_strerror(x->status), x->compile_ns, x->first_ns,
                     x->verify_ns, (unsigned)x->info.n_rules, (unsigned)x->info.n_groups,
-                    (unsigned)x->info.n_agents, (unsigned)x->info.n_automata, (unsigned)x->info.total_states,
-                    (unsigned)x->info.max_states);
+                    (unsigned)x->info.n_agents, (unsigned)x->info.n_programs, (unsigned)x->info.total_nodes,
+                    (unsigned)x->info.max_nodes);
         c[i] = x->compile_ns;
         sum_compile += x->compile_ns;
         if (x->status != RSC_OK)

@@ -115,7 +115,7 @@ int main(int argc, char **argv)
         long nu;
         if (dg_urls(seed, 1000, &ub) != 0 || (nu = bu_lines(ub.p, ub.len, &urls)) <= 0)
             return 2;
-        printf("rules\tsource_bytes\tblob_bytes\tcompile_us\tautomata\tstates\tmax_states\tmatch_ns\tfloor_ns\t"
+        printf("rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\t"
                "ratio\tdisallowed\n");
         for (size_t i = 0; i < n_counts; i++) {
             dg_buf src = {NULL, 0, 0};
@@ -128,8 +128,8 @@ int main(int argc, char **argv)
             bu_match_result m;
             bu_time_match(&c.sel, urls, (size_t)nu, 0, rounds, min_ns, &m);
             printf("%lu\t%zu\t%zu\t%.1f\t%u\t%u\t%u\t%.2f\t%.2f\t%.3f\t%zu\n", counts[i], src.len, c.blob.size,
-                   c.compile_ns / 1e3, (unsigned)c.info.n_automata, (unsigned)c.info.total_states,
-                   (unsigned)c.info.max_states, m.match_ns, m.floor_ns, m.match_ns / m.floor_ns, dis);
+                   c.compile_ns / 1e3, (unsigned)c.info.n_programs, (unsigned)c.info.total_nodes,
+                   (unsigned)c.info.max_nodes, m.match_ns, m.floor_ns, m.match_ns / m.floor_ns, dis);
             fflush(stdout);
             rsc_blob_free(&c.blob, NULL);
             dg_buf_free(&src);

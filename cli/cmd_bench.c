@@ -253,9 +253,9 @@ int rsc_cmd_bench(int argc, char **argv)
     printf("method:   median of %d rounds after warm-up; %zu passes over the list per round\n", a.rounds, reps);
     printf("compile:  %.2f us (%.1f MB/s of robots.txt)\n", compile_ns / 1e3,
            compile_ns > 0 ? (double)src_len / compile_ns * 1e3 : 0.0);
-    printf("blob:     %zu bytes = %.3f x source (%u automata, %u states, largest %u)\n", blob.size,
-           src_len ? (double)blob.size / (double)src_len : 0.0, (unsigned)bi.n_automata,
-           (unsigned)bi.total_states, (unsigned)bi.max_states);
+    printf("blob:     %zu bytes = %.3f x source (%u programs, %u trie nodes, largest %u, %u globs)\n",
+           blob.size, src_len ? (double)blob.size / (double)src_len : 0.0, (unsigned)bi.n_programs,
+           (unsigned)bi.total_nodes, (unsigned)bi.max_nodes, (unsigned)bi.n_globs);
     printf("verify:   %.0f ns (%.2f GB/s)\n", verify_ns, verify_ns > 0 ? (double)blob.size / verify_ns : 0.0);
     printf("match:    %.2f ns/URL (%.2f M URLs/s, %.3f ns/path byte)\n", match_ns,
            match_ns > 0 ? 1e3 / match_ns : 0.0, path_bytes ? match_ns * (double)n / (double)path_bytes : 0.0);

@@ -314,7 +314,7 @@ int rsc_cmd_dump(int argc, char **argv)
     int r = one_source("dump", argc, argv,
                        "usage: robotsc dump [--profile google|rfc] SOURCE\n"
                        "Disassembles a blob (a robots.txt is compiled first): header, sections,\n"
-                       "agents, sets, automata, rules, groups, sitemaps, directives.",
+                       "agents, sets, programs (trie nodes and globs), rules, groups, sitemaps, directives.",
                        &s);
     if (r)
         return r < 0 ? 0 : r;
@@ -330,7 +330,7 @@ int rsc_cmd_info(int argc, char **argv)
     source s;
     int r = one_source("info", argc, argv,
                        "usage: robotsc info [--profile google|rfc] SOURCE\n"
-                       "Summarises a robots.txt or a blob: groups and agents, rules, automata,\n"
+                       "Summarises a robots.txt or a blob: groups and agents, rules, programs,\n"
                        "sitemaps, crawl-delay and other directives, blob size.",
                        &s);
     if (r)
@@ -347,8 +347,9 @@ int rsc_cmd_info(int argc, char **argv)
     printf("blob bytes: %zu\n", bi.size);
     printf("groups: %u\nagents: %u (global group: %s)\n", (unsigned)bi.n_groups, (unsigned)bi.n_agents,
            bi.has_global ? "yes" : "no");
-    printf("rules: %u\nrule sets: %u\nautomata: %u (states: %u total, %u largest)\n", (unsigned)bi.n_rules,
-           (unsigned)bi.n_sets, (unsigned)bi.n_automata, (unsigned)bi.total_states, (unsigned)bi.max_states);
+    printf("rules: %u\nrule sets: %u\nprograms: %u (trie nodes: %u total, %u largest; globs: %u)\n",
+           (unsigned)bi.n_rules, (unsigned)bi.n_sets, (unsigned)bi.n_programs, (unsigned)bi.total_nodes,
+           (unsigned)bi.max_nodes, (unsigned)bi.n_globs);
     size_t n = rsc_sitemap_count(&s.prog);
     printf("sitemaps: %zu\n", n);
     for (size_t i = 0; i < n; i++) {

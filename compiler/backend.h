@@ -1,13 +1,13 @@
-/* The compiler's back end (compiler-internal): byte buffers, the string
- * pool, DFA-to-bytecode encoding and blob assembly (emit.c), shared with
- * compile.c. Only the emitter and the dumper include runtime/format.h. */
+/* The compiler's back end (compiler-internal): byte buffers, varints and
+ * Tables, the string pool and blob assembly (emit.c), and the encoding of
+ * one rule set as a program (trie.c), shared with compile.c. Only the
+ * back end and the dumper include runtime/format.h. */
 #ifndef ROBOTSC_BACKEND_H
 #define ROBOTSC_BACKEND_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dfa.h"
 #include "mem.h"
 #include "robotsc/compiler.h"
 
@@ -18,11 +18,19 @@ typedef struct rsc_buf {
     size_t len, cap;
 } rsc_buf;
 
-int rsc_buf_put(rsc_mem *m, rsc_buf *b, const void *src, size_t n);
+int rsc_buf_put(rsc_mem *m, rsc_buf *b, const void *src, size_t n); /* src NULL: zeros */
 int rsc_buf_u32(rsc_mem *m, rsc_buf *b, uint32_t v);
-int rsc_buf_pad4(rsc_mem *m, rsc_buf *b); /* zero bytes up to a multiple of 4 */
 void rsc_buf_free(rsc_mem *m, rsc_buf *b);
 void rsc_put_u32(uint8_t *p, uint32_t v); /* little-endian store */
+
+/* Varints and Tables (FORMAT.md, Conventions). */
+size_t rsc_varint_size(uint32_t v);
+size_t rsc_put_varint(uint8_t *p, uint32_t v); /* returns the bytes written */
+int rsc_buf_varint(rsc_mem *m, rsc_buf *b, uint32_t v);
+unsigned rsc_width(uint32_t max);                 /* 1..4 bytes */
+void rsc_put_n(uint8_t *p, uint32_t v, unsigned w); /* w bytes, little-endian */
+/* A Table of count rows of cols columns, vals row-major. */
+int rsc_buf_table(rsc_mem *m, rsc_buf *b, const uint32_t *vals, size_t count, unsigned cols);
 
 /* STRINGS: identical byte strings are stored once (spec: format STRINGS). */
 typedef struct rsc_strpool {
@@ -39,11 +47,26 @@ rsc_status rsc_strpool_add(rsc_mem *m, rsc_strpool *sp, const void *s, size_t n,
                            uint32_t *off);
 void rsc_strpool_free(rsc_mem *m, rsc_strpool *sp);
 
-/* Appends one automaton (docs/FORMAT.md, AUTOMATA) encoding d to out,
- * which must be 4-aligned. *n_states receives the encoded State_Count.
- * Returns RSC_OK, RSC_E_NOMEM or RSC_E_LIMIT. */
-rsc_status rsc_emit_automaton(rsc_mem *m, const rsc_dfa *d, rsc_buf *out,
-                              uint32_t *n_states);
+/* A pattern of a rule set: the bytes matched (spec D, E; without a final
+ * '$', which sets anchored) and its global rank. The rule's match text in
+ * RULES (FORMAT.md) must be bytes[0..len) followed by '$' when anchored:
+ * glob entries and long labels point into it. */
+typedef struct rsc_tpat {
+    const uint8_t *bytes;
+    uint32_t len, rank;
+    uint8_t anchored;
+} rsc_tpat;
+
+typedef struct rsc_trie_stats {
+    uint32_t nodes, globs;
+} rsc_trie_stats;
+
+/* Appends the program (FORMAT.md, PROGRAMS) of pats[0..n) to out. With
+ * no_prune, entries that can never decide are kept (testing). Returns
+ * RSC_OK, RSC_E_NOMEM or RSC_E_LIMIT (a chain deeper than the format's
+ * limit, or a program over 4 GiB). */
+rsc_status rsc_trie_emit(rsc_mem *m, const rsc_tpat *pats, size_t n, int no_prune,
+                         rsc_buf *out, rsc_trie_stats *stats);
 
 /* One section of a blob about to be assembled. */
 typedef struct rsc_section {
@@ -52,10 +75,10 @@ typedef struct rsc_section {
     size_t size;
 } rsc_section;
 
-/* Assembles header, section table and the non-empty sections (in the order
- * given, which must be by increasing id) into a blob of exactly its size,
+/* Assembles the header and the non-empty sections (in the order given,
+ * which must be by increasing id) into a blob of exactly its size,
  * allocated with m; computes the checksum. */
-rsc_status rsc_emit_blob(rsc_mem *m, uint16_t flags, const rsc_section *secs,
+rsc_status rsc_emit_blob(rsc_mem *m, uint8_t flags, const rsc_section *secs,
                          size_t n, rsc_blob *out);
 
 #endif

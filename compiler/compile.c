@@ -1,4 +1,4 @@
-/* The compiler driver: IR to rule sets, ranks and automata, then the blob
+/* The compiler driver: IR to rule sets, ranks and programs, then the blob
  * (docs/FORMAT.md). Spec sections cited are ../shared/spec/semantics.md.
  *
  * Pipeline:
@@ -17,7 +17,8 @@
  *     allow, -line) (E.6, E.7, F.6); rank = position + 1. The best rank
  *     that matches decides: a disallow wins only with a strictly higher
  *     priority than every matching allow.
- *  4. Each set's patterns become automata (dfa.h), encoded by emit.c. */
+ *  4. Each unit's patterns become one program (trie.c): a trie of the
+ *     literal prefixes with the wildcard tails at their prefix's node. */
 #include <string.h>
 
 #include "backend.h"
@@ -160,7 +161,7 @@ typedef struct cand {
 /* An agent line naming a token: (token, group). */
 typedef struct agent_ref {
     const char *tok; /* lower-cased */
-    uint32_t len, group;
+    uint32_t len, group, agent;
 } agent_ref;
 
 typedef struct ctx {
@@ -179,12 +180,13 @@ typedef struct ctx {
     size_t n_refs;
     uint32_t *order;   /* refs in AGENTS order */
     uint32_t *key_pos; /* token key k: order[key_pos[k] .. key_pos[k+1]) */
+    uint32_t *agent_key; /* per IR agent in a group, not global: its key */
     size_t n_keys;     /* token keys; the global key (if any) is extra */
     int has_global;
     uint32_t *key_set; /* per key (tokens, then global): selection id */
     uint32_t *scratch; /* n_cands + n_groups + 1 */
     interner glists;   /* distinct lists of groups of the keys */
-    interner sets;     /* units: candidate lists, each compiled to automata */
+    interner sets;     /* units: candidate lists, each compiled to one program */
     interner sels;     /* selections: lists of units (note [selections]) */
     uint32_t *glist_set; /* per group list: its selection */
     size_t cap_glist_set;
@@ -193,10 +195,10 @@ typedef struct ctx {
     uint32_t *unit_scratch; /* n_groups + 1 */
     uint32_t *rules; /* cand indices by rank, worst first */
     size_t n_rules;
-    uint32_t *set_aut_first, *set_aut_n; /* per set: its automata */
-    uint32_t n_automata;
-    rsc_buf auts; /* the encoded automata, back to back */
-    rsc_buf aut_offs; /* u32 offset of each automaton within auts */
+    uint32_t *unit_prog; /* per unit: its program, or NIL when empty */
+    uint32_t n_programs;
+    rsc_buf progs;     /* the encoded programs, back to back */
+    rsc_buf prog_ends; /* u32 end of each program within progs */
     rsc_strpool strs;
     rsc_buf sec[RSC_SEC_LAST_KNOWN + 1];
 } ctx;
@@ -259,7 +261,7 @@ static rsc_status add_cand(ctx *c, uint32_t line, int allow, const char *text, s
 {
     if (len == 0 || (text[0] != '/' && text[0] != '*'))
         return RSC_OK;
-    if (line > RSC_RULE_LINE_MASK || len > UINT32_MAX)
+    if (line > UINT32_MAX / 2 || len > UINT32_MAX)
         return RSC_E_LIMIT;
     cand *x = &c->cands[c->n_cands]; /* room: 2 per rule, sized up front */
     memset(x, 0, sizeof *x);
@@ -403,7 +405,9 @@ static rsc_status make_keys(ctx *c)
     c->agent_low = rsc_mem_calloc(&c->m, ir->n_agents + 1, sizeof *c->agent_low);
     c->key_pos = rsc_mem_calloc(&c->m, ir->n_agents + 1, sizeof *c->key_pos);
     c->key_set = rsc_mem_calloc(&c->m, ir->n_agents + 1, sizeof *c->key_set);
-    if (!c->tokens || !c->refs || !c->order || !c->key_pos || !c->key_set || !c->agent_low)
+    c->agent_key = rsc_mem_calloc(&c->m, ir->n_agents + 1, sizeof *c->agent_key);
+    if (!c->tokens || !c->refs || !c->order || !c->key_pos || !c->key_set || !c->agent_low ||
+        !c->agent_key)
         return RSC_E_NOMEM;
     size_t at = 0;
     for (size_t i = 0; i < ir->n_agents; i++) {
@@ -428,6 +432,7 @@ static rsc_status make_keys(ctx *c)
         r->tok = c->tokens + at;
         r->len = (uint32_t)a->token.len;
         r->group = a->group;
+        r->agent = (uint32_t)i;
         c->order[c->n_refs] = (uint32_t)c->n_refs;
         c->n_refs++;
         at += a->token.len;
@@ -443,6 +448,9 @@ static rsc_status make_keys(ctx *c)
         c->key_pos[c->n_keys++] = (uint32_t)i;
     }
     c->key_pos[c->n_keys] = (uint32_t)c->n_refs;
+    for (size_t k = 0; k < c->n_keys; k++)
+        for (uint32_t i = c->key_pos[k]; i < c->key_pos[k + 1]; i++)
+            c->agent_key[c->refs[c->order[i]].agent] = (uint32_t)k;
     return RSC_OK;
 }
 
@@ -469,7 +477,7 @@ static rsc_status set_of_groups(ctx *c, const uint32_t *gl, size_t ng, uint32_t 
 /* note [selections]
  * A key (an agent token, or the global key) selects the union of the rule
  * sets of the groups naming it (F.5). Normally that union is one unit,
- * compiled into one set of automata, memoised by the key's list of groups.
+ * compiled into one program, memoised by the key's list of groups.
  * But a file can name thousands of agents, each in one big shared group and
  * in a small group of its own: then every key has a different union and
  * the big group would be compiled once per agent. When the distinct unions
@@ -583,25 +591,20 @@ static rsc_status make_rules(ctx *c)
     return RSC_OK;
 }
 
-static rsc_status make_automata(ctx *c)
+static rsc_status make_programs(ctx *c)
 {
     rsc_mem *m = &c->m;
     size_t ns = c->sets.count;
-    c->set_aut_first = rsc_mem_calloc(m, ns + 1, sizeof *c->set_aut_first);
-    c->set_aut_n = rsc_mem_calloc(m, ns + 1, sizeof *c->set_aut_n);
-    if (!c->set_aut_first || !c->set_aut_n)
+    c->unit_prog = rsc_mem_calloc(m, ns + 1, sizeof *c->unit_prog);
+    if (!c->unit_prog)
         return RSC_E_NOMEM;
-    rsc_dfa_options dopt;
-    memset(&dopt, 0, sizeof dopt);
-    dopt.no_minimize = c->opt->no_minimize;
-    dopt.budget_per_byte = c->opt->state_budget_per_byte;
     for (size_t s = 0; s < ns; s++) {
         size_t n = c->sets.n[s];
-        c->set_aut_first[s] = c->n_automata;
+        c->unit_prog[s] = UINT32_MAX;
         if (n == 0)
-            continue; /* an empty set allows everything: no automaton */
+            continue; /* an empty set allows everything: no program */
         const uint32_t *l = c->sets.data + c->sets.first[s];
-        rsc_pat *pats = rsc_mem_calloc(m, n, sizeof *pats);
+        rsc_tpat *pats = rsc_mem_calloc(m, n, sizeof *pats);
         if (!pats)
             return RSC_E_NOMEM;
         for (size_t i = 0; i < n; i++) {
@@ -611,183 +614,170 @@ static rsc_status make_automata(ctx *c)
             pats[i].rank = x->rank;
             pats[i].anchored = x->anchored;
         }
-        rsc_dfa *dfas = NULL;
-        size_t nd = 0;
-        rsc_status st = rsc_dfa_build_set(m, pats, n, &dopt, &dfas, &nd);
+        rsc_status st = rsc_trie_emit(m, pats, n, c->opt->no_prune, &c->progs, NULL);
         rsc_mem_free(m, pats, n * sizeof *pats);
         if (st != RSC_OK)
             return st;
-        for (size_t i = 0; i < nd && st == RSC_OK; i++) {
-            uint32_t states;
-            if (c->auts.len > UINT32_MAX || c->n_automata >= UINT32_MAX / 8) {
-                st = RSC_E_LIMIT;
-                break;
-            }
-            if (rsc_buf_u32(m, &c->aut_offs, (uint32_t)c->auts.len) != 0) {
-                st = RSC_E_NOMEM;
-                break;
-            }
-            st = rsc_emit_automaton(m, &dfas[i], &c->auts, &states);
-            c->n_automata++;
-        }
-        rsc_dfa_free_all(m, dfas, nd);
-        if (st != RSC_OK)
-            return st;
-        c->set_aut_n[s] = c->n_automata - c->set_aut_first[s];
+        if (c->progs.len > UINT32_MAX)
+            return RSC_E_LIMIT;
+        if (rsc_buf_u32(m, &c->prog_ends, (uint32_t)c->progs.len) != 0)
+            return RSC_E_NOMEM;
+        c->unit_prog[s] = c->n_programs++;
     }
     return RSC_OK;
 }
 
 /* ---- sections ---------------------------------------------------------- */
 
-#define PUT(b, v)                                                             \
-    do {                                                                      \
-        if (rsc_buf_u32(m, (b), (v)) != 0)                                    \
-            return RSC_E_NOMEM;                                               \
-    } while (0)
-
-static rsc_status put_str(ctx *c, rsc_buf *b, const void *s, size_t n)
+/* A string reference into vals[0..1]. */
+static rsc_status str_ref(ctx *c, const void *s, size_t n, uint32_t *vals)
 {
-    uint32_t off;
     if (n > UINT32_MAX)
         return RSC_E_LIMIT;
-    rsc_status st = rsc_strpool_add(&c->m, &c->strs, s, n, &off);
-    if (st != RSC_OK)
-        return st;
-    if (rsc_buf_u32(&c->m, b, off) != 0 || rsc_buf_u32(&c->m, b, (uint32_t)n) != 0)
-        return RSC_E_NOMEM;
-    return RSC_OK;
+    vals[1] = (uint32_t)n;
+    return rsc_strpool_add(&c->m, &c->strs, s, n, &vals[0]);
 }
 
-#define PUT_STR(b, s, n)                                                      \
+#define STR_REF(s, n, vals)                                                   \
     do {                                                                      \
-        rsc_status st_ = put_str(c, (b), (s), (n));                           \
-        if (st_ != RSC_OK)                                                    \
-            return st_;                                                       \
+        if ((st = str_ref(c, (s), (n), (vals))) != RSC_OK)                    \
+            goto out;                                                         \
     } while (0)
-
-static uint32_t u32_of(size_t v)
-{
-    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-}
+#define TABLE(b, vals, count, cols)                                           \
+    do {                                                                      \
+        if (rsc_buf_table(m, (b), (vals), (count), (cols)) != 0) {            \
+            st = RSC_E_NOMEM;                                                 \
+            goto out;                                                         \
+        }                                                                     \
+    } while (0)
 
 static rsc_status make_sections(ctx *c)
 {
     rsc_mem *m = &c->m;
     const rsc_ir *ir = c->ir;
+    rsc_status st = RSC_OK;
     if (ir->n_groups >= UINT32_MAX / 16 || ir->n_agents >= UINT32_MAX / 16 ||
         ir->n_sitemaps >= UINT32_MAX / 16 || ir->n_directives >= UINT32_MAX / 32)
         return RSC_E_LIMIT;
+    /* One scratch array serves every Table, row-major. */
+    size_t list = 0;
+    for (size_t e = 0; e < c->sels.count; e++)
+        list += c->sels.n[e];
+    size_t rows = c->n_rules + c->n_programs + c->sels.count + list + c->n_keys +
+                  ir->n_groups + ir->n_agents + ir->n_sitemaps + ir->n_directives + 1;
+    uint32_t *v = rsc_mem_calloc(m, rows * RSC_TAB_MAX_COLS, sizeof *v);
+    if (!v)
+        return RSC_E_NOMEM;
+    rsc_buf *b;
 
     if (c->n_rules) {
-        rsc_buf *b = &c->sec[RSC_SEC_RULES];
-        PUT(b, u32_of(c->n_rules));
+        /* The rfc profile adds the match text: the normalised pattern. */
+        const unsigned cols = ir->profile == RSC_PROFILE_RFC ? RSC_RULES_COLS_RFC : RSC_RULES_COLS;
+        b = &c->sec[RSC_SEC_RULES];
         for (size_t i = 0; i < c->n_rules; i++) {
             const cand *x = &c->cands[c->rules[i]];
-            PUT(b, x->line | (x->allow ? RSC_RULE_ALLOW : 0));
-            PUT(b, x->priority);
-            PUT_STR(b, x->text, x->text_len);
+            if (x->line > UINT32_MAX / 2) {
+                st = RSC_E_LIMIT;
+                goto out;
+            }
+            v[i * cols] = x->line << 1 | (x->allow ? 1u : 0u);
+            STR_REF(x->text, x->text_len, &v[i * cols + 1]);
+            if (cols == RSC_RULES_COLS_RFC)
+                STR_REF(x->mb, (size_t)x->mlen + x->anchored, &v[i * cols + 3]);
+        }
+        TABLE(b, v, c->n_rules, cols);
+    }
+    if (c->n_programs) {
+        b = &c->sec[RSC_SEC_PROGRAMS];
+        for (uint32_t i = 0; i < c->n_programs; i++) {
+            const uint8_t *q = c->prog_ends.p + 4 * (size_t)i;
+            v[i] = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+                   (uint32_t)q[3] << 24;
+        }
+        TABLE(b, v, c->n_programs, RSC_PROGRAMS_COLS);
+        if (rsc_buf_put(m, b, c->progs.p, c->progs.len) != 0) {
+            st = RSC_E_NOMEM;
+            goto out;
         }
     }
-    if (c->n_automata) {
-        rsc_buf *b = &c->sec[RSC_SEC_AUTOMATA];
-        size_t head = 4 + 4 * (size_t)c->n_automata;
-        if (c->auts.len > UINT32_MAX - head)
-            return RSC_E_LIMIT;
-        PUT(b, c->n_automata);
-        for (uint32_t i = 0; i < c->n_automata; i++) {
-            const uint8_t *p = c->aut_offs.p + 4 * (size_t)i;
-            uint32_t off = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                           (uint32_t)p[3] << 24;
-            PUT(b, (uint32_t)head + off);
-        }
-        if (rsc_buf_put(m, b, c->auts.p, c->auts.len) != 0)
-            return RSC_E_NOMEM;
-    }
-    if (c->sels.count) {
-        /* A selection's automata: those of its units, in order. */
-        rsc_buf *b = &c->sec[RSC_SEC_SETS];
-        size_t list = 0;
-        for (size_t e = 0; e < c->sels.count; e++)
-            for (uint32_t i = 0; i < c->sels.n[e]; i++)
-                list += c->set_aut_n[c->sels.data[c->sels.first[e] + i]];
-        PUT(b, u32_of(c->sels.count));
-        PUT(b, u32_of(list));
-        list = 0;
+    int ident = c->sels.count == c->n_programs; /* set i = program i: no SETS */
+    for (size_t e = 0; e < c->sels.count && ident; e++)
+        ident = c->sels.n[e] == 1 && c->unit_prog[c->sels.data[c->sels.first[e]]] == e;
+    if (c->sels.count && !ident) {
+        /* A selection's programs: those of its non-empty units, in order. */
+        b = &c->sec[RSC_SEC_SETS];
+        size_t k = 0;
         for (size_t e = 0; e < c->sels.count; e++) {
             size_t n = 0;
             for (uint32_t i = 0; i < c->sels.n[e]; i++)
-                n += c->set_aut_n[c->sels.data[c->sels.first[e] + i]];
-            PUT(b, u32_of(list));
-            PUT(b, u32_of(n));
-            list += n;
+                n += c->unit_prog[c->sels.data[c->sels.first[e] + i]] != UINT32_MAX;
+            v[e * 2] = (uint32_t)k, v[e * 2 + 1] = (uint32_t)n;
+            k += n;
         }
+        TABLE(b, v, c->sels.count, RSC_SETS_COLS);
+        k = 0;
         for (size_t e = 0; e < c->sels.count; e++)
             for (uint32_t i = 0; i < c->sels.n[e]; i++) {
-                uint32_t u = c->sels.data[c->sels.first[e] + i];
-                for (uint32_t a = 0; a < c->set_aut_n[u]; a++)
-                    PUT(b, c->set_aut_first[u] + a);
+                uint32_t pr = c->unit_prog[c->sels.data[c->sels.first[e] + i]];
+                if (pr != UINT32_MAX)
+                    v[k++] = pr;
             }
+        TABLE(b, v, k, RSC_SETLIST_COLS);
     }
     if (c->n_keys || c->has_global) {
-        rsc_buf *b = &c->sec[RSC_SEC_AGENTS];
-        PUT(b, u32_of(c->n_keys));
-        PUT(b, c->has_global ? c->key_set[c->n_keys] : RSC_NONE);
+        b = &c->sec[RSC_SEC_AGENTS];
+        if (rsc_buf_varint(m, b, c->has_global ? c->key_set[c->n_keys] + 1 : 0) != 0) {
+            st = RSC_E_NOMEM;
+            goto out;
+        }
         for (size_t k = 0; k < c->n_keys; k++) {
             const agent_ref *r = &c->refs[c->order[c->key_pos[k]]];
-            PUT_STR(b, r->tok, r->len);
-            PUT(b, c->key_set[k]);
+            STR_REF(r->tok, r->len, &v[k * 3]);
+            v[k * 3 + 2] = c->key_set[k];
         }
+        TABLE(b, v, c->n_keys, RSC_AGENTS_COLS);
     }
     if (ir->n_groups) {
-        rsc_buf *b = &c->sec[RSC_SEC_GROUPS];
-        PUT(b, u32_of(ir->n_groups));
-        size_t list = 0;
-        for (size_t g = 0; g < ir->n_groups; g++)
-            list += ir->groups[g].n_agents;
-        PUT(b, u32_of(list));
-        list = 0;
+        b = &c->sec[RSC_SEC_GROUPS];
+        size_t k = 0;
         for (size_t g = 0; g < ir->n_groups; g++) {
-            PUT(b, ir->groups[g].line);
-            PUT(b, u32_of(list));
-            PUT(b, ir->groups[g].n_agents);
-            list += ir->groups[g].n_agents;
+            v[g * 2] = ir->groups[g].line, v[g * 2 + 1] = (uint32_t)k;
+            k += ir->groups[g].n_agents;
         }
+        TABLE(b, v, ir->n_groups, RSC_GROUPS_COLS);
+        k = 0;
         for (size_t g = 0; g < ir->n_groups; g++) {
             const rsc_group *gr = &ir->groups[g];
-            for (size_t i = gr->first_agent; i < gr->first_agent + gr->n_agents; i++) {
-                const rsc_agent *a = &ir->agents[i];
-                if (a->global) {
-                    PUT_STR(b, "*", 1);
-                    continue;
-                }
-                PUT_STR(b, c->agent_low[i], a->token.len);
-            }
+            for (size_t i = gr->first_agent; i < gr->first_agent + gr->n_agents; i++)
+                v[k++] = ir->agents[i].global ? 0 : c->agent_key[i] + 1;
         }
+        TABLE(b, v, k, RSC_GROUPLIST_COLS);
     }
     if (ir->n_sitemaps) {
-        rsc_buf *b = &c->sec[RSC_SEC_SITEMAPS];
-        PUT(b, u32_of(ir->n_sitemaps));
+        b = &c->sec[RSC_SEC_SITEMAPS];
         for (size_t i = 0; i < ir->n_sitemaps; i++) {
-            PUT(b, ir->sitemaps[i].line);
-            PUT_STR(b, ir->sitemaps[i].url.ptr, ir->sitemaps[i].url.len);
+            v[i * 3] = ir->sitemaps[i].line;
+            STR_REF(ir->sitemaps[i].url.ptr, ir->sitemaps[i].url.len, &v[i * 3 + 1]);
         }
+        TABLE(b, v, ir->n_sitemaps, RSC_SITEMAPS_COLS);
     }
     if (ir->n_directives) {
-        rsc_buf *b = &c->sec[RSC_SEC_DIRECTIVES];
-        PUT(b, u32_of(ir->n_directives));
+        b = &c->sec[RSC_SEC_DIRECTIVES];
         for (size_t i = 0; i < ir->n_directives; i++) {
             const rsc_directive *d = &ir->directives[i];
-            PUT(b, d->line);
-            PUT(b, d->group < ir->n_groups ? d->group : RSC_NONE);
-            PUT_STR(b, d->key.ptr, d->key.len);
-            PUT_STR(b, d->value.ptr, d->value.len);
+            v[i * 6] = d->line;
+            v[i * 6 + 1] = d->group < ir->n_groups ? (uint32_t)d->group + 1 : 0;
+            STR_REF(d->key.ptr, d->key.len, &v[i * 6 + 2]);
+            STR_REF(d->value.ptr, d->value.len, &v[i * 6 + 4]);
         }
+        TABLE(b, v, ir->n_directives, RSC_DIRECTIVES_COLS);
     }
     /* STRINGS last: every string is in the pool now. */
     c->sec[RSC_SEC_STRINGS] = c->strs.bytes;
     memset(&c->strs.bytes, 0, sizeof c->strs.bytes);
-    return RSC_OK;
+out:
+    rsc_mem_free(m, v, rows * RSC_TAB_MAX_COLS * sizeof *v);
+    return st;
 }
 
 static void ctx_free(ctx *c)
@@ -803,18 +793,18 @@ static void ctx_free(ctx *c)
     rsc_mem_free(m, (void *)c->agent_low, (c->ir->n_agents + 1) * sizeof *c->agent_low);
     rsc_mem_free(m, c->key_pos, (c->ir->n_agents + 1) * sizeof *c->key_pos);
     rsc_mem_free(m, c->key_set, (c->ir->n_agents + 1) * sizeof *c->key_set);
+    rsc_mem_free(m, c->agent_key, (c->ir->n_agents + 1) * sizeof *c->agent_key);
     rsc_mem_free(m, c->scratch, (c->n_cands + c->ir->n_groups + 1) * sizeof *c->scratch);
     rsc_mem_free(m, c->glist_set, c->cap_glist_set * sizeof *c->glist_set);
     rsc_mem_free(m, c->group_unit, (c->ir->n_groups + 1) * sizeof *c->group_unit);
     rsc_mem_free(m, c->unit_scratch, (c->ir->n_groups + 1) * sizeof *c->unit_scratch);
     rsc_mem_free(m, c->rules, (c->n_cands + 1) * sizeof *c->rules);
-    rsc_mem_free(m, c->set_aut_first, (c->sets.count + 1) * sizeof *c->set_aut_first);
-    rsc_mem_free(m, c->set_aut_n, (c->sets.count + 1) * sizeof *c->set_aut_n);
+    rsc_mem_free(m, c->unit_prog, (c->sets.count + 1) * sizeof *c->unit_prog);
     intern_free(m, &c->glists); /* after its users: this zeroes the counts */
     intern_free(m, &c->sets);
     intern_free(m, &c->sels);
-    rsc_buf_free(m, &c->auts);
-    rsc_buf_free(m, &c->aut_offs);
+    rsc_buf_free(m, &c->progs);
+    rsc_buf_free(m, &c->prog_ends);
     rsc_strpool_free(m, &c->strs);
     for (size_t i = 0; i <= RSC_SEC_LAST_KNOWN; i++)
         rsc_buf_free(m, &c->sec[i]);
@@ -850,7 +840,7 @@ rsc_status rsc_compile_ir(const rsc_ir *ir, const rsc_compile_options *opt, rsc_
     if (st == RSC_OK)
         st = make_rules(&c);
     if (st == RSC_OK)
-        st = make_automata(&c);
+        st = make_programs(&c);
     if (st == RSC_OK)
         st = make_sections(&c);
     if (st == RSC_OK) {
@@ -860,7 +850,7 @@ rsc_status rsc_compile_ir(const rsc_ir *ir, const rsc_compile_options *opt, rsc_
             secs[id - 1].data = c.sec[id].p;
             secs[id - 1].size = c.sec[id].len;
         }
-        st = rsc_emit_blob(&c.m, opt->profile == RSC_PROFILE_RFC ? RSC_FLAG_PROFILE_RFC : 0,
+        st = rsc_emit_blob(&c.m, opt->profile == RSC_PROFILE_RFC ? (uint8_t)RSC_FLAG_PROFILE_RFC : 0,
                            secs, RSC_SEC_LAST_KNOWN, out);
     }
     int failed = c.m.failed;

@@ -1,57 +1,151 @@
-/* Disassembly and counts of a verified program (docs/FORMAT.md). Reads the
- * blob bytes itself (rsc_program's base and size are public); never the
- * runtime's private fields. Every read is bounds-checked anyway, so a
- * program that was not verified cannot make it read out of bounds. */
+/* Disassembly and counts of a verified program (docs/FORMAT.md, version 2).
+ * Reads the tables through the offsets rsc_load() left in rsc_program's
+ * private words (runtime/program.h) and parses the section framing and the
+ * tries itself. The blob is verified, so the tables are trusted; the section
+ * walk and the trie walk still stay inside the blob and the program span, so
+ * a hand-made rsc_program cannot make them run away.
+ *
+ * Output (one item a line, deterministic; pinned by the golden tests):
+ *
+ *   robotsc blob 2.0
+ *   profile google|rfc
+ *   size N
+ *   checksum AAAAAAAA
+ *   sections N
+ *     NAME id I offset O size S          O: absolute offset of the content
+ *   agents N
+ *     "token" -> set S
+ *   global none | global -> set S
+ *   sets N
+ *     set I: programs P P ...  | set I: programs (none: allows everything)
+ *   programs N
+ *   program K: data @D, size S, nodes N, globs G     D: offset in Data
+ *     @O "edge" [accept R] [end R] children C        one line per node,
+ *       glob R "tail"[$]                             preorder, 2 spaces a
+ *                                                    level; O from the
+ *                                                    program start; edge:
+ *                                                    key byte + Label
+ *   rules N
+ *     rank R: line L allow|disallow priority P "pattern"
+ *   groups N
+ *     group I line L: "token" ...
+ *   sitemaps N
+ *     line L "url"
+ *   directives N
+ *     line L group none|G "key" = "value"
+ *
+ * Strings are quoted: printable ASCII as is, '"', '\\' and every other byte
+ * as \xHH. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "format.h"
+#include "program.h"
 #include "robotsc/compiler.h"
+#include "robotsc/runtime.h"
 
-typedef struct blob {
-    const uint8_t *p;
-    size_t size;
-    size_t sec_off[RSC_SEC_LAST_KNOWN + 1], sec_size[RSC_SEC_LAST_KNOWN + 1];
-} blob;
+/* ---- reading ------------------------------------------------------------- */
 
-static uint32_t rd32(const uint8_t *p, size_t size, size_t off)
+/* A varint inside [*pp, end): 0 when it runs past end or is too long. */
+static int uvb(const uint8_t **pp, const uint8_t *end, uint32_t *v)
 {
-    if (off > size || size - off < 4)
-        return 0;
-    p += off;
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint32_t sec32(const blob *b, int id, size_t off)
-{
-    return rd32(b->p + b->sec_off[id], b->sec_size[id], off);
-}
-
-static rsc_status open_blob(const rsc_program *prog, blob *b)
-{
-    memset(b, 0, sizeof *b);
-    if (!prog || !prog->base || prog->size < RSC_HEADER_SIZE)
-        return RSC_E_ARG;
-    b->p = prog->base;
-    b->size = prog->size;
-    uint32_t n = rd32(b->p, b->size, RSC_H_NSECT);
-    if (n > RSC_MAX_SECTIONS || RSC_HEADER_SIZE + RSC_SECTION_ENTRY_SIZE * (size_t)n > b->size)
-        return RSC_E_ARG;
-    size_t at = RSC_HEADER_SIZE + RSC_SECTION_ENTRY_SIZE * (size_t)n;
-    for (uint32_t i = 0; i < n; i++) {
-        const uint8_t *e = b->p + RSC_HEADER_SIZE + RSC_SECTION_ENTRY_SIZE * i;
-        unsigned id = (unsigned)e[0] | (unsigned)e[1] << 8;
-        size_t sz = rd32(e, 8, 4);
-        if (sz > b->size || at > b->size - sz)
-            return RSC_E_ARG;
-        if (id >= 1 && id <= RSC_SEC_LAST_KNOWN) {
-            b->sec_off[id] = at;
-            b->sec_size[id] = sz;
+    const uint8_t *p = *pp;
+    uint32_t r = 0;
+    for (unsigned i = 0; i < RSC_VARINT_MAX; i++) {
+        if (p >= end)
+            return 0;
+        uint32_t b = *p++;
+        r |= (b & 0x7fu) << (7 * i);
+        if (!(b & 0x80u)) {
+            *pp = p;
+            *v = r;
+            return 1;
         }
-        at += (sz + 3) & ~(size_t)3;
     }
-    return RSC_OK;
+    return 0;
+}
+
+/* One trie node, parsed from its span. Offsets relative to the program. */
+typedef struct node {
+    uint32_t head, label_len, accept, end, n, width, depth, gn;
+    const uint8_t *label;
+    const uint8_t *globs; /* the glob ranks, after Glob_N; NULL without */
+    const uint8_t *keys, *offs;
+    uint32_t c; /* where the children's Offsets count from */
+} node;
+
+/* Rule r's match text (FORMAT.md, RULES), or NULL when r is out of range. */
+static const uint8_t *mtext(const rsc_program *prog, uint32_t r, uint32_t *len)
+{
+    unsigned col = (prog->flags & RSC_FLAG_PROFILE_RFC) ? 3 : 1;
+    if (r < 1 || r > prog->priv[P_RULES_N])
+        return NULL;
+    *len = rsc_tab(prog, P_RULES, r - 1, col + 1);
+    return prog->base + prog->priv[P_STR_OFF] + rsc_tab(prog, P_RULES, r - 1, col);
+}
+
+/* The node at [at, span_end) whose label starts at string depth d. */
+static int parse_node(const rsc_program *prog, const uint8_t *pg, uint32_t at, uint32_t span_end,
+                      uint32_t d, node *nd)
+{
+    const uint8_t *p = pg + at, *e = pg + span_end;
+    uint32_t lh, x, ml;
+    memset(nd, 0, sizeof *nd);
+    if (at >= span_end || !uvb(&p, e, &lh))
+        return 0;
+    nd->label_len = lh >> 1;
+    if (lh & RSC_LABEL_REF) {
+        const uint8_t *t;
+        if (!uvb(&p, e, &x) || !(t = mtext(prog, x, &ml)) || d > ml || nd->label_len > ml - d)
+            return 0;
+        nd->label = t + d;
+    } else {
+        if (nd->label_len > (size_t)(e - p))
+            return 0;
+        nd->label = p;
+        p += nd->label_len;
+    }
+    nd->depth = d + nd->label_len;
+    if (!uvb(&p, e, &nd->head))
+        return 0;
+    if ((nd->head & RSC_N_ACCEPT) && !uvb(&p, e, &nd->accept))
+        return 0;
+    if ((nd->head & RSC_N_END) && !uvb(&p, e, &nd->end))
+        return 0;
+    if (nd->head & RSC_N_GLOBS) {
+        if (!uvb(&p, e, &nd->gn))
+            return 0;
+        nd->globs = p;
+        for (uint32_t k = 0; k < nd->gn; k++)
+            if (!uvb(&p, e, &x))
+                return 0;
+    }
+    nd->n = nd->head >> RSC_N_CHILD_SHIFT;
+    nd->width = ((nd->head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
+    if (nd->n > RSC_MAX_CHILDREN || (size_t)nd->n * (1 + nd->width) > (size_t)(e - p))
+        return 0;
+    nd->keys = p;
+    p += nd->n;
+    nd->offs = p;
+    p += (size_t)nd->n * nd->width;
+    nd->c = (uint32_t)(p - pg);
+    return 1;
+}
+
+/* The span [*cs, *ce) of child k of nd, whose own span ends at span_end. */
+static int child_span(const node *nd, uint32_t k, uint32_t span_end, uint32_t *cs,
+                      uint32_t *ce)
+{
+    uint32_t room = span_end - nd->c; /* nd->c <= span_end by parse_node */
+    uint32_t o = rsc_rdn(nd->offs + (size_t)k * nd->width, nd->width);
+    uint32_t next = k + 1 < nd->n ? rsc_rdn(nd->offs + (size_t)(k + 1) * nd->width, nd->width)
+                                  : room;
+    if (o >= next || next > room)
+        return 0;
+    *cs = nd->c + o;
+    *ce = nd->c + next;
+    return 1;
 }
 
 /* ---- text output --------------------------------------------------------- */
@@ -72,285 +166,278 @@ static void say(out *o, const char *fmt, ...)
         o->w(o->ud, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
-/* A quoted string: printable ASCII as is, '"' and '\\' escaped, \xHH else. */
-static void say_bytes(out *o, const uint8_t *s, size_t n)
+static void indent(out *o, size_t levels)
+{
+    static const char sp[] = "                                ";
+    size_t n = 2 * levels;
+    while (n > 0) {
+        size_t k = n < sizeof sp - 1 ? n : sizeof sp - 1;
+        o->w(o->ud, sp, k);
+        n -= k;
+    }
+}
+
+/* A quoted string of a[0..na) then b[0..nb): printable ASCII as is, '"'
+ * and '\\' and every other byte as \xHH. */
+static void say_quoted(out *o, const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
 {
     char buf[128];
     size_t k = 0;
     buf[k++] = '"';
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < na + nb; i++) {
         if (k > sizeof buf - 8) {
             o->w(o->ud, buf, k);
             k = 0;
         }
-        uint8_t c = s[i];
-        if (c == '"' || c == '\\') {
-            buf[k++] = '\\';
+        uint8_t c = i < na ? a[i] : b[i - na];
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
             buf[k++] = (char)c;
-        } else if (c >= 0x20 && c < 0x7f) {
-            buf[k++] = (char)c;
-        } else {
+        else
             k += (size_t)snprintf(buf + k, 5, "\\x%02X", c);
-        }
     }
     buf[k++] = '"';
     o->w(o->ud, buf, k);
 }
 
-static void say_str(out *o, const blob *b, uint32_t off, uint32_t len)
+static void say_str(out *o, const rsc_program *prog, uint32_t off, uint32_t len)
 {
-    size_t sz = b->sec_size[RSC_SEC_STRINGS];
+    uint32_t sz = prog->priv[P_STR_SIZE];
     if (off > sz || len > sz - off) {
         say(o, "<bad string %u+%u>", off, len);
         return;
     }
-    say_bytes(o, b->p + b->sec_off[RSC_SEC_STRINGS] + off, len);
+    say_quoted(o, NULL, 0, prog->base + prog->priv[P_STR_OFF] + off, len);
 }
 
-static void say_target(out *o, uint32_t t)
+static const char *section_name(uint32_t id)
 {
-    if (t == RSC_NONE)
-        say(o, "NONE");
-    else
-        say(o, "@%u", t);
+    static const char *const names[] = {"?",    "STRINGS", "RULES",    "PROGRAMS",  "SETS",
+                                        "AGENTS", "GROUPS", "SITEMAPS", "DIRECTIVES"};
+    return id >= 1 && id <= RSC_SEC_LAST_KNOWN ? names[id] : "UNKNOWN";
 }
 
-static const char *section_name(unsigned id)
+/* ---- programs ------------------------------------------------------------ */
+
+/* Program k: *pg its first byte, *size its length. */
+static void program_span(const rsc_program *prog, uint32_t k, const uint8_t **pg, uint32_t *size)
 {
-    static const char *const names[] = {"?",      "STRINGS", "RULES",    "AUTOMATA",
-                                        "SETS",   "AGENTS",  "GROUPS",   "SITEMAPS",
-                                        "DIRECTIVES"};
-    return id <= RSC_SEC_LAST_KNOWN ? names[id] : "UNKNOWN";
+    uint32_t s = k ? rsc_tab(prog, P_PROGS, k - 1, 0) : 0;
+    uint32_t e = rsc_tab(prog, P_PROGS, k, 0);
+    *pg = prog->base + prog->priv[P_PROG_DATA] + s;
+    *size = e > s ? e - s : 0;
 }
 
-/* Byte ranges of one class of the class map, e.g. [\x00-.0-\xFF]. */
-static void say_class(out *o, const uint8_t *map, unsigned cls)
+typedef struct counts {
+    uint32_t nodes, globs;
+} counts;
+
+/* Counts the node at [at, end) (label from string depth d) and its glob
+ * entries, and prints them when o is not NULL. key is the byte of the edge
+ * from the parent (-1: the root). *depth receives the node's string depth. */
+static int visit(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t at, uint32_t end,
+                 uint32_t d, size_t level, int key, counts *n, uint32_t *depth)
 {
-    say(o, "[");
-    for (unsigned b = 0; b < 256; b++) {
-        if (map[b] != cls)
+    node nd;
+    if (!parse_node(prog, pg, at, end, d, &nd))
+        return 0;
+    *depth = nd.depth;
+    n->nodes++;
+    if (o) {
+        uint8_t kb = (uint8_t)(key < 0 ? 0 : key);
+        indent(o, level + 1);
+        say(o, "@%u ", at);
+        say_quoted(o, &kb, key < 0 ? 0 : 1, nd.label, nd.label_len);
+        if (nd.head & RSC_N_ACCEPT)
+            say(o, " accept %u", nd.accept);
+        if (nd.head & RSC_N_END)
+            say(o, " end %u", nd.end);
+        say(o, " children %u\n", nd.n);
+    }
+    const uint8_t *g = nd.globs;
+    for (uint32_t k = 0; k < nd.gn; k++) {
+        uint32_t rank, ml;
+        const uint8_t *t;
+        if (!uvb(&g, pg + end, &rank) || !(t = mtext(prog, rank, &ml)) || nd.depth >= ml)
+            return 0;
+        n->globs++;
+        if (o) { /* the tail, with its anchoring '$' outside the quotes */
+            size_t tl = ml - nd.depth;
+            int anch = t[ml - 1] == '$';
+            indent(o, level + 2);
+            say(o, "glob %u ", rank);
+            say_quoted(o, NULL, 0, t + nd.depth, tl - (size_t)anch);
+            say(o, anch ? "$\n" : "\n");
+        }
+    }
+    return 1;
+}
+
+typedef struct frame {
+    uint32_t at, end, next, depth; /* span, next child, string depth */
+} frame;
+
+/* Walks program pg[0..size) in preorder with an explicit stack (one frame
+ * per level, RSC_MAX_DEPTH levels: 64 KiB), counting its nodes and glob
+ * entries into *n and printing them when o is not NULL. Returns 0 when the
+ * program is malformed (never for a verified one). */
+static int walk(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t size, counts *n)
+{
+    frame st[RSC_MAX_DEPTH];
+    size_t d = 0;
+    node nd;
+    n->nodes = n->globs = 0;
+    if (!visit(o, prog, pg, 0, size, 0, 0, -1, n, &st[0].depth))
+        return 0;
+    st[0].at = 0;
+    st[0].end = size;
+    st[0].next = 0;
+    for (;;) {
+        frame *f = &st[d];
+        uint32_t cs, ce, dep;
+        if (!parse_node(prog, pg, f->at, f->end, d ? st[d - 1].depth + 1 : 0, &nd))
+            return 0;
+        if (f->next >= nd.n) {
+            if (d == 0)
+                return 1;
+            d--;
             continue;
-        unsigned e = b;
-        while (e + 1 < 256 && map[e + 1] == cls)
-            e++;
-        uint8_t lo = (uint8_t)b, hi = (uint8_t)e;
-        if (lo >= 0x21 && lo < 0x7f && lo != '\\' && lo != ']' && lo != '-')
-            say(o, "%c", lo);
-        else
-            say(o, "\\x%02X", lo);
-        if (e > b) {
-            if (hi >= 0x21 && hi < 0x7f && hi != '\\' && hi != ']' && hi != '-')
-                say(o, "-%c", hi);
-            else
-                say(o, "-\\x%02X", hi);
         }
-        b = e;
+        uint32_t k = f->next++;
+        if (d + 1 >= RSC_MAX_DEPTH || !child_span(&nd, k, f->end, &cs, &ce))
+            return 0;
+        if (!visit(o, prog, pg, cs, ce, f->depth + 1, d + 1, nd.keys[k], n, &dep))
+            return 0;
+        d++;
+        st[d].at = cs;
+        st[d].end = ce;
+        st[d].next = 0;
+        st[d].depth = dep;
     }
-    say(o, "]");
 }
 
-/* One automaton at section offset off, of size sz. */
-static void dump_automaton(out *o, const blob *b, uint32_t k, size_t off, size_t sz)
-{
-    const uint8_t *a = b->p + b->sec_off[RSC_SEC_AUTOMATA] + off;
-    uint32_t n = rd32(a, sz, 0), code_size = rd32(a, sz, 4), start = rd32(a, sz, 8);
-    uint32_t flags = rd32(a, sz, 12), nc = rd32(a, sz, 16);
-    say(o, "automaton %u: states %u, code %u bytes, start @%u", k, n, code_size, start);
-    size_t at = RSC_AUT_HEADER_SIZE;
-    const uint8_t *map = NULL;
-    if (flags & RSC_AUT_HAS_CLASS_MAP) {
-        say(o, ", classes %u\n", nc);
-        if (at + 256 > sz)
-            return;
-        map = a + at;
-        at += 256;
-        for (uint32_t c = 0; c < nc; c++) {
-            say(o, "  class %u ", c);
-            say_class(o, map, c);
-            say(o, "\n");
-        }
-    } else {
-        say(o, "\n");
-    }
-    if ((size_t)n > (sz - at) / 4)
-        return;
-    size_t offs = at, code = at + 4 * (size_t)n;
-    if (code > sz || code_size > sz - code)
-        return;
-    const uint8_t *cp = a + code;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t so = rd32(a, sz, offs + 4 * (size_t)i);
-        uint32_t w0 = rd32(cp, code_size, so), ceil = rd32(cp, code_size, (size_t)so + 4);
-        size_t p = (size_t)so + 8;
-        unsigned op = w0 & RSC_OP_MASK;
-        say(o, "  s%u @%u %s ceiling %u", w0 >> RSC_ST_INDEX_SHIFT, so,
-            op == RSC_OP_LIT ? "LIT" : op == RSC_OP_SPARSE ? "SPARSE" : op == RSC_OP_TABLE ? "TABLE" : "?",
-            ceil);
-        if (w0 & RSC_ST_HAS_ACCEPT) {
-            say(o, " accept %u", rd32(cp, code_size, p));
-            p += 4;
-        }
-        if (w0 & RSC_ST_HAS_END) {
-            say(o, " end %u", rd32(cp, code_size, p));
-            p += 4;
-        }
-        say(o, ":");
-        if (op == RSC_OP_LIT) {
-            uint32_t len = rd32(cp, code_size, p);
-            p += 4;
-            if (len > code_size || p > code_size - len)
-                break;
-            say(o, " ");
-            say_bytes(o, cp + p, len);
-            p += (len + 3u) & ~(size_t)3;
-            say(o, " -> ");
-            say_target(o, rd32(cp, code_size, p));
-        } else if (op == RSC_OP_SPARSE) {
-            uint32_t cnt = rd32(cp, code_size, p);
-            p += 4;
-            if (cnt > 256 || p + cnt > code_size)
-                break;
-            const uint8_t *bytes = cp + p;
-            size_t tg = p + ((cnt + 3u) & ~(size_t)3);
-            for (uint32_t j = 0; j < cnt; j++) {
-                say(o, " ");
-                say_bytes(o, bytes + j, 1);
-                say(o, "->");
-                say_target(o, rd32(cp, code_size, tg + 4 * (size_t)j));
-            }
-            say(o, " default ");
-            say_target(o, rd32(cp, code_size, tg + 4 * (size_t)cnt));
-        } else if (op == RSC_OP_TABLE) {
-            for (uint32_t c = 0; c < nc; c++) {
-                say(o, " c%u->", c);
-                say_target(o, rd32(cp, code_size, p + 4 * (size_t)c));
-            }
-        }
-        say(o, "\n");
-    }
-}
+/* ---- public -------------------------------------------------------------- */
 
 rsc_status rsc_dump(const rsc_program *prog, rsc_write_fn w, void *ud)
 {
-    blob b;
-    if (!w)
+    if (!prog || !w || !prog->base || prog->size < RSC_HEADER_SIZE)
         return RSC_E_ARG;
-    rsc_status st = open_blob(prog, &b);
-    if (st != RSC_OK)
-        return st;
     out o = {w, ud};
-    const uint8_t *h = b.p;
-    unsigned flags = (unsigned)h[RSC_H_FLAGS] | (unsigned)h[RSC_H_FLAGS + 1] << 8;
+    const uint8_t *h = prog->base;
     say(&o, "robotsc blob %u.%u\n", h[RSC_H_MAJOR], h[RSC_H_MINOR]);
-    say(&o, "profile %s\n", (flags & RSC_FLAG_PROFILE_RFC) ? "rfc" : "google");
-    say(&o, "size %u\n", rd32(h, b.size, RSC_H_TOTAL));
-    say(&o, "checksum %08X %08X\n", rd32(h, b.size, RSC_H_CHECK_A), rd32(h, b.size, RSC_H_CHECK_B));
-    uint32_t ns = rd32(h, b.size, RSC_H_NSECT);
-    say(&o, "sections %u\n", ns);
-    size_t at = RSC_HEADER_SIZE + RSC_SECTION_ENTRY_SIZE * (size_t)ns;
-    for (uint32_t i = 0; i < ns; i++) {
-        const uint8_t *e = h + RSC_HEADER_SIZE + RSC_SECTION_ENTRY_SIZE * i;
-        unsigned id = (unsigned)e[0] | (unsigned)e[1] << 8;
-        uint32_t sz = rd32(e, 8, 4);
-        say(&o, "  %s id %u offset %zu size %u\n", section_name(id), id, at, sz);
-        at += (sz + 3) & ~(size_t)3;
+    say(&o, "profile %s\n", (prog->flags & RSC_FLAG_PROFILE_RFC) ? "rfc" : "google");
+    say(&o, "size %u\n", rsc_rd32(h + RSC_H_TOTAL));
+    say(&o, "checksum %08X\n", rsc_rd32(h + RSC_H_CHECK));
+
+    /* Sections: count them, then list them. */
+    const uint8_t *end = h + prog->size;
+    for (int pass = 0; pass < 2; pass++) {
+        const uint8_t *p = h + RSC_HEADER_SIZE;
+        uint32_t ns = 0, tag, sz;
+        while (p < end && uvb(&p, end, &tag) && uvb(&p, end, &sz) && sz <= (size_t)(end - p)) {
+            if (pass == 1) {
+                say(&o, "  %s id %u%s offset %zu size %u\n", section_name(tag >> 1), tag >> 1,
+                    (tag & RSC_TAG_SKIPPABLE) ? " skippable" : "", (size_t)(p - h), sz);
+            }
+            ns++;
+            p += sz;
+        }
+        if (pass == 0)
+            say(&o, "sections %u\n", ns);
     }
 
     /* AGENTS */
-    uint32_t na = sec32(&b, RSC_SEC_AGENTS, 0), gset = sec32(&b, RSC_SEC_AGENTS, 4);
-    if (b.sec_size[RSC_SEC_AGENTS] == 0)
-        gset = RSC_NONE;
+    uint32_t na = prog->priv[P_AGENTS_N];
     say(&o, "agents %u\n", na);
-    for (uint32_t i = 0; i < na && 8 + 12 * (size_t)i < b.sec_size[RSC_SEC_AGENTS]; i++) {
-        size_t e = 8 + 12 * (size_t)i;
+    for (uint32_t i = 0; i < na; i++) {
         say(&o, "  ");
-        say_str(&o, &b, sec32(&b, RSC_SEC_AGENTS, e), sec32(&b, RSC_SEC_AGENTS, e + 4));
-        say(&o, " -> set %u\n", sec32(&b, RSC_SEC_AGENTS, e + 8));
+        say_str(&o, prog, rsc_tab(prog, P_AGENTS, i, 0), rsc_tab(prog, P_AGENTS, i, 1));
+        say(&o, " -> set %u\n", rsc_tab(prog, P_AGENTS, i, 2));
     }
-    if (gset == RSC_NONE)
+    if (prog->priv[P_GLOBAL] == 0)
         say(&o, "global none\n");
     else
-        say(&o, "global -> set %u\n", gset);
+        say(&o, "global -> set %u\n", prog->priv[P_GLOBAL] - 1);
 
     /* SETS */
-    uint32_t nsets = sec32(&b, RSC_SEC_SETS, 0), nlist = sec32(&b, RSC_SEC_SETS, 4);
+    uint32_t nsets = prog->priv[P_SETS_N], nlist = prog->priv[P_SLIST_N];
     say(&o, "sets %u\n", nsets);
-    size_t list = 8 + 8 * (size_t)nsets;
-    for (uint32_t i = 0; i < nsets && 8 + 8 * (size_t)i < b.sec_size[RSC_SEC_SETS]; i++) {
-        uint32_t first = sec32(&b, RSC_SEC_SETS, 8 + 8 * (size_t)i);
-        uint32_t n = sec32(&b, RSC_SEC_SETS, 12 + 8 * (size_t)i);
-        say(&o, "  set %u: automata", i);
+    if (!prog->priv[P_SETS]) /* no SETS: set i is program i */
+        say(&o, "  set i: program i\n");
+    for (uint32_t i = 0; i < nsets && prog->priv[P_SETS]; i++) {
+        uint32_t first = rsc_tab(prog, P_SETS, i, 0), n = rsc_tab(prog, P_SETS, i, 1);
+        say(&o, "  set %u: programs", i);
         if (n == 0)
             say(&o, " (none: allows everything)");
-        for (uint32_t j = 0; j < n && (size_t)first + j < nlist; j++)
-            say(&o, " %u", sec32(&b, RSC_SEC_SETS, list + 4 * ((size_t)first + j)));
+        for (uint32_t j = 0; j < n && first < nlist && j < nlist - first; j++)
+            say(&o, " %u", rsc_tab(prog, P_SLIST, first + j, 0));
         say(&o, "\n");
     }
 
-    /* AUTOMATA */
-    uint32_t naut = sec32(&b, RSC_SEC_AUTOMATA, 0);
-    size_t asz = b.sec_size[RSC_SEC_AUTOMATA];
-    say(&o, "automata %u\n", naut);
-    for (uint32_t k = 0; k < naut && 4 + 4 * (size_t)k < asz; k++) {
-        size_t off = sec32(&b, RSC_SEC_AUTOMATA, 4 + 4 * (size_t)k);
-        size_t end = k + 1 < naut ? sec32(&b, RSC_SEC_AUTOMATA, 8 + 4 * (size_t)k) : asz;
-        if (off > end || end > asz)
-            break;
-        dump_automaton(&o, &b, k, off, end - off);
+    /* PROGRAMS */
+    uint32_t np = prog->priv[P_PROGS_N];
+    say(&o, "programs %u\n", np);
+    for (uint32_t k = 0; k < np; k++) {
+        const uint8_t *pg;
+        uint32_t size;
+        counts c;
+        program_span(prog, k, &pg, &size);
+        int ok = walk(NULL, prog, pg, size, &c);
+        say(&o, "program %u: data @%u, size %u, nodes %u, globs %u\n", k,
+            (uint32_t)(pg - (prog->base + prog->priv[P_PROG_DATA])), size, c.nodes, c.globs);
+        if (!ok || !walk(&o, prog, pg, size, &c))
+            say(&o, "  <corrupt program>\n");
     }
 
     /* RULES */
-    uint32_t nr = sec32(&b, RSC_SEC_RULES, 0);
+    uint32_t nr = prog->priv[P_RULES_N];
     say(&o, "rules %u\n", nr);
-    for (uint32_t i = 0; i < nr && 4 + 16 * (size_t)i < b.sec_size[RSC_SEC_RULES]; i++) {
-        size_t e = 4 + 16 * (size_t)i;
-        uint32_t lk = sec32(&b, RSC_SEC_RULES, e);
-        say(&o, "  rank %u: line %u %s priority %u ", i + 1, lk & RSC_RULE_LINE_MASK,
-            (lk & RSC_RULE_ALLOW) ? "allow" : "disallow", sec32(&b, RSC_SEC_RULES, e + 4));
-        say_str(&o, &b, sec32(&b, RSC_SEC_RULES, e + 8), sec32(&b, RSC_SEC_RULES, e + 12));
+    for (uint32_t i = 0; i < nr; i++) {
+        uint32_t la = rsc_tab(prog, P_RULES, i, 0), len = rsc_tab(prog, P_RULES, i, 2);
+        say(&o, "  rank %u: line %u %s priority %u ", i + 1, la >> 1,
+            (la & 1) ? "allow" : "disallow", len);
+        say_str(&o, prog, rsc_tab(prog, P_RULES, i, 1), len);
         say(&o, "\n");
     }
 
     /* GROUPS */
-    uint32_t ng = sec32(&b, RSC_SEC_GROUPS, 0), ngl = sec32(&b, RSC_SEC_GROUPS, 4);
-    size_t gl = 8 + 12 * (size_t)ng;
+    uint32_t ng = prog->priv[P_GROUPS_N], ngl = prog->priv[P_GLIST_N];
     say(&o, "groups %u\n", ng);
-    for (uint32_t i = 0; i < ng && 8 + 12 * (size_t)i < b.sec_size[RSC_SEC_GROUPS]; i++) {
-        size_t e = 8 + 12 * (size_t)i;
-        uint32_t first = sec32(&b, RSC_SEC_GROUPS, e + 4), n = sec32(&b, RSC_SEC_GROUPS, e + 8);
-        say(&o, "  group %u line %u:", i, sec32(&b, RSC_SEC_GROUPS, e));
-        for (uint32_t j = 0; j < n && (size_t)first + j < ngl; j++) {
-            size_t le = gl + 8 * ((size_t)first + j);
+    for (uint32_t i = 0; i < ng; i++) {
+        uint32_t first, n = rsc_group_agents(prog, i, &first);
+        say(&o, "  group %u line %u:", i, rsc_tab(prog, P_GROUPS, i, 0));
+        for (uint32_t j = 0; j < n && first < ngl && j < ngl - first; j++) {
+            uint32_t a = rsc_tab(prog, P_GLIST, first + j, 0); /* 0: '*' */
             say(&o, " ");
-            say_str(&o, &b, sec32(&b, RSC_SEC_GROUPS, le), sec32(&b, RSC_SEC_GROUPS, le + 4));
+            if (a == 0)
+                say(&o, "\"*\"");
+            else
+                say_str(&o, prog, rsc_tab(prog, P_AGENTS, a - 1, 0), rsc_tab(prog, P_AGENTS, a - 1, 1));
         }
         say(&o, "\n");
     }
 
     /* SITEMAPS */
-    uint32_t nsm = sec32(&b, RSC_SEC_SITEMAPS, 0);
+    uint32_t nsm = prog->priv[P_SITEMAPS_N];
     say(&o, "sitemaps %u\n", nsm);
-    for (uint32_t i = 0; i < nsm && 4 + 12 * (size_t)i < b.sec_size[RSC_SEC_SITEMAPS]; i++) {
-        size_t e = 4 + 12 * (size_t)i;
-        say(&o, "  line %u ", sec32(&b, RSC_SEC_SITEMAPS, e));
-        say_str(&o, &b, sec32(&b, RSC_SEC_SITEMAPS, e + 4), sec32(&b, RSC_SEC_SITEMAPS, e + 8));
+    for (uint32_t i = 0; i < nsm; i++) {
+        say(&o, "  line %u ", rsc_tab(prog, P_SITEMAPS, i, 0));
+        say_str(&o, prog, rsc_tab(prog, P_SITEMAPS, i, 1), rsc_tab(prog, P_SITEMAPS, i, 2));
         say(&o, "\n");
     }
 
     /* DIRECTIVES */
-    uint32_t nd = sec32(&b, RSC_SEC_DIRECTIVES, 0);
+    uint32_t nd = prog->priv[P_DIRS_N];
     say(&o, "directives %u\n", nd);
-    for (uint32_t i = 0; i < nd && 4 + 24 * (size_t)i < b.sec_size[RSC_SEC_DIRECTIVES]; i++) {
-        size_t e = 4 + 24 * (size_t)i;
-        uint32_t g = sec32(&b, RSC_SEC_DIRECTIVES, e + 4);
-        say(&o, "  line %u group ", sec32(&b, RSC_SEC_DIRECTIVES, e));
-        if (g == RSC_NONE)
+    for (uint32_t i = 0; i < nd; i++) {
+        uint32_t g = rsc_tab(prog, P_DIRS, i, 1);
+        say(&o, "  line %u group ", rsc_tab(prog, P_DIRS, i, 0));
+        if (g == 0)
             say(&o, "none ");
         else
-            say(&o, "%u ", g);
-        say_str(&o, &b, sec32(&b, RSC_SEC_DIRECTIVES, e + 8), sec32(&b, RSC_SEC_DIRECTIVES, e + 12));
+            say(&o, "%u ", g - 1);
+        say_str(&o, prog, rsc_tab(prog, P_DIRS, i, 2), rsc_tab(prog, P_DIRS, i, 3));
         say(&o, " = ");
-        say_str(&o, &b, sec32(&b, RSC_SEC_DIRECTIVES, e + 16), sec32(&b, RSC_SEC_DIRECTIVES, e + 20));
+        say_str(&o, prog, rsc_tab(prog, P_DIRS, i, 4), rsc_tab(prog, P_DIRS, i, 5));
         say(&o, "\n");
     }
     return RSC_OK;
@@ -358,31 +445,31 @@ rsc_status rsc_dump(const rsc_program *prog, rsc_write_fn w, void *ud)
 
 rsc_status rsc_blob_info_get(const rsc_program *prog, rsc_blob_info *info)
 {
-    blob b;
     if (!info)
         return RSC_E_ARG;
     memset(info, 0, sizeof *info);
-    rsc_status st = open_blob(prog, &b);
-    if (st != RSC_OK)
-        return st;
-    unsigned flags = (unsigned)b.p[RSC_H_FLAGS] | (unsigned)b.p[RSC_H_FLAGS + 1] << 8;
-    info->profile = (flags & RSC_FLAG_PROFILE_RFC) ? RSC_PROFILE_RFC : RSC_PROFILE_GOOGLE;
-    info->size = b.size;
-    info->n_rules = sec32(&b, RSC_SEC_RULES, 0);
-    info->n_automata = sec32(&b, RSC_SEC_AUTOMATA, 0);
-    info->n_sets = sec32(&b, RSC_SEC_SETS, 0);
-    info->n_agents = sec32(&b, RSC_SEC_AGENTS, 0);
-    info->has_global = b.sec_size[RSC_SEC_AGENTS] != 0 && sec32(&b, RSC_SEC_AGENTS, 4) != RSC_NONE;
-    info->n_groups = sec32(&b, RSC_SEC_GROUPS, 0);
-    info->n_sitemaps = sec32(&b, RSC_SEC_SITEMAPS, 0);
-    info->n_directives = sec32(&b, RSC_SEC_DIRECTIVES, 0);
-    size_t asz = b.sec_size[RSC_SEC_AUTOMATA];
-    for (uint32_t k = 0; k < info->n_automata && 4 + 4 * (size_t)k < asz; k++) {
-        uint32_t off = sec32(&b, RSC_SEC_AUTOMATA, 4 + 4 * (size_t)k);
-        uint32_t n = sec32(&b, RSC_SEC_AUTOMATA, off);
-        info->total_states += n;
-        if (n > info->max_states)
-            info->max_states = n;
+    if (!prog || !prog->base)
+        return RSC_E_ARG;
+    info->profile = (prog->flags & RSC_FLAG_PROFILE_RFC) ? RSC_PROFILE_RFC : RSC_PROFILE_GOOGLE;
+    info->size = prog->size;
+    info->n_rules = prog->priv[P_RULES_N];
+    info->n_programs = prog->priv[P_PROGS_N];
+    info->n_sets = prog->priv[P_SETS_N];
+    info->n_agents = prog->priv[P_AGENTS_N];
+    info->n_groups = prog->priv[P_GROUPS_N];
+    info->n_sitemaps = prog->priv[P_SITEMAPS_N];
+    info->n_directives = prog->priv[P_DIRS_N];
+    info->has_global = prog->priv[P_GLOBAL] != 0;
+    for (uint32_t k = 0; k < info->n_programs; k++) {
+        const uint8_t *pg;
+        uint32_t size;
+        counts c;
+        program_span(prog, k, &pg, &size);
+        walk(NULL, prog, pg, size, &c); /* a malformed program counts what was read */
+        info->total_nodes += c.nodes;
+        info->n_globs += c.globs;
+        if (c.nodes > info->max_nodes)
+            info->max_nodes = c.nodes;
     }
     return RSC_OK;
 }

@@ -1,36 +1,33 @@
 /* The blob format's constants: the single edge from compile time to run
  * time. docs/FORMAT.md is the specification; keep the two in step ("grep
  * FORMAT" when changing either). Only the runtime and the compiler's emitter
- * include this file. */
+ * and dumper include this file. */
 #ifndef ROBOTSC_FORMAT_H
 #define ROBOTSC_FORMAT_H
 
 #define RSC_MAGIC "\x89RSC\r\n\x1a\n"
 #define RSC_MAGIC_LEN 8
 
-#define RSC_HEADER_SIZE 32u
-#define RSC_SECTION_ENTRY_SIZE 8u
-#define RSC_MAX_SECTIONS 32u
+#define RSC_HEADER_SIZE 19u
 
 /* Header offsets. */
 #define RSC_H_MAJOR 8u
 #define RSC_H_MINOR 9u
 #define RSC_H_FLAGS 10u
-#define RSC_H_TOTAL 12u
-#define RSC_H_NSECT 16u
-#define RSC_H_RESERVED 20u
-#define RSC_H_CHECK_A 24u
-#define RSC_H_CHECK_B 28u
+#define RSC_H_TOTAL 11u
+#define RSC_H_CHECK 15u
 
-#define RSC_FLAG_PROFILE_RFC 0x0001u
-#define RSC_FLAGS_KNOWN 0x0001u
+#define RSC_FLAG_PROFILE_RFC 0x01u
+#define RSC_FLAGS_KNOWN 0x01u
 
-#define RSC_SECTION_SKIPPABLE 0x0001u
+#define RSC_ADLER_MOD 65521u /* Adler-32 (RFC 1950), over the whole blob */
+
+#define RSC_TAG_SKIPPABLE 0x1u /* Tag = Id << 1 | Skippable */
 
 enum rsc_section_id {
     RSC_SEC_STRINGS = 1,
     RSC_SEC_RULES = 2,
-    RSC_SEC_AUTOMATA = 3,
+    RSC_SEC_PROGRAMS = 3,
     RSC_SEC_SETS = 4,
     RSC_SEC_AGENTS = 5,
     RSC_SEC_GROUPS = 6,
@@ -39,26 +36,33 @@ enum rsc_section_id {
     RSC_SEC_LAST_KNOWN = 8
 };
 
-#define RSC_NONE 0xFFFFFFFFu
+#define RSC_VARINT_MAX 5u /* bytes of a varint (value < 2^32) */
+#define RSC_TAB_MAX_COLS 6u
+#define RSC_TAB_MAX_WIDTH 4u
 
-#define RSC_RULE_ALLOW 0x80000000u
-#define RSC_RULE_LINE_MASK 0x7FFFFFFFu
-#define RSC_RULE_ENTRY_SIZE 16u
+/* Columns of each table (FORMAT.md). */
+#define RSC_RULES_COLS 3      /* Line_Allow, Str_Off, Str_Len */
+#define RSC_RULES_COLS_RFC 5  /* ... and Match_Off, Match_Len */
+#define RSC_PROGRAMS_COLS 1   /* End */
+#define RSC_SETS_COLS 2       /* First, N */
+#define RSC_SETLIST_COLS 1    /* Program */
+#define RSC_AGENTS_COLS 3     /* Str_Off, Str_Len, Set */
+#define RSC_GROUPS_COLS 2     /* Line, First (N: up to the next First) */
+#define RSC_GROUPLIST_COLS 1  /* Agent: 0 for '*', else 1 + an AGENTS row */
+#define RSC_SITEMAPS_COLS 3   /* Line, Str_Off, Str_Len */
+#define RSC_DIRECTIVES_COLS 6 /* Line, Group, Key_Off, Key_Len, Val_Off, Val_Len */
 
-/* Automaton header. */
-#define RSC_AUT_HEADER_SIZE 20u
-#define RSC_AUT_HAS_CLASS_MAP 0x1u
-#define RSC_MAX_STATES (1u << 24)
+/* Label_Head = Label_Len << 1 | Ref */
+#define RSC_LABEL_REF 0x1u
 
-/* State word 0. */
-#define RSC_OP_MASK 0x0Fu
-#define RSC_ST_HAS_ACCEPT 0x10u
-#define RSC_ST_HAS_END 0x20u
-#define RSC_ST_RESERVED 0xC0u
-#define RSC_ST_INDEX_SHIFT 8
-
-enum rsc_op { RSC_OP_LIT = 1, RSC_OP_SPARSE = 2, RSC_OP_TABLE = 3 };
-
-#define RSC_MAX_LIT 65535u
+/* Node Head = Children << 5 | Width << 3 | Has_Globs << 2 | Has_End << 1 | Has_Accept */
+#define RSC_N_ACCEPT 0x1u
+#define RSC_N_END 0x2u
+#define RSC_N_GLOBS 0x4u
+#define RSC_N_WIDTH_SHIFT 3
+#define RSC_N_WIDTH_MASK 0x3u
+#define RSC_N_CHILD_SHIFT 5
+#define RSC_MAX_CHILDREN 256u
+#define RSC_MAX_DEPTH 4096u /* nodes on a root-to-leaf chain */
 
 #endif

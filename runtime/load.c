@@ -2,8 +2,9 @@
  * whole blob in one pass, cheapest checks first, and returns at the first
  * failure with a status and the byte offset of the offending field (the
  * BPF/ubpf order: basics, identity, framing, checksum, contents). Time is
- * linear in the blob size; nothing is allocated. After RSC_OK, match.c reads
- * the blob without any check. */
+ * linear in the blob size; nothing is allocated (the trie walk uses a fixed
+ * stack of RSC_MAX_DEPTH frames). After RSC_OK, match.c reads the blob
+ * without any check. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -12,7 +13,6 @@
 #include "program.h"
 #include "robotsc/runtime.h"
 
-#define RD(o) rsc_rd32(v->b + (o))
 #define N_KNOWN (RSC_SEC_LAST_KNOWN + 1)
 
 typedef struct verifier {
@@ -22,7 +22,9 @@ typedef struct verifier {
     const char *fail_what;
     size_t sec_off[N_KNOWN]; /* 0: absent (or empty) */
     size_t sec_size[N_KNOWN];
-    uint32_t *priv;
+    rsc_program *prog; /* base set, priv filled as sections pass */
+    uint32_t n_rules;
+    unsigned mcol; /* RULES column of the match text's offset (FORMAT.md) */
 } verifier;
 
 static rsc_status fail(verifier *v, rsc_status st, size_t off, const char *what)
@@ -40,6 +42,36 @@ static rsc_status fail(verifier *v, rsc_status st, size_t off, const char *what)
     } while (0)
 #define CORRUPT(cond, off, what) CHECK(cond, RSC_E_CORRUPT, off, what)
 
+/* A canonical varint at *pos, before end (FORMAT.md, Conventions). */
+static inline int rv(const uint8_t *b, size_t *pos, size_t end, uint32_t *out)
+{
+    size_t p = *pos;
+    if (p < end && b[p] < 0x80) { /* the common one-byte case */
+        *out = b[p];
+        *pos = p + 1;
+        return 1;
+    }
+    uint32_t val = 0;
+    for (unsigned i = 0; i < RSC_VARINT_MAX; i++) {
+        if (p >= end)
+            return 0;
+        uint32_t c = b[p++];
+        if (i == RSC_VARINT_MAX - 1 && c > 0x0f)
+            return 0; /* >= 2^32, or a sixth byte */
+        val |= (c & 0x7f) << (7 * i);
+        if (!(c & 0x80)) {
+            if (i > 0 && c == 0)
+                return 0; /* overlong */
+            *pos = p;
+            *out = val;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+#define VARINT(pos, end, out, what) CORRUPT(rv(v->b, &(pos), (end), &(out)), (pos), what)
+
 static rsc_status check_header(verifier *v, size_t size)
 {
     const uint8_t *b = v->b;
@@ -48,309 +80,404 @@ static rsc_status check_header(verifier *v, size_t size)
         CHECK(b[i] == (uint8_t)RSC_MAGIC[i], RSC_E_MAGIC, i, "bad magic");
     CHECK(b[RSC_H_MAJOR] == RSC_FORMAT_MAJOR, RSC_E_VERSION, RSC_H_MAJOR,
           "unsupported Format_Major");
-    CORRUPT((rsc_rd16(b + RSC_H_FLAGS) & ~RSC_FLAGS_KNOWN) == 0, RSC_H_FLAGS,
-            "reserved header flag set");
-    CORRUPT(RD(RSC_H_RESERVED) == 0, RSC_H_RESERVED, "reserved header field set");
-    uint32_t total = RD(RSC_H_TOTAL);
+    CORRUPT((b[RSC_H_FLAGS] & ~RSC_FLAGS_KNOWN) == 0, RSC_H_FLAGS, "reserved header flag set");
+    uint32_t total = rsc_rd32(b + RSC_H_TOTAL);
     CHECK(total <= size, RSC_E_TRUNCATED, RSC_H_TOTAL, "blob shorter than Total_Size");
-    CHECK(total == size, RSC_E_SIZE, RSC_H_TOTAL, "bytes after Total_Size");
-    CORRUPT(total % 4 == 0, RSC_H_TOTAL, "Total_Size not a multiple of 4");
+    CHECK(total == size, RSC_E_SIZE, RSC_H_TOTAL, "bytes after Total_Size"); /* so >= 19 */
     v->total = total;
     return RSC_OK;
 }
 
 static rsc_status check_sections(verifier *v)
 {
-    uint32_t n = RD(RSC_H_NSECT);
-    CORRUPT(n <= RSC_MAX_SECTIONS, RSC_H_NSECT, "Section_Count > 32");
-    size_t pos = RSC_HEADER_SIZE + (size_t)n * RSC_SECTION_ENTRY_SIZE;
-    CORRUPT(pos <= v->total, RSC_H_NSECT, "section table past Total_Size");
+    size_t pos = RSC_HEADER_SIZE;
     uint32_t prev_id = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        size_t e = RSC_HEADER_SIZE + (size_t)i * RSC_SECTION_ENTRY_SIZE;
-        uint32_t id = rsc_rd16(v->b + e), fl = rsc_rd16(v->b + e + 2);
-        uint32_t sz = RD(e + 4);
-        CORRUPT(i == 0 || id > prev_id, e, "section ids not increasing");
-        CORRUPT((fl & ~RSC_SECTION_SKIPPABLE) == 0, e + 2, "reserved section flag set");
-        int known = id >= 1 && id <= RSC_SEC_LAST_KNOWN;
-        CORRUPT(!(known && fl), e + 2, "known section marked skippable");
-        CHECK(known || fl, RSC_E_VERSION, e, "unknown section not skippable");
-        CORRUPT(sz <= v->total - pos, e + 4, "section past Total_Size");
-        size_t end = pos + sz, padded = (end + 3) & ~(size_t)3;
-        CORRUPT(padded <= v->total, e + 4, "section padding past Total_Size");
-        for (size_t k = end; k < padded; k++)
-            CORRUPT(v->b[k] == 0, k, "nonzero padding");
-        if (known && sz) {
+    while (pos < v->total) {
+        size_t at = pos;
+        uint32_t tag, size;
+        VARINT(pos, v->total, tag, "bad section Tag");
+        uint32_t id = tag >> 1, skip = tag & RSC_TAG_SKIPPABLE;
+        CORRUPT(id >= 1 && id > prev_id, at, "section ids not increasing");
+        int known = id <= RSC_SEC_LAST_KNOWN;
+        CORRUPT(!(known && skip), at, "known section marked skippable");
+        CHECK(known || skip, RSC_E_VERSION, at, "unknown section not skippable");
+        size_t sz_at = pos;
+        VARINT(pos, v->total, size, "bad section Size");
+        CORRUPT(size <= v->total - pos, sz_at, "section past Total_Size");
+        if (known && size) {
             v->sec_off[id] = pos;
-            v->sec_size[id] = sz;
+            v->sec_size[id] = size;
         }
         prev_id = id;
-        pos = padded;
+        pos += size;
     }
-    CORRUPT(pos == v->total, pos, "sections do not end at Total_Size");
     return RSC_OK;
 }
 
+/* Adler-32 (RFC 1950) over p[0..n), from the sums *a and *s; the sums stay
+ * below 2^32 for 5552 bytes between reductions. Sixteen bytes at a time:
+ * s gains 16 a plus each byte weighted by the steps left (vectorises). */
+static void adler(uint32_t *a, uint32_t *s, const uint8_t *p, size_t n)
+{
+    while (n) {
+        size_t k = n < 5552 ? n : 5552;
+        n -= k;
+        for (; k >= 16; k -= 16, p += 16) {
+            uint32_t sa = 0, sw = 0;
+            for (unsigned j = 0; j < 16; j++)
+                sa += p[j], sw += (16 - j) * (uint32_t)p[j];
+            *s += 16 * *a + sw;
+            *a += sa;
+        }
+        while (k--) {
+            *a += *p++;
+            *s += *a;
+        }
+        *a %= RSC_ADLER_MOD, *s %= RSC_ADLER_MOD;
+    }
+}
+
+/* The Checksum field itself counts as four zero bytes. */
 static rsc_status check_checksum(verifier *v)
 {
-    uint32_t a = 0, s = 0;
-    for (size_t i = 0; i < v->total; i += 4) {
-        a += (i == RSC_H_CHECK_A || i == RSC_H_CHECK_B) ? 0 : RD(i);
-        s += a;
-    }
-    CHECK(a == RD(RSC_H_CHECK_A) && s == RD(RSC_H_CHECK_B), RSC_E_CHECKSUM,
-          RSC_H_CHECK_A, "checksum mismatch");
+    static const uint8_t zero[4];
+    uint32_t a = 1, s = 0;
+    adler(&a, &s, v->b, RSC_H_CHECK);
+    adler(&a, &s, zero, 4);
+    adler(&a, &s, v->b + RSC_H_CHECK + 4, v->total - RSC_H_CHECK - 4);
+    CHECK((s << 16 | a) == rsc_rd32(v->b + RSC_H_CHECK), RSC_E_CHECKSUM, RSC_H_CHECK,
+          "checksum mismatch");
     return RSC_OK;
 }
 
-/* A string reference at offset o: {Str_Off, Str_Len} inside STRINGS. */
-static int str_ok(const verifier *v, size_t o)
+/* A Table of `cols` columns at *pos (FORMAT.md, Conventions) into the
+ * three priv words at slot. */
+static rsc_status table(verifier *v, size_t *pos, size_t end, unsigned cols, int slot)
 {
-    uint32_t off = RD(o), len = RD(o + 4);
-    size_t n = v->sec_size[RSC_SEC_STRINGS];
-    return len <= n && off <= n - len;
-}
-
-/* The shape of a table section: `h` u32 counts (Count first), Count
- * entries of `esz` bytes, then (when lsz) List_Count entries of `lsz` bytes,
- * List_Count being the second u32, exactly. Absent: all zero. *e is the
- * first entry. */
-static rsc_status shape(verifier *v, int id, size_t h, size_t esz, size_t lsz,
-                        uint32_t *c, uint32_t *lc, size_t *e)
-{
-    size_t o = v->sec_off[id], n = v->sec_size[id], rest;
-    *c = *lc = 0;
-    *e = o + 4 * h;
-    if (!n)
+    size_t at = *pos;
+    uint32_t count, pack = 0, row = 0;
+    VARINT(*pos, end, count, "bad table Count");
+    uint32_t *p = v->prog->priv + slot;
+    p[0] = (uint32_t)*pos, p[1] = p[2] = 0;
+    if (count == 0) /* an empty Table has no widths */
         return RSC_OK;
-    CORRUPT(n >= 4 * h, o, "section shorter than its counts");
-    *c = RD(o);
-    CORRUPT(*c <= (n - 4 * h) / esz, o, "count exceeds the section");
-    rest = n - 4 * h - (size_t)*c * esz;
-    if (lsz) {
-        *lc = RD(o + 4);
-        CORRUPT(rest % lsz == 0 && rest / lsz == *lc, o + 4, "List_Count does not fill the section");
-    } else {
-        CORRUPT(rest == 0, o, "Count does not fill the section");
+    CORRUPT(end - *pos >= cols, at, "table widths past the section");
+    for (unsigned c = 0; c < cols; c++) {
+        uint32_t w = v->b[*pos + c];
+        CORRUPT(w >= 1 && w <= RSC_TAB_MAX_WIDTH, at, "table column width not in 1..4");
+        pack |= w << (4 * c);
+        row += w;
     }
+    *pos += cols;
+    CORRUPT((size_t)count <= (end - *pos) / row, at,
+            "table rows past the section");
+    p[0] = (uint32_t)*pos, p[1] = count, p[2] = pack | row << 24;
+    *pos += (size_t)count * row;
     return RSC_OK;
 }
 
-#define SHAPE(id, h, esz, lsz, c, lc, e)                                     \
+#define TABLE(pos, end, cols, slot)                                           \
     do {                                                                      \
-        rsc_status st_ = shape(v, id, h, esz, lsz, c, lc, e);                 \
+        rsc_status st_ = table(v, &(pos), (end), (cols), (slot));             \
         if (st_)                                                              \
             return st_;                                                       \
     } while (0)
 
+#define COL(slot, r, c) rsc_tab(v->prog, (slot), (r), (c))
+
+/* All columns of row r of a table, into out[]. */
+static void row(const verifier *v, int slot, uint32_t r, uint32_t *out)
+{
+    uint32_t pack = v->prog->priv[slot + 2];
+    const uint8_t *p = v->b + v->prog->priv[slot] + (size_t)r * RSC_TAB_ROW(pack);
+    for (unsigned c = 0; c < RSC_TAB_MAX_COLS && RSC_TAB_WIDTH(pack, c); c++) {
+        out[c] = rsc_rdn(p, RSC_TAB_WIDTH(pack, c));
+        p += RSC_TAB_WIDTH(pack, c);
+    }
+}
+#define ROW_AT(slot, r) ((size_t)v->prog->priv[slot] + (size_t)(r) * RSC_TAB_ROW(v->prog->priv[(slot) + 2]))
+#define FILLED(pos, end) CORRUPT((pos) == (end), (pos), "section content does not fill its Size")
+
+static int str_ok(const verifier *v, uint32_t off, uint32_t len)
+{
+    size_t n = v->sec_size[RSC_SEC_STRINGS];
+    return len <= n && off <= n - len;
+}
+
 static rsc_status check_rules(verifier *v)
 {
-    uint32_t c, lc, pline = 0, pprio = 0, pallow = 0;
-    size_t e;
-    SHAPE(RSC_SEC_RULES, 1, RSC_RULE_ENTRY_SIZE, 0, &c, &lc, &e);
-    v->priv[P_RULES] = (uint32_t)e, v->priv[P_RULE_COUNT] = c;
-    for (uint32_t i = 0; i < c; i++, e += RSC_RULE_ENTRY_SIZE) {
-        uint32_t lk = RD(e), prio = RD(e + 4);
-        uint32_t line = lk & RSC_RULE_LINE_MASK, allow = lk >> 31;
-        CORRUPT(line >= 1, e, "rule line 0");
-        CORRUPT(str_ok(v, e + 8), e + 8, "rule pattern out of STRINGS");
-        /* Strictly increasing (Priority, allow, -Line): spec E.6, E.7. */
-        CORRUPT(i == 0 || prio > pprio ||
-                    (prio == pprio && (allow > pallow ||
-                                       (allow == pallow && line < pline))),
-                e, "rules not sorted by rank");
-        pline = line, pprio = prio, pallow = allow;
+    size_t pos = v->sec_off[RSC_SEC_RULES], end = pos + v->sec_size[RSC_SEC_RULES];
+    if (pos == 0)
+        return RSC_OK;
+    TABLE(pos, end, v->mcol == 1 ? RSC_RULES_COLS : RSC_RULES_COLS_RFC, P_RULES);
+    FILLED(pos, end);
+    uint32_t n = v->prog->priv[P_RULES_N], pline = 0, plen = 0, pallow = 0;
+    for (uint32_t r = 0; r < n; r++) {
+        uint32_t x[RSC_TAB_MAX_COLS];
+        row(v, P_RULES, r, x);
+        uint32_t so = x[1], sl = x[2], line = x[0] >> 1, allow = x[0] & 1;
+        CORRUPT(line >= 1, ROW_AT(P_RULES, r), "rule line 0");
+        CORRUPT(str_ok(v, so, sl), ROW_AT(P_RULES, r), "rule pattern out of STRINGS");
+        CORRUPT(str_ok(v, x[v->mcol], x[v->mcol + 1]), ROW_AT(P_RULES, r),
+                "rule match text out of STRINGS");
+        /* Strictly increasing (priority, allow, -line): spec E.6, E.7. */
+        CORRUPT(r == 0 || sl > plen ||
+                    (sl == plen && (allow > pallow || (allow == pallow && line < pline))),
+                ROW_AT(P_RULES, r), "rules not sorted by rank");
+        pline = line, plen = sl, pallow = allow;
     }
+    v->n_rules = n;
     return RSC_OK;
 }
 
-/* A jump target: NONE, or the offset of a state, proven in O(1) by the
- * Index stored at it (FORMAT.md, "States"). Forward targets are checked
- * against State_Offsets entries the walk has not reached yet; the walk
- * verifies every entry before the automaton is accepted. */
-static int target_ok(const verifier *v, size_t code, size_t so, uint32_t cs,
-                     uint32_t sc, uint32_t t)
+/* Rule r's match text (FORMAT.md, RULES); r in 1..Rule_Count. */
+static const uint8_t *mtext(const verifier *v, uint32_t r, uint32_t *len)
 {
-    if (t == RSC_NONE)
-        return 1;
-    if (t >= cs || t % 4)
-        return 0;
-    uint32_t ix = RD(code + t) >> RSC_ST_INDEX_SHIFT;
-    return ix < sc && RD(so + (size_t)ix * 4) == t;
+    *len = COL(P_RULES, r - 1, v->mcol + 1);
+    return v->b + v->sec_off[RSC_SEC_STRINGS] + COL(P_RULES, r - 1, v->mcol);
 }
 
-/* Automaton at absolute offset a spanning `span` bytes. */
-static rsc_status check_automaton(verifier *v, size_t a, size_t span)
+/* One node in its span [at, end), whose label starts at string depth d:
+ * its fields, and where its children are. *n receives Children, *w the
+ * offset width in bytes, *c the offset C, *depth the depth of its string. */
+static rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint32_t d,
+                             uint32_t *n, uint32_t *w, size_t *c, uint32_t *depth)
 {
-    const uint32_t rc = v->priv[P_RULE_COUNT];
-    CORRUPT(span >= RSC_AUT_HEADER_SIZE, a, "automaton header truncated");
-    uint32_t sc = RD(a), cs = RD(a + 4), start = RD(a + 8), fl = RD(a + 12),
-             cc = RD(a + 16);
-    CORRUPT(sc >= 1 && sc < RSC_MAX_STATES, a, "bad State_Count");
-    CORRUPT(cs % 4 == 0, a + 4, "Code_Size not a multiple of 4");
-    CORRUPT((fl & ~RSC_AUT_HAS_CLASS_MAP) == 0, a + 12, "reserved automaton flag set");
-    const int hcm = fl & RSC_AUT_HAS_CLASS_MAP;
-    CORRUPT(hcm ? cc >= 1 && cc <= 256 : cc == 0, a + 16, "bad Class_Count");
-    size_t fixed = RSC_AUT_HEADER_SIZE + (hcm ? 256u : 0u);
-    CORRUPT(span >= fixed && span - fixed >= (size_t)sc * 4 &&
-                span - fixed - (size_t)sc * 4 == cs,
-            a + 4, "automaton size != header + map + offsets + Code_Size");
-    for (size_t i = 0; hcm && i < 256; i++)
-        CORRUPT(v->b[a + RSC_AUT_HEADER_SIZE + i] < cc, a + RSC_AUT_HEADER_SIZE + i,
-                "class map entry >= Class_Count");
-    const size_t so = a + fixed, code = so + (size_t)sc * 4;
-#define TARGET(o) CORRUPT(target_ok(v, code, so, cs, sc, RD(o)), o, "bad target")
-    size_t pos = 0; /* relative to code */
-    for (uint32_t ix = 0; ix < sc; ix++) {
-        const size_t s = code + pos;
-        CORRUPT(RD(so + (size_t)ix * 4) == pos, so + (size_t)ix * 4,
-                "state offset differs from the sequential walk");
-        CORRUPT(cs - pos >= 8, s, "state past Code_Size");
-        uint32_t w = RD(s), op = w & RSC_OP_MASK;
-        CORRUPT((w & RSC_ST_RESERVED) == 0, s, "reserved state bits set");
-        CORRUPT(w >> RSC_ST_INDEX_SHIFT == ix, s, "state Index is not its position");
-        CORRUPT(op >= RSC_OP_LIT && op <= RSC_OP_TABLE, s, "unknown op");
-        CORRUPT(RD(s + 4) <= rc, s + 4, "Ceiling > Rule_Count");
-        size_t p = pos + 8;
-        for (uint32_t bit = RSC_ST_HAS_ACCEPT; bit <= RSC_ST_HAS_END; bit <<= 1) {
-            if (!(w & bit))
-                continue;
-            CORRUPT(cs - p >= 4, code + p, "state past Code_Size");
-            CORRUPT(RD(code + p) >= 1 && RD(code + p) <= rc, code + p,
-                    "Accept/End rank not in 1..Rule_Count");
-            p += 4;
-        }
-        if (op == RSC_OP_LIT || op == RSC_OP_SPARSE) {
-            CORRUPT(cs - p >= 4, code + p, "state past Code_Size");
-            uint32_t k = RD(code + p), padded = (k + 3) & ~3u;
-            const size_t bytes = code + p + 4;
-            uint32_t nt = op == RSC_OP_LIT ? 1 : k + 1; /* targets */
-            CORRUPT(op == RSC_OP_LIT ? k >= 1 && k <= RSC_MAX_LIT : k <= 256,
-                    code + p, op == RSC_OP_LIT ? "LIT Len not in 1..65535"
-                                               : "SPARSE N > 256");
-            CORRUPT(cs - p - 4 >= padded + (size_t)nt * 4, code + p,
-                    "operands past Code_Size");
-            for (size_t i = k; i < padded; i++)
-                CORRUPT(v->b[bytes + i] == 0, bytes + i, "nonzero padding");
-            for (size_t i = 1; op == RSC_OP_SPARSE && i < k; i++)
-                CORRUPT(v->b[bytes + i - 1] < v->b[bytes + i], bytes + i,
-                        "SPARSE bytes not strictly increasing");
-            for (size_t i = 0; i < nt; i++)
-                TARGET(bytes + padded + i * 4);
-            p += 4 + padded + (size_t)nt * 4;
-        } else {
-            CORRUPT(hcm, s, "TABLE without a class map");
-            CORRUPT(cs - p >= (size_t)cc * 4, code + p, "operands past Code_Size");
-            for (size_t i = 0; i < cc; i++)
-                TARGET(code + p + i * 4);
-            p += (size_t)cc * 4;
-        }
-        pos = p;
+    const uint8_t *b = v->b;
+    size_t pos = at, f;
+    uint32_t lh, head, x, ml;
+    VARINT(pos, end, lh, "bad Label_Head");
+    uint32_t ll = lh >> 1;
+    CORRUPT(!root || lh == 0, at, "root with a label");
+    if (lh & 1) {
+        f = pos;
+        VARINT(pos, end, x, "bad label Rep");
+        CORRUPT(x >= 1 && x <= v->n_rules, f, "label Rep not in 1..Rule_Count");
+        mtext(v, x, &ml);
+        CORRUPT(d <= ml && ll <= ml - d, f, "label past its Rep's match text");
+    } else {
+        CORRUPT(ll <= end - pos, at, "label past the node's span");
+        pos += ll;
     }
-    CORRUPT(pos == cs, code + pos, "states do not tile Code");
-    CORRUPT(start != RSC_NONE, a + 8, "Start is NONE");
-    TARGET(a + 8);
-#undef TARGET
+    CORRUPT(ll <= UINT32_MAX - d, at, "string depth over 2^32");
+    *depth = d + ll;
+    f = pos;
+    VARINT(pos, end, head, "bad node Head");
+    *n = head >> RSC_N_CHILD_SHIFT;
+    *w = ((head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
+    CORRUPT(*n <= RSC_MAX_CHILDREN && (*n || *w == 1), f, "bad Children or Width");
+    for (uint32_t bit = RSC_N_ACCEPT; bit <= RSC_N_END; bit <<= 1) {
+        if (!(head & bit))
+            continue;
+        f = pos;
+        VARINT(pos, end, x, "bad Accept/End");
+        CORRUPT(x >= 1 && x <= v->n_rules, f, "Accept/End rank not in 1..Rule_Count");
+    }
+    if (head & RSC_N_GLOBS) {
+        uint32_t gn, prev = UINT32_MAX;
+        f = pos;
+        VARINT(pos, end, gn, "bad Glob_Count");
+        CORRUPT(gn >= 1 && gn <= end - pos, f, "Glob_Count 0 or past the span");
+        for (uint32_t k = 0; k < gn; k++) {
+            f = pos;
+            VARINT(pos, end, x, "bad glob Rank");
+            CORRUPT(x >= 1 && x <= v->n_rules && x < prev, f,
+                    "glob rank not in 1..Rule_Count or not decreasing");
+            const uint8_t *t = mtext(v, x, &ml);
+            CORRUPT(*depth < ml && t[*depth] == '*', f,
+                    "glob rule's match text does not continue with '*' here");
+            prev = x;
+        }
+    }
+    f = pos;
+    CORRUPT(*n <= end - pos && (size_t)*n * *w <= end - pos - *n, f,
+            "keys and offsets past the span");
+    for (uint32_t k = 1; k < *n; k++)
+        CORRUPT(b[pos + k - 1] < b[pos + k], pos + k, "keys not strictly increasing");
+    pos += *n;
+    *c = pos + (size_t)*n * *w;
+    for (uint32_t k = 0; k < *n; k++) {
+        uint32_t o = rsc_rdn(b + pos + (size_t)k * *w, *w);
+        CORRUPT(k ? o > rsc_rdn(b + pos + (size_t)(k - 1) * *w, *w) : o == 0,
+                pos + (size_t)k * *w, "offsets not 0, then strictly increasing");
+        CORRUPT(o < end - *c, pos + (size_t)k * *w, "child offset past the span");
+    }
+    CORRUPT(*n || *c == end, *c, "leaf node does not end its span");
+    CORRUPT(!*n || *depth < UINT32_MAX, at, "string depth over 2^32");
     return RSC_OK;
 }
 
-static rsc_status check_automata(verifier *v)
+/* A trie in [start, end), depth first with a fixed stack of frames (about
+ * 64 KiB): the children base C, the span end, the string depth, and the
+ * next child (k, n, w packed). */
+static rsc_status check_trie(verifier *v, size_t start, size_t end)
 {
-    size_t o = v->sec_off[RSC_SEC_AUTOMATA], n = v->sec_size[RSC_SEC_AUTOMATA];
-    CORRUPT(n == 0 || (n >= 4 && RD(o) <= (n - 4) / 4), o, "bad Automaton_Count");
-    uint32_t c = n ? RD(o) : 0;
-    size_t pos = n ? 4 + (size_t)c * 4 : 0; /* relative to o */
-    for (uint32_t k = 0; k < c; k++) {
-        size_t e = o + 4 + (size_t)k * 4;
-        CORRUPT(RD(e) == pos, e, "automaton offset does not follow its predecessor");
-        size_t end = k + 1 < c ? RD(e + 4) : n;
-        CORRUPT(end > pos && end <= n && end % 4 == 0, k + 1 < c ? e + 4 : o,
-                "automaton offsets not increasing multiples of 4 in the section");
-        rsc_status st = check_automaton(v, o + pos, end - pos);
+    uint32_t fc[RSC_MAX_DEPTH], fe[RSC_MAX_DEPTH], fk[RSC_MAX_DEPTH], fd[RSC_MAX_DEPTH];
+    uint32_t n, w, d = 0, depth;
+    size_t c;
+    rsc_status st = check_node(v, start, end, 1, 0, &n, &w, &c, &depth);
+    if (st)
+        return st;
+    if (n)
+        fc[0] = (uint32_t)c, fe[0] = (uint32_t)end, fk[0] = n << 12 | w << 9, fd[0] = depth, d = 1;
+    while (d) {
+        uint32_t i = d - 1, k = fk[i] & 0x1ff, pn = fk[i] >> 12, pw = (fk[i] >> 9) & 7;
+        if (k == pn) {
+            d--;
+            continue;
+        }
+        const uint8_t *offs = v->b + fc[i] - (size_t)pn * pw;
+        size_t cs = fc[i] + rsc_rdn(offs + (size_t)k * pw, pw);
+        size_t ce = k + 1 < pn ? fc[i] + rsc_rdn(offs + (size_t)(k + 1) * pw, pw) : fe[i];
+        fk[i]++;
+        CORRUPT(d < RSC_MAX_DEPTH, cs, "trie deeper than 4096 nodes");
+        st = check_node(v, cs, ce, 0, fd[i] + 1, &n, &w, &c, &depth);
         if (st)
             return st;
-        pos = end;
+        if (n)
+            fc[d] = (uint32_t)c, fe[d] = (uint32_t)ce, fk[d] = n << 12 | w << 9, fd[d] = depth, d++;
     }
-    CORRUPT(pos == n, o, "automata do not tile the section");
-    v->priv[P_AUT] = (uint32_t)o, v->priv[P_AUT_COUNT] = c;
     return RSC_OK;
 }
 
+/* The rfc profile's RULES carry the normalised match text (FORMAT.md). */
+static rsc_status check_rules_of_profile(verifier *v)
+{
+    if (v->b[RSC_H_FLAGS] & RSC_FLAG_PROFILE_RFC)
+        v->mcol = 3;
+    return check_rules(v);
+}
+
+static rsc_status check_programs(verifier *v)
+{
+    size_t pos = v->sec_off[RSC_SEC_PROGRAMS], end = pos + v->sec_size[RSC_SEC_PROGRAMS];
+    if (pos == 0)
+        return RSC_OK;
+    TABLE(pos, end, RSC_PROGRAMS_COLS, P_PROGS);
+    v->prog->priv[P_PROG_DATA] = (uint32_t)pos;
+    uint32_t n = v->prog->priv[P_PROGS_N], prev = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t e = COL(P_PROGS, k, 0);
+        CORRUPT(e > prev && e <= end - pos && (k + 1 < n || e == end - pos), ROW_AT(P_PROGS, k),
+                "program Ends not increasing to the size of Data");
+        rsc_status st = check_trie(v, pos + prev, pos + e);
+        if (st)
+            return st;
+        prev = e;
+    }
+    CORRUPT(n || pos == end, pos, "program Data without programs");
+    return RSC_OK;
+}
+
+/* An absent SETS means set i is program i alone (FORMAT.md, SETS): then
+ * priv[P_SETS] stays 0 and Set_Count is the number of programs. */
 static rsc_status check_sets(verifier *v)
 {
-    uint32_t c, lc;
-    size_t e;
-    SHAPE(RSC_SEC_SETS, 2, 8, 4, &c, &lc, &e);
-    const size_t list = e + (size_t)c * 8;
-    v->priv[P_SETS] = (uint32_t)e, v->priv[P_SET_COUNT] = c, v->priv[P_SET_LIST] = (uint32_t)list;
-    for (; e < list; e += 8)
-        CORRUPT(RD(e) <= lc && RD(e + 4) <= lc - RD(e), e, "set outside List");
-    for (uint32_t i = 0; i < lc; i++)
-        CORRUPT(RD(list + (size_t)i * 4) < v->priv[P_AUT_COUNT], list + (size_t)i * 4,
-                "automaton index out of range");
+    size_t pos = v->sec_off[RSC_SEC_SETS], end = pos + v->sec_size[RSC_SEC_SETS];
+    if (pos == 0) {
+        v->prog->priv[P_SETS_N] = v->prog->priv[P_PROGS_N];
+        return RSC_OK;
+    }
+    TABLE(pos, end, RSC_SETS_COLS, P_SETS);
+    TABLE(pos, end, RSC_SETLIST_COLS, P_SLIST);
+    FILLED(pos, end);
+    uint32_t lc = v->prog->priv[P_SLIST_N];
+    for (uint32_t r = 0; r < v->prog->priv[P_SETS_N]; r++) {
+        uint32_t first = COL(P_SETS, r, 0), n = COL(P_SETS, r, 1);
+        CORRUPT(first <= lc && n <= lc - first, ROW_AT(P_SETS, r), "set outside List");
+    }
+    for (uint32_t r = 0; r < lc; r++)
+        CORRUPT(COL(P_SLIST, r, 0) < v->prog->priv[P_PROGS_N], ROW_AT(P_SLIST, r),
+                "program index out of range");
     return RSC_OK;
 }
 
 /* Byte-order comparison of two strings of STRINGS (memcmp, then length). */
-static int strcmp_ref(const verifier *v, size_t a, size_t b)
+static int cmp_str(const verifier *v, uint32_t ao, uint32_t al, uint32_t bo, uint32_t bl)
 {
     const uint8_t *s = v->b + v->sec_off[RSC_SEC_STRINGS];
-    uint32_t la = RD(a + 4), lb = RD(b + 4);
-    int d = memcmp(s + RD(a), s + RD(b), la < lb ? la : lb);
-    return d ? d : (la > lb) - (la < lb);
+    int d = memcmp(s + ao, s + bo, al < bl ? al : bl);
+    return d ? d : (al > bl) - (al < bl);
 }
 
 static rsc_status check_agents(verifier *v)
 {
-    size_t o = v->sec_off[RSC_SEC_AGENTS], e;
+    size_t pos = v->sec_off[RSC_SEC_AGENTS], end = pos + v->sec_size[RSC_SEC_AGENTS];
     size_t budget = v->sec_size[RSC_SEC_STRINGS]; /* keeps this linear */
-    uint32_t c, unused, g;
-    SHAPE(RSC_SEC_AGENTS, 2, 12, 0, &c, &unused, &e);
-    g = o ? RD(o + 4) : RSC_NONE;
-    CORRUPT(g == RSC_NONE || g < v->priv[P_SET_COUNT], o + 4, "bad Global_Set");
-    v->priv[P_AGENTS] = (uint32_t)e, v->priv[P_AGENT_COUNT] = c, v->priv[P_GLOBAL_SET] = g;
-    for (uint32_t i = 0; i < c; i++, e += 12) {
-        CORRUPT(str_ok(v, e), e, "agent token out of STRINGS");
-        CORRUPT(RD(e + 4) <= budget, e + 4, "agent tokens longer than STRINGS in total");
-        budget -= RD(e + 4);
-        const uint8_t *t = v->b + v->sec_off[RSC_SEC_STRINGS] + RD(e);
-        for (uint32_t j = 0; j < RD(e + 4); j++)
-            CORRUPT((t[j] >= 'a' && t[j] <= 'z') || t[j] == '_' || t[j] == '-',
-                    e, "agent token byte outside [a-z_-]");
-        CORRUPT(i == 0 || strcmp_ref(v, e - 12, e) < 0, e, "agents not sorted");
-        CORRUPT(RD(e + 8) < v->priv[P_SET_COUNT], e + 8, "agent set out of range");
+    uint32_t g;
+    if (pos == 0)
+        return RSC_OK;
+    VARINT(pos, end, g, "bad Global");
+    CORRUPT(g <= v->prog->priv[P_SETS_N], v->sec_off[RSC_SEC_AGENTS], "bad Global");
+    v->prog->priv[P_GLOBAL] = g;
+    TABLE(pos, end, RSC_AGENTS_COLS, P_AGENTS);
+    FILLED(pos, end);
+    const uint8_t *s = v->b + v->sec_off[RSC_SEC_STRINGS];
+    uint32_t po = 0, pl = 0;
+    for (uint32_t r = 0; r < v->prog->priv[P_AGENTS_N]; r++) {
+        uint32_t so = COL(P_AGENTS, r, 0), sl = COL(P_AGENTS, r, 1);
+        size_t at = ROW_AT(P_AGENTS, r);
+        CORRUPT(str_ok(v, so, sl), at, "agent token out of STRINGS");
+        CORRUPT(sl <= budget, at, "agent tokens longer than STRINGS in total");
+        budget -= sl;
+        for (uint32_t j = 0; j < sl; j++)
+            CORRUPT((s[so + j] >= 'a' && s[so + j] <= 'z') || s[so + j] == '_' ||
+                        s[so + j] == '-',
+                    at, "agent token byte outside [a-z_-]");
+        CORRUPT(r == 0 || cmp_str(v, po, pl, so, sl) < 0, at, "agents not sorted");
+        CORRUPT(COL(P_AGENTS, r, 2) < v->prog->priv[P_SETS_N], at, "agent set out of range");
+        po = so, pl = sl;
     }
     return RSC_OK;
 }
 
 static rsc_status check_groups(verifier *v)
 {
-    uint32_t c, lc;
-    size_t e;
-    SHAPE(RSC_SEC_GROUPS, 2, 12, 8, &c, &lc, &e);
-    const size_t list = e + (size_t)c * 12;
-    v->priv[P_GROUPS] = (uint32_t)e, v->priv[P_GROUP_COUNT] = c, v->priv[P_GROUP_LIST] = (uint32_t)list;
-    for (; e < list; e += 12)
-        CORRUPT(RD(e + 4) <= lc && RD(e + 8) <= lc - RD(e + 4), e + 4, "group outside List");
-    for (uint32_t i = 0; i < lc; i++)
-        CORRUPT(str_ok(v, list + (size_t)i * 8), list + (size_t)i * 8, "group token out of STRINGS");
+    size_t pos = v->sec_off[RSC_SEC_GROUPS], end = pos + v->sec_size[RSC_SEC_GROUPS];
+    if (pos == 0)
+        return RSC_OK;
+    TABLE(pos, end, RSC_GROUPS_COLS, P_GROUPS);
+    TABLE(pos, end, RSC_GROUPLIST_COLS, P_GLIST);
+    FILLED(pos, end);
+    uint32_t lc = v->prog->priv[P_GLIST_N];
+    for (uint32_t r = 0, prev = 0; r < v->prog->priv[P_GROUPS_N]; r++) {
+        uint32_t first = COL(P_GROUPS, r, 1);
+        CORRUPT(r ? first >= prev && first <= lc : first == 0, ROW_AT(P_GROUPS, r),
+                "group First not 0, then non-decreasing within List");
+        prev = first;
+    }
+    for (uint32_t r = 0; r < lc; r++)
+        CORRUPT(COL(P_GLIST, r, 0) <= v->prog->priv[P_AGENTS_N], ROW_AT(P_GLIST, r),
+                "group agent out of range");
     return RSC_OK;
 }
 
-/* SITEMAPS {Line, ref} and DIRECTIVES {Line, Group, ref, ref}. */
-static rsc_status check_records(verifier *v, int id, size_t esz, int pe, int pc)
+static rsc_status check_sitemaps(verifier *v)
 {
-    uint32_t c, unused;
-    size_t e;
-    SHAPE(id, 1, esz, 0, &c, &unused, &e);
-    v->priv[pe] = (uint32_t)e, v->priv[pc] = c;
-    for (uint32_t i = 0; i < c; i++, e += esz) {
-        size_t r = e + esz - 8; /* the last string reference */
-        if (esz == 24)
-            CORRUPT(RD(e + 4) == RSC_NONE || RD(e + 4) < v->priv[P_GROUP_COUNT], e + 4,
-                    "directive group out of range");
-        CORRUPT(esz != 24 || str_ok(v, e + 8), e + 8, "key out of STRINGS");
-        CORRUPT(str_ok(v, r), r, "string out of STRINGS");
+    size_t pos = v->sec_off[RSC_SEC_SITEMAPS], end = pos + v->sec_size[RSC_SEC_SITEMAPS];
+    if (pos == 0)
+        return RSC_OK;
+    TABLE(pos, end, RSC_SITEMAPS_COLS, P_SITEMAPS);
+    FILLED(pos, end);
+    for (uint32_t r = 0; r < v->prog->priv[P_SITEMAPS_N]; r++)
+        CORRUPT(str_ok(v, COL(P_SITEMAPS, r, 1), COL(P_SITEMAPS, r, 2)),
+                ROW_AT(P_SITEMAPS, r), "sitemap out of STRINGS");
+    return RSC_OK;
+}
+
+static rsc_status check_directives(verifier *v)
+{
+    size_t pos = v->sec_off[RSC_SEC_DIRECTIVES], end = pos + v->sec_size[RSC_SEC_DIRECTIVES];
+    if (pos == 0)
+        return RSC_OK;
+    TABLE(pos, end, RSC_DIRECTIVES_COLS, P_DIRS);
+    FILLED(pos, end);
+    for (uint32_t r = 0; r < v->prog->priv[P_DIRS_N]; r++) {
+        size_t at = ROW_AT(P_DIRS, r);
+        CORRUPT(COL(P_DIRS, r, 1) <= v->prog->priv[P_GROUPS_N], at,
+                "directive group out of range");
+        CORRUPT(str_ok(v, COL(P_DIRS, r, 2), COL(P_DIRS, r, 3)), at, "key out of STRINGS");
+        CORRUPT(str_ok(v, COL(P_DIRS, r, 4), COL(P_DIRS, r, 5)), at, "value out of STRINGS");
     }
     return RSC_OK;
 }
@@ -358,24 +485,26 @@ static rsc_status check_records(verifier *v, int id, size_t esz, int pe, int pc)
 rsc_status rsc_load(rsc_program *prog, const void *blob, size_t size,
                     rsc_load_error *err)
 {
-    verifier v0 = {0}, *v = &v0;
+    verifier v0, *v = &v0;
     rsc_status st;
+    memset(v, 0, sizeof *v);
     if (!prog || !blob) {
         st = fail(v, RSC_E_ARG, 0, "NULL argument");
     } else {
         memset(prog, 0, sizeof *prog);
         v->b = blob;
-        v->priv = prog->priv;
+        v->prog = prog;
+        prog->base = blob; /* the table readers need it; cleared on failure */
+        v->mcol = 1;
         /* Sections are checked in id order: each depends on lower ids only. */
         if (!(st = check_header(v, size)) && !(st = check_sections(v)) &&
-            !(st = check_checksum(v)) && !(st = check_rules(v)) &&
-            !(st = check_automata(v)) && !(st = check_sets(v)) &&
+            !(st = check_checksum(v)) && !(st = check_rules_of_profile(v)) &&
+            !(st = check_programs(v)) && !(st = check_sets(v)) &&
             !(st = check_agents(v)) && !(st = check_groups(v)) &&
-            !(st = check_records(v, RSC_SEC_SITEMAPS, 12, P_SITEMAPS, P_SITEMAP_COUNT)) &&
-            !(st = check_records(v, RSC_SEC_DIRECTIVES, 24, P_DIRS, P_DIR_COUNT))) {
+            !(st = check_sitemaps(v)) && !(st = check_directives(v))) {
             prog->priv[P_STR_OFF] = (uint32_t)v->sec_off[RSC_SEC_STRINGS];
             prog->priv[P_STR_SIZE] = (uint32_t)v->sec_size[RSC_SEC_STRINGS];
-            prog->base = v->b, prog->size = v->total, prog->flags = rsc_rd16(v->b + RSC_H_FLAGS);
+            prog->size = v->total, prog->flags = v->b[RSC_H_FLAGS];
         }
     }
     if (st && prog)

@@ -1,27 +1,35 @@
-/* Runtime-internal: little-endian loads and the layout of rsc_program's
- * private fields, which rsc_load() fills so that matching needs no lookups.
- * Every offset in priv[] is absolute (from the blob start); an absent
- * section has offset 0 and count 0. */
+/* Runtime-internal: little-endian and varint loads, and the layout of
+ * rsc_program's private fields, which rsc_load() fills so that matching
+ * needs no lookups. Every offset in priv[] is absolute (from the blob
+ * start); an absent section has offset 0 and count 0. The dumper reads
+ * verified programs with these helpers too. */
 #ifndef ROBOTSC_PROGRAM_H
 #define ROBOTSC_PROGRAM_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "robotsc/runtime.h"
 
+/* A table takes three words: rows offset, Count, and its packed shape
+ * (column widths 4 bits each from bit 0, row size from bit 24). */
 enum rsc_priv {
-    P_STR_OFF, P_STR_SIZE,                /* STRINGS                        */
-    P_RULES, P_RULE_COUNT,                /* first RULES entry, Rule_Count  */
-    P_AUT, P_AUT_COUNT,                   /* AUTOMATA section start, count  */
-    P_SETS, P_SET_COUNT, P_SET_LIST,      /* first {First, N}, count, List  */
-    P_AGENTS, P_AGENT_COUNT, P_GLOBAL_SET, /* Global_Set NONE when absent   */
-    P_GROUPS, P_GROUP_COUNT, P_GROUP_LIST,
-    P_SITEMAPS, P_SITEMAP_COUNT,          /* first entry, count             */
-    P_DIRS, P_DIR_COUNT,
+    P_STR_OFF, P_STR_SIZE,             /* STRINGS                          */
+    P_RULES, P_RULES_N, P_RULES_W,     /* RULES table                      */
+    P_PROGS, P_PROGS_N, P_PROGS_W,     /* PROGRAMS End table               */
+    P_PROG_DATA,                       /* PROGRAMS Data                    */
+    P_SETS, P_SETS_N, P_SETS_W,
+    P_SLIST, P_SLIST_N, P_SLIST_W,
+    P_AGENTS, P_AGENTS_N, P_AGENTS_W,
+    P_GLOBAL,                          /* 0 none, else 1 + the set         */
+    P_GROUPS, P_GROUPS_N, P_GROUPS_W,
+    P_GLIST, P_GLIST_N, P_GLIST_W,
+    P_SITEMAPS, P_SITEMAPS_N, P_SITEMAPS_W,
+    P_DIRS, P_DIRS_N, P_DIRS_W,
     P_COUNT_
 };
-typedef char rsc_priv_fits_[P_COUNT_ <= 30 ? 1 : -1];
+typedef char rsc_priv_fits_[P_COUNT_ <= 40 ? 1 : -1];
 
 /* memcpy loads fold into one instruction; shifts on big-endian hosts. */
 static inline uint32_t rsc_rd32(const uint8_t *p)
@@ -39,6 +47,58 @@ static inline uint32_t rsc_rd32(const uint8_t *p)
 static inline uint32_t rsc_rd16(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+/* An integer of w bytes (0..4), little-endian. */
+static inline uint32_t rsc_rdn(const uint8_t *p, unsigned w)
+{
+    switch (w) {
+    case 0: return 0;
+    case 1: return p[0];
+    case 2: return rsc_rd16(p);
+    case 3: return rsc_rd16(p) | (uint32_t)p[2] << 16;
+    default: return rsc_rd32(p);
+    }
+}
+
+/* A varint of a verified blob: *pp moves past it. */
+static inline uint32_t rsc_uv(const uint8_t **pp)
+{
+    const uint8_t *p = *pp;
+    uint32_t v = *p++;
+    if (v & 0x80) {
+        uint32_t b, s = 7;
+        v &= 0x7f;
+        do {
+            b = *p++;
+            v |= (b & 0x7f) << s;
+            s += 7;
+        } while (b & 0x80);
+    }
+    *pp = p;
+    return v;
+}
+
+#define RSC_TAB_WIDTH(pack, col) (((pack) >> (4 * (col))) & 0xfu)
+#define RSC_TAB_ROW(pack) ((pack) >> 24)
+
+/* Column col of row r of the table whose three priv words start at t. */
+static inline uint32_t rsc_tab(const rsc_program *prog, int t, uint32_t r, unsigned col)
+{
+    uint32_t pack = prog->priv[t + 2];
+    const uint8_t *p = prog->base + prog->priv[t] + (size_t)r * RSC_TAB_ROW(pack);
+    for (unsigned c = 0; c < col; c++)
+        p += RSC_TAB_WIDTH(pack, c);
+    return rsc_rdn(p, RSC_TAB_WIDTH(pack, col));
+}
+
+/* Group g's agents: GROUPS List[*first .. *first + return value). */
+static inline uint32_t rsc_group_agents(const rsc_program *prog, uint32_t g, uint32_t *first)
+{
+    uint32_t next = g + 1 < prog->priv[P_GROUPS_N] ? rsc_tab(prog, P_GROUPS, g + 1, 1)
+                                                   : prog->priv[P_GLIST_N];
+    *first = rsc_tab(prog, P_GROUPS, g, 1);
+    return next - *first;
 }
 
 #endif

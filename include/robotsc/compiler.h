@@ -64,8 +64,7 @@ typedef struct rsc_compile_options {
     void *alloc_ud;
     rsc_diag_fn diag;   /* nullable: lint warnings found while compiling */
     void *diag_ud;
-    int no_minimize;    /* testing: skip DFA minimisation               */
-    uint32_t state_budget_per_byte; /* 0: default (see docs/LIMITS.md)   */
+    int no_prune;       /* testing: keep entries that can never decide  */
 } rsc_compile_options;
 
 typedef struct rsc_blob {
@@ -87,7 +86,7 @@ void rsc_blob_free(rsc_blob *b, const rsc_compile_options *opt);
 typedef void (*rsc_write_fn)(void *ud, const char *s, size_t n);
 
 /* Human-readable disassembly of a verified program: header, sections,
- * agents, sets, automata (state by state), rules, sitemaps, directives.
+ * agents, sets, programs (node by node), rules, sitemaps, directives.
  * Deterministic; the format is pinned by golden tests. */
 rsc_status rsc_dump(const rsc_program *prog, rsc_write_fn w, void *ud);
 
@@ -95,9 +94,10 @@ rsc_status rsc_dump(const rsc_program *prog, rsc_write_fn w, void *ud);
 typedef struct rsc_blob_info {
     int profile;
     size_t size;
-    uint32_t n_rules, n_automata, n_sets, n_agents, n_groups;
+    uint32_t n_rules, n_programs, n_sets, n_agents, n_groups;
     uint32_t n_sitemaps, n_directives;
-    uint32_t total_states, max_states; /* over all automata */
+    uint32_t total_nodes, max_nodes; /* trie nodes, over all programs */
+    uint32_t n_globs;                /* wildcard tails, over all programs */
     uint32_t has_global;
 } rsc_blob_info;
 rsc_status rsc_blob_info_get(const rsc_program *prog, rsc_blob_info *info);

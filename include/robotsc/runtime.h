@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define RSC_FORMAT_MAJOR 1 /* blob format major version this runtime reads */
+#define RSC_FORMAT_MAJOR 2 /* blob format major version this runtime reads */
 #define RSC_FORMAT_MINOR 0 /* highest minor it knows; higher minors load  */
 
 /* Status codes. The numeric values are ABI: append only, never renumber. */
@@ -61,12 +61,12 @@ typedef struct rsc_program {
     const uint8_t *base;
     size_t size;
     uint32_t flags;
-    uint32_t priv[30];
+    uint32_t priv[40];
 } rsc_program;
 
 /* Verifies blob[0..size) and fills *prog. On failure *prog is zeroed, the
  * status says what kind of failure it was and *err (nullable) where. Time is
- * linear in size. */
+ * linear in size; it uses about 64 KiB of stack (a bounded trie walk). */
 rsc_status rsc_load(rsc_program *prog, const void *blob, size_t size,
                     rsc_load_error *err);
 
@@ -79,7 +79,7 @@ typedef struct rsc_bytes {
     size_t len;
 } rsc_bytes;
 
-#define RSC_MAX_SELECT 32 /* automaton sets one selection can hold */
+#define RSC_MAX_SELECT 32 /* rule sets one selection can hold */
 
 /* The rule sets that apply to one crawler (one or several agent names,
  * spec F.7). Select once per host, match many URLs. Private fields. */
@@ -90,6 +90,8 @@ typedef struct rsc_selection {
     uint32_t sets[RSC_MAX_SELECT];
     uint32_t n_agents; /* AGENTS entries named, for rsc_group_directive() */
     uint32_t agents[RSC_MAX_SELECT];
+    uint32_t n_roots; /* the sets' programs (their root offsets), resolved */
+    uint32_t roots[RSC_MAX_SELECT]; /* once; 0 when there are more */
 } rsc_selection;
 
 /* Selects the rule sets for agents[0..n) (compared as spec F.2 says: as

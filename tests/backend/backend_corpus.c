@@ -1,8 +1,13 @@
 /* Corpus: every file of CORPUS/robots and CORPUS/robots-variants compiles
- * (google profile) and the blob loads; every 10th is also dumped. Prints
- * compile time (total, median, max), blob bytes vs source bytes, the largest
- * automaton and how many files needed a rule set split over several
- * automata. Exits 77 when the corpus is absent.
+ * (google profile), the blob loads with rsc_load and passes the independent
+ * checker of blobcheck.h (every Verification rule of docs/FORMAT.md, the
+ * encoder's promises, no program entry that can never decide), and
+ * rsc_blob_info_get counts what the checker counts; every 10th is also
+ * dumped. Prints compile time (total, median, max), total blob bytes vs
+ * source bytes (and how many blobs are larger than their source), the
+ * largest program (nodes and bytes) and how many files were compiled in
+ * per-group mode (a set of several programs, note [selections] of
+ * compiler/compile.c). Exits 77 when the corpus is absent.
  *
  * Usage: backend_corpus CORPUS_DIR [STRIDE] (STRIDE k: every k-th file of
  * each directory, in name order; default 1). */
@@ -14,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "blobcheck.h"
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
 #include "testutil.h"
@@ -36,29 +42,6 @@ static int cmp_dbl(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static uint32_t rd(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* Largest N of the SETS section (automata of one rule set). */
-static uint32_t max_set_automata(const rsc_blob *b)
-{
-    uint32_t n = rd(b->data + 16), best = 0;
-    size_t at = 32 + 8 * (size_t)n;
-    for (uint32_t i = 0; i < n; i++) {
-        const uint8_t *e = b->data + 32 + 8 * i;
-        if ((e[0] | e[1] << 8) == 4) {
-            const uint8_t *s = b->data + at;
-            for (uint32_t k = 0; k < rd(s); k++)
-                if (rd(s + 8 + 8 * k + 4) > best)
-                    best = rd(s + 8 + 8 * k + 4);
-        }
-        at += (rd(e + 4) + 3) & ~(size_t)3;
-    }
-    return best;
-}
-
 static void sink(void *ud, const char *s, size_t n)
 {
     (void)s;
@@ -66,7 +49,9 @@ static void sink(void *ud, const char *s, size_t n)
 }
 
 typedef struct stats {
-    size_t files, failed, src_bytes, blob_bytes, split, max_states;
+    size_t files, failed, src_bytes, blob_bytes, per_group, max_nodes, max_prog_bytes, larger;
+    size_t nodes, globs, programs;
+    char max_bytes_file[4096];
     double *times;
     size_t n_times, cap_times;
     char max_file[4096];
@@ -113,25 +98,50 @@ static void one_file(stats *st, const char *path, size_t index)
     }
     st->src_bytes += n;
     st->blob_bytes += b.size;
+    st->larger += b.size > n;
     rsc_program p;
     rsc_load_error e = {0, NULL};
     s = rsc_load(&p, b.data, b.size, &e);
+    bc_info bi;
+    bc_err ce = {{0}};
+    int ok = bc_check_blob(b.data, b.size, 1, &bi, &ce);
+    TU_CHECK(ok, "%s: independent check: %s", path, ce.msg);
     if (s != RSC_OK) {
-        st->failed++;
         TU_CHECK(0, "%s: load status %d at %zu (%s)", path, (int)s, e.offset, e.what ? e.what : "");
     } else {
         rsc_blob_info info;
-        if (rsc_blob_info_get(&p, &info) == RSC_OK && info.max_states > st->max_states) {
-            st->max_states = info.max_states;
-            snprintf(st->max_file, sizeof st->max_file, "%s", path);
+        if (rsc_blob_info_get(&p, &info) != RSC_OK) {
+            TU_CHECK(0, "%s: rsc_blob_info_get", path);
+            ok = 0;
+        } else if (ok) {
+            TU_CHECK(info.n_programs == bi.programs && info.total_nodes == bi.nodes &&
+                         info.max_nodes == bi.max_nodes && info.n_globs == bi.globs &&
+                         info.n_rules == bi.rules && info.n_sets == bi.sets,
+                     "%s: rsc_blob_info_get: programs %u nodes %u/%u globs %u, checker %u %u/%u %u",
+                     path, info.n_programs, info.total_nodes, info.max_nodes, info.n_globs,
+                     bi.programs, bi.nodes, bi.max_nodes, bi.globs);
+            if (info.max_nodes > st->max_nodes) {
+                st->max_nodes = info.max_nodes;
+                snprintf(st->max_file, sizeof st->max_file, "%s", path);
+            }
         }
         if (index % 10 == 0) {
             size_t len = 0;
             TU_CHECK(rsc_dump(&p, sink, &len) == RSC_OK && len > 0, "%s: dump", path);
         }
     }
-    if (max_set_automata(&b) > 1)
-        st->split++;
+    if (s != RSC_OK || !ok)
+        st->failed++;
+    if (ok) {
+        if (bi.max_prog_bytes > st->max_prog_bytes) {
+            st->max_prog_bytes = bi.max_prog_bytes;
+            snprintf(st->max_bytes_file, sizeof st->max_bytes_file, "%s", path);
+        }
+        st->per_group += bi.max_set_programs > 1;
+        st->nodes += bi.nodes;
+        st->globs += bi.globs;
+        st->programs += bi.programs;
+    }
     rsc_blob_free(&b, NULL);
 }
 
@@ -175,7 +185,7 @@ static int run_dir(stats *st, const char *dir, size_t stride)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: backend_corpus CORPUS_DIR [LIMIT]\n");
+        fprintf(stderr, "usage: backend_corpus CORPUS_DIR [STRIDE]\n");
         return 2;
     }
     size_t stride = argc > 2 ? (size_t)strtoul(argv[2], NULL, 10) : 1;
@@ -201,10 +211,13 @@ int main(int argc, char **argv)
     if (st.n_times)
         printf("compile time: total %.3f s, median %.3f ms, max %.3f ms\n", total,
                st.times[st.n_times / 2] * 1e3, st.times[st.n_times - 1] * 1e3);
-    printf("source bytes %zu, blob bytes %zu (%.2fx)\n", st.src_bytes, st.blob_bytes,
-           st.src_bytes ? (double)st.blob_bytes / (double)st.src_bytes : 0.0);
-    printf("largest automaton: %zu states (%s)\n", st.max_states, st.max_file);
-    printf("files with a rule set split over several automata: %zu\n", st.split);
+    printf("source bytes %zu, blob bytes %zu (%.3fx); blobs larger than their source: %zu\n",
+           st.src_bytes, st.blob_bytes,
+           st.src_bytes ? (double)st.blob_bytes / (double)st.src_bytes : 0.0, st.larger);
+    printf("programs %zu, nodes %zu, glob entries %zu\n", st.programs, st.nodes, st.globs);
+    printf("largest program: %zu nodes (%s)\n", st.max_nodes, st.max_file);
+    printf("largest program: %zu bytes (%s)\n", st.max_prog_bytes, st.max_bytes_file);
+    printf("files compiled per group (a set of several programs): %zu\n", st.per_group);
     for (int k = 0; k < 5 && st.slow_t[k] > 0; k++)
         printf("slow: %.3f s %s\n", st.slow_t[k], st.slow[k]);
     free(st.times);

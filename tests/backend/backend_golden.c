@@ -1,7 +1,8 @@
 /* Golden blobs: each tests/golden/NAME.txt compiles (profile rfc when NAME
  * starts with "rfc", else google) to exactly NAME.rbc, whose dump is exactly
- * NAME.dump. The same input compiled twice gives the same bytes, and
- * rsc_load accepts the blob.
+ * NAME.dump. The same input compiled twice gives the same bytes, rsc_load
+ * accepts the blob, so does the independent checker of blobcheck.h, and
+ * the node and glob counts the dump prints are the checker's.
  *
  * Usage: backend_golden check|update DIR NAME...
  * "update" rewrites the pinned files (CMake target update-golden); it is
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blobcheck.h"
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
 #include "testutil.h"
@@ -92,10 +94,24 @@ int main(int argc, char **argv)
         rsc_status ls = rsc_load(&prog, b1.data, b1.size, &err);
         TU_CHECK(ls == RSC_OK, "%s: rsc_load: %d at %zu (%s)", name, (int)ls, err.offset,
                  err.what ? err.what : "");
+        bc_info bi;
+        bc_err ce = {{0}};
+        int ok = bc_check_blob(b1.data, b1.size, 1, &bi, &ce);
+        TU_CHECK(ok, "%s: independent check: %s", name, ce.msg);
         text dump = {NULL, 0, 0};
         if (ls == RSC_OK) {
             rsc_status ds = rsc_dump(&prog, text_write, &dump);
             TU_CHECK(ds == RSC_OK, "%s: rsc_dump: %d", name, (int)ds);
+        }
+        if (ok && dump.p) { /* "program K: data @D, size S, nodes N, globs G" */
+            unsigned long nodes = 0, globs = 0, k = 0, pn = 0, pg = 0;
+            for (const char *q = dump.p; (q = strstr(q, "\nprogram ")) != NULL; q++)
+                if (sscanf(q, "\nprogram %lu: data @%*u, size %*u, nodes %lu, globs %lu", &k, &pn,
+                           &pg) == 3)
+                    nodes += pn, globs += pg;
+            TU_CHECK(nodes == bi.nodes && globs == bi.globs,
+                     "%s: the dump counts %lu nodes %lu globs, the checker %u %u", name, nodes,
+                     globs, bi.nodes, bi.globs);
         }
         char rbc[4096], dmp[4096];
         snprintf(rbc, sizeof rbc, "%s/%s.rbc", dir, name);

@@ -1,10 +1,12 @@
 /* note [selections] of compiler/compile.c: when thousands of agents each
  * have their own union of groups (one big shared group plus a small group
  * of their own), each group is compiled once and an agent selects the
- * automata of its groups. Checks that such a file compiles with about one
- * automaton per group (not one copy of the big group per agent), that
- * verdicts and deciding lines equal the reference matcher's, and that a
- * small file of the same shape (merged mode) gives the same verdicts. */
+ * programs of its groups. Checks that such a file compiles with one
+ * program per group and the big group's trie stored once (not one copy
+ * per agent), that verdicts and deciding lines equal the reference
+ * matcher's, and that a small file of the same shape (merged mode: one
+ * program per agent, each holding the shared rules) gives the same
+ * verdicts. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,13 +47,31 @@ static int run(int n_agents, int big_rules, int expect_per_group)
     TU_CHECK(rsc_load(&p, b.data, b.size, NULL) == RSC_OK, "load");
     rsc_blob_info bi;
     TU_CHECK(rsc_blob_info_get(&p, &bi) == RSC_OK, "info");
-    /* Per-group mode: the big group's automata exist once, so the count is
-     * bounded by the groups' (each small group needs at most a few). */
+    /* Groups: the shared one (every agent and '*') and one per agent. In
+     * per-group mode each group is one program and an agent's set holds
+     * two (shared, own); merged, each agent's union is one program. Either
+     * way there are n_agents + 1 programs and sets. The shared group's
+     * 'Disallow: /sharedR*xK' rules have the distinct literal prefixes
+     * /shared0 .. /sharedR-1: its trie has more than big_rules nodes. An
+     * own group ('Allow: /sharedI', 'Disallow: /ownI$') has 4 (root, "/",
+     * the two leaves). So per-group the nodes add up to the shared trie
+     * plus 4 per agent; merged, every agent's program repeats the shared
+     * trie. */
+    TU_CHECK(bi.n_programs == (uint32_t)n_agents + 1 && bi.n_sets == (uint32_t)n_agents + 1,
+             "programs %u sets %u for %d agents", (unsigned)bi.n_programs, (unsigned)bi.n_sets,
+             n_agents);
     if (expect_per_group)
-        TU_CHECK(bi.n_automata <= (uint32_t)(3 * n_agents + 64), "automata %u for %d agents", (unsigned)bi.n_automata,
-                 n_agents);
-    printf("%d agents, %d shared rules: %zu bytes -> blob %zu bytes, %u automata, %u sets\n", n_agents, big_rules,
-           len, b.size, (unsigned)bi.n_automata, (unsigned)bi.n_sets);
+        TU_CHECK(bi.total_nodes == bi.max_nodes + 4u * (uint32_t)n_agents &&
+                     bi.max_nodes > (uint32_t)big_rules,
+                 "per-group: %u nodes in all, the largest program %u", (unsigned)bi.total_nodes,
+                 (unsigned)bi.max_nodes);
+    else
+        TU_CHECK(bi.total_nodes > (uint32_t)(n_agents + 1) * (uint32_t)big_rules,
+                 "merged: %u nodes in all", (unsigned)bi.total_nodes);
+    printf("%d agents, %d shared rules: %zu bytes -> blob %zu bytes, %u programs, %u sets, "
+           "%u nodes (largest program %u)\n",
+           n_agents, big_rules, len, b.size, (unsigned)bi.n_programs, (unsigned)bi.n_sets,
+           (unsigned)bi.total_nodes, (unsigned)bi.max_nodes);
     ref_robots ref;
     TU_CHECK(ref_parse(&ref, body, len, 0) == 0, "ref_parse");
     int cases = 0;

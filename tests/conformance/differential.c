@@ -4,7 +4,7 @@
  * then matched for many (agents, path or URL) pairs. The library's verdict
  * and deciding rule must equal the reference matcher's (tests/ref), in the
  * google profile and, for fewer cases, the rfc profile; a program compiled
- * with no_minimize must give the same answers as the default one.
+ * with no_prune must give the same answers as the default one.
  *
  * Usage: differential [SEED [SCALE_PERCENT [-v]]] (-v prints the first
  * files). The same seed gives the same
@@ -413,7 +413,7 @@ static void one_case(const ctx *c, const rsc_selection *sel, const rsc_selection
         report(c, "library vs reference", s, n, is_path, a, &m, &rv);
     else if (a2 != a || m2.decided != m.decided || m2.line != m.line ||
              m2.rule_allow != m.rule_allow || m2.priority != m.priority)
-        report(c, "no_minimize vs default", s, n, is_path, a2, &m2, &rv);
+        report(c, "no_prune vs default", s, n, is_path, a2, &m2, &rv);
     if (!is_path) { /* spec G on its own */
         size_t off = 0, plen = 0;
         int slash = 0;
@@ -433,17 +433,17 @@ static void one_case(const ctx *c, const rsc_selection *sel, const rsc_selection
     }
 }
 
-static int compile_load(const buf *f, int profile, int no_minimize, rsc_blob *blob,
+static int compile_load(const buf *f, int profile, int no_prune, rsc_blob *blob,
                         rsc_program *prog)
 {
     rsc_compile_options opt;
     memset(&opt, 0, sizeof opt);
     opt.profile = profile ? RSC_PROFILE_RFC : RSC_PROFILE_GOOGLE;
-    opt.no_minimize = no_minimize;
+    opt.no_prune = no_prune;
     rsc_status st = rsc_compile(f->p, f->n, &opt, blob);
     if (st != RSC_OK) {
-        printf("seed %" PRIu64 " file #%ld: rsc_compile (no_minimize=%d): %s\n  file: ", seed,
-               n_file, no_minimize, rsc_strerror(st));
+        printf("seed %" PRIu64 " file #%ld: rsc_compile (no_prune=%d): %s\n  file: ", seed,
+               n_file, no_prune, rsc_strerror(st));
         print_escaped(f->p, f->n);
         printf("\n");
         n_failures++;
@@ -452,8 +452,8 @@ static int compile_load(const buf *f, int profile, int no_minimize, rsc_blob *bl
     rsc_load_error err = {0, NULL};
     st = rsc_load(prog, blob->data, blob->size, &err);
     if (st != RSC_OK) {
-        printf("seed %" PRIu64 " file #%ld: rsc_load (no_minimize=%d): %s at %zu (%s)\n  file: ",
-               seed, n_file, no_minimize, rsc_strerror(st), err.offset,
+        printf("seed %" PRIu64 " file #%ld: rsc_load (no_prune=%d): %s at %zu (%s)\n  file: ",
+               seed, n_file, no_prune, rsc_strerror(st), err.offset,
                err.what ? err.what : "");
         print_escaped(f->p, f->n);
         printf("\n");

@@ -3,6 +3,8 @@
 # runs each for SECONDS (default 60) on seeds made from ../shared
 # (conformance bodies, a corpus sample, compiled blobs for the loader).
 # Usage: bash tests/fuzz/campaign.sh [SECONDS] [TARGET...]
+# (JOBS=N: build with N jobs; FUZZ_BUILD=DIR: build directory, default
+# build-fuzz; only the fuzz targets asked for are built.)
 # New crashes land in build-fuzz/crashes/<target>/; copy a minimised one to
 # tests/fuzz/regress/<target>/ so ctest replays it from then on.
 set -euo pipefail
@@ -10,9 +12,9 @@ cd "$(dirname "$0")/../.."
 secs=${1:-60}; shift || true
 targets=${*:-"parse roundtrip load url"}
 . cli/setup.sh "clang libclang-rt-14-dev"
-B=build-fuzz
+B=${FUZZ_BUILD:-build-fuzz}
 CC=clang cmake -S . -B $B $GEN -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRSC_BUILD_FUZZ=ON -DRSC_SANITIZE=ON >/dev/null
-cmake --build $B >/dev/null
+cmake --build $B ${JOBS:+-j$JOBS} --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done) >/dev/null
 SH=${RSC_SHARED_DIR:-../shared}
 seeds=$B/seeds; mkdir -p $seeds
 if [ ! -d $seeds/parse ]; then
@@ -33,6 +35,8 @@ for name in ("google_cases.tsv", "google_extra_cases.tsv"):
         open(f"{out}/url/c{n}", "wb").write(f[3].encode("latin-1"))
 PY
   fi
+  # Blobs as they are (format 2): the golden ones; regress/load adds damaged ones.
+  cp tests/golden/*.rbc $seeds/load/ 2>/dev/null || true
   if [ -d "$SH/corpus/robots" ]; then
     ls "$SH/corpus/robots" | awk 'NR % 40 == 0' | while read -r f; do
       cp "$SH/corpus/robots/$f" "$seeds/parse/$f"

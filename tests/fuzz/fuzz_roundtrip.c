@@ -3,9 +3,10 @@
  * replaced by "", by "x" and by "/x", a final '$' dropped, plus prefixes and
  * one-byte extensions) for agents derived from its user-agent lines and a
  * few fixed ones; every verdict and deciding line equals the reference
- * matcher's (tests/ref). The first byte picks the profile and whether the
- * automata are minimised; the rest is the robots.txt (capped at 8 KiB to
- * keep the quadratic reference fast). */
+ * matcher's (tests/ref). The first byte picks the profile (bit 0) and
+ * whether entries that can never decide are kept in the tries (bit 1,
+ * no_prune); the rest is the robots.txt (capped at 8 KiB to keep the
+ * quadratic reference fast). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t blen = size - 1;
     rsc_compile_options o = {0};
     o.profile = profile ? RSC_PROFILE_RFC : RSC_PROFILE_GOOGLE;
-    o.no_minimize = (data[0] >> 1) & 1;
+    o.no_prune = (data[0] >> 1) & 1;
     rsc_blob b = {NULL, 0};
     rsc_status st = rsc_compile(body, blen, &o, &b);
     if (st == RSC_E_LIMIT)

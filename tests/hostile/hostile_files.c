@@ -3,12 +3,31 @@
  * RSC_E_LIMIT, never anything else; a compiled blob loads; verdicts on
  * paths derived from the file's own patterns equal the reference matcher's
  * (tests/ref) while the reference stays cheap (a per-case work budget);
- * long paths (1,000 / 10,000 / 100,000 bytes, built to keep wildcard
- * automata alive) get verdicts, checked against the reference or a known
+ * long paths (1,000 / 10,000 / 100,000 bytes, built to keep many wildcard
+ * tails alive) get verdicts, checked against the reference or a known
  * answer when one is cheap. Compile time, peak heap (through the
- * allocator), blob size and automata are printed as a table; nothing is
- * asserted on time or memory (a case over ~10 s or ~1 GiB is a bug to
- * report, see docs/LIMITS.md "Adversarial files: measured").
+ * allocator), blob size, programs, trie nodes, glob entries and the
+ * deepest chain of trie nodes (read with blobspec.c, FORMAT.md "Depth")
+ * are printed as a table; nothing is asserted on time or memory (a case
+ * over ~10 s or ~1 GiB is a bug to report, see docs/LIMITS.md "Adversarial
+ * files: measured").
+ *
+ * Cases aimed at the trie design of format 2:
+ *  (h) the deepest tries a parsed file can make: nested literal prefixes
+ *      (/a, /aa, /aaa, ... as many as fit in 500 KiB: a chain of about
+ *      1,000 nodes), the same with End and glob entries all along the
+ *      chain, a comb (a side branch at every level) and a complete binary
+ *      trie. They must compile (FORMAT.md argues that no parsed file can
+ *      reach the limit of 4096 nodes on a chain), reach the expected depth,
+ *      and match like the reference (every path /a^m of a chain is also
+ *      checked against its verdict by construction);
+ *  (i) thousands of wildcard rules whose literal prefix is one node
+ *      (Disallow: /\*x<N>, /p/\*a*b*c<N>$, /p/\*a*b*c<N>): one glob list of
+ *      thousands of entries tried for every path, with long adversarial
+ *      paths (10,000 'a's, 'x's, "abc" repeated...): verdicts equal the
+ *      reference, and the time per path byte is printed for 1,000, 10,000
+ *      and 100,000 bytes (linear matching shows as a flat ns/B; google and
+ *      rfc profiles: in rfc, a path over 4 KiB is matched as a stream).
  *
  * Also (item 5): rsc_compile with an allocator that fails the k-th
  * allocation returns RSC_E_NOMEM and leaks nothing, on a mid-size
@@ -27,6 +46,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "blobspec.h"
 #include "ref_robots.h"
 #include "robotsc/compiler.h"
 #include "robotsc/ir.h"
@@ -190,7 +210,22 @@ typedef struct hcase {
     size_t long_max;  /* longest long path (0: 100,000) */
     size_t max_rules; /* rules to derive paths from (0: default) */
     double ref_budget; /* reference work (0: default) */
+    /* more long paths: prefix, then rep repeated, then suffix (to the
+     * length); expect: the verdict when known by construction, else -1 */
+    struct {
+        const char *prefix, *rep, *suffix;
+        int expect;
+    } lp[4];
+    size_t n_lp;
+    int lp_ref_all;     /* compare them all with the reference (to 10,000 bytes in ctest, 1,000 with sanitizers) */
+    int must_compile;   /* RSC_E_LIMIT is a failure too */
+    uint32_t min_chain; /* the blob must have a chain of at least this many nodes */
+    int probe;          /* paths checked against a verdict by construction */
+    size_t chain_d, chain_step; /* PROBE_CHAIN: levels, bytes a level */
+    int bin_depth;              /* PROBE_BINARY: word lengths 1..bin_depth */
 } hcase;
+
+enum { PROBE_NONE, PROBE_CHAIN, PROBE_BINARY };
 
 typedef struct row {
     char name[40];
@@ -200,9 +235,13 @@ typedef struct row {
     double peak_mib;
     size_t blob;
     rsc_blob_info info;
-    unsigned ref_checks, lib_checks;
+    unsigned ref_checks, lib_checks, probes;
     double nspb[3];
     double case_s; /* the whole case: compile, checks, long paths */
+    uint32_t chain;   /* nodes on the deepest chain (blobspec.c) */
+    double lp_ns[4][3]; /* the extra long paths: ns per byte */
+    int lp_v[4][3], lp_ref[4][3]; /* their verdicts; compared with the reference */
+    char lp_desc[4][40];
 } row;
 
 static row rows[160];
@@ -231,13 +270,19 @@ typedef struct ctx {
     row *r;
 } ctx;
 
-static void check_path(ctx *c, const rsc_bytes *ag, size_t n_ag, const char *path, size_t plen, int expect)
+/* Checks one path (against expect when >= 0, and against the reference
+ * while the budget lasts). Returns the verdict; *refd: 1 when the
+ * reference was asked. */
+static int check_path_r(ctx *c, const rsc_bytes *ag, size_t n_ag, const char *path, size_t plen, int expect,
+                        int *refd)
 {
     rsc_selection sel;
     rsc_status st = rsc_select(&c->prog, ag, n_ag, &sel);
     CHECK(st == RSC_OK || st == RSC_E_LIMIT, "%s: select status %d", c->hc->name, st);
+    if (refd)
+        *refd = 0;
     if (st != RSC_OK)
-        return;
+        return -1;
     rsc_match m;
     int v = rsc_match_path(&sel, path, plen, &m);
     CHECK(v == 0 || v == 1, "%s: verdict %d", c->hc->name, v);
@@ -247,8 +292,10 @@ static void check_path(ctx *c, const rsc_bytes *ag, size_t n_ag, const char *pat
               path, v, expect);
     double cost = c->ref_unit * (double)(plen + 1);
     if (cost > ref_budget_left)
-        return;
+        return v;
     ref_budget_left -= cost;
+    if (refd)
+        *refd = 1;
     ref_str rag[4];
     for (size_t i = 0; i < n_ag && i < 4; i++)
         rag[i] = (ref_str){ag[i].ptr, ag[i].len};
@@ -257,6 +304,12 @@ static void check_path(ctx *c, const rsc_bytes *ag, size_t n_ag, const char *pat
     CHECK(v == r.allowed && (r.line == 0 || (int)m.line == r.line),
           "%s: agent '%.*s' path (%zu bytes) '%.60s': lib %d line %u, ref %d line %d", c->hc->name,
           (int)ag[0].len, ag[0].ptr, plen, path, v, (unsigned)m.line, r.allowed, r.line);
+    return v;
+}
+
+static void check_path(ctx *c, const rsc_bytes *ag, size_t n_ag, const char *path, size_t plen, int expect)
+{
+    (void)check_path_r(c, ag, n_ag, path, plen, expect, NULL);
 }
 
 /* Paths from an escaped pattern: '*' as "", "x", "/x"; a final '$'
@@ -291,12 +344,30 @@ static void derive(ctx *c, const rsc_bytes *ag, size_t n_ag, const rsc_str *pat)
     free(buf);
 }
 
-static double match_time(ctx *c, const rsc_bytes *ag, const char *path, size_t n, int expect)
+/* A path whose verdict is known by construction (the library only). */
+static void probe(ctx *c, const rsc_bytes *ag, const char *path, size_t n, int want)
+{
+    rsc_selection sel;
+    rsc_match m;
+    if (rsc_select(&c->prog, ag, 1, &sel) != RSC_OK) {
+        CHECK(0, "%s: select", c->hc->name);
+        return;
+    }
+    int v = rsc_match_path(&sel, path, n, &m);
+    c->r->probes++;
+    CHECK(v == want, "%s: path '%.40s' (%zu bytes): %d (line %u), by construction %d", c->hc->name, path, n, v,
+          (unsigned)m.line, want);
+}
+
+static double match_time(ctx *c, const rsc_bytes *ag, const char *path, size_t n, int expect, int *verdict,
+                         int *refd)
 {
     rsc_selection sel;
     if (rsc_select(&c->prog, ag, 1, &sel) != RSC_OK)
         return 0;
-    check_path(c, ag, 1, path, n, expect);
+    int v = check_path_r(c, ag, 1, path, n, expect, refd);
+    if (verdict)
+        *verdict = v;
     int reps = 0;
     volatile int sink = 0;
     double t0 = now(), t;
@@ -332,6 +403,9 @@ static void run_case(hcase *hc)
     CHECK(st == RSC_OK || st == RSC_E_LIMIT, "%s: compile status %d (%s)", hc->name, st, rsc_strerror(st));
     if (st == RSC_E_LIMIT)
         printf("%s: compile: %s\n", hc->name, rsc_strerror(st));
+    if (hc->must_compile)
+        CHECK(st == RSC_OK, "%s: must compile (FORMAT.md \"Depth\": no parsed file reaches the limits): %s",
+              hc->name, rsc_strerror(st));
     if (st != RSC_OK) {
         CHECK(cnt.live == 0 && cnt.blocks == 0, "%s: %zu bytes leaked on failure", hc->name, cnt.live);
         r->case_s = now() - case_start;
@@ -350,6 +424,18 @@ static void run_case(hcase *hc)
         return;
     }
     CHECK(rsc_blob_info_get(&c.prog, &r->info) == RSC_OK, "%s: info", hc->name);
+    {
+        bs_blob bx;
+        CHECK(bs_verify(b.data, b.size, &bx, 0) == 0, "%s: FORMAT.md verification: %s at %zu", hc->name, bx.what,
+              bx.fail_off);
+        r->chain = bx.max_chain;
+        CHECK(r->info.total_nodes == bx.nodes && r->info.n_globs == bx.globs && r->info.max_nodes == bx.max_prog_nodes,
+              "%s: rsc_blob_info nodes %u globs %u max %u; FORMAT.md reading %u %u %u", hc->name,
+              r->info.total_nodes, r->info.n_globs, r->info.max_nodes, bx.nodes, bx.globs, bx.max_prog_nodes);
+        CHECK(r->chain >= hc->min_chain, "%s: deepest chain %u nodes, the file makes at least %u", hc->name,
+              r->chain, hc->min_chain);
+        bs_free(&bx);
+    }
 
     /* Agents and patterns of the file, as the front end sees them. */
     rsc_parse_options po = {0};
@@ -361,7 +447,8 @@ static void run_case(hcase *hc)
     for (size_t i = 0; i < c.ref.n_lines; i++)
         pat_bytes += (double)c.ref.lines[i].value_len + 1;
     c.ref_unit = pat_bytes * (hc->profile ? 3 : 1) + 1;
-    ref_budget_left = full ? 2.5e9 : hc->ref_budget ? hc->ref_budget : 1.5e8;
+    double dflt = full ? 2.5e9 : 1.5e8;
+    ref_budget_left = hc->ref_budget > dflt ? hc->ref_budget : dflt;
 
     rsc_bytes agents[10];
     size_t na = 0;
@@ -385,6 +472,29 @@ static void run_case(hcase *hc)
     kag.len = strlen(kag.ptr);
     for (size_t i = 0; i < hc->n_known; i++)
         check_path(&c, &kag, 1, hc->known[i], strlen(hc->known[i]), hc->known_allowed[i]);
+    if (hc->probe == PROBE_CHAIN) { /* every /a^m: the rule of level min(m / step, d) decides */
+        size_t maxm = (hc->chain_d + 2) * hc->chain_step + 2;
+        char *p = malloc(maxm + 1);
+        p[0] = '/';
+        memset(p + 1, 'a', maxm);
+        for (size_t m = 0; m < maxm; m++) {
+            size_t lvl = m / hc->chain_step < hc->chain_d ? m / hc->chain_step : hc->chain_d;
+            probe(&c, &kag, p, m + 1, lvl == 0 ? 1 : (int)(lvl % 2));
+        }
+        free(p);
+    } else if (hc->probe == PROBE_BINARY) { /* "/" + w: the prefix of w of length min(|w|, depth) */
+        char p[64];
+        rng_seed(4242);
+        for (int i = 0; i < 3000; i++) {
+            size_t len = rn((uint32_t)hc->bin_depth + 4), bs = 0;
+            p[0] = '/';
+            for (size_t k = 0; k < len; k++) {
+                p[k + 1] = rn(2) ? 'b' : 'a';
+                bs += p[k + 1] == 'b' && k < (size_t)hc->bin_depth;
+            }
+            probe(&c, &kag, p, len + 1, len == 0 ? 1 : (int)(bs % 2));
+        }
+    }
 
     /* Long paths: linear matching (ns/byte printed, not asserted). */
     if (hc->alphabet) {
@@ -398,7 +508,30 @@ static void run_case(hcase *hc)
             p[i] = hc->alphabet[(i - 1) % al];
         for (int k = 0; k < 3; k++)
             if (!hc->long_max || lens[k] <= hc->long_max)
-                r->nspb[k] = match_time(&c, &lag, p, lens[k], hc->long_expect);
+                r->nspb[k] = match_time(&c, &lag, p, lens[k], hc->long_expect, NULL, NULL);
+        free(p);
+    }
+    for (size_t j = 0; j < hc->n_lp; j++) {
+        rsc_bytes lag = {hc->long_agent ? hc->long_agent : "unnamedbot", 0};
+        lag.len = strlen(lag.ptr);
+        size_t lens[3] = {1000, 10000, 100000};
+        const char *pre = hc->lp[j].prefix, *rp = hc->lp[j].rep, *suf = hc->lp[j].suffix;
+        size_t pl = strlen(pre), rl = strlen(rp), sl = strlen(suf);
+        snprintf(r->lp_desc[j], sizeof r->lp_desc[j], "%s (%s)... %s", pre, rp, suf);
+        r->lp_v[j][0] = r->lp_v[j][1] = r->lp_v[j][2] = -1;
+        char *p = malloc(lens[2]);
+        for (int k = 0; k < 3; k++) {
+            if (hc->long_max && lens[k] > hc->long_max)
+                continue;
+            memcpy(p, pre, pl);
+            for (size_t i = pl; i < lens[k] - sl; i++)
+                p[i] = rp[(i - pl) % rl];
+            memcpy(p + lens[k] - sl, suf, sl);
+            double need = c.ref_unit * (double)(lens[k] + 1);
+            if (hc->lp_ref_all && lens[k] <= (full ? 100000u : SAN ? 1000u : 10000u) && need > ref_budget_left)
+                ref_budget_left = need;
+            r->lp_ns[j][k] = match_time(&c, &lag, p, lens[k], hc->lp[j].expect, &r->lp_v[j][k], &r->lp_ref[j][k]);
+        }
         free(p);
     }
     ref_free(&c.ref);
@@ -710,6 +843,147 @@ static void gen_percent(hcase *hc, uint64_t seed, size_t lines)
     hc->long_expect = -1;
 }
 
+/* Reference work for the (h) cases: their patterns fill 500 KiB, so that
+ * one reference check of a path of m bytes costs about 500,000 m steps. */
+#ifndef H_BUDGET
+#define H_BUDGET (full ? 2e10 : SAN ? 3e8 : 6e9)
+#endif
+
+/* (h) nested literal prefixes: "/" + a^(k * step) for k = 1, 2, ... as long
+ * as the lines fit in the 512,000 parsed bytes (written without spaces, to
+ * fit more): a chain of one trie node per rule, the deepest trie a parsed
+ * file can make (FORMAT.md "Depth": d nodes need about d^2/2 pattern
+ * bytes). Level k is an allow when k is odd. mixed: also "/a^(k*step)$"
+ * (the other verdict) at every 3rd level and "/a^(k*step)*b" (a disallow)
+ * at every 4th, so that End ranks and glob lists sit all along the chain
+ * (more glob lists on one walk than the matcher keeps pending). */
+static void gen_chain(hcase *hc, size_t step, int mixed)
+{
+    sbuf *b = &hc->body;
+    sb_str(b, "user-agent:*\n");
+    size_t d = 0;
+    for (size_t k = 1;; k++) {
+        size_t len = k * step, need = 11 + len + (mixed && k % 3 == 0 ? 12 + len : 0) +
+                                      (mixed && k % 4 == 0 ? 13 + len : 0);
+        if (b->n + need > RSC_MAX_BODY)
+            break;
+        sb_str(b, k % 2 ? "allow:/" : "disallow:/");
+        sb_rep(b, 'a', len);
+        sb_c(b, '\n');
+        if (mixed && k % 3 == 0) {
+            sb_str(b, k % 2 ? "disallow:/" : "allow:/");
+            sb_rep(b, 'a', len);
+            sb_str(b, "$\n");
+        }
+        if (mixed && k % 4 == 0) {
+            sb_str(b, "disallow:/");
+            sb_rep(b, 'a', len);
+            sb_str(b, "*b\n");
+        }
+        d = k;
+    }
+    hc->chain_d = d, hc->chain_step = step;
+    hc->probe = mixed ? PROBE_NONE : PROBE_CHAIN;
+    hc->min_chain = (uint32_t)d + 1; /* the root, then a node a level */
+    hc->must_compile = 1;
+    hc->ref_budget = H_BUDGET;
+    hc->alphabet = mixed ? "aaaaaaaaaaaaaaaaab" : "a";
+    hc->long_expect = mixed ? -1 : (int)(d % 2);
+}
+
+/* (h) a comb: the chain "/a^k" with a side branch "/a^(k-1)b" (and every
+ * 5th level "/a^(k-1)c*d$") at every level. */
+static void gen_comb(hcase *hc)
+{
+    sbuf *b = &hc->body;
+    sb_str(b, "user-agent:*\n");
+    size_t d = 0;
+    for (size_t k = 1;; k++) {
+        if (b->n + 2 * (k + 12) + (k % 5 == 0 ? k + 16 : 0) > RSC_MAX_BODY)
+            break;
+        sb_str(b, k % 2 ? "allow:/" : "disallow:/");
+        sb_rep(b, 'a', k);
+        sb_str(b, k % 3 ? "\ndisallow:/" : "\nallow:/");
+        sb_rep(b, 'a', k - 1);
+        sb_str(b, "b\n");
+        if (k % 5 == 0) {
+            sb_str(b, "disallow:/");
+            sb_rep(b, 'a', k - 1);
+            sb_str(b, "c*d$\n");
+        }
+        d = k;
+    }
+    hc->min_chain = (uint32_t)d + 1;
+    hc->must_compile = 1;
+    hc->ref_budget = H_BUDGET;
+    hc->alphabet = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab";
+    hc->long_expect = -1;
+}
+
+/* (h) a complete binary trie: every word w over {a,b} of length 1..L as a
+ * rule "/w" (allow when w has an odd number of b's), L as large as fits
+ * with whole levels. */
+static void gen_bintrie(hcase *hc)
+{
+    sbuf *b = &hc->body;
+    sb_str(b, "user-agent:*\n");
+    int L = 0;
+    for (int len = 1; len < 30; len++) {
+        if (b->n + ((size_t)1 << len) * (size_t)(len + 11) > RSC_MAX_BODY)
+            break;
+        for (uint32_t w = 0; w < 1u << len; w++) {
+            int ones = 0;
+            for (uint32_t v = w; v; v &= v - 1)
+                ones++;
+            sb_str(b, ones % 2 ? "allow:/" : "disallow:/");
+            for (int i = len - 1; i >= 0; i--)
+                sb_c(b, (w >> i) & 1 ? 'b' : 'a');
+            sb_c(b, '\n');
+        }
+        L = len;
+    }
+    hc->bin_depth = L;
+    hc->probe = PROBE_BINARY;
+    hc->min_chain = (uint32_t)L + 2; /* the root, "/", then a node a level */
+    hc->must_compile = 1;
+    hc->ref_budget = H_BUDGET;
+    hc->alphabet = "ab";
+    hc->long_expect = -1;
+}
+
+/* (i) n rules "Disallow: /\*x<N>" (every 50th "Allow: /\*y<N>"): all tails
+ * hang on the node "/", one glob list of n entries. */
+static void gen_shared_x(hcase *hc, size_t n)
+{
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\n");
+    size_t i;
+    for (i = 0; i < n && b->n + 24 <= RSC_MAX_BODY; i++)
+        sb_printf(b, i % 50 == 49 ? "Allow: /*y%zu\n" : "Disallow: /*x%zu\n", i);
+    hc->lp[0].prefix = "/", hc->lp[0].rep = "a", hc->lp[0].suffix = "", hc->lp[0].expect = 1;
+    hc->lp[1].prefix = "/", hc->lp[1].rep = "x", hc->lp[1].suffix = "", hc->lp[1].expect = 1;
+    hc->lp[2].prefix = "/", hc->lp[2].rep = "x", hc->lp[2].suffix = "y49", hc->lp[2].expect = 1;
+    hc->lp[3].prefix = "/", hc->lp[3].rep = "ax", hc->lp[3].suffix = "x1", hc->lp[3].expect = 0;
+    hc->n_lp = 4;
+}
+
+/* (i) n rules "Disallow: /p/\*a*b*c<N>" (anchored: with a final '$'),
+ * every 40th "Allow: /p/\*a*b*cc<N>": one glob list of n entries at the
+ * node "/p/", each tail of three segments. */
+static void gen_shared_abc(hcase *hc, size_t n, int anchored)
+{
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\n");
+    for (size_t i = 0; i < n && b->n + 32 <= RSC_MAX_BODY; i++)
+        sb_printf(b, i % 40 == 39 ? "Allow: /p/*a*b*cc%zu%s\n" : "Disallow: /p/*a*b*c%zu%s\n", i,
+                  anchored ? "$" : "");
+    hc->lp[0].prefix = "/p/", hc->lp[0].rep = "a", hc->lp[0].suffix = "", hc->lp[0].expect = 1;
+    hc->lp[1].prefix = "/p/", hc->lp[1].rep = "abc", hc->lp[1].suffix = "", hc->lp[1].expect = 1;
+    hc->lp[2].prefix = "/p/", hc->lp[2].rep = "ab", hc->lp[2].suffix = "c7", hc->lp[2].expect = 0;
+    hc->lp[3].prefix = "/p/", hc->lp[3].rep = "ac", hc->lp[3].suffix = "bc1", hc->lp[3].expect = 0;
+    hc->n_lp = 4;
+}
+
 /* (g) random binary, and random lines of robots.txt tokens. */
 static void gen_binary(hcase *hc, uint64_t seed, size_t bytes, int tokens)
 {
@@ -780,7 +1054,7 @@ static void alloc_failures(void)
     rsc_blob_info info;
     if (st == RSC_OK && rsc_load(&prog, ok.data, ok.size, NULL) == RSC_OK &&
         rsc_blob_info_get(&prog, &info) == RSC_OK)
-        n_aut = info.n_automata;
+        n_aut = info.n_programs;
     unsigned long runs = 0, nomem = 0;
     int bad = 0;
     for (unsigned long k = 1;; k += k < 200 ? 1 : 37) {
@@ -811,7 +1085,7 @@ static void alloc_failures(void)
     CHECK(bad == 0, "alloc: %d runs did not return RSC_E_NOMEM cleanly", bad);
     o.alloc_ud = &c0;
     rsc_blob_free(&ok, &o);
-    printf("allocation failure: %lu allocations in one compile (%zu bytes file, %.1f ms, %u automata), %lu runs, "
+    printf("allocation failure: %lu allocations in one compile (%zu bytes file, %.1f ms, %u programs), %lu runs, "
            "%lu NOMEM, %d bad\n", total, b->n, once * 1e3, n_aut, runs, nomem, bad);
     sb_free(b);
 }
@@ -861,6 +1135,8 @@ int main(int argc, char **argv)
     }
     /* Sizes: full / ctest / sanitizer ctest. */
 #define SZ(f, c, s) (full ? (f) : SAN ? (s) : (c))
+#define I_RULES 2000
+#define I_BUDGET (full ? 3e10 : SAN ? 2e8 : 1e9)
     hcase *hc;
 
     hc = new_case("a-wild-dense");
@@ -990,6 +1266,45 @@ int main(int argc, char **argv)
         run_and_free(hc);
     }
 
+    /* (h) the deepest tries. */
+    hc = new_case("h-chain-a");
+    gen_chain(hc, 1, 0);
+    run_and_free(hc);
+    hc = new_case("h-chain-mixed");
+    gen_chain(hc, 1, 1);
+    run_and_free(hc);
+    hc = new_case("h-chain-step7");
+    gen_chain(hc, 7, 0);
+    run_and_free(hc);
+    hc = new_case("h-chain-a-rfc");
+    gen_chain(hc, 1, 0);
+    hc->profile = 1;
+    run_and_free(hc);
+    hc = new_case("h-comb");
+    gen_comb(hc);
+    run_and_free(hc);
+    hc = new_case("h-binary-trie");
+    gen_bintrie(hc);
+    run_and_free(hc);
+
+    /* (i) thousands of tails on one node, long adversarial paths. */
+    static const char *const shared_names[] = {"i-shared-x", "i-shared-abc$", "i-shared-abc", "i-shared-x-rfc",
+                                               "i-shared-abc$-rfc"};
+    for (int i = 0; i < 5; i++) {
+        hc = new_case(shared_names[i]);
+        size_t k = SZ(1u << 20, I_RULES, I_RULES / 5);
+        if (i % 3 == 0)
+            gen_shared_x(hc, k);
+        else
+            gen_shared_abc(hc, k, i != 2);
+        hc->profile = i >= 3;
+        hc->ref_budget = I_BUDGET;
+        hc->lp_ref_all = 1;
+        if (!full && (hc->profile || i == 0)) /* ~10 to 20 us a byte: see the long paths table */
+            hc->long_max = 10000;
+        run_and_free(hc);
+    }
+
     /* (g) several MiB of random bytes in total (ctest: 4.4 MiB, full: 20). */
     size_t n_bin = SZ(32, 8, 4), n_tok = SZ(32, 3, 2), bin_size = SZ(512 * 1024, 512 * 1024, 96 * 1024);
     static char names[64][24];
@@ -1006,17 +1321,30 @@ int main(int argc, char **argv)
         run_and_free(hc);
     }
 
-    printf("\n| case | bytes | status | compile ms | peak heap MiB | blob bytes | rules | automata | states | max "
-           "states | checks (ref) | ns/B 1k | 10k | 100k | case s |\n");
-    printf("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    printf("\n| case | bytes | status | compile ms | peak heap MiB | blob bytes | rules | programs | nodes | max "
+           "nodes | globs | deepest chain | checks (ref) | by construction | ns/B 1k | 10k | 100k | case s |\n");
+    printf("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
+           "---: | ---: | ---: |\n");
     double total_ms = 0;
     for (size_t i = 0; i < n_rows; i++) {
         row *r = &rows[i];
         total_ms += r->ms;
-        printf("| %s | %zu | %s | %.1f | %.1f | %zu | %u | %u | %u | %u | %u (%u) | %.1f | %.1f | %.1f | %.2f |\n", r->name,
-               r->bytes, r->status, r->ms, r->peak_mib, r->blob, r->info.n_rules, r->info.n_automata,
-               r->info.total_states, r->info.max_states, r->lib_checks, r->ref_checks, r->nspb[0], r->nspb[1],
-               r->nspb[2], r->case_s);
+        printf("| %s | %zu | %s | %.1f | %.1f | %zu | %u | %u | %u | %u | %u | %u | %u (%u) | %u | %.1f | %.1f | %.1f "
+               "| %.2f |\n",
+               r->name, r->bytes, r->status, r->ms, r->peak_mib, r->blob, r->info.n_rules, r->info.n_programs,
+               r->info.total_nodes, r->info.max_nodes, r->info.n_globs, r->chain, r->lib_checks, r->ref_checks,
+               r->probes, r->nspb[0], r->nspb[1], r->nspb[2], r->case_s);
+    }
+    printf("\nlong paths (prefix, repeated part, suffix): verdict, ref (compared with the reference), ns per "
+           "path byte\n| case | path | verdict 1k / 10k / 100k | ref | ns/B 1k | 10k | 100k |\n"
+           "| --- | --- | --- | --- | ---: | ---: | ---: |\n");
+    for (size_t i = 0; i < n_rows; i++) {
+        row *r = &rows[i];
+        for (size_t j = 0; j < 4 && r->lp_desc[j][0]; j++)
+            printf("| %s | %s | %d / %d / %d | %s | %.1f | %.1f | %.1f |\n", r->name, r->lp_desc[j],
+                   r->lp_v[j][0], r->lp_v[j][1], r->lp_v[j][2],
+                   r->lp_ref[j][2] ? "all" : r->lp_ref[j][1] ? "1k, 10k" : r->lp_ref[j][0] ? "1k" : "none",
+                   r->lp_ns[j][0], r->lp_ns[j][1], r->lp_ns[j][2]);
     }
     printf("total compile time %.1f ms over %zu cases%s\n", total_ms, n_rows,
            full ? " (full size)" : SAN ? " (sanitizer sizes)" : "");

@@ -6,224 +6,637 @@
 
 #include "../../runtime/format.h"
 
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "rt_builder: out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+/* ---- bytes ------------------------------------------------------------ */
+
 void bb_raw(bb *b, const void *p, size_t n)
 {
     if (b->n + n > b->cap) {
         b->cap = (b->n + n) * 2 + 64;
-        b->d = realloc(b->d, b->cap);
-        if (!b->d)
-            abort();
+        b->d = xrealloc(b->d, b->cap);
     }
-    if (n)
+    if (n && p)
         memcpy(b->d + b->n, p, n);
+    else if (n)
+        memset(b->d + b->n, 0, n); /* p NULL: n zero bytes */
     b->n += n;
 }
+
+void bb_str(bb *b, const char *s)
+{
+    bb_raw(b, s, strlen(s));
+}
+
 void bb_u8(bb *b, uint32_t v)
 {
     uint8_t c = (uint8_t)v;
     bb_raw(b, &c, 1);
 }
-void bb_u16(bb *b, uint32_t v)
+
+void bb_un(bb *b, uint32_t v, unsigned w)
 {
+    uint8_t t[4];
+    wrnle(t, v, w);
+    bb_raw(b, t, w);
+}
+
+void bb_varint(bb *b, uint32_t v)
+{
+    while (v >= 0x80) {
+        bb_u8(b, (v & 0x7f) | 0x80);
+        v >>= 7;
+    }
     bb_u8(b, v);
-    bb_u8(b, v >> 8);
 }
-void bb_u32(bb *b, uint32_t v)
-{
-    bb_u16(b, v);
-    bb_u16(b, v >> 16);
-}
-void bb_pad4(bb *b)
-{
-    while (b->n % 4)
-        bb_u8(b, 0);
-}
+
 void bb_free(bb *b)
 {
     free(b->d);
     memset(b, 0, sizeof *b);
 }
 
+size_t varint_len(uint32_t v)
+{
+    size_t n = 1;
+    for (; v >= 0x80; v >>= 7)
+        n++;
+    return n;
+}
+
 uint32_t rd32le(const uint8_t *p)
 {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
+    return rdnle(p, 4);
 }
+
 void wr32le(uint8_t *p, uint32_t v)
 {
-    for (int i = 0; i < 4; i++)
+    wrnle(p, v, 4);
+}
+
+uint32_t rdnle(const uint8_t *p, unsigned w)
+{
+    uint32_t v = 0;
+    for (unsigned i = 0; i < w; i++)
+        v |= (uint32_t)p[i] << (8 * i);
+    return v;
+}
+
+void wrnle(uint8_t *p, uint32_t v, unsigned w)
+{
+    for (unsigned i = 0; i < w; i++)
         p[i] = (uint8_t)(v >> (8 * i));
+}
+
+uint32_t rd_varint(const uint8_t *b, size_t *pos)
+{
+    uint32_t v = 0;
+    for (unsigned s = 0;; s += 7) {
+        uint8_t c = b[(*pos)++];
+        v |= (uint32_t)(c & 0x7f) << s;
+        if (!(c & 0x80) || s >= 28)
+            return v;
+    }
+}
+
+/* ---- Tables ----------------------------------------------------------- */
+
+unsigned tb_width(uint32_t v)
+{
+    return v <= 0xff ? 1 : v <= 0xffff ? 2 : v <= 0xffffff ? 3 : 4;
+}
+
+void tb_table(bb *out, size_t count, unsigned cols, const uint32_t *vals,
+              const uint8_t *widths)
+{
+    uint8_t w[8];
+    bb_varint(out, (uint32_t)count);
+    if (count == 0) /* an empty Table has no widths */
+        return;
+    for (unsigned c = 0; c < cols; c++) {
+        uint32_t max = 0;
+        for (size_t r = 0; r < count; r++)
+            if (vals[r * cols + c] > max)
+                max = vals[r * cols + c];
+        w[c] = widths ? widths[c] : (uint8_t)tb_width(max);
+    }
+    bb_raw(out, w, cols);
+    for (size_t r = 0; r < count; r++)
+        for (unsigned c = 0; c < cols; c++)
+            bb_un(out, vals[r * cols + c], w[c]);
+}
+
+size_t tb_table_at(const uint8_t *blob, size_t off, unsigned cols, uint32_t *count,
+                   uint8_t *widths)
+{
+    *count = rd_varint(blob, &off);
+    if (*count == 0)
+        return off;
+    for (unsigned c = 0; c < cols; c++)
+        widths[c] = blob[off + c];
+    return off + cols;
+}
+
+size_t tb_cell(size_t rows, const uint8_t *widths, unsigned cols, uint32_t r, unsigned c)
+{
+    size_t row = 0, at = 0;
+    for (unsigned k = 0; k < cols; k++) {
+        row += widths[k];
+        if (k < c)
+            at += widths[k];
+    }
+    return rows + (size_t)r * row + at;
+}
+
+/* ---- blobs ------------------------------------------------------------ */
+
+uint32_t tb_adler32(const uint8_t *p, size_t n)
+{
+    uint32_t a = 1, b = 0;
+    for (size_t i = 0; i < n; i++) {
+        a = (a + p[i]) % 65521u;
+        b = (b + a) % 65521u;
+    }
+    return b << 16 | a;
 }
 
 void tb_fix_checksum(uint8_t *b, size_t size)
 {
-    uint32_t a = 0, s = 0;
-    for (size_t i = 0; i + 4 <= size; i += 4) {
-        a += (i == 24 || i == 28) ? 0 : rd32le(b + i);
-        s += a;
-    }
-    wr32le(b + 24, a);
-    wr32le(b + 28, s);
+    if (size < RSC_HEADER_SIZE)
+        return;
+    wr32le(b + RSC_H_CHECK, 0);
+    wr32le(b + RSC_H_CHECK, tb_adler32(b, size));
 }
 
-uint8_t *tb_blob(uint16_t hflags, const tb_section *s, size_t n, size_t *size)
+uint8_t *tb_wrap(uint8_t flags, const uint8_t *body, size_t n, size_t *size)
 {
     bb b = {0};
-    bb_raw(&b, RSC_MAGIC, 8);
-    bb_u8(&b, 1);
-    bb_u8(&b, 0);
-    bb_u16(&b, hflags);
-    bb_u32(&b, 0); /* total, patched */
-    bb_u32(&b, (uint32_t)n);
-    bb_u32(&b, 0);
-    bb_u32(&b, 0);
-    bb_u32(&b, 0);
-    for (size_t i = 0; i < n; i++) {
-        bb_u16(&b, s[i].id);
-        bb_u16(&b, s[i].flags);
-        bb_u32(&b, s[i].data ? (uint32_t)s[i].data->n : 0);
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (s[i].data)
-            bb_raw(&b, s[i].data->d, s[i].data->n);
-        bb_pad4(&b);
-    }
-    wr32le(b.d + 12, (uint32_t)b.n);
+    bb_raw(&b, RSC_MAGIC, RSC_MAGIC_LEN);
+    bb_u8(&b, 2); /* Format_Major */
+    bb_u8(&b, 0); /* Format_Minor */
+    bb_u8(&b, flags);
+    bb_un(&b, (uint32_t)(RSC_HEADER_SIZE + n), 4);
+    bb_un(&b, 0, 4);
+    bb_raw(&b, body, n);
     tb_fix_checksum(b.d, b.n);
     *size = b.n;
     return b.d;
 }
 
-size_t tb_section_off(const uint8_t *b, uint16_t id)
+uint8_t *tb_blob(uint8_t flags, const tb_sec *s, size_t n, size_t *size)
 {
-    uint32_t n = rd32le(b + 16);
-    size_t pos = 32 + 8 * (size_t)n;
-    for (uint32_t i = 0; i < n; i++) {
-        const uint8_t *e = b + 32 + 8 * i;
-        if ((uint32_t)(e[0] | e[1] << 8) == id)
-            return pos;
-        pos = (pos + rd32le(e + 4) + 3) & ~(size_t)3;
+    bb body = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t len = s[i].data ? s[i].data->n : 0;
+        bb_varint(&body, s[i].tag);
+        bb_varint(&body, (uint32_t)len);
+        if (len)
+            bb_raw(&body, s[i].data->d, len);
     }
+    uint8_t *blob = tb_wrap(flags, body.d, body.n, size);
+    bb_free(&body);
+    return blob;
+}
+
+size_t tb_section(const uint8_t *b, size_t size, uint32_t id, size_t *sec_size)
+{
+    size_t pos = RSC_HEADER_SIZE;
+    while (pos < size) {
+        uint32_t tag = rd_varint(b, &pos), n = rd_varint(b, &pos);
+        if (tag >> 1 == id) {
+            if (sec_size)
+                *sec_size = n;
+            return pos;
+        }
+        pos += n;
+    }
+    if (sec_size)
+        *sec_size = 0;
     return 0;
 }
 
-static uint32_t pad4(uint32_t n)
-{
-    return (n + 3) & ~3u;
-}
+/* ---- program tries ---------------------------------------------------- */
 
-static uint32_t state_size(const tb_state *s, uint32_t cc)
-{
-    uint32_t z = 8 + (s->accept ? 4 : 0) + (s->end ? 4 : 0);
-    if (s->op == RSC_OP_LIT)
-        return z + 4 + pad4(s->nbytes) + 4;
-    if (s->op == RSC_OP_SPARSE)
-        return z + 4 + pad4(s->nbytes) + 4 * s->nbytes + 4;
-    return z + 4 * cc;
-}
+typedef struct ttn {
+    int parent;
+    uint8_t key;
+    bb label, globs; /* inline label; glob ranks as varints */
+    int ref;         /* label by Rep */
+    uint32_t rep, ll;
+    uint32_t accept, end, nglobs;
+    int *kids;
+    size_t nk, capk;
+    unsigned width, w; /* forced; effective */
+    size_t size;       /* encoded subtree */
+    tt_pos pos;
+} ttn;
 
-void tb_automaton(bb *out, const tb_state *st, size_t n, int start,
-                  const uint8_t *cmap, uint32_t cc)
+struct tt {
+    ttn *n;
+    size_t count, cap;
+    unsigned minw; /* least Offsets width of nodes with children */
+};
+
+static int tt_add(tt *t, int parent, uint8_t key)
 {
-    uint32_t *off = calloc(n + 1, 4);
-    for (size_t i = 0; i < n; i++)
-        off[i + 1] = off[i] + state_size(&st[i], cc);
-#define TGT(x) ((x) < 0 ? RSC_NONE : off[(x)])
-    bb_u32(out, (uint32_t)n);
-    bb_u32(out, off[n]);
-    bb_u32(out, TGT(start));
-    bb_u32(out, cmap ? 1 : 0);
-    bb_u32(out, cmap ? cc : 0);
-    if (cmap)
-        bb_raw(out, cmap, 256);
-    for (size_t i = 0; i < n; i++)
-        bb_u32(out, off[i]);
-    for (size_t i = 0; i < n; i++) {
-        const tb_state *s = &st[i];
-        bb_u32(out, (uint32_t)s->op | (s->accept ? RSC_ST_HAS_ACCEPT : 0) |
-                        (s->end ? RSC_ST_HAS_END : 0) | (uint32_t)i << 8);
-        bb_u32(out, s->ceiling);
-        if (s->accept)
-            bb_u32(out, s->accept);
-        if (s->end)
-            bb_u32(out, s->end);
-        size_t nt = s->op == RSC_OP_LIT ? 1 : s->op == RSC_OP_SPARSE ? s->nbytes + 1 : cc;
-        if (s->op != RSC_OP_TABLE) {
-            bb_u32(out, s->nbytes);
-            bb_raw(out, s->bytes, s->nbytes);
-            bb_pad4(out);
-        }
-        for (size_t k = 0; k < nt; k++)
-            bb_u32(out, TGT(s->t[k]));
+    if (t->count == t->cap) {
+        t->cap = t->cap * 2 + 16;
+        t->n = xrealloc(t->n, t->cap * sizeof *t->n);
     }
-#undef TGT
-    free(off);
+    ttn *x = &t->n[t->count];
+    memset(x, 0, sizeof *x);
+    x->parent = parent, x->key = key;
+    if (parent >= 0) {
+        ttn *p = &t->n[parent];
+        if (p->nk == p->capk) {
+            p->capk = p->capk * 2 + 4;
+            p->kids = xrealloc(p->kids, p->capk * sizeof *p->kids);
+        }
+        p->kids[p->nk++] = (int)t->count;
+    }
+    return (int)t->count++;
 }
 
-/* One pattern without '*' as an automaton of the given mode: a chain of
- * states reading the bytes, then a final state with Accept or End. */
-static void pattern_automaton(bb *out, const char *pat, uint32_t rank, int mode)
+tt *tt_new(void)
 {
-    size_t len = strlen(pat);
-    int anchored = len && pat[len - 1] == '$';
-    if (anchored)
+    tt *t = xrealloc(NULL, sizeof *t);
+    memset(t, 0, sizeof *t);
+    tt_add(t, -1, 0);
+    return t;
+}
+
+void tt_free(tt *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->count; i++) {
+        bb_free(&t->n[i].label);
+        bb_free(&t->n[i].globs);
+        free(t->n[i].kids);
+    }
+    free(t->n);
+    free(t);
+}
+
+int tt_child(tt *t, int parent, uint8_t key, const void *label, size_t ll)
+{
+    int c = tt_add(t, parent, key);
+    bb_raw(&t->n[c].label, label, ll);
+    t->n[c].ll = (uint32_t)ll;
+    return c;
+}
+
+int tt_child_ref(tt *t, int parent, uint8_t key, uint32_t rep, size_t ll)
+{
+    int c = tt_add(t, parent, key);
+    t->n[c].ref = 1, t->n[c].rep = rep, t->n[c].ll = (uint32_t)ll;
+    return c;
+}
+
+void tt_accept(tt *t, int node, uint32_t rank)
+{
+    t->n[node].accept = rank;
+}
+
+void tt_end(tt *t, int node, uint32_t rank)
+{
+    t->n[node].end = rank;
+}
+
+void tt_glob(tt *t, int node, uint32_t rank)
+{
+    ttn *x = &t->n[node];
+    x->nglobs++;
+    bb_varint(&x->globs, rank);
+}
+
+void tt_width(tt *t, int node, unsigned w)
+{
+    t->n[node].width = w;
+}
+
+void tt_min_width(tt *t, unsigned w)
+{
+    t->minw = w;
+}
+
+size_t tt_count(const tt *t)
+{
+    return t->count;
+}
+
+static uint32_t tt_head(const ttn *x)
+{
+    return (uint32_t)x->nk << RSC_N_CHILD_SHIFT | (x->w - 1) << RSC_N_WIDTH_SHIFT |
+           (x->nglobs ? RSC_N_GLOBS : 0) | (x->end ? RSC_N_END : 0) |
+           (x->accept ? RSC_N_ACCEPT : 0);
+}
+
+static uint32_t tt_label_head(const ttn *x)
+{
+    return x->ll << 1 | (x->ref ? RSC_LABEL_REF : 0);
+}
+
+/* Label_Head .. Keys. */
+static size_t tt_fixed(const ttn *x)
+{
+    size_t n = varint_len(tt_label_head(x)) + (x->ref ? varint_len(x->rep) : x->ll) +
+               varint_len(tt_head(x)) + x->nk;
+    if (x->accept)
+        n += varint_len(x->accept);
+    if (x->end)
+        n += varint_len(x->end);
+    if (x->nglobs)
+        n += varint_len(x->nglobs) + x->globs.n;
+    return n;
+}
+
+void tt_encode(tt *t, bb *out)
+{
+    /* Sizes bottom-up: a child's index is above its parent's. */
+    for (size_t i = t->count; i-- > 0;) {
+        ttn *x = &t->n[i];
+        size_t last_off = 0, kids = 0;
+        for (size_t k = 0; k < x->nk; k++) {
+            if (k + 1 == x->nk)
+                last_off = kids;
+            kids += t->n[x->kids[k]].size;
+        }
+        x->w = x->width ? x->width : tb_width((uint32_t)last_off);
+        if (!x->width && x->nk && x->w < t->minw)
+            x->w = t->minw;
+        x->size = tt_fixed(x) + x->nk * x->w + kids;
+    }
+    size_t base = out->n;
+    bb_raw(out, NULL, t->n[0].size);
+    /* Positions top-down, then the bytes. */
+    t->n[0].pos.start = 0;
+    t->n[0].pos.span_end = t->n[0].size;
+    for (size_t i = 0; i < t->count; i++) {
+        ttn *x = &t->n[i];
+        tt_pos *q = &x->pos;
+        uint8_t *d = out->d + base;
+        size_t p = q->start;
+        uint8_t v[8];
+        bb tmp = {0};
+        q->label = q->rep = q->accept = q->end = q->globs = q->globs_data = SIZE_MAX;
+#define PUTV(val)                                                             \
+    do {                                                                      \
+        tmp.n = 0;                                                            \
+        bb_varint(&tmp, (val));                                               \
+        memcpy(d + p, tmp.d, tmp.n);                                          \
+        p += tmp.n;                                                           \
+    } while (0)
+        PUTV(tt_label_head(x));
+        if (x->ref) {
+            q->rep = p;
+            PUTV(x->rep);
+        } else {
+            q->label = p;
+            if (x->ll)
+                memcpy(d + p, x->label.d, x->ll);
+            p += x->ll;
+        }
+        q->head = p;
+        PUTV(tt_head(x));
+        if (x->accept) {
+            q->accept = p;
+            PUTV(x->accept);
+        }
+        if (x->end) {
+            q->end = p;
+            PUTV(x->end);
+        }
+        if (x->nglobs) {
+            q->globs = p;
+            PUTV(x->nglobs);
+            q->globs_data = p;
+            memcpy(d + p, x->globs.d, x->globs.n);
+            p += x->globs.n;
+        }
+#undef PUTV
+        bb_free(&tmp);
+        q->keys = p;
+        for (size_t k = 0; k < x->nk; k++)
+            d[p++] = t->n[x->kids[k]].key;
+        q->offsets = p;
+        q->c = p + x->nk * x->w;
+        size_t off = 0;
+        for (size_t k = 0; k < x->nk; k++) {
+            ttn *c = &t->n[x->kids[k]];
+            wrnle(v, (uint32_t)off, x->w);
+            memcpy(d + p, v, x->w);
+            p += x->w;
+            c->pos.start = q->c + off;
+            c->pos.span_end = q->c + off + c->size;
+            off += c->size;
+        }
+    }
+}
+
+tt_pos tt_where(const tt *t, int node)
+{
+    return t->n[node].pos;
+}
+
+/* ---- whole blobs from rules ------------------------------------------- */
+
+/* An uncompressed trie: one node per byte; children in key order. */
+typedef struct un {
+    uint8_t key;
+    int first, next;
+    size_t nk, depth;
+    uint32_t accept, end, rep; /* rep: a rule whose literal prefix passes here */
+    uint32_t *g;
+    size_t ng;
+} un;
+typedef struct unt {
+    un *n;
+    size_t count, cap;
+} unt;
+
+static int un_add(unt *u, uint8_t key)
+{
+    if (u->count == u->cap) {
+        u->cap = u->cap * 2 + 16;
+        u->n = xrealloc(u->n, u->cap * sizeof *u->n);
+    }
+    un *x = &u->n[u->count];
+    memset(x, 0, sizeof *x);
+    x->key = key, x->first = x->next = -1;
+    return (int)u->count++;
+}
+
+static int un_step(unt *u, int at, uint8_t c)
+{
+    int *link = &u->n[at].first;
+    while (*link >= 0 && u->n[*link].key < c)
+        link = &u->n[*link].next;
+    if (*link >= 0 && u->n[*link].key == c)
+        return *link;
+    int k = un_add(u, c); /* may move u->n: re-find the link */
+    link = &u->n[at].first;
+    while (*link >= 0 && u->n[*link].key < c)
+        link = &u->n[*link].next;
+    u->n[k].next = *link;
+    u->n[k].depth = u->n[at].depth + 1;
+    *link = k;
+    u->n[at].nk++;
+    return k;
+}
+
+/* Places one match text (FORMAT.md, Nodes): its literal prefix up to the
+ * first '*' names the node; then Accept, End or a glob entry. */
+static void un_insert(unt *u, const char *mt, uint32_t rank)
+{
+    size_t len = strlen(mt);
+    int anch = len && mt[len - 1] == '$';
+    if (anch)
         len--;
-    static tb_state st[300];
-    static uint8_t cmap[256];
-    size_t n = 0;
-    uint32_t cc = 0;
-    memset(st, 0, sizeof st);
-    if (mode == TP_TABLE) { /* class k+1 for pattern byte k's value */
-        memset(cmap, 0, sizeof cmap);
-        cc = 1;
-        for (size_t i = 0; i < len; i++)
-            if (!cmap[(uint8_t)pat[i]])
-                cmap[(uint8_t)pat[i]] = (uint8_t)cc++;
+    const char *star = memchr(mt, '*', len);
+    size_t s0 = star ? (size_t)(star - mt) : len;
+    int at = 0;
+    for (size_t i = 0; i < s0; i++) {
+        at = un_step(u, at, (uint8_t)mt[i]);
+        u->n[at].rep = rank;
     }
-    if (mode == TP_LIT && len) {
-        st[n] = (tb_state){.op = RSC_OP_LIT, .ceiling = rank, .bytes = pat,
-                           .nbytes = (uint32_t)len};
-        st[n].t[0] = 1;
-        n++;
+    un *x = &u->n[at];
+    size_t k = s0;
+    while (k < len && mt[k] == '*')
+        k++;
+    if (!star && anch) {
+        if (rank > x->end)
+            x->end = rank;
+    } else if (k == len) {
+        if (rank > x->accept)
+            x->accept = rank;
     } else {
-        for (size_t i = 0; i < len; i++, n++) {
-            st[n] = (tb_state){.op = mode == TP_TABLE ? RSC_OP_TABLE : RSC_OP_SPARSE,
-                               .ceiling = rank, .bytes = pat + i, .nbytes = 1};
-            if (mode == TP_TABLE) {
-                for (uint32_t c = 0; c < cc; c++)
-                    st[n].t[c] = TB_NONE;
-                st[n].t[cmap[(uint8_t)pat[i]]] = (int)n + 1;
-            } else {
-                st[n].t[0] = (int)n + 1;
-                st[n].t[1] = TB_NONE;
-            }
-        }
+        x->g = xrealloc(x->g, (x->ng + 1) * sizeof *x->g);
+        x->g[x->ng++] = rank;
     }
-    /* Final state: anything more leads nowhere. */
-    st[n] = (tb_state){.op = RSC_OP_SPARSE, .ceiling = anchored ? rank : 0};
-    st[n].t[0] = TB_NONE;
-    if (anchored)
-        st[n].end = rank;
-    else
-        st[n].accept = rank;
-    n++;
-    tb_automaton(out, st, n, 0, mode == TP_TABLE ? cmap : NULL, cc);
 }
 
-static uint32_t add_str(bb *s, const char *str)
+static int cmp_rank_desc(const void *a, const void *b)
 {
-    uint32_t off = (uint32_t)s->n;
-    bb_raw(s, str, strlen(str));
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x > y ? -1 : x < y;
+}
+
+static void un_entries(tt *t, int node, un *x)
+{
+    if (x->accept)
+        tt_accept(t, node, x->accept);
+    if (x->end)
+        tt_end(t, node, x->end);
+    if (x->ng)
+        qsort(x->g, x->ng, sizeof *x->g, cmp_rank_desc);
+    for (size_t i = 0; i < x->ng; i++)
+        tt_glob(t, node, x->g[i]);
+}
+
+/* The program of rules (ranks given, match texts mt[]), as a trie:
+ * compressed (a node only where a pattern ends or two part) unless
+ * uncompressed is set; labels inline, or as Refs when p->refs. */
+static void program_trie(bb *out, const tp_prog *p, const tp_program *pg,
+                         const uint32_t *rank_of, char *const *mt)
+{
+    unt u = {0};
+    un_add(&u, 0);
+    for (size_t i = 0; i < pg->n; i++)
+        un_insert(&u, mt[pg->rules[i]], rank_of[pg->rules[i]]);
+    tt *t = tt_new();
+    un_entries(t, 0, &u.n[0]);
+    /* Depth first with an explicit stack of (uncompressed, trie) nodes. */
+    int *stack = xrealloc(NULL, 2 * (u.count + 1) * sizeof *stack);
+    size_t sp = 0;
+    stack[sp++] = 0, stack[sp++] = 0;
+    bb label = {0};
+    while (sp) {
+        int tn = stack[--sp], un_at = stack[--sp];
+        for (int c = u.n[un_at].first; c >= 0; c = u.n[c].next) {
+            int v = c;
+            label.n = 0;
+            while (!p->uncompressed && u.n[v].nk == 1 && !u.n[v].accept && !u.n[v].end &&
+                   !u.n[v].ng) {
+                v = u.n[v].first;
+                bb_u8(&label, u.n[v].key);
+            }
+            int k = p->refs && label.n ? tt_child_ref(t, tn, u.n[c].key, u.n[v].rep, label.n)
+                                       : tt_child(t, tn, u.n[c].key, label.d, label.n);
+            un_entries(t, k, &u.n[v]);
+            stack[sp++] = v, stack[sp++] = k;
+        }
+    }
+    tt_min_width(t, p->width);
+    tt_encode(t, out);
+    tt_free(t);
+    bb_free(&label);
+    free(stack);
+    for (size_t i = 0; i < u.count; i++)
+        free(u.n[i].g);
+    free(u.n);
+}
+
+size_t tp_normalise(const uint8_t *s, size_t n, uint8_t *out)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = s[i];
+        int hi = -1, lo = -1;
+        if (c == '%' && i + 2 < n) {
+            uint8_t a = s[i + 1], b = s[i + 2];
+            hi = a >= '0' && a <= '9' ? a - '0' : (a | 32) >= 'a' && (a | 32) <= 'f' ? (a | 32) - 'a' + 10 : -1;
+            lo = b >= '0' && b <= '9' ? b - '0' : (b | 32) >= 'a' && (b | 32) <= 'f' ? (b | 32) - 'a' + 10 : -1;
+        }
+        if (hi >= 0 && lo >= 0) {
+            int v = hi * 16 + lo;
+            if ((v >= 'a' && v <= 'z') || (v >= 'A' && v <= 'Z') || (v >= '0' && v <= '9') ||
+                v == '-' || v == '.' || v == '_' || v == '~') {
+                out[k++] = (uint8_t)v;
+            } else {
+                out[k++] = '%', out[k++] = (uint8_t)hex[hi], out[k++] = (uint8_t)hex[lo];
+            }
+            i += 2;
+        } else if (c >= 0x80) {
+            out[k++] = '%', out[k++] = (uint8_t)hex[c >> 4], out[k++] = (uint8_t)hex[c & 15];
+        } else {
+            out[k++] = c;
+        }
+    }
+    return k;
+}
+
+typedef struct pool {
+    bb bytes;
+    const char *s[256];
+    uint32_t off[256];
+    size_t n;
+} pool;
+
+/* Offset of s in STRINGS; identical strings are stored once. */
+static uint32_t pool_add(pool *sp, const char *s)
+{
+    for (size_t i = 0; i < sp->n; i++)
+        if (strcmp(sp->s[i], s) == 0)
+            return sp->off[i];
+    uint32_t off = (uint32_t)sp->bytes.n;
+    bb_str(&sp->bytes, s);
+    if (sp->n < 256)
+        sp->s[sp->n] = s, sp->off[sp->n++] = off;
     return off;
 }
 
-static void ref(bb *t, bb *s, const char *str)
-{
-    bb_u32(t, add_str(s, str));
-    bb_u32(t, (uint32_t)strlen(str));
-}
-
 static const tp_prog *sort_prog;
+
 static int rule_cmp(const void *pa, const void *pb)
 {
     const tp_rule *a = &sort_prog->rules[*(const int *)pa];
@@ -231,107 +644,191 @@ static int rule_cmp(const void *pa, const void *pb)
     size_t la = strlen(a->pat), lb = strlen(b->pat);
     if (la != lb)
         return la < lb ? -1 : 1;
-    if (a->allow != b->allow)
-        return a->allow < b->allow ? -1 : 1;
+    if ((a->allow != 0) != (b->allow != 0))
+        return a->allow ? 1 : -1;
     return a->line > b->line ? -1 : a->line < b->line;
 }
+
 static int agent_cmp(const void *pa, const void *pb)
 {
-    const char *a = sort_prog->agents[*(const int *)pa].tok;
-    const char *b = sort_prog->agents[*(const int *)pb].tok;
-    return strcmp(a, b);
+    return strcmp(sort_prog->agents[*(const int *)pa].tok,
+                  sort_prog->agents[*(const int *)pb].tok);
 }
 
-uint8_t *tp_build(const tp_prog *p, size_t *size)
+/* A Table whose widths are the smallest, or p->width when that is wider. */
+static void table(bb *out, const tp_prog *p, size_t count, unsigned cols, const uint32_t *vals)
 {
-    bb str = {0}, rules = {0}, auts = {0}, sets = {0}, agents = {0},
-       groups = {0}, sm = {0}, dirs = {0}, code = {0};
-    int order[40], rank_of[40], aorder[40];
+    uint8_t w[8];
+    for (unsigned c = 0; c < cols; c++) {
+        uint32_t max = 0;
+        for (size_t r = 0; r < count; r++)
+            if (vals[r * cols + c] > max)
+                max = vals[r * cols + c];
+        w[c] = (uint8_t)tb_width(max);
+        if (w[c] < p->width)
+            w[c] = (uint8_t)p->width;
+    }
+    tb_table(out, count, cols, vals, w);
+}
+
+uint8_t *tp_build(const tp_prog *p, size_t *size, uint32_t *rank_out)
+{
+    pool sp;
+    memset(&sp, 0, sizeof sp);
+    bb rules = {0}, progs = {0}, sets = {0}, agents = {0}, groups = {0}, sm = {0}, dirs = {0};
+    int order[48], aorder[40];
+    uint32_t rank_of[48], v[512];
+    char *mt[48];
     sort_prog = p;
+
+    /* Match texts: the pattern, or (rfc) the pattern normalised. */
+    for (size_t i = 0; i < p->n_rules; i++) {
+        size_t pl = strlen(p->rules[i].pat);
+        mt[i] = xrealloc(NULL, 3 * pl + 1);
+        pl = p->rfc ? tp_normalise((const uint8_t *)p->rules[i].pat, pl, (uint8_t *)mt[i])
+                    : (memcpy(mt[i], p->rules[i].pat, pl), pl);
+        mt[i][pl] = 0;
+    }
+
+    /* RULES, worst first. */
+    unsigned cols = p->rfc ? RSC_RULES_COLS_RFC : RSC_RULES_COLS;
     for (size_t i = 0; i < p->n_rules; i++)
         order[i] = (int)i;
     qsort(order, p->n_rules, sizeof order[0], rule_cmp);
-    /* RULES, rank order; automaton k is rule k's (rank k+1). */
-    bb_u32(&rules, (uint32_t)p->n_rules);
-    bb_u32(&auts, (uint32_t)p->n_rules);
     for (size_t k = 0; k < p->n_rules; k++) {
         const tp_rule *r = &p->rules[order[k]];
-        rank_of[order[k]] = (int)k + 1;
-        bb_u32(&rules, r->line | (r->allow ? RSC_RULE_ALLOW : 0));
-        bb_u32(&rules, (uint32_t)strlen(r->pat));
-        ref(&rules, &str, r->pat);
-        bb_u32(&auts, (uint32_t)(4 + 4 * p->n_rules + code.n));
-        pattern_automaton(&code, r->pat, (uint32_t)k + 1, r->mode);
+        uint32_t *row = v + cols * k;
+        rank_of[order[k]] = (uint32_t)k + 1;
+        row[0] = r->line << 1 | (r->allow != 0);
+        row[1] = pool_add(&sp, r->pat);
+        row[2] = (uint32_t)strlen(r->pat);
+        if (p->rfc) {
+            row[3] = pool_add(&sp, mt[order[k]]);
+            row[4] = (uint32_t)strlen(mt[order[k]]);
+        }
     }
-    bb_raw(&auts, code.d, code.n);
-    size_t n_list = 0;
-    bb_u32(&sets, (uint32_t)p->n_sets);
-    for (size_t i = 0; i < p->n_sets; i++)
-        n_list += p->sets[i].n;
-    bb_u32(&sets, (uint32_t)n_list);
-    n_list = 0;
-    for (size_t i = 0; i < p->n_sets; i++) {
-        bb_u32(&sets, (uint32_t)n_list);
-        bb_u32(&sets, (uint32_t)p->sets[i].n);
-        n_list += p->sets[i].n;
+    if (p->n_rules)
+        table(&rules, p, p->n_rules, cols, v);
+    if (rank_out)
+        memcpy(rank_out, rank_of, p->n_rules * sizeof *rank_of);
+
+    /* PROGRAMS: the Ends, then Data. */
+    if (p->n_progs) {
+        bb data = {0};
+        for (size_t i = 0; i < p->n_progs; i++) {
+            program_trie(&data, p, &p->progs[i], rank_of, mt);
+            v[i] = (uint32_t)data.n;
+        }
+        table(&progs, p, p->n_progs, RSC_PROGRAMS_COLS, v);
+        bb_raw(&progs, data.d, data.n);
+        bb_free(&data);
     }
-    for (size_t i = 0; i < p->n_sets; i++)
-        for (size_t j = 0; j < p->sets[i].n; j++)
-            bb_u32(&sets, (uint32_t)rank_of[p->sets[i].rules[j]] - 1);
+
+    /* SETS: (First, N), then the list of programs; left out when set i
+     * is program i (FORMAT.md). */
+    int ident = p->n_sets == p->n_progs;
+    for (size_t i = 0; ident && i < p->n_sets; i++)
+        ident = p->sets[i].n == 1 && p->sets[i].progs[0] == (int)i;
+    if (p->n_sets && (!ident || p->keep_sets)) {
+        uint32_t list[512];
+        size_t nl = 0;
+        for (size_t i = 0; i < p->n_sets; i++) {
+            v[2 * i] = (uint32_t)nl, v[2 * i + 1] = (uint32_t)p->sets[i].n;
+            for (size_t j = 0; j < p->sets[i].n; j++)
+                list[nl++] = (uint32_t)p->sets[i].progs[j];
+        }
+        table(&sets, p, p->n_sets, RSC_SETS_COLS, v);
+        table(&sets, p, nl, RSC_SETLIST_COLS, list);
+    }
+
+    /* AGENTS: Global, then the tokens in byte order. */
     for (size_t i = 0; i < p->n_agents; i++)
         aorder[i] = (int)i;
     qsort(aorder, p->n_agents, sizeof aorder[0], agent_cmp);
-    bb_u32(&agents, (uint32_t)p->n_agents);
-    bb_u32(&agents, p->global < 0 ? RSC_NONE : (uint32_t)p->global);
-    for (size_t i = 0; i < p->n_agents; i++) {
-        ref(&agents, &str, p->agents[aorder[i]].tok);
-        bb_u32(&agents, (uint32_t)p->agents[aorder[i]].set);
+    if (p->n_agents || p->global >= 0) {
+        bb_varint(&agents, p->global < 0 ? 0 : (uint32_t)p->global + 1);
+        for (size_t i = 0; i < p->n_agents; i++) {
+            const tp_agent *a = &p->agents[aorder[i]];
+            v[3 * i] = pool_add(&sp, a->tok);
+            v[3 * i + 1] = (uint32_t)strlen(a->tok);
+            v[3 * i + 2] = (uint32_t)a->set;
+        }
+        table(&agents, p, p->n_agents, RSC_AGENTS_COLS, v);
     }
-    n_list = 0;
-    for (size_t i = 0; i < p->n_groups; i++)
-        for (size_t j = 0; j < 4 && p->groups[i].toks[j]; j++)
-            n_list++;
-    bb_u32(&groups, (uint32_t)p->n_groups);
-    bb_u32(&groups, (uint32_t)n_list);
-    n_list = 0;
-    for (size_t i = 0; i < p->n_groups; i++) {
-        size_t j = 0;
-        while (j < 4 && p->groups[i].toks[j])
-            j++;
-        bb_u32(&groups, p->groups[i].line);
-        bb_u32(&groups, (uint32_t)n_list);
-        bb_u32(&groups, (uint32_t)j);
-        n_list += j;
+
+    /* GROUPS: (Line, First), then the agents: 0 for '*', else 1 + the
+     * AGENTS row of the token. */
+    if (p->n_groups) {
+        uint32_t list[64];
+        size_t nl = 0;
+        for (size_t i = 0; i < p->n_groups; i++) {
+            v[2 * i] = p->groups[i].line, v[2 * i + 1] = (uint32_t)nl;
+            for (size_t j = 0; j < 4 && p->groups[i].toks[j]; j++) {
+                const char *tok = p->groups[i].toks[j];
+                size_t row = 0;
+                if (strcmp(tok, "*") != 0) {
+                    while (row < p->n_agents && strcmp(p->agents[aorder[row]].tok, tok) != 0)
+                        row++;
+                    if (row == p->n_agents) {
+                        fprintf(stderr, "rt_builder: group token '%s' is no agent\n", tok);
+                        abort();
+                    }
+                    row++;
+                }
+                list[nl++] = (uint32_t)row;
+            }
+        }
+        table(&groups, p, p->n_groups, RSC_GROUPS_COLS, v);
+        table(&groups, p, nl, RSC_GROUPLIST_COLS, list);
     }
-    for (size_t i = 0; i < p->n_groups; i++)
-        for (size_t j = 0; j < 4 && p->groups[i].toks[j]; j++)
-            ref(&groups, &str, p->groups[i].toks[j]);
-    bb_u32(&sm, (uint32_t)p->n_sitemaps);
-    for (size_t i = 0; i < p->n_sitemaps; i++) {
-        bb_u32(&sm, p->sitemaps[i].line);
-        ref(&sm, &str, p->sitemaps[i].url);
+
+    if (p->n_sitemaps) {
+        for (size_t i = 0; i < p->n_sitemaps; i++) {
+            v[3 * i] = p->sitemaps[i].line;
+            v[3 * i + 1] = pool_add(&sp, p->sitemaps[i].url);
+            v[3 * i + 2] = (uint32_t)strlen(p->sitemaps[i].url);
+        }
+        table(&sm, p, p->n_sitemaps, RSC_SITEMAPS_COLS, v);
     }
-    bb_u32(&dirs, (uint32_t)p->n_dirs);
-    for (size_t i = 0; i < p->n_dirs; i++) {
-        bb_u32(&dirs, p->dirs[i].line);
-        bb_u32(&dirs, p->dirs[i].group < 0 ? RSC_NONE : (uint32_t)p->dirs[i].group);
-        ref(&dirs, &str, p->dirs[i].key);
-        ref(&dirs, &str, p->dirs[i].val);
-    }
-    tb_section s[8] = {{1, 0, &str},    {2, 0, &rules},  {3, 0, &auts},
-                       {4, 0, &sets},   {5, 0, &agents}, {6, 0, &groups},
-                       {7, 0, &sm},     {8, 0, &dirs}};
-    /* Leave out empty optional tables, as an encoder would. */
-    size_t n = 6 + (p->n_sitemaps ? 1 : 0);
+
     if (p->n_dirs) {
-        if (!p->n_sitemaps)
-            s[6] = s[7];
-        n++;
+        for (size_t i = 0; i < p->n_dirs; i++) {
+            const tp_dir *d = &p->dirs[i];
+            uint32_t *r = v + 6 * i;
+            r[0] = d->line, r[1] = d->group < 0 ? 0 : (uint32_t)d->group + 1;
+            r[2] = pool_add(&sp, d->key), r[3] = (uint32_t)strlen(d->key);
+            r[4] = pool_add(&sp, d->val), r[5] = (uint32_t)strlen(d->val);
+        }
+        table(&dirs, p, p->n_dirs, RSC_DIRECTIVES_COLS, v);
     }
+
+    const bb *all[8] = {&sp.bytes, &rules, &progs, &sets, &agents, &groups, &sm, &dirs};
+    tb_sec s[8];
+    size_t n = 0;
+    for (uint32_t id = 1; id <= 8; id++)
+        if (all[id - 1]->n || p->keep_empty)
+            s[n++] = (tb_sec)TB_SEC(id, all[id - 1]);
     uint8_t *blob = tb_blob(p->rfc ? RSC_FLAG_PROFILE_RFC : 0, s, n, size);
-    bb_free(&str), bb_free(&rules), bb_free(&auts), bb_free(&sets);
-    bb_free(&agents), bb_free(&groups), bb_free(&sm), bb_free(&dirs), bb_free(&code);
+    for (int i = 0; i < 8; i++)
+        bb_free((bb *)all[i]);
+    for (size_t i = 0; i < p->n_rules; i++)
+        free(mt[i]);
     return blob;
+}
+
+void tp_one(tp_prog *p, size_t n, const tp_rule *rules)
+{
+    memset(p, 0, sizeof *p);
+    p->n_rules = n;
+    memcpy(p->rules, rules, n * sizeof *rules);
+    p->n_progs = 1;
+    p->progs[0].n = n;
+    for (size_t i = 0; i < n; i++)
+        p->progs[0].rules[i] = (int)i;
+    p->n_sets = 1;
+    p->sets[0].n = 1;
+    p->sets[0].progs[0] = 0;
+    p->global = 0;
 }
 
 void tb_hexdump(const uint8_t *b, size_t n)

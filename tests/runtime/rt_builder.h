@@ -1,64 +1,140 @@
-/* A hand blob builder for the runtime tests: writes sections to
- * docs/FORMAT.md, computes the checksum. Independent of the compiler. */
+/* A hand blob builder for the runtime tests: writes format 2 blobs to
+ * docs/FORMAT.md (19-byte header, Adler-32 checksum, sections with varint
+ * Tag and Size, Tables with per-column widths, program tries whose labels
+ * are inline or point into a rule's match text, glob lists of ranks). Independent of the
+ * compiler: it shares no code with compiler/ and makes its own choices
+ * (no pruning; optional uncompressed tries and forced widths), so a test
+ * can build valid blobs the encoder never makes, and damage any of them
+ * (poke bytes, then tb_fix_checksum()). */
 #ifndef RT_BUILDER_H
 #define RT_BUILDER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* A growable byte buffer. */
+/* ---- bytes ------------------------------------------------------------ */
+
+/* A growable byte buffer; {0} is empty. */
 typedef struct bb {
     uint8_t *d;
     size_t n, cap;
 } bb;
-void bb_raw(bb *b, const void *p, size_t n);
+void bb_raw(bb *b, const void *p, size_t n); /* p NULL: n zero bytes */
+void bb_str(bb *b, const char *s); /* without its NUL */
 void bb_u8(bb *b, uint32_t v);
-void bb_u16(bb *b, uint32_t v);
-void bb_u32(bb *b, uint32_t v);
-void bb_pad4(bb *b);
+void bb_un(bb *b, uint32_t v, unsigned w); /* little-endian, w bytes (1..4) */
+void bb_varint(bb *b, uint32_t v);         /* canonical LEB128 */
 void bb_free(bb *b);
 
+size_t varint_len(uint32_t v);
 uint32_t rd32le(const uint8_t *p);
 void wr32le(uint8_t *p, uint32_t v);
+uint32_t rdnle(const uint8_t *p, unsigned w);
+void wrnle(uint8_t *p, uint32_t v, unsigned w);
+/* Reads a canonical varint at b[*pos]; no checks (for the tests' own
+ * navigation of blobs they built). */
+uint32_t rd_varint(const uint8_t *b, size_t *pos);
 
-/* Assembles header + section table + sections. data[i] may be NULL for an
- * empty section. The blob is malloc'ed. */
-typedef struct tb_section {
-    uint16_t id, flags;
+/* ---- Tables ----------------------------------------------------------- */
+
+/* The smallest width (1..4) that holds v. */
+unsigned tb_width(uint32_t v);
+/* Appends a Table: varint count, one width per column (none when count
+ * is 0: an empty Table is the single byte 0), count rows of vals
+ * (row-major, count * cols values). widths NULL: the smallest width of
+ * each column; else the given widths (1..4, not checked: a value that
+ * does not fit is cut). */
+void tb_table(bb *out, size_t count, unsigned cols, const uint32_t *vals,
+              const uint8_t *widths);
+/* Reads back the shape of the Table at blob[off]: count, widths (left
+ * unset when count is 0), and the offset of row 0 (returned; for an empty
+ * Table, just after its Count). */
+size_t tb_table_at(const uint8_t *blob, size_t off, unsigned cols, uint32_t *count,
+                   uint8_t *widths);
+/* Offset of row r, column c of a Table whose shape tb_table_at() read. */
+size_t tb_cell(size_t rows, const uint8_t *widths, unsigned cols, uint32_t r, unsigned c);
+
+/* ---- blobs ------------------------------------------------------------ */
+
+/* A section: Tag (Id << 1 | Skippable) and content (NULL: Size 0). */
+typedef struct tb_sec {
+    uint32_t tag;
     const bb *data;
-} tb_section;
-uint8_t *tb_blob(uint16_t hflags, const tb_section *s, size_t n, size_t *size);
+} tb_sec;
+#define TB_SEC(id, data) {(uint32_t)(id) << 1, (data)}
+
+/* Header (19 bytes: magic, 2.0, flags u8, Total_Size, Checksum) + body;
+ * the blob is malloc'ed. */
+uint8_t *tb_wrap(uint8_t flags, const uint8_t *body, size_t n, size_t *size);
+/* Header + the sections as given (Size 0 ones included, in the given
+ * order, not checked). */
+uint8_t *tb_blob(uint8_t flags, const tb_sec *s, size_t n, size_t *size);
+/* Adler-32 (RFC 1950) of p[0..n), the textbook loop (one byte, one modulo
+ * at a time): independent of the runtime's blocked one. */
+uint32_t tb_adler32(const uint8_t *p, size_t n);
+/* Rewrites the Checksum (offset 15): Adler-32 of blob[0..size) with the
+ * four Checksum bytes read as zero. */
 void tb_fix_checksum(uint8_t *blob, size_t size);
-/* Absolute offset of the section with this id (0 when absent). */
-size_t tb_section_off(const uint8_t *blob, uint16_t id);
+/* Content offset of the first section with this Id (0 when absent) and
+ * its Size. Walks a well-framed blob. */
+size_t tb_section(const uint8_t *blob, size_t size, uint32_t id, size_t *sec_size);
 
-/* One automaton state; targets are state indices, -1 for NONE.
- * LIT: bytes/nbytes, t[0] = Next. SPARSE: bytes/nbytes (sorted),
- * t[0..n) targets, t[n] Default. TABLE: t[0..Class_Count). */
-#define TB_NONE (-1)
-typedef struct tb_state {
-    int op;
-    uint32_t accept, end, ceiling; /* accept/end 0: absent */
-    const char *bytes;
-    uint32_t nbytes;
-    int t[257];
-} tb_state;
-/* Appends an automaton; cmap NULL for none. */
-void tb_automaton(bb *out, const tb_state *st, size_t n, int start,
-                  const uint8_t *cmap, uint32_t class_count);
+/* ---- program tries ---------------------------------------------------- */
 
-/* A whole program from rules, each compiled alone into one automaton.
- * Patterns hold no '*' except those built by hand in tp_extra. */
-enum { TP_LIT, TP_SPARSE, TP_TABLE };
+/* A trie built node by node. Node 0 is the root; a child is added after
+ * its parent (so indices grow downwards), with its key and label. Keys are
+ * emitted in the order the children were added (give them increasing for
+ * a valid trie). */
+typedef struct tt tt;
+tt *tt_new(void);
+void tt_free(tt *t);
+/* A child with an inline label (Ref 0). */
+int tt_child(tt *t, int parent, uint8_t key, const void *label, size_t ll);
+/* A child whose label is ll bytes of the match text of rank rep (Ref 1),
+ * from the depth where the label starts (the parent's depth + 1). */
+int tt_child_ref(tt *t, int parent, uint8_t key, uint32_t rep, size_t ll);
+void tt_accept(tt *t, int node, uint32_t rank);
+void tt_end(tt *t, int node, uint32_t rank);
+/* Appends a glob rank (give ranks decreasing for a valid list; the rule's
+ * match text must have a '*' at the node's depth). */
+void tt_glob(tt *t, int node, uint32_t rank);
+/* Forces a node's Offsets width (1..4); 0: the smallest. A forced width
+ * on a childless node makes it invalid (Width must be 0). */
+void tt_width(tt *t, int node, unsigned w);
+/* Every node with children not forced by tt_width() gets Offsets at least
+ * w bytes wide (valid: widths need not be the smallest). */
+void tt_min_width(tt *t, unsigned w);
+size_t tt_count(const tt *t);
+/* Appends the encoded trie to out. */
+void tt_encode(tt *t, bb *out);
+
+/* Where tt_encode() put a node's fields, from the start of the encoding.
+ * Absent fields are SIZE_MAX. label: the inline label bytes; rep: the Rep
+ * varint of a Ref label; globs: Glob_Count; globs_data: the first glob
+ * rank. c is the offset C (just after Offsets). */
+typedef struct tt_pos {
+    size_t start, label, rep, head, accept, end, globs, globs_data, keys, offsets, c, span_end;
+} tt_pos;
+tt_pos tt_where(const tt *t, int node);
+
+/* ---- whole blobs from rules ------------------------------------------- */
+
+/* A rule: its escaped pattern ('*' wildcards, a final '$' anchors), as
+ * stored in RULES (Str_Off, Str_Len). Its match text is the pattern
+ * (google) or the pattern normalised as FORMAT.md says (rfc: Match_Off,
+ * Match_Len); the tries are built from match texts. */
 typedef struct tp_rule {
     uint32_t line;
     int allow;
-    const char *pat; /* escaped pattern, '$' at the end anchors */
-    int mode;        /* TP_LIT/TP_SPARSE/TP_TABLE */
+    const char *pat;
 } tp_rule;
+typedef struct tp_program {
+    size_t n;
+    int rules[48]; /* indices into rules[] */
+} tp_program;
 typedef struct tp_set {
     size_t n;
-    int rules[16]; /* indices into rules[] */
+    int progs[48]; /* indices into progs[] */
 } tp_set;
 typedef struct tp_agent {
     const char *tok;
@@ -66,7 +142,7 @@ typedef struct tp_agent {
 } tp_agent;
 typedef struct tp_group {
     uint32_t line;
-    const char *toks[4];
+    const char *toks[4]; /* "*" (the global agent) or an agents[] token */
 } tp_group;
 typedef struct tp_sitemap {
     uint32_t line;
@@ -74,23 +150,41 @@ typedef struct tp_sitemap {
 } tp_sitemap;
 typedef struct tp_dir {
     uint32_t line;
-    int group; /* -1 NONE */
+    int group; /* -1: before any group */
     const char *key, *val;
 } tp_dir;
 typedef struct tp_prog {
     int rfc;
-    size_t n_rules, n_sets, n_agents, n_groups, n_sitemaps, n_dirs;
-    tp_rule rules[40];
+    size_t n_rules, n_progs, n_sets, n_agents, n_groups, n_sitemaps, n_dirs;
+    tp_rule rules[48];
+    tp_program progs[48];
     tp_set sets[40];
-    tp_agent agents[40]; /* any order */
+    tp_agent agents[40]; /* any order: sorted by the builder */
     int global;          /* set index or -1 */
     tp_group groups[8];
     tp_sitemap sitemaps[4];
     tp_dir dirs[8];
+    /* Shape options, all valid: */
+    int uncompressed; /* one node per byte, no labels */
+    unsigned width;   /* columns and Offsets at least this wide (1..4); 0: smallest */
+    int keep_empty;   /* write empty sections with Size 0 instead of leaving them out */
+    int refs;         /* every label as a Ref into a rule's match text (else inline) */
+    int keep_sets;    /* write SETS even when set i is program i (else left out) */
 } tp_prog;
-uint8_t *tp_build(const tp_prog *p, size_t *size);
 
-/* Hex dump, 16 bytes a line, for docs/FORMAT.md. */
+/* The blob (malloc'ed). RULES is sorted as FORMAT.md says (rank = row +
+ * 1); rank_of (nullable) receives the rank of each rules[i]. Every rule of
+ * a program goes into its trie (an empty pattern too: the root's Accept);
+ * nothing is pruned. SETS is left out when there are as many sets as
+ * programs and set i is program i (unless keep_sets). */
+uint8_t *tp_build(const tp_prog *p, size_t *size, uint32_t *rank_of);
+/* Fills *p: the n rules in one program, one set, the global set. */
+void tp_one(tp_prog *p, size_t n, const tp_rule *rules);
+/* The rfc profile's normalisation (FORMAT.md, Matching) of s[0..n) into
+ * out (room for 3n bytes); returns its length. */
+size_t tp_normalise(const uint8_t *s, size_t n, uint8_t *out);
+
+/* Hex dump, 16 bytes a line. */
 void tb_hexdump(const uint8_t *b, size_t n);
 
 #endif

@@ -1,7 +1,11 @@
-/* The verifier: each rule of docs/FORMAT.md "Verification" violated once
- * (status and offset), every truncation and every single-bit flip of
- * hand-built blobs rejected, random byte strings rejected, and randomly
- * mutated blobs (checksum fixed) either rejected or safe to match. */
+/* The verifier, rule by rule (docs/FORMAT.md "Verification", rules 1-15):
+ * each violation rejected with the documented status and byte offset, the
+ * valid edge cases accepted (empty and absent sections, SETS left out,
+ * unknown skippable sections, varints of 5 bytes, widths 1..4, labels
+ * inline and by Rep, 256 children, a 4096-node chain), the Adler-32
+ * checksum, every truncation and every single-bit flip of valid blobs
+ * rejected, random byte strings rejected, and randomly damaged blobs
+ * (checksum fixed) either rejected or safe to match. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,36 +17,130 @@
 #include "testutil.h"
 
 static int passed;
+/* Evaluates cond once; counts and reports. */
 #define CHECK(cond, ...)                                                      \
     do {                                                                      \
-        TU_CHECK(cond, __VA_ARGS__);                                          \
-        passed += !!(cond);                                                   \
+        if (cond) {                                                           \
+            passed++;                                                         \
+        } else {                                                              \
+            tu_failures++;                                                    \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,  \
+                    #cond);                                                   \
+            fprintf(stderr, __VA_ARGS__);                                     \
+            fputc('\n', stderr);                                              \
+        }                                                                     \
     } while (0)
 #define ANY SIZE_MAX
+#define H RSC_HEADER_SIZE /* 19: the first section's Tag */
 #ifndef RT_MUTATIONS /* raise for a longer run: -DRT_MUTATIONS=1000000 */
 #define RT_MUTATIONS 30000
 #endif
 
-static uint8_t *base;
-static size_t base_n;
+/* rsc_load() on b[0..n): the status, and the offset unless ANY. A rejected
+ * load leaves the program zeroed; an accepted one reports offset 0. */
+static void expect(const char *name, const uint8_t *b, size_t n, rsc_status want, size_t off)
+{
+    rsc_program p, zero;
+    rsc_load_error e = {12345, NULL};
+    memset(&p, 0xAB, sizeof p);
+    memset(&zero, 0, sizeof zero);
+    rsc_status st = rsc_load(&p, b, n, &e);
+    CHECK(st == want && (off == ANY || e.offset == off) && e.what,
+          "%s: got %s (%d) at %zu (%s), want %s (%d) at %zu", name, rsc_strerror(st), st,
+          e.offset, e.what ? e.what : "-", rsc_strerror(want), want, off == ANY ? 0 : off);
+    if (st != RSC_OK)
+        CHECK(memcmp(&p, &zero, sizeof p) == 0, "%s: program zeroed", name);
+    else
+        CHECK(e.offset == 0 && p.base == b && p.size == n, "%s: loaded", name);
+    CHECK(rsc_load(&p, b, n, NULL) == st, "%s: same status without err", name);
+}
+
+static uint8_t *dup_blob(const uint8_t *b, size_t n)
+{
+    uint8_t *d = malloc(n ? n : 1);
+    memcpy(d, b, n);
+    return d;
+}
+
+/* A copy of src with v written at `at` (w bytes, little-endian) and the
+ * checksum fixed. */
+static void poke(const char *name, const uint8_t *src, size_t n, size_t at, uint32_t v,
+                 unsigned w, rsc_status want, size_t off)
+{
+    uint8_t *b = dup_blob(src, n);
+    wrnle(b + at, v, w);
+    tb_fix_checksum(b, n);
+    expect(name, b, n, want, off);
+    free(b);
+}
+
+/* The same without fixing the checksum. */
+static void poke_raw(const char *name, const uint8_t *src, size_t n, size_t at, uint32_t v,
+                     unsigned w, rsc_status want, size_t off)
+{
+    uint8_t *b = dup_blob(src, n);
+    wrnle(b + at, v, w);
+    expect(name, b, n, want, off);
+    free(b);
+}
+
+/* A Table found in a blob: where its rows are, their count and widths. */
+typedef struct tab {
+    size_t at, rows;
+    uint32_t count;
+    unsigned cols;
+    uint8_t w[6];
+} tab;
+
+static tab tab_at(const uint8_t *b, size_t off, unsigned cols)
+{
+    tab t;
+    t.at = off, t.cols = cols;
+    t.rows = tb_table_at(b, off, cols, &t.count, t.w);
+    return t;
+}
+
+static size_t cell(const tab *t, uint32_t r, unsigned c)
+{
+    return tb_cell(t->rows, t->w, t->cols, r, c);
+}
+
+static size_t tab_end(const tab *t)
+{
+    return cell(t, t->count, 0);
+}
+
+/* ---- the base blob: every section, every kind of entry ----------------- */
+
+/* base: google, labels inline; wide: every column and Offsets 4 bytes;
+ * refs: labels by Rep; base_rfc (and wide_rfc): the rfc profile, the last
+ * rule "/%7e*c$" with the match text "/~*c$". */
+static uint8_t *base, *wide, *refs, *base_rfc, *wide_rfc;
+static size_t base_n, wide_n, refs_n, base_rfc_n, wide_rfc_n;
 
 static tp_prog base_prog(void)
 {
-    tp_prog p = {0};
-    p.n_rules = 3;
-    p.rules[0] = (tp_rule){2, 0, "/ab", TP_LIT};
-    p.rules[1] = (tp_rule){3, 1, "/abc$", TP_SPARSE};
-    p.rules[2] = (tp_rule){6, 0, "/x", TP_TABLE};
+    tp_prog p;
+    memset(&p, 0, sizeof p);
+    p.n_rules = 4; /* ranks: "/ab" 1, "/x*y" 2, "/a*c$" 3, "/abc$" 4 */
+    p.rules[0] = (tp_rule){2, 0, "/ab"};
+    p.rules[1] = (tp_rule){3, 1, "/abc$"};
+    p.rules[2] = (tp_rule){6, 0, "/x*y"};
+    p.rules[3] = (tp_rule){9, 1, "/a*c$"};
+    p.n_progs = 2;
+    p.progs[0] = (tp_program){3, {0, 1, 3}};
+    p.progs[1] = (tp_program){1, {2}};
     p.n_sets = 2;
     p.sets[0] = (tp_set){2, {0, 1}};
-    p.sets[1] = (tp_set){1, {2}};
+    p.sets[1] = (tp_set){1, {1}};
     p.n_agents = 2;
     p.agents[0] = (tp_agent){"foo", 0};
     p.agents[1] = (tp_agent){"bar", 0};
     p.global = 1;
-    p.n_groups = 2;
+    p.n_groups = 3; /* GROUPS: Firsts 0, 2, 3; agents foo, bar, *, bar */
     p.groups[0] = (tp_group){1, {"foo", "bar"}};
     p.groups[1] = (tp_group){5, {"*"}};
+    p.groups[2] = (tp_group){10, {"bar"}};
     p.n_sitemaps = 1;
     p.sitemaps[0] = (tp_sitemap){7, "https://e/s.xml"};
     p.n_dirs = 2;
@@ -51,315 +149,1494 @@ static tp_prog base_prog(void)
     return p;
 }
 
-static void expect(const char *name, const uint8_t *b, size_t n, rsc_status want,
-                   size_t off)
+static size_t sec(const uint8_t *b, size_t n, uint32_t id)
 {
-    rsc_program p;
-    rsc_load_error e = {0, NULL};
-    memset(&p, 0xAB, sizeof p);
-    rsc_status st = rsc_load(&p, b, n, &e);
-    CHECK(st == want && (off == ANY || e.offset == off) && e.what,
-          "%s: got %d at %zu (%s), want %d at %zu", name, st, e.offset,
-          e.what ? e.what : "-", want, off == ANY ? 0 : off);
-    if (st != RSC_OK)
-        CHECK(p.base == NULL && p.size == 0 && p.priv[3] == 0, "%s: program zeroed", name);
+    return tb_section(b, n, id, NULL);
 }
 
-/* Copy of the base blob with a u32 (or u8) patched and the checksum fixed. */
-static void patch(const char *name, size_t at, uint32_t v, int width, rsc_status want,
-                  size_t off)
+/* ---- rules 1-6: basics and identity ------------------------------------ */
+
+static void test_header(void)
 {
-    uint8_t *b = malloc(base_n);
+    rsc_program p;
+    rsc_load_error e = {99, NULL};
+    /* 1 */
+    CHECK(rsc_load(&p, NULL, 100, &e) == RSC_E_ARG && e.offset == 0 && e.what, "NULL blob");
+    CHECK(rsc_load(NULL, base, base_n, &e) == RSC_E_ARG && e.offset == 0, "NULL prog");
+    CHECK(rsc_load(NULL, NULL, 0, NULL) == RSC_E_ARG, "both NULL");
+    CHECK(rsc_load(NULL, base, base_n, NULL) == RSC_E_ARG, "NULL prog, no err");
+    expect("base", base, base_n, RSC_OK, 0);
+    expect("wide", wide, wide_n, RSC_OK, 0);
+    CHECK(H == 19 && RSC_H_MAJOR == 8 && RSC_H_MINOR == 9 && RSC_H_FLAGS == 10 &&
+              RSC_H_TOTAL == 11 && RSC_H_CHECK == 15,
+          "header layout (FORMAT.md)");
+    CHECK(memcmp(base, "\x89RSC\r\n\x1a\n\x02\x00\x00", 11) == 0 && rd32le(base + 11) == base_n,
+          "base header bytes");
+    /* 2 */
+    expect("size 0", base, 0, RSC_E_TRUNCATED, 0);
+    expect("size 1", base, 1, RSC_E_TRUNCATED, 1);
+    expect("size 18", base, 18, RSC_E_TRUNCATED, 18);
+    uint8_t junk[18];
+    memset(junk, 'x', sizeof junk);
+    expect("18 bytes of junk: size first", junk, sizeof junk, RSC_E_TRUNCATED, 18);
+    /* 3: the first differing byte */
+    for (size_t i = 0; i < 8; i++)
+        for (unsigned bit = 0; bit < 8; bit++)
+            poke_raw("magic", base, base_n, i, base[i] ^ (1u << bit), 1, RSC_E_MAGIC, i);
+    uint8_t *b = dup_blob(base, base_n);
+    b[3] ^= 1, b[6] ^= 1;
+    expect("magic: first of two", b, base_n, RSC_E_MAGIC, 3);
+    memcpy(b, "User-agent: *\nDisallow: /\n", 24);
+    expect("a robots.txt", b, base_n, RSC_E_MAGIC, 0);
+    memcpy(b, "\x89RSC\n\x1a\n", 8); /* CRLF translated to LF */
+    expect("line ends translated", b, base_n, RSC_E_MAGIC, 4);
+    free(b);
+    /* 4 */
+    static const uint8_t majors[] = {0, 1, 3, 255};
+    for (size_t i = 0; i < sizeof majors; i++)
+        poke("Format_Major", base, base_n, 8, majors[i], 1, RSC_E_VERSION, 8);
+    poke_raw("Format_Major 1, bad flags: rule 4 first", base, base_n, 8, 0x020001, 3,
+             RSC_E_VERSION, 8);
+    static const uint8_t minors[] = {1, 7, 9, 255};
+    for (size_t i = 0; i < sizeof minors; i++)
+        poke("any Format_Minor", base, base_n, 9, minors[i], 1, RSC_OK, 0);
+    poke_raw("Format_Minor, checksum not fixed", base, base_n, 9, 1, 1, RSC_E_CHECKSUM, 15);
+    /* 5: Flags is one byte; bits 1-7 reserved */
+    for (unsigned bit = 1; bit < 8; bit++)
+        poke("reserved flag", base, base_n, 10, 1u << bit, 1, RSC_E_CORRUPT, 10);
+    poke("reserved flags with the profile bit", base, base_n, 10, 0x81, 1, RSC_E_CORRUPT, 10);
+    poke("all flags", base, base_n, 10, 0xff, 1, RSC_E_CORRUPT, 10);
+    poke_raw("reserved flag, bad Total_Size: rule 5 first", base, base_n, 10, 0xffff02, 3,
+             RSC_E_CORRUPT, 10);
+    poke_raw("reserved flag, checksum not fixed: rule 5 first", base, base_n, 10, 0x02, 1,
+             RSC_E_CORRUPT, 10);
+    {
+        /* The profile bit is valid; it decides how RULES is read (3 or 5
+         * columns), so on a blob with rules it breaks the RULES Table. */
+        size_t n;
+        uint8_t *nb = tb_wrap(0, NULL, 0, &n);
+        poke("profile bit, no sections", nb, n, 10, 1, 1, RSC_OK, 0);
+        free(nb);
+        poke("profile bit on a google blob: RULES read as 5 columns", base, base_n, 10, 1, 1,
+             RSC_E_CORRUPT, ANY);
+        poke("profile bit cleared on an rfc blob: RULES read as 3 columns", base_rfc, base_rfc_n,
+             10, 0, 1, RSC_E_CORRUPT, ANY);
+    }
+    /* 6 */
+    poke("Total_Size one too big", base, base_n, 11, (uint32_t)base_n + 1, 4, RSC_E_TRUNCATED, 11);
+    poke("Total_Size 2^32-1", base, base_n, 11, 0xffffffffu, 4, RSC_E_TRUNCATED, 11);
+    poke("Total_Size one too small", base, base_n, 11, (uint32_t)base_n - 1, 4, RSC_E_SIZE, 11);
+    poke("Total_Size 19", base, base_n, 11, 19, 4, RSC_E_SIZE, 11);
+    /* Total_Size < 19 with size >= 19 is Total_Size < size: RSC_E_SIZE is
+     * the only status it can give (FORMAT.md rule 6). */
+    poke("Total_Size 18", base, base_n, 11, 18, 4, RSC_E_SIZE, 11);
+    poke("Total_Size 10", base, base_n, 11, 10, 4, RSC_E_SIZE, 11);
+    poke("Total_Size 0", base, base_n, 11, 0, 4, RSC_E_SIZE, 11);
+    b = calloc(1, base_n + 8);
     memcpy(b, base, base_n);
-    if (width == 4)
-        wr32le(b + at, v);
-    else if (width == 2)
-        b[at] = (uint8_t)v, b[at + 1] = (uint8_t)(v >> 8);
-    else
-        b[at] = (uint8_t)v;
-    tb_fix_checksum(b, base_n);
-    expect(name, b, base_n, want, off);
+    expect("trailing bytes", b, base_n + 1, RSC_E_SIZE, 11);
+    expect("trailing word", b, base_n + 4, RSC_E_SIZE, 11);
+    expect("cut by one", b, base_n - 1, RSC_E_TRUNCATED, 11);
+    expect("cut to the header", b, H, RSC_E_TRUNCATED, 11);
+    free(b);
+    {
+        /* A 19-byte blob (no sections), and one whose Total_Size says 18. */
+        size_t n;
+        uint8_t *nb = tb_wrap(0, NULL, 0, &n);
+        CHECK(n == 19, "empty blob is 19 bytes");
+        expect("header only", nb, n, RSC_OK, 0);
+        poke("header only, Total_Size 18", nb, n, 11, 18, 4, RSC_E_SIZE, 11);
+        poke("header only, Total_Size 20", nb, n, 11, 20, 4, RSC_E_TRUNCATED, 11);
+        free(nb);
+    }
+}
+
+/* ---- rule 7: framing ---------------------------------------------------- */
+
+#define BODY(...) ((const uint8_t[]){__VA_ARGS__}), sizeof((const uint8_t[]){__VA_ARGS__})
+
+/* A blob of the header and these body bytes, checksum right. */
+static void frame(const char *name, const uint8_t *body, size_t n, rsc_status want, size_t off)
+{
+    size_t size;
+    uint8_t *b = tb_wrap(0, body, n, &size);
+    expect(name, b, size, want, off);
+    /* Framing comes before the checksum: the same failure with it wrong. */
+    if (want != RSC_OK) {
+        b[16] ^= 0x40;
+        expect(name, b, size, want, off);
+    }
     free(b);
 }
-#define P32(name, at, v, want, off) patch(name, at, v, 4, want, off)
-#define P8(name, at, v, want, off) patch(name, at, v, 1, want, off)
 
-static void test_header_and_framing(void)
+static void test_framing(void)
 {
-    rsc_program p;
-    rsc_load_error e;
-    CHECK(rsc_load(&p, NULL, 100, &e) == RSC_E_ARG, "NULL blob");
-    CHECK(rsc_load(NULL, base, base_n, NULL) == RSC_E_ARG, "NULL prog");
-    expect("ok", base, base_n, RSC_OK, 0);
-    expect("short", base, 31, RSC_E_TRUNCATED, 31);
-    expect("empty", base, 0, RSC_E_TRUNCATED, 0);
-    for (size_t i = 0; i < 8; i++) {
-        uint8_t *b = malloc(base_n);
-        memcpy(b, base, base_n);
-        b[i] ^= 0x20;
-        expect("magic", b, base_n, RSC_E_MAGIC, i);
+    frame("no sections", NULL, 0, RSC_OK, 0);
+    /* Tag varints */
+    frame("Tag cut", BODY(0x80), RSC_E_CORRUPT, H);
+    frame("Tag cut after 4 bytes", BODY(0x82, 0x80, 0x80, 0x80), RSC_E_CORRUPT, H);
+    frame("Tag overlong", BODY(0x82, 0x00, 0x00), RSC_E_CORRUPT, H);
+    frame("Tag overlong (5 bytes)", BODY(0x82, 0x80, 0x80, 0x80, 0x00, 0x00), RSC_E_CORRUPT, H);
+    frame("Tag 2^32", BODY(0x80, 0x80, 0x80, 0x80, 0x10, 0x00), RSC_E_CORRUPT, H);
+    frame("Tag 2^35-1", BODY(0xff, 0xff, 0xff, 0xff, 0x7f, 0x00), RSC_E_CORRUPT, H);
+    frame("Tag of 6 bytes", BODY(0x81, 0x80, 0x80, 0x80, 0x80, 0x00, 0x00), RSC_E_CORRUPT, H);
+    frame("Tag 2^32-1: unknown skippable, 5 bytes", BODY(0xff, 0xff, 0xff, 0xff, 0x0f, 0x00),
+          RSC_OK, 0);
+    frame("Tag 2^32-2: unknown, not skippable", BODY(0xfe, 0xff, 0xff, 0xff, 0x0f, 0x00),
+          RSC_E_VERSION, H);
+    frame("Tag 129: 2-byte varint", BODY(0x81, 0x01, 0x00), RSC_OK, 0);
+    /* Ids */
+    frame("Id 0", BODY(0x00, 0x00), RSC_E_CORRUPT, H);
+    frame("Id 0 skippable", BODY(0x01, 0x00), RSC_E_CORRUPT, H);
+    for (uint8_t id = 1; id <= 8; id++) {
+        uint8_t ok[] = {(uint8_t)(id << 1), 0x00}, skip[] = {(uint8_t)(id << 1 | 1), 0x00};
+        frame("known Id, Size 0", ok, 2, RSC_OK, 0);
+        frame("known Id with Skippable", skip, 2, RSC_E_CORRUPT, H);
+    }
+    frame("unknown Id 9", BODY(0x12, 0x00), RSC_E_VERSION, H);
+    frame("unknown Id 9 skippable", BODY(0x13, 0x02, 'x', 'y'), RSC_OK, 0);
+    frame("unknown Id 200 skippable, after 8", BODY(0x10, 0x00, 0x91, 0x03, 0x01, 0xff),
+          RSC_OK, 0);
+    frame("unknown not skippable after known ones", BODY(0x02, 0x00, 0x14, 0x00),
+          RSC_E_VERSION, H + 2);
+    frame("Id repeated", BODY(0x04, 0x00, 0x04, 0x00), RSC_E_CORRUPT, H + 2);
+    frame("Ids decreasing", BODY(0x06, 0x00, 0x04, 0x00), RSC_E_CORRUPT, H + 2);
+    frame("known Id after an unknown one", BODY(0x13, 0x01, 'x', 0x10, 0x00), RSC_E_CORRUPT,
+          H + 3);
+    frame("unknown skippable Ids repeated", BODY(0x13, 0x00, 0x13, 0x00), RSC_E_CORRUPT, H + 2);
+    frame("skippable Id 9 then 10", BODY(0x13, 0x00, 0x15, 0x00), RSC_OK, 0);
+    /* Sizes */
+    frame("Size missing", BODY(0x02), RSC_E_CORRUPT, H + 1);
+    frame("Size cut", BODY(0x02, 0x80), RSC_E_CORRUPT, H + 1);
+    frame("Size overlong", BODY(0x02, 0x81, 0x00, 'a'), RSC_E_CORRUPT, H + 1);
+    frame("Size 2^32", BODY(0x02, 0x80, 0x80, 0x80, 0x80, 0x10), RSC_E_CORRUPT, H + 1);
+    frame("Size 2^32-1: past Total_Size", BODY(0x02, 0xff, 0xff, 0xff, 0xff, 0x0f),
+          RSC_E_CORRUPT, H + 1);
+    frame("Size past Total_Size by one", BODY(0x02, 0x03, 'a', 'b'), RSC_E_CORRUPT, H + 1);
+    frame("skippable Size past Total_Size", BODY(0x13, 0x03, 'a', 'b'), RSC_E_CORRUPT, H + 1);
+    frame("second Size past Total_Size", BODY(0x02, 0x01, 'a', 0x13, 0x02, 'b'), RSC_E_CORRUPT,
+          H + 4);
+    /* The sequence ends exactly at Total_Size. */
+    frame("a byte after the last section (Id 0)", BODY(0x02, 0x01, 'a', 0x00), RSC_E_CORRUPT,
+          H + 3);
+    frame("a Tag without Size at the end", BODY(0x02, 0x01, 'a', 0x04), RSC_E_CORRUPT, H + 4);
+    /* A 2-byte Size: 200 bytes of STRINGS. */
+    bb big = {0};
+    bb_u8(&big, 0x02);
+    bb_varint(&big, 200);
+    for (int i = 0; i < 200; i++)
+        bb_u8(&big, 0xff);
+    frame("Size 200 (2-byte varint)", big.d, big.n, RSC_OK, 0);
+    bb_free(&big);
+    /* Blobs of every length modulo 16 (the runtime sums 16 bytes a step). */
+    for (size_t k = 1; k <= 33; k++) {
+        uint8_t body[40] = {0x02, (uint8_t)k};
+        for (size_t i = 0; i < k; i++)
+            body[2 + i] = (uint8_t)(0x41 + i * 37);
+        frame("STRINGS of k bytes", body, 2 + k, RSC_OK, 0);
+    }
+}
+
+/* ---- rule 8: checksum -------------------------------------------------- */
+
+static void test_checksum(void)
+{
+    /* The builder's Adler-32 against RFC 1950's definition. */
+    CHECK(tb_adler32((const uint8_t *)"Wikipedia", 9) == 0x11E60398u &&
+              tb_adler32((const uint8_t *)"", 0) == 1 &&
+              tb_adler32((const uint8_t *)"a", 1) == 0x00620062u,
+          "Adler-32 test vectors");
+    {
+        /* The stored value: Adler-32 with the Checksum bytes read as zero. */
+        uint8_t *b = dup_blob(base, base_n);
+        uint32_t stored = rd32le(b + 15);
+        wr32le(b + 15, 0);
+        CHECK(stored == tb_adler32(b, base_n), "Checksum of base");
         free(b);
     }
-    P8("major", 8, 2, RSC_E_VERSION, 8);
-    P8("major 0", 8, 0, RSC_E_VERSION, 8);
-    P8("higher minor loads", 9, 7, RSC_OK, 0);
-    patch("reserved flag", 10, 2, 2, RSC_E_CORRUPT, 10);
-    patch("reserved flag 15", 10, 0x8000, 2, RSC_E_CORRUPT, 10);
-    P32("reserved field", 20, 1, RSC_E_CORRUPT, 20);
-    P32("Total_Size too big", 12, (uint32_t)base_n + 4, RSC_E_TRUNCATED, 12);
-    P32("Total_Size too small", 12, (uint32_t)base_n - 4, RSC_E_SIZE, 12);
-
-    uint8_t *b = calloc(1, base_n + 8);
+    poke_raw("Checksum + 1 (a)", base, base_n, 15, rd32le(base + 15) + 1, 4, RSC_E_CHECKSUM, 15);
+    poke_raw("Checksum high bit (b)", base, base_n, 15, rd32le(base + 15) ^ 0x80000000u, 4,
+             RSC_E_CHECKSUM, 15);
+    poke_raw("Checksum 0", base, base_n, 15, 0, 4, RSC_E_CHECKSUM, 15);
+    poke_raw("Checksum byte-swapped", base, base_n, 15,
+             (rd32le(base + 15) >> 16) | (rd32le(base + 15) << 16), 4, RSC_E_CHECKSUM, 15);
+    poke_raw("a byte of the body", base, base_n, base_n - 5, base[base_n - 5] ^ 1, 1,
+             RSC_E_CHECKSUM, 15);
+    poke_raw("the last byte", base, base_n, base_n - 1, base[base_n - 1] ^ 0x80, 1,
+             RSC_E_CHECKSUM, 15);
+    poke_raw("the first Tag: framing before the checksum", base, base_n, H, base[H] ^ 0x01, 1,
+             RSC_E_CORRUPT, H);
+    poke_raw("profile flag", base, base_n, 10, 1, 1, RSC_E_CHECKSUM, 15);
+    poke_raw("Format_Minor", base, base_n, 9, 3, 1, RSC_E_CHECKSUM, 15);
+    /* Changes that keep a (the byte sum) change b: +1 and -1 at two
+     * places of STRINGS, and two different bytes swapped. */
+    size_t strings, str_n;
+    strings = tb_section(base, base_n, 1, &str_n);
+    uint8_t *b = dup_blob(base, base_n);
+    size_t i = strings, j = strings + 1;
+    while (j < strings + str_n && (b[i] == 0xff || b[j] == 0 || b[i] == b[j]))
+        j++;
+    CHECK(j < strings + str_n, "two bytes to change in STRINGS");
+    b[i]++, b[j]--;
+    expect("a kept, b changed", b, base_n, RSC_E_CHECKSUM, 15);
     memcpy(b, base, base_n);
-    expect("trailing bytes", b, base_n + 4, RSC_E_SIZE, 12);
-    wr32le(b + 12, (uint32_t)base_n + 1);
-    tb_fix_checksum(b, base_n + 1);
-    expect("Total_Size % 4", b, base_n + 1, RSC_E_CORRUPT, 12);
-    wr32le(b + 12, (uint32_t)base_n + 4);
-    tb_fix_checksum(b, base_n + 4);
-    expect("sections end before Total_Size", b, base_n + 4, RSC_E_CORRUPT, base_n);
-    free(b);
-
-    P32("Section_Count 33", 16, 33, RSC_E_CORRUPT, 16);
-    patch("ids not increasing", 40, 1, 2, RSC_E_CORRUPT, 40);
-    patch("id 0 after 1", 40, 0, 2, RSC_E_CORRUPT, 40);
-    patch("reserved section flag", 34, 2, 2, RSC_E_CORRUPT, 34);
-    patch("known id skippable", 34, 1, 2, RSC_E_CORRUPT, 34);
-    P32("section past Total_Size", 52, 0xFFFFFFF0u, RSC_E_CORRUPT, 52);
-    P32("section size off", 52, rd32le(base + 52) + 4, RSC_E_CORRUPT, ANY);
-
-    b = malloc(base_n);
+    for (i = strings; i + 1 < strings + str_n && b[i] == b[i + 1]; i++)
+        ;
+    uint8_t t = b[i];
+    b[i] = b[i + 1], b[i + 1] = t;
+    expect("two bytes swapped", b, base_n, RSC_E_CHECKSUM, 15);
+    /* Checksum first, then the contents: a corrupt content with a wrong
+     * checksum is a checksum failure. */
+    size_t rules = sec(base, base_n, 2);
+    tab r = tab_at(base, rules, 3);
     memcpy(b, base, base_n);
-    b[base_n - 5] ^= 1;
-    expect("checksum", b, base_n, RSC_E_CHECKSUM, 24);
-    b[base_n - 5] ^= 1;
-    b[24] ^= 1;
-    expect("checksum A", b, base_n, RSC_E_CHECKSUM, 24);
-    b[24] ^= 1;
-    b[31] ^= 0x80;
-    expect("checksum B", b, base_n, RSC_E_CHECKSUM, 24);
+    b[cell(&r, 0, 0)] = 0; /* rule line 0 */
+    expect("content error, checksum wrong", b, base_n, RSC_E_CHECKSUM, 15);
+    tb_fix_checksum(b, base_n);
+    expect("content error, checksum right", b, base_n, RSC_E_CORRUPT, cell(&r, 0, 0));
     free(b);
-
-    /* The smallest blob: no sections. Everything is allowed. */
-    tb_section none[1];
-    size_t n;
-    b = tb_blob(0, none, 0, &n);
-    CHECK(n == 32, "empty blob size");
-    expect("no sections", b, n, RSC_OK, 0);
-    wr32le(b + 16, 1);
-    tb_fix_checksum(b, n);
-    expect("table past Total_Size", b, n, RSC_E_CORRUPT, 16);
-    wr32le(b + 16, 0);
-    tb_fix_checksum(b, n);
-    rsc_selection s;
-    rsc_bytes a = {"x", 1};
-    CHECK(rsc_load(&p, b, n, NULL) == RSC_OK && rsc_select(&p, &a, 1, &s) == RSC_OK &&
-              s.n_sets == 0 && rsc_match_path(&s, "/", 1, NULL) == 1,
-          "empty blob allows");
-    free(b);
-
-    /* Unknown sections: skippable ones are ignored, others are a version. */
-    bb str = {0}, x = {0};
-    bb_raw(&str, "ab", 2);
-    bb_raw(&x, "zzzzz", 5);
-    tb_section s2[] = {{1, 0, &str}, {9, 1, &x}, {200, 1, NULL}};
-    b = tb_blob(0, s2, 3, &n);
-    expect("unknown skippable", b, n, RSC_OK, 0);
-    b[66] = 1; /* padding after the 5 bytes of section 9 */
-    tb_fix_checksum(b, n);
-    expect("nonzero section padding", b, n, RSC_E_CORRUPT, 66);
-    free(b);
-    s2[1].flags = 0;
-    b = tb_blob(0, s2, 3, &n);
-    expect("unknown not skippable", b, n, RSC_E_VERSION, 40);
-    free(b);
-    bb_free(&str), bb_free(&x);
+    /* The sums reduced modulo 65521: 0xff bytes over more than 5552 of
+     * them (the runtime's reduction block), and many lengths. */
+    static const size_t lens[] = {1, 15, 16, 17, 5551, 5552, 5553, 6000, 11104, 20000};
+    for (size_t k = 0; k < sizeof lens / sizeof *lens; k++) {
+        bb s = {0};
+        for (size_t m = 0; m < lens[k]; m++)
+            bb_u8(&s, k % 2 ? 0xff : (uint8_t)(m * 131 + 7));
+        tb_sec one[] = {TB_SEC(1, &s)};
+        size_t n;
+        b = tb_blob(0, one, 1, &n);
+        expect("sums reduced", b, n, RSC_OK, 0);
+        b[n - 1 - lens[k] / 2] ^= 0x10;
+        expect("sums reduced, one flip", b, n, RSC_E_CHECKSUM, 15);
+        free(b);
+        bb_free(&s);
+    }
 }
 
-static size_t sec(uint16_t id)
+/* ---- Tables in every section (the "Every Table" rules) ----------------- */
+
+/* The smallest blob with every section, one row in each Table; then the
+ * same with one Table damaged. */
+enum { M_OK, M_COUNT_OVERLONG, M_COUNT_CUT, M_WIDTHS_CUT, M_WIDTH0, M_WIDTH5, M_ROWS_PAST,
+       M_TRAILING, M_N };
+static const char *const m_names[] = {"valid", "Count overlong", "Count cut",
+                                      "widths cut", "width 0", "width 5",
+                                      "rows past the section", "a byte after the content"};
+
+typedef struct mtab {
+    unsigned cols;
+    uint32_t vals[6];
+} mtab;
+static const struct msec {
+    uint32_t id;
+    const char *prefix, *suffix;
+    size_t np, ns;
+    unsigned ntabs;
+    mtab tabs[2];
+} msecs[] = {
+    {2, "", "", 0, 0, 1, {{3, {1 << 1, 0, 1}}}},                 /* RULES: line 1, "a"  */
+    {3, "", "\0\0", 0, 2, 1, {{1, {2}}}},                        /* PROGRAMS: a leaf    */
+    {4, "", "", 0, 0, 2, {{2, {0, 1}}, {1, {0}}}},              /* SETS                */
+    {5, "\x01", "", 1, 0, 1, {{3, {0, 1, 0}}}},                  /* AGENTS: Global 1    */
+    {6, "", "", 0, 0, 2, {{2, {1, 0}}, {1, {1}}}},              /* GROUPS: agent "a"   */
+    {7, "", "", 0, 0, 1, {{3, {1, 0, 3}}}},                      /* SITEMAPS            */
+    {8, "", "", 0, 0, 1, {{6, {1, 1, 0, 1, 1, 2}}}},             /* DIRECTIVES          */
+};
+#define N_MSECS (sizeof msecs / sizeof msecs[0])
+
+/* *want: the documented offset of the failure (absolute). */
+static uint8_t *mini_blob(size_t ms, unsigned mt, int mut, size_t *size, size_t *want)
 {
-    return tb_section_off(base, id);
+    bb body = {0}, c = {0};
+    bb_u8(&body, 0x02);
+    bb_u8(&body, 3);
+    bb_str(&body, "abc");
+    *want = 0;
+    for (size_t i = 0; i < N_MSECS; i++) {
+        const struct msec *m = &msecs[i];
+        size_t rel = SIZE_MAX;
+        c.n = 0;
+        bb_raw(&c, m->prefix, m->np);
+        for (unsigned t = 0; t < m->ntabs; t++) {
+            const mtab *x = &m->tabs[t];
+            size_t at = c.n;
+            int hit = i == ms && t == mt;
+            if (hit && mut == M_COUNT_CUT) {
+                bb_u8(&c, 0x80);
+                rel = at;
+                goto done;
+            }
+            if (hit && mut == M_WIDTHS_CUT) {
+                bb_u8(&c, 1);
+                for (unsigned k = 0; k + 1 < x->cols; k++)
+                    bb_u8(&c, 1);
+                rel = at;
+                goto done;
+            }
+            if (hit && mut == M_COUNT_OVERLONG)
+                bb_u8(&c, 0x81), bb_u8(&c, 0x00);
+            else
+                bb_u8(&c, hit && mut == M_ROWS_PAST ? 100 : 1);
+            for (unsigned k = 0; k < x->cols; k++)
+                bb_u8(&c, !hit || k + 1 < x->cols ? 1 : mut == M_WIDTH0 ? 0 : mut == M_WIDTH5 ? 5 : 1);
+            for (unsigned k = 0; k < x->cols; k++)
+                bb_u8(&c, x->vals[k]);
+            if (hit && mut != M_TRAILING)
+                rel = at; /* every Table check reports the Table's offset */
+        }
+        bb_raw(&c, m->suffix, m->ns);
+        if (i == ms && mut == M_TRAILING) {
+            /* PROGRAMS: Data one byte longer than the last End (its row);
+             * the others: the content does not fill the Size. */
+            rel = m->id == 3 ? m->np + 2 : c.n;
+            bb_u8(&c, 0x00);
+        }
+    done:
+        if (rel != SIZE_MAX)
+            *want = H + body.n + varint_len(m->id << 1) + varint_len((uint32_t)c.n) + rel;
+        bb_varint(&body, m->id << 1);
+        bb_varint(&body, (uint32_t)c.n);
+        bb_raw(&body, c.d, c.n);
+    }
+    uint8_t *b = tb_wrap(0, body.d, body.n, size);
+    bb_free(&body), bb_free(&c);
+    return b;
 }
+
+/* One section of these bytes after STRINGS "abc" (and SETS of one empty
+ * set, so that AGENTS may name set 0). */
+static void one_sec(const char *name, uint32_t id, const uint8_t *c, size_t n, rsc_status want,
+                    size_t rel)
+{
+    bb str = {0}, s = {0}, sets = {0};
+    bb_str(&str, "abc");
+    bb_raw(&s, c, n);
+    static const uint8_t one_set[] = {1, 1, 1, 0, 0, 0};
+    bb_raw(&sets, one_set, sizeof one_set);
+    tb_sec ss[3] = {TB_SEC(1, &str), TB_SEC(4, &sets), TB_SEC(id, &s)};
+    size_t size, ns = 3;
+    if (id == 4) /* SETS itself: no second SETS */
+        ss[1] = ss[2], ns = 2;
+    else if (id < 4) /* in Id order */
+        ss[1] = (tb_sec)TB_SEC(id, &s), ss[2] = (tb_sec)TB_SEC(4, &sets);
+    uint8_t *b = tb_blob(0, ss, ns, &size);
+    expect(name, b, size, want, want == RSC_OK ? 0 : sec(b, size, id) + rel);
+    free(b);
+    bb_free(&str), bb_free(&s), bb_free(&sets);
+}
+#define ONE_SEC(name, id, want, rel, ...)                                     \
+    one_sec(name, id, (const uint8_t[]){__VA_ARGS__}, sizeof((const uint8_t[]){__VA_ARGS__}), \
+            want, rel)
 
 static void test_tables(void)
 {
-    const size_t R = sec(2) + 4, S = sec(3), T = sec(4), G = sec(5), H = sec(6), M = sec(7),
-                 D = sec(8);
-    /* RULES: entries are 16 bytes from R. */
-    P32("Rule_Count too big", R - 4, 1000, RSC_E_CORRUPT, R - 4);
-    P32("RULES size", R - 4, 2, RSC_E_CORRUPT, R - 4);
-    P32("rule line 0", R, RSC_RULE_ALLOW, RSC_E_CORRUPT, R);
-    P32("rule pattern length", R + 12, 1000, RSC_E_CORRUPT, R + 8);
-    P32("rule pattern offset", R + 8, 0xFFFFFFFFu, RSC_E_CORRUPT, R + 8);
-    P32("rules unsorted", R + 16 + 4, 1, RSC_E_CORRUPT, R + 16);
-    uint8_t *b = malloc(base_n);
-    memcpy(b, base, base_n);
-    memcpy(b + R + 16, b + R, 8); /* rule 1 := rule 0's line, kind, priority */
-    tb_fix_checksum(b, base_n);
-    expect("rules equal", b, base_n, RSC_E_CORRUPT, R + 16);
+    size_t n, off;
+    uint8_t *b = mini_blob(SIZE_MAX, 0, M_OK, &n, &off);
+    expect("mini blob", b, n, RSC_OK, 0);
+    {
+        /* It matches: "a" disallowed for everyone, directive and sitemap there. */
+        rsc_program p;
+        rsc_selection s;
+        rsc_bytes a = {"x", 1}, v;
+        CHECK(rsc_load(&p, b, n, NULL) == RSC_OK && rsc_select(&p, &a, 1, &s) == RSC_OK &&
+                  s.n_sets == 1 && rsc_sitemap_count(&p) == 1 && rsc_directive_count(&p) == 1 &&
+                  rsc_sitemap_get(&p, 0, NULL, &v) && v.len == 3,
+              "mini blob usable");
+    }
     free(b);
-    P32("rules: allow after disallow ok", R + 16, rd32le(base + R + 16) | RSC_RULE_ALLOW, RSC_OK, 0);
-
-    /* AUTOMATA: /x (TABLE), /ab (LIT), /abc$ (SPARSE), by rank. */
-    const size_t A0 = S + rd32le(base + S + 4), A1 = S + rd32le(base + S + 8),
-                 A2 = S + rd32le(base + S + 12);
-    const size_t C0 = A0 + 20 + 256 + 4 * rd32le(base + A0), C1 = A1 + 20 + 4 * rd32le(base + A1),
-                 C2 = A2 + 20 + 4 * rd32le(base + A2);
-    P32("Automaton_Count too big", S, 0x40000000u, RSC_E_CORRUPT, S);
-    P32("Automaton_Count 2", S, 2, RSC_E_CORRUPT, ANY);
-    P32("Automaton_Count 0", S, 0, RSC_E_CORRUPT, S);
-    P32("automaton offset", S + 4, rd32le(base + S + 4) + 4, RSC_E_CORRUPT, S + 4);
-    P32("automaton offsets equal", S + 8, rd32le(base + S + 4), RSC_E_CORRUPT, S + 8);
-    P32("State_Count 0", A0, 0, RSC_E_CORRUPT, A0);
-    P32("State_Count 2^24", A0, 1u << 24, RSC_E_CORRUPT, A0);
-    P32("Code_Size % 4", A0 + 4, rd32le(base + A0 + 4) + 2, RSC_E_CORRUPT, A0 + 4);
-    P32("Code_Size", A0 + 4, rd32le(base + A0 + 4) + 4, RSC_E_CORRUPT, A0 + 4);
-    P32("automaton flags", A0 + 12, 3, RSC_E_CORRUPT, A0 + 12);
-    P32("Class_Count 0", A0 + 16, 0, RSC_E_CORRUPT, A0 + 16);
-    P32("Class_Count 257", A0 + 16, 257, RSC_E_CORRUPT, A0 + 16);
-    P32("class map without flag", A1 + 16, 1, RSC_E_CORRUPT, A1 + 16);
-    P8("class map entry", A0 + 20 + 200, 3, RSC_E_CORRUPT, A0 + 20 + 200);
-    P8("class map entry ok", A0 + 20 + 200, 2, RSC_OK, 0);
-    /* A wrong offset or Index is caught by the first target pointing at it. */
-    P32("State_Offsets", A0 + 276 + 4, 24, RSC_E_CORRUPT, C0 + 8 + 4);
-    P32("State_Offsets[2]", A0 + 276 + 8, 44, RSC_E_CORRUPT, C0 + 20 + 8 + 8);
-    P32("State_Offsets[0]", A0 + 276, 4, RSC_E_CORRUPT, A0 + 276);
-    P32("state reserved bits", C0, rd32le(base + C0) | 0x40, RSC_E_CORRUPT, C0);
-    P32("state Index", C0 + 20, rd32le(base + C0 + 20) & 0xFF, RSC_E_CORRUPT, C0 + 8 + 4);
-    P32("state Index of the start", C0, rd32le(base + C0) | 1u << 8, RSC_E_CORRUPT, C0);
-    P32("op 0", C0, rd32le(base + C0) & ~0xFu, RSC_E_CORRUPT, C0);
-    P32("op 4", C0, (rd32le(base + C0) & ~0xFu) | 4, RSC_E_CORRUPT, C0);
-    P32("op 15", C0, rd32le(base + C0) | 0xF, RSC_E_CORRUPT, C0);
-    P32("Ceiling > Rule_Count", C0 + 4, 4, RSC_E_CORRUPT, C0 + 4);
-    P32("Ceiling = Rule_Count", C0 + 4, 3, RSC_OK, 0);
-    P32("target misaligned", C0 + 8 + 4, 2, RSC_E_CORRUPT, C0 + 12);
-    P32("target inside a state", C0 + 8 + 4, 4, RSC_E_CORRUPT, C0 + 12);
-    P32("target past Code", C0 + 8 + 4, 60, RSC_E_CORRUPT, C0 + 12);
-    P32("target huge", C0 + 8 + 4, 0xFFFFFFF0u, RSC_E_CORRUPT, C0 + 12);
-    P32("target NONE", C0 + 8 + 4, RSC_NONE, RSC_OK, 0);
-    P32("target backward", C0 + 20 + 8 + 8, 0, RSC_OK, 0);
-    P32("Start other state", A0 + 8, 20, RSC_OK, 0);
-    P32("Start inside", A0 + 8, 4, RSC_E_CORRUPT, A0 + 8);
-    P32("Start NONE", A0 + 8, RSC_NONE, RSC_E_CORRUPT, A0 + 8);
-    P32("Accept 0", C0 + 40 + 8, 0, RSC_E_CORRUPT, C0 + 48);
-    P32("Accept > Rule_Count", C0 + 40 + 8, 4, RSC_E_CORRUPT, C0 + 48);
-    P32("End 0", C2 + 96 + 8, 0, RSC_E_CORRUPT, C2 + 104);
-    P32("End > Rule_Count", C2 + 96 + 8, 9, RSC_E_CORRUPT, C2 + 104);
-    P32("LIT Len 0", C1 + 8, 0, RSC_E_CORRUPT, C1 + 8);
-    P32("LIT Len 65536", C1 + 8, 65536, RSC_E_CORRUPT, C1 + 8);
-    P32("LIT Len past Code", C1 + 8, 65535, RSC_E_CORRUPT, C1 + 8);
-    P32("LIT Len 4 (zero padding read as data)", C1 + 8, 4, RSC_OK, 0);
-    P32("LIT Len 5", C1 + 8, 5, RSC_E_CORRUPT, C1 + 20);
-    P8("LIT padding", C1 + 12 + 3, 1, RSC_E_CORRUPT, C1 + 15);
-    P32("TABLE without map", C1, (rd32le(base + C1) & ~0xFu) | RSC_OP_TABLE, RSC_E_CORRUPT, C1);
-    P32("SPARSE N 257", C2 + 8, 257, RSC_E_CORRUPT, C2 + 8);
-    P32("SPARSE N past Code", C2 + 8, 256, RSC_E_CORRUPT, C2 + 8);
-    P8("SPARSE padding", C2 + 12 + 2, 1, RSC_E_CORRUPT, C2 + 14);
-    P32("SPARSE N 2: bytes not increasing", C2 + 8, 2, RSC_E_CORRUPT, C2 + 13);
-    P32("state has End: past its size", C1, rd32le(base + C1) | RSC_ST_HAS_END, RSC_E_CORRUPT, ANY);
-
-    /* SETS */
-    const size_t L = T + 8 + 2 * 8;
-    P32("set First", T + 8, 10, RSC_E_CORRUPT, T + 8);
-    P32("set N", T + 12, 0xFFFFFFFFu, RSC_E_CORRUPT, T + 8);
-    P32("set list entry", L, 3, RSC_E_CORRUPT, L);
-    P32("List_Count", T + 4, 4, RSC_E_CORRUPT, T + 4);
-    P32("Set_Count", T, 3, RSC_E_CORRUPT, ANY);
-    P32("empty set", T + 12, 0, RSC_OK, 0);
-
-    /* AGENTS: "bar", "foo". */
-    P32("Global_Set", G + 4, 2, RSC_E_CORRUPT, G + 4);
-    P32("Global_Set NONE", G + 4, RSC_NONE, RSC_OK, 0);
-    P32("Agent_Count", G, 1, RSC_E_CORRUPT, G);
-    P32("Agent_Count big", G, 1000, RSC_E_CORRUPT, G);
-    P32("agent set", G + 8 + 8, 2, RSC_E_CORRUPT, G + 16);
-    P32("agent token length", G + 8 + 4, 1000, RSC_E_CORRUPT, G + 8);
-    P32("agents equal", G + 20, rd32le(base + G + 8), RSC_E_CORRUPT, G + 20);
-    P32("agent empty token first", G + 12, 0, RSC_OK, 0);
-    P32("agent prefix after longer", G + 24, 2, RSC_OK, 0); /* "fo" > "bar" */
-    P32("agents unsorted", G + 12 + 12, 0, RSC_E_CORRUPT, G + 20); /* "" after "bar" */
-    uint32_t bar = sec(1) + rd32le(base + G + 8);
-    P8("agent token upper case", bar, 'B', RSC_E_CORRUPT, G + 8);
-    P8("agent token digit", bar + 1, '1', RSC_E_CORRUPT, G + 8);
-    P8("agent token '*'", bar + 2, '*', RSC_E_CORRUPT, G + 8);
-
-    /* GROUPS */
-    P32("group N", H + 8 + 8, 5, RSC_E_CORRUPT, H + 12);
-    P32("group First", H + 8 + 4, 4, RSC_E_CORRUPT, H + 12);
-    P32("List_Count of groups", H + 4, 4, RSC_E_CORRUPT, H + 4);
-    P32("group token", H + 8 + 24 + 4, 1000, RSC_E_CORRUPT, H + 32);
-
-    /* SITEMAPS, DIRECTIVES */
-    P32("sitemap count", M, 2, RSC_E_CORRUPT, M);
-    P32("sitemap count 0", M, 0, RSC_E_CORRUPT, M);
-    P32("sitemap url", M + 8, 1000, RSC_E_CORRUPT, M + 8);
-    P32("directive count", D, 1, RSC_E_CORRUPT, D);
-    P32("directive group", D + 8, 2, RSC_E_CORRUPT, D + 8);
-    P32("directive group NONE", D + 8, RSC_NONE, RSC_OK, 0);
-    P32("directive key", D + 16, 1000, RSC_E_CORRUPT, D + 12);
-    P32("directive value", D + 24, 1000, RSC_E_CORRUPT, D + 20);
+    for (size_t ms = 0; ms < N_MSECS; ms++)
+        for (unsigned mt = 0; mt < msecs[ms].ntabs; mt++)
+            for (int mut = 1; mut < M_N; mut++) {
+                if (mut == M_TRAILING && mt + 1 < msecs[ms].ntabs)
+                    continue;
+                char name[96];
+                snprintf(name, sizeof name, "section %u table %u: %s", msecs[ms].id, mt,
+                         m_names[mut]);
+                b = mini_blob(ms, mt, mut, &n, &off);
+                expect(name, b, n, RSC_E_CORRUPT, off);
+                free(b);
+            }
+    /* An empty Table is the single byte 0: the draft's Count 0 followed by
+     * widths leaves bytes over (the content does not fill its Size). */
+    ONE_SEC("RULES: Count 0", 2, RSC_OK, 0, 0x00);
+    ONE_SEC("RULES: Count 0 with widths", 2, RSC_E_CORRUPT, 1, 0x00, 1, 1, 1);
+    ONE_SEC("PROGRAMS: Count 0", 3, RSC_OK, 0, 0x00);
+    ONE_SEC("PROGRAMS: Count 0 with a width (Data without programs)", 3, RSC_E_CORRUPT, 1,
+            0x00, 1);
+    ONE_SEC("SETS: Counts 0", 4, RSC_OK, 0, 0x00, 0x00);
+    ONE_SEC("SETS: Count 0 with widths, then the list", 4, RSC_E_CORRUPT, 3, 0x00, 1, 1, 0x00);
+    ONE_SEC("AGENTS: Global 0, Count 0", 5, RSC_OK, 0, 0x00, 0x00);
+    ONE_SEC("AGENTS: Count 0 with widths", 5, RSC_E_CORRUPT, 2, 0x01, 0x00, 1, 1, 1);
+    ONE_SEC("GROUPS: Counts 0", 6, RSC_OK, 0, 0x00, 0x00);
+    ONE_SEC("GROUPS: Count 0 with widths (read as the list)", 6, RSC_E_CORRUPT, 4, 0x00, 1, 1,
+            0x00, 1);
+    ONE_SEC("SITEMAPS: Count 0 with widths", 7, RSC_E_CORRUPT, 1, 0x00, 1, 1, 1);
+    ONE_SEC("DIRECTIVES: Count 0 with widths", 8, RSC_E_CORRUPT, 1, 0x00, 1, 1, 1, 1, 1, 1);
+    ONE_SEC("DIRECTIVES: Count 0", 8, RSC_OK, 0, 0x00);
+    /* A bad width is reported at the Table (its Count), whichever column. */
+    ONE_SEC("SITEMAPS: first width 0", 7, RSC_E_CORRUPT, 0, 0x01, 0, 1, 1, 1, 0, 3);
+    ONE_SEC("SITEMAPS: second width 5", 7, RSC_E_CORRUPT, 0, 0x01, 1, 5, 1, 1, 0, 3, 0, 0, 0, 0);
+    ONE_SEC("SITEMAPS: width 255", 7, RSC_E_CORRUPT, 0, 0x01, 1, 1, 255, 1, 0, 3);
+    ONE_SEC("DIRECTIVES: sixth width 0", 8, RSC_E_CORRUPT, 0, 0x01, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1,
+            1);
+    ONE_SEC("DIRECTIVES: a 2-byte Count (128 rows) past the section", 8, RSC_E_CORRUPT, 0, 0x80,
+            0x01, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 2);
+    ONE_SEC("GROUPS: list width 0", 6, RSC_E_CORRUPT, 1, 0x00, 0x01, 0x00, 0x00);
+    /* Widths 1..4 in every column of every section. */
+    tp_prog p = base_prog();
+    for (unsigned w = 1; w <= 4; w++) {
+        p.width = w;
+        b = tp_build(&p, &n, NULL);
+        tab r = tab_at(b, sec(b, n, 2), 3);
+        CHECK(r.w[0] == w && r.w[1] == w && r.w[2] == w, "RULES widths %u", w);
+        expect("widths", b, n, RSC_OK, 0);
+        free(b);
+    }
+    /* Mixed widths, values needing all of them (RULES: lines up to 2^31). */
+    bb str = {0}, rules = {0};
+    for (int i = 0; i < 8; i++)
+        bb_u8(&str, 'a');
+    uint32_t v[] = {1u << 1, 0, 1, 70000u << 1, 0, 2, 0xffffffffu, 6, 2};
+    static const uint8_t mixed[][3] = {{3, 1, 1}, {4, 2, 3}, {4, 4, 4}};
+    for (size_t k = 0; k < 3; k++) {
+        rules.n = 0;
+        tb_table(&rules, 3, 3, v, mixed[k]);
+        tb_sec s[] = {TB_SEC(1, &str), TB_SEC(2, &rules)};
+        b = tb_blob(0, s, 2, &n);
+        expect("RULES of mixed widths", b, n, RSC_OK, 0);
+        free(b);
+    }
+    bb_free(&str), bb_free(&rules);
 }
 
-/* Automata the table builder cannot make: extra code, TABLE with no map. */
-static void test_shapes(void)
+/* ---- rule 9: RULES ----------------------------------------------------- */
+
+static void test_rules(void)
 {
-    tb_state st[2] = {{0}};
-    st[0] = (tb_state){.op = RSC_OP_SPARSE, .ceiling = 1, .bytes = "/", .nbytes = 1};
-    st[0].t[0] = 1, st[0].t[1] = TB_NONE;
-    st[1] = (tb_state){.op = RSC_OP_SPARSE, .accept = 1};
-    st[1].t[0] = TB_NONE;
-    for (int variant = 0; variant < 3; variant++) {
-        bb str = {0}, rules = {0}, auts = {0}, code = {0};
-        bb_raw(&str, "/", 1);
-        bb_u32(&rules, 1), bb_u32(&rules, 2), bb_u32(&rules, 1), bb_u32(&rules, 0);
-        bb_u32(&rules, 1);
-        if (variant == 2)
-            st[1].op = RSC_OP_TABLE;
-        tb_automaton(&code, st, 2, 0, NULL, 0);
-        if (variant == 1) { /* 4 bytes of code no state covers */
-            bb_u32(&code, 0);
-            wr32le(code.d + 4, rd32le(code.d + 4) + 4);
+    tab r = tab_at(base, sec(base, base_n, 2), 3);
+    size_t strings;
+    tb_section(base, base_n, 1, &strings);
+    CHECK(r.count == 4 && strings < 255, "base RULES");
+    /* rows: "/ab" (3, disallow, 2), "/x*y" (4, disallow, 6), "/a*c$" (5,
+     * allow, 9), "/abc$" (5, allow, 3) */
+    poke("rule line 0", base, base_n, cell(&r, 0, 0), 0, 1, RSC_E_CORRUPT, cell(&r, 0, 0));
+    poke("rule line 0, allow", base, base_n, cell(&r, 2, 0), 1, 1, RSC_E_CORRUPT, cell(&r, 2, 0));
+    poke("rule Str_Len past STRINGS", base, base_n, cell(&r, 1, 2), 255, 1, RSC_E_CORRUPT,
+         cell(&r, 1, 0));
+    poke("rule Str_Off past STRINGS", base, base_n, cell(&r, 1, 1), 255, 1, RSC_E_CORRUPT,
+         cell(&r, 1, 0));
+    poke("rule string at the very end of STRINGS", base, base_n, cell(&r, 3, 1),
+         (uint32_t)strings - 5, 1, RSC_OK, 0);
+    poke("rule string one past the end of STRINGS", base, base_n, cell(&r, 3, 1),
+         (uint32_t)strings - 4, 1, RSC_E_CORRUPT, cell(&r, 3, 0));
+    /* (Str_Len, allow, -Line) strictly increasing */
+    poke("rules: shorter after longer", base, base_n, cell(&r, 1, 2), 2, 1, RSC_E_CORRUPT,
+         cell(&r, 1, 0));
+    poke("rules: disallow after allow, same length", base, base_n, cell(&r, 3, 0), 3 << 1, 1,
+         RSC_E_CORRUPT, cell(&r, 3, 0));
+    poke("rules: later line after earlier, same kind", base, base_n, cell(&r, 3, 0), 10 << 1 | 1,
+         1, RSC_E_CORRUPT, cell(&r, 3, 0));
+    poke("rules: equal", base, base_n, cell(&r, 3, 0), 9 << 1 | 1, 1, RSC_E_CORRUPT,
+         cell(&r, 3, 0));
+    poke("rules: allow after disallow, same length", base, base_n, cell(&r, 2, 0), 9 << 1, 1,
+         RSC_OK, 0);
+    poke("rules: earlier line after later", base, base_n, cell(&r, 3, 0), 8 << 1 | 1, 1, RSC_OK, 0);
+    poke("rules: same length, any lines, disallow first", base, base_n, cell(&r, 2, 0), 200 << 1,
+         1, RSC_OK, 0);
+    poke("RULES: Count one more", base, base_n, r.at, 5, 1, RSC_E_CORRUPT, r.at);
+    poke("RULES: Count one less", base, base_n, r.at, 3, 1, RSC_E_CORRUPT, tab_end(&r) - 3);
+    /* The match text of a glob rule is read by rule 10: a pattern that no
+     * longer has its '*' where the program's glob list says. */
+    poke("glob rule's Str_Off moved (google: the match text)", base, base_n, cell(&r, 2, 1),
+         base[cell(&r, 0, 1)], 1, RSC_E_CORRUPT, ANY);
+    /* Overflow: Off + Len computed without wrapping (4-byte columns). */
+    tab rw = tab_at(wide, sec(wide, wide_n, 2), 3);
+    poke("rule Str_Off 2^32-1", wide, wide_n, cell(&rw, 1, 1), 0xffffffffu, 4, RSC_E_CORRUPT,
+         cell(&rw, 1, 0));
+    poke("rule Str_Off wraps", wide, wide_n, cell(&rw, 1, 1), 0xfffffffeu, 4, RSC_E_CORRUPT,
+         cell(&rw, 1, 0));
+    poke("rule Str_Len 2^32-1", wide, wide_n, cell(&rw, 3, 2), 0xffffffffu, 4, RSC_E_CORRUPT,
+         cell(&rw, 3, 0));
+    poke("rule line 2^31-1", wide, wide_n, cell(&rw, 0, 0), 0xfffffffeu, 4, RSC_OK, 0);
+    poke("rule line 2^31-1, after a line 6 of the same length", wide, wide_n, cell(&rw, 1, 0),
+         0xfffffffeu, 4, RSC_OK, 0);
+
+    /* rfc: five columns, the match text a second string reference. */
+    tab f = tab_at(base_rfc, sec(base_rfc, base_rfc_n, 2), 5);
+    size_t fstr, fs = sec(base_rfc, base_rfc_n, 1);
+    tb_section(base_rfc, base_rfc_n, 1, &fstr);
+    CHECK(f.count == 4 && fstr < 255 && base_rfc[10] == 1, "base rfc RULES");
+    /* rows: "/ab", "/x*y", "/abc$" (End), "/%7e*c$" (match text "/~*c$") */
+    CHECK(base_rfc[cell(&f, 3, 2)] == 7 && base_rfc[cell(&f, 3, 4)] == 5 &&
+              memcmp(base_rfc + fs + base_rfc[cell(&f, 3, 3)], "/~*c$", 5) == 0 &&
+              memcmp(base_rfc + fs + base_rfc[cell(&f, 3, 1)], "/%7e*c$", 7) == 0,
+          "rfc: pattern and match text differ");
+    poke("rfc: Match_Len past STRINGS", base_rfc, base_rfc_n, cell(&f, 1, 4), 255, 1,
+         RSC_E_CORRUPT, cell(&f, 1, 0));
+    poke("rfc: Match_Off past STRINGS", base_rfc, base_rfc_n, cell(&f, 1, 3), 255, 1,
+         RSC_E_CORRUPT, cell(&f, 1, 0));
+    poke("rfc: match text at the very end of STRINGS", base_rfc, base_rfc_n, cell(&f, 2, 3),
+         (uint32_t)fstr - 5, 1, RSC_OK, 0);
+    poke("rfc: match text one past the end of STRINGS", base_rfc, base_rfc_n, cell(&f, 2, 3),
+         (uint32_t)fstr - 4, 1, RSC_E_CORRUPT, cell(&f, 2, 0));
+    poke("rfc: Match_Len 0 of an End rule (not read)", base_rfc, base_rfc_n, cell(&f, 2, 4), 0,
+         1, RSC_OK, 0);
+    poke("rfc: Str_Len past STRINGS", base_rfc, base_rfc_n, cell(&f, 0, 2), 255, 1,
+         RSC_E_CORRUPT, cell(&f, 0, 0));
+    poke("rfc: Match_Len longer than the pattern (not checked)", base_rfc, base_rfc_n,
+         cell(&f, 0, 4), 4, 1, RSC_OK, 0);
+    /* The order is by the pattern's length (the priority), not by the
+     * match text's; programs read the match text. */
+    poke("rfc: Str_Len out of order", base_rfc, base_rfc_n, cell(&f, 3, 2), 3, 1, RSC_E_CORRUPT,
+         cell(&f, 3, 0));
+    poke("rfc: glob rule's match text cut before its '*'", base_rfc, base_rfc_n, cell(&f, 3, 4),
+         2, 1, RSC_E_CORRUPT, ANY);
+    poke("rfc: glob rule's match text pointed at its pattern (no '*' at depth 2)", base_rfc,
+         base_rfc_n, cell(&f, 3, 3), base_rfc[cell(&f, 3, 1)], 1, RSC_E_CORRUPT, ANY);
+    poke("rfc: glob rule's pattern moved (only the match text is read)", base_rfc, base_rfc_n,
+         cell(&f, 3, 1), 0, 1, RSC_OK, 0);
+    tab fw = tab_at(wide_rfc, sec(wide_rfc, wide_rfc_n, 2), 5);
+    poke("rfc: Match_Off 2^32-1", wide_rfc, wide_rfc_n, cell(&fw, 1, 3), 0xffffffffu, 4,
+         RSC_E_CORRUPT, cell(&fw, 1, 0));
+    poke("rfc: Match_Len 2^32-1", wide_rfc, wide_rfc_n, cell(&fw, 3, 4), 0xffffffffu, 4,
+         RSC_E_CORRUPT, cell(&fw, 3, 0));
+}
+
+/* ---- rule 10: PROGRAMS ------------------------------------------------- */
+
+/* The rules around test programs: rank r (1..n_rules) has the pattern
+ * pats[r-1] (NULL: r '*'s, so that a glob of rank r is valid at any depth
+ * below r and a Ref label of rank r may end at r), line 1000 - r (so that
+ * equal lengths still make the ranks strictly increasing), disallow. rfc:
+ * the match texts are mts[r-1] (five RULES columns). */
+typedef struct pbo {
+    uint32_t n_rules;
+    const char *const *pats, *const *mts;
+} pbo;
+
+/* A blob around programs: STRINGS (the patterns, then the match texts),
+ * RULES, the programs, one set of them all (no SETS when there is one
+ * program), the global set. *data: the absolute offset of Data; *ends: of
+ * the Ends. */
+static uint8_t *progs_blob(const pbo *o, const bb *const *progs, size_t np, size_t *size,
+                           size_t *data, tab *ends)
+{
+    bb str = {0}, rules = {0}, pr = {0}, sets = {0}, agents = {0}, d = {0};
+    uint32_t v[5 * 300];
+    unsigned cols = o->mts ? 5 : 3;
+    size_t prev = 0;
+    for (uint32_t r = 0; r < o->n_rules; r++) {
+        size_t pl = o->pats ? strlen(o->pats[r]) : r + 1;
+        if (pl < prev) {
+            fprintf(stderr, "progs_blob: rank %u shorter than rank %u\n", r + 1, r);
+            abort();
         }
-        bb_u32(&auts, 1), bb_u32(&auts, 8);
-        bb_raw(&auts, code.d, code.n);
-        tb_section s[] = {{1, 0, &str}, {2, 0, &rules}, {3, 0, &auts}};
-        size_t n;
-        uint8_t *b = tb_blob(0, s, 3, &n);
-        size_t code_at = tb_section_off(b, 3) + 8 + 20 + 8;
-        if (variant == 0)
-            expect("one SPARSE automaton", b, n, RSC_OK, 0);
-        else if (variant == 1)
-            expect("states do not tile Code", b, n, RSC_E_CORRUPT, code_at + 44);
+        prev = pl;
+        uint32_t *row = v + cols * r;
+        row[0] = (1000 - r - 1) << 1, row[1] = (uint32_t)str.n, row[2] = (uint32_t)pl;
+        if (o->pats)
+            bb_str(&str, o->pats[r]);
         else
-            expect("TABLE without class map", b, n, RSC_E_CORRUPT, code_at + 24);
+            for (size_t k = 0; k < pl; k++)
+                bb_u8(&str, '*');
+    }
+    for (uint32_t r = 0; o->mts && r < o->n_rules; r++) {
+        v[cols * r + 3] = (uint32_t)str.n, v[cols * r + 4] = (uint32_t)strlen(o->mts[r]);
+        bb_str(&str, o->mts[r]);
+    }
+    if (o->n_rules)
+        tb_table(&rules, o->n_rules, cols, v, NULL);
+    for (size_t k = 0; k < np; k++) {
+        bb_raw(&d, progs[k]->d, progs[k]->n);
+        v[k] = (uint32_t)d.n;
+    }
+    tb_table(&pr, np, 1, v, NULL);
+    bb_raw(&pr, d.d, d.n);
+    if (np != 1) {
+        v[0] = 0, v[1] = (uint32_t)np;
+        tb_table(&sets, 1, 2, v, NULL);
+        for (size_t k = 0; k < np; k++)
+            v[k] = (uint32_t)k;
+        tb_table(&sets, np, 1, v, NULL);
+    }
+    bb_varint(&agents, 1);
+    tb_table(&agents, 0, 3, v, NULL);
+    tb_sec s[] = {TB_SEC(1, &str), TB_SEC(2, &rules), TB_SEC(3, &pr), TB_SEC(4, &sets),
+                  TB_SEC(5, &agents)};
+    if (np == 1)
+        s[3] = s[4];
+    uint8_t *b = tb_blob(o->mts ? RSC_FLAG_PROFILE_RFC : 0, s, np == 1 ? 4 : 5, size);
+    size_t p3 = sec(b, *size, 3);
+    tab e = tab_at(b, p3, 1);
+    if (ends)
+        *ends = e;
+    *data = tab_end(&e);
+    bb_free(&str), bb_free(&rules), bb_free(&pr), bb_free(&sets), bb_free(&agents), bb_free(&d);
+    return b;
+}
+
+/* One raw program: the status and the offset from the start of Data. */
+static void prog_raw_o(const char *name, const uint8_t *p, size_t n, const pbo *o,
+                       rsc_status want, size_t rel)
+{
+    bb x = {0};
+    bb_raw(&x, p, n);
+    const bb *ps[1] = {&x};
+    size_t size, data;
+    uint8_t *b = progs_blob(o, ps, 1, &size, &data, NULL);
+    expect(name, b, size, want, rel == ANY ? ANY : want == RSC_OK ? 0 : data + rel);
+    free(b);
+    bb_free(&x);
+}
+static void prog_raw(const char *name, const uint8_t *p, size_t n, uint32_t n_rules,
+                     rsc_status want, size_t rel)
+{
+    pbo o = {n_rules, NULL, NULL};
+    prog_raw_o(name, p, n, &o, want, rel);
+}
+#define PROG(name, n_rules, want, rel, ...)                                   \
+    prog_raw(name, (const uint8_t[]){__VA_ARGS__}, sizeof((const uint8_t[]){__VA_ARGS__}), \
+             n_rules, want, rel)
+#define PROGO(name, o, want, rel, ...)                                        \
+    prog_raw_o(name, (const uint8_t[]){__VA_ARGS__}, sizeof((const uint8_t[]){__VA_ARGS__}), \
+               o, want, rel)
+
+/* One hand trie with one field poked: offsets from the start of Data
+ * (at ANY: nothing poked). */
+static void trie_poke_o(const char *name, tt *t, const pbo *o, size_t at, uint32_t v,
+                        unsigned w, rsc_status want, size_t rel)
+{
+    bb x = {0};
+    tt_encode(t, &x);
+    const bb *ps[1] = {&x};
+    size_t size, data;
+    uint8_t *b = progs_blob(o, ps, 1, &size, &data, NULL);
+    if (at != ANY)
+        wrnle(b + data + at, v, w), tb_fix_checksum(b, size);
+    expect(name, b, size, want, rel == ANY ? ANY : want == RSC_OK ? 0 : data + rel);
+    free(b);
+    bb_free(&x);
+}
+static void trie_poke(const char *name, tt *t, uint32_t n_rules, size_t at, uint32_t v,
+                      unsigned w, rsc_status want, size_t rel)
+{
+    pbo o = {n_rules, NULL, NULL};
+    trie_poke_o(name, t, &o, at, v, w, want, rel);
+}
+
+static void test_programs(void)
+{
+    /* Program Ends */
+    bb leaf = {0};
+    bb_u8(&leaf, 0), bb_u8(&leaf, 0);
+    const bb *two[2] = {&leaf, &leaf};
+    size_t n, data;
+    tab e;
+    pbo one = {1, NULL, NULL};
+    uint8_t *b = progs_blob(&one, two, 2, &n, &data, &e);
+    expect("two leaf programs", b, n, RSC_OK, 0);
+    poke("End[0] 0", b, n, cell(&e, 0, 0), 0, 1, RSC_E_CORRUPT, cell(&e, 0, 0));
+    poke("End[1] = End[0]", b, n, cell(&e, 1, 0), 2, 1, RSC_E_CORRUPT, cell(&e, 1, 0));
+    poke("End[1] < End[0]", b, n, cell(&e, 1, 0), 1, 1, RSC_E_CORRUPT, cell(&e, 1, 0));
+    poke("last End short of Data", b, n, cell(&e, 1, 0), 3, 1, RSC_E_CORRUPT, cell(&e, 1, 0));
+    poke("last End past Data", b, n, cell(&e, 1, 0), 5, 1, RSC_E_CORRUPT, cell(&e, 1, 0));
+    poke("End[0] past Data", b, n, cell(&e, 0, 0), 5, 1, RSC_E_CORRUPT, cell(&e, 0, 0));
+    poke("End[0] 3: program 0 is a leaf and a byte", b, n, cell(&e, 0, 0), 3, 1, RSC_E_CORRUPT,
+         data + 2);
+    poke("End[0] 1: program 0 has no Head", b, n, cell(&e, 0, 0), 1, 1, RSC_E_CORRUPT, data + 1);
+    free(b);
+    bb_free(&leaf);
+    {
+        bb str = {0}, pr = {0};
+        bb_str(&str, "a");
+        static const uint8_t no_progs[] = {0x00}, data_only[] = {0x00, 0x00, 0x00};
+        bb_raw(&pr, no_progs, 1);
+        tb_sec s[] = {TB_SEC(1, &str), TB_SEC(3, &pr)};
+        b = tb_blob(0, s, 2, &n);
+        expect("PROGRAMS: no programs", b, n, RSC_OK, 0);
         free(b);
-        bb_free(&str), bb_free(&rules), bb_free(&auts), bb_free(&code);
+        pr.n = 0;
+        bb_raw(&pr, data_only, 3);
+        b = tb_blob(0, s, 2, &n);
+        expect("PROGRAMS: Data without programs", b, n, RSC_E_CORRUPT, sec(b, n, 3) + 1);
+        free(b);
+        bb_free(&str), bb_free(&pr);
+    }
+
+    /* Raw nodes. Default rules: rank r is r '*'s. */
+    PROG("a leaf root", 1, RSC_OK, 0, 0x00, 0x00);
+    PROG("root Label_Head overlong", 1, RSC_E_CORRUPT, 0, 0x80, 0x00, 0x00);
+    PROG("root Label_Head cut", 1, RSC_E_CORRUPT, 0, 0x80);
+    PROG("root with an inline label", 1, RSC_E_CORRUPT, 0, 0x02, 'a', 0x00);
+    PROG("root with a Ref label", 1, RSC_E_CORRUPT, 0, 0x03, 0x01, 0x00);
+    PROG("root with a Ref label of length 0", 1, RSC_E_CORRUPT, 0, 0x01, 0x01, 0x00);
+    PROG("root label past the span", 1, RSC_E_CORRUPT, 0, 0x0a, 'a', 0x00);
+    PROG("Head missing", 1, RSC_E_CORRUPT, 1, 0x00);
+    PROG("Head cut", 1, RSC_E_CORRUPT, 1, 0x00, 0x80);
+    PROG("Head overlong", 1, RSC_E_CORRUPT, 1, 0x00, 0x80, 0x00);
+    PROG("Head 2^32", 1, RSC_E_CORRUPT, 1, 0x00, 0x80, 0x80, 0x80, 0x80, 0x10);
+    PROG("Head 2^32-1: Children too many", 1, RSC_E_CORRUPT, 1, 0x00, 0xff, 0xff, 0xff, 0xff, 0x0f);
+    PROG("Children 257", 1, RSC_E_CORRUPT, 1, 0x00, 0xa0, 0x40);
+    PROG("Children 256, span too short", 1, RSC_E_CORRUPT, 3, 0x00, 0x80, 0x40, 0x00);
+    PROG("leaf with Width 1", 1, RSC_E_CORRUPT, 1, 0x00, 0x08);
+    PROG("leaf with Width 3", 1, RSC_E_CORRUPT, 1, 0x00, 0x18);
+    PROG("leaf and a byte", 1, RSC_E_CORRUPT, 2, 0x00, 0x00, 0x00);
+    PROG("Accept missing", 1, RSC_E_CORRUPT, 2, 0x00, 0x01);
+    PROG("Accept 0", 1, RSC_E_CORRUPT, 2, 0x00, 0x01, 0x00);
+    PROG("Accept 1 of 1", 1, RSC_OK, 0, 0x00, 0x01, 0x01);
+    PROG("Accept 2 of 1", 1, RSC_E_CORRUPT, 2, 0x00, 0x01, 0x02);
+    PROG("Accept without RULES", 0, RSC_E_CORRUPT, 2, 0x00, 0x01, 0x01);
+    PROG("Accept overlong", 1, RSC_E_CORRUPT, 2, 0x00, 0x01, 0x81, 0x00);
+    PROG("End 0", 3, RSC_E_CORRUPT, 2, 0x00, 0x02, 0x00);
+    PROG("End 4 of 3", 3, RSC_E_CORRUPT, 2, 0x00, 0x02, 0x04);
+    PROG("Accept and End", 3, RSC_OK, 0, 0x00, 0x03, 0x02, 0x03);
+    PROG("Accept ok, End 4 of 3", 3, RSC_E_CORRUPT, 3, 0x00, 0x03, 0x02, 0x04);
+    PROG("Accept 200 of 200 (2 bytes)", 200, RSC_OK, 0, 0x00, 0x01, 0xc8, 0x01);
+    PROG("Accept 201 of 200", 200, RSC_E_CORRUPT, 2, 0x00, 0x01, 0xc9, 0x01);
+    PROG("Accept 2^32-1", 200, RSC_E_CORRUPT, 2, 0x00, 0x01, 0xff, 0xff, 0xff, 0xff, 0x0f);
+    /* Globs: Glob_Count (>= 1), then that many ranks, strictly decreasing,
+     * each of a rule whose match text has a '*' at the node's depth. */
+    PROG("Glob_Count 0", 1, RSC_E_CORRUPT, 2, 0x00, 0x04, 0x00);
+    PROG("Glob_Count missing", 1, RSC_E_CORRUPT, 2, 0x00, 0x04);
+    PROG("Glob_Count overlong", 1, RSC_E_CORRUPT, 2, 0x00, 0x04, 0x81, 0x00, 0x01);
+    PROG("Glob_Count past the span", 1, RSC_E_CORRUPT, 2, 0x00, 0x04, 0x05, 0x01);
+    PROG("Glob_Count 2^32-1", 1, RSC_E_CORRUPT, 2, 0x00, 0x04, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01);
+    PROG("one glob", 1, RSC_OK, 0, 0x00, 0x04, 0x01, 0x01);
+    PROG("one glob, Accept and End", 3, RSC_OK, 0, 0x00, 0x07, 0x01, 0x02, 0x01, 0x03);
+    PROG("glob Rank 0", 1, RSC_E_CORRUPT, 3, 0x00, 0x04, 0x01, 0x00);
+    PROG("glob Rank 2 of 1", 1, RSC_E_CORRUPT, 3, 0x00, 0x04, 0x01, 0x02);
+    PROG("glob Rank cut", 1, RSC_E_CORRUPT, 3, 0x00, 0x04, 0x01, 0x81);
+    PROG("glob Rank overlong", 1, RSC_E_CORRUPT, 3, 0x00, 0x04, 0x01, 0x81, 0x00);
+    PROG("glob Rank 200 of 200 (2 bytes)", 200, RSC_OK, 0, 0x00, 0x04, 0x01, 0xc8, 0x01);
+    PROG("glob Rank 2^32-1", 200, RSC_E_CORRUPT, 3, 0x00, 0x04, 0x01, 0xff, 0xff, 0xff, 0xff,
+         0x0f);
+    PROG("globs: ranks decreasing", 3, RSC_OK, 0, 0x00, 0x04, 0x03, 0x03, 0x02, 0x01);
+    PROG("globs: ranks equal", 3, RSC_E_CORRUPT, 4, 0x00, 0x04, 0x02, 0x02, 0x02);
+    PROG("globs: ranks increasing", 3, RSC_E_CORRUPT, 4, 0x00, 0x04, 0x02, 0x01, 0x03);
+    PROG("globs: third rank not decreasing", 3, RSC_E_CORRUPT, 5, 0x00, 0x04, 0x03, 0x03, 0x01,
+         0x02);
+    PROG("globs: a rank 0 after", 3, RSC_E_CORRUPT, 4, 0x00, 0x04, 0x02, 0x03, 0x00);
+    PROG("globs: second rank cut", 3, RSC_E_CORRUPT, 4, 0x00, 0x04, 0x02, 0x03, 0x81);
+    PROG("globs: Glob_Count 2, one rank left in the span", 3, RSC_E_CORRUPT, 2, 0x00, 0x04,
+         0x02, 0x03);
+    {
+        /* The match text decides: '*' at the node's depth, or not. */
+        static const char *const p1[] = {"p"}, *const p2[] = {"/*", "/*"},
+                                 *const p3[] = {"**x", "/p*"};
+        pbo o1 = {1, p1, NULL}, o2 = {2, p2, NULL}, o3 = {2, p3, NULL};
+        PROGO("root glob of a rule without '*' at 0", &o1, RSC_E_CORRUPT, 3, 0x00, 0x04, 0x01,
+              0x01);
+        PROGO("root glob of \"/*\": '/' at 0", &o2, RSC_E_CORRUPT, 3, 0x00, 0x04, 0x01, 0x02);
+        /* root -> '/' (depth 1): the rules have their star at 1 */
+        PROGO("glob at depth 1", &o2, RSC_OK, 0, 0x00, 0x20, '/', 0x00, 0x00, 0x04, 0x02, 0x02,
+              0x01);
+        /* root -> '/' -> 'p' (depth 2): rank 2 "/p*" yes, rank 1 "**x"
+         * has an 'x' there */
+        PROGO("glob at depth 2", &o3, RSC_OK, 0, 0x00, 0x20, '/', 0x00, 0x00, 0x20, 'p', 0x00,
+              0x00, 0x04, 0x01, 0x02);
+        PROGO("glob at depth 2, rule with 'x' there", &o3, RSC_E_CORRUPT, 11, 0x00, 0x20, '/',
+              0x00, 0x00, 0x20, 'p', 0x00, 0x00, 0x04, 0x01, 0x01);
+        PROGO("glob at depth 2, second of two fails", &o3, RSC_E_CORRUPT, 12, 0x00, 0x20, '/',
+              0x00, 0x00, 0x20, 'p', 0x00, 0x00, 0x04, 0x02, 0x02, 0x01);
+        /* default ranks: "*" (length 1) at depth 1: not longer than the
+         * depth; "**" is. */
+        PROG("glob whose match text is as long as the depth", 2, RSC_E_CORRUPT, 7, 0x00, 0x20,
+             '/', 0x00, 0x00, 0x04, 0x01, 0x01);
+        PROG("glob whose match text is one longer than the depth", 2, RSC_OK, 0, 0x00, 0x20, '/',
+             0x00, 0x00, 0x04, 0x01, 0x02);
+        /* depth counts labels: '/' + "ab" is depth 3 */
+        PROG("glob after an inline label: depth 3 of \"***\"", 3, RSC_E_CORRUPT, 9, 0x00, 0x20,
+             '/', 0x00, 0x04, 'a', 'b', 0x04, 0x01, 0x03);
+        PROG("glob after an inline label: depth 2 of \"***\"", 3, RSC_OK, 0, 0x00, 0x20, '/',
+             0x00, 0x02, 'a', 0x04, 0x01, 0x03);
+    }
+    PROG("keys past the span", 1, RSC_E_CORRUPT, 2, 0x00, 0x60, 'a', 'b');
+    PROG("offsets past the span", 1, RSC_E_CORRUPT, 2, 0x00, 0x60, 'a', 'b', 'c', 0x00, 0x01);
+    PROG("one child", 1, RSC_OK, 0, 0x00, 0x20, '/', 0x00, 0x02, 'a', 0x01, 0x01);
+    PROG("one child: Offsets[0] 1", 1, RSC_E_CORRUPT, 3, 0x00, 0x20, '/', 0x01, 0x02, 'a',
+         0x01, 0x01);
+    PROG("one child: label past its span", 1, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x00, 0x08,
+         'a', 0x01, 0x01);
+    PROG("child Label_Head overlong", 1, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x00, 0x82, 0x00,
+         'a', 0x00);
+    PROG("child Label_Head 2^32-2 (5 bytes, inline)", 1, RSC_E_CORRUPT, 4, 0x00, 0x20, '/',
+         0x00, 0xfe, 0xff, 0xff, 0xff, 0x0f, 0x00);
+    PROG("child Label_Head 2^32-1 (5 bytes, Ref)", 1, RSC_E_CORRUPT, 9, 0x00, 0x20, '/', 0x00,
+         0xff, 0xff, 0xff, 0xff, 0x0f, 0x01, 0x00);
+    PROG("child Label_Head 2^32", 1, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x00, 0x80, 0x80, 0x80,
+         0x80, 0x10, 0x00);
+    {
+        /* a label of 128 bytes: a 2-byte Label_Head */
+        uint8_t lp[4 + 2 + 128 + 1] = {0x00, 0x20, '/', 0x00, 0x80, 0x02};
+        memset(lp + 6, 'x', 128);
+        lp[6 + 128] = 0x00;
+        prog_raw("child label of 128 bytes", lp, sizeof lp, 1, RSC_OK, 0);
+        lp[5] = 0x04; /* 256: past the span */
+        prog_raw("child label of 256 bytes", lp, sizeof lp, 1, RSC_E_CORRUPT, 4);
+        lp[4] = 0x81; /* Ref, 128 bytes of rank 'x' = 120: a Rep 120 out of range */
+        prog_raw("child label of 128 bytes by Rep 120 of 1", lp, sizeof lp, 1, RSC_E_CORRUPT, 6);
+    }
+    /* Labels by Rep: MatchText(Rep)[d .. d + Label_Len), d = 1 under the
+     * root; default rank r is r bytes long. */
+    PROG("Ref label: 2 bytes of rank 3 from 1", 3, RSC_OK, 0, 0x00, 0x20, '/', 0x00, 0x05, 0x03,
+         0x00);
+    PROG("Ref label: 3 bytes of rank 3 from 1", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00,
+         0x07, 0x03, 0x00);
+    PROG("Ref label: 0 bytes of rank 1 from 1", 3, RSC_OK, 0, 0x00, 0x20, '/', 0x00, 0x01, 0x01,
+         0x00);
+    PROG("Ref label: 1 byte of rank 1 from 1", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x03,
+         0x01, 0x00);
+    PROG("Ref label: Rep 0", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x03, 0x00, 0x00);
+    PROG("Ref label: Rep 4 of 3", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x03, 0x04, 0x00);
+    PROG("Ref label: Rep cut", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x03, 0x83);
+    PROG("Ref label: Rep missing", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x03);
+    PROG("Ref label: Rep overlong", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x03, 0x82,
+         0x00, 0x00);
+    PROG("Ref label: Rep 200 of 200 (2 bytes), 199 bytes", 200, RSC_OK, 0, 0x00, 0x20, '/', 0x00,
+         0x8f, 0x03, 0xc8, 0x01, 0x00);
+    PROG("Ref label: Rep 200 of 200, 200 bytes", 200, RSC_E_CORRUPT, 6, 0x00, 0x20, '/', 0x00,
+         0x91, 0x03, 0xc8, 0x01, 0x00);
+    PROG("Ref label: then a Head missing", 3, RSC_E_CORRUPT, 6, 0x00, 0x20, '/', 0x00, 0x03,
+         0x02);
+    /* d grows with each key and label: root -> '/' "" -> 'a' Ref(rank 3,
+     * 1 byte) at d = 2: 2 + 1 <= 3; 2 bytes: past. */
+    PROG("Ref label at depth 2", 3, RSC_OK, 0, 0x00, 0x20, '/', 0x00, 0x00, 0x20, 'a', 0x00,
+         0x03, 0x03, 0x00);
+    PROG("Ref label at depth 2, past its rule", 3, RSC_E_CORRUPT, 9, 0x00, 0x20, '/', 0x00, 0x00,
+         0x20, 'a', 0x00, 0x05, 0x03, 0x00);
+    {
+        /* rfc: the Rep's match text is the normalised one ("/~a", 3 bytes),
+         * not the pattern ("/%7ea", 5 bytes). */
+        static const char *const pats[] = {"/%7ea"}, *const mts[] = {"/~a"};
+        pbo o = {1, pats, mts};
+        PROGO("rfc Ref label: 2 bytes of the match text", &o, RSC_OK, 0, 0x00, 0x20, '/', 0x00,
+              0x05, 0x01, 0x01, 0x01);
+        PROGO("rfc Ref label: 3 bytes (past the match text, inside the pattern)", &o,
+              RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x07, 0x01, 0x01, 0x01);
+        static const char *const gp[] = {"/%7e*x"}, *const gm[] = {"/~*x"};
+        pbo g = {1, gp, gm};
+        PROGO("rfc glob: '*' at depth 2 of the match text", &g, RSC_OK, 0, 0x00, 0x20, '/', 0x00,
+              0x02, '~', 0x04, 0x01, 0x01);
+        PROGO("rfc glob: at depth 4 (the pattern's '*')", &g, RSC_E_CORRUPT, 10, 0x00, 0x20, '/',
+              0x00, 0x06, '%', '7', 'e', 0x04, 0x01, 0x01);
+    }
+    PROG("two children, Offsets u16", 1, RSC_OK, 0, 0x00, 0x48, 'a', 'b', 0x00, 0x00, 0x03,
+         0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, keys decreasing", 1, RSC_E_CORRUPT, 3, 0x00, 0x48, 'b', 'a', 0x00,
+         0x00, 0x03, 0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, keys equal", 1, RSC_E_CORRUPT, 3, 0x00, 0x48, 'a', 'a', 0x00, 0x00,
+         0x03, 0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, Offsets u16 not increasing", 1, RSC_E_CORRUPT, 6, 0x00, 0x48, 'a', 'b',
+         0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, Offsets[1] past the span", 1, RSC_E_CORRUPT, 6, 0x00, 0x48, 'a', 'b',
+         0x00, 0x00, 0x06, 0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, Offsets[1] 2^16-1 (u16)", 1, RSC_E_CORRUPT, 6, 0x00, 0x48, 'a', 'b',
+         0x00, 0x00, 0xff, 0xff, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, Offsets u32 2^32-1", 1, RSC_E_CORRUPT, 8, 0x00, 0x58, 'a', 'b', 0x00,
+         0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, Offsets u24", 1, RSC_OK, 0, 0x00, 0x50, 'a', 'b', 0x00, 0x00, 0x00,
+         0x03, 0x00, 0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+
+    /* A hand trie, poked field by field. Rules (rank: match text):
+     *   1 "*y*z$", 2 "/abdef*g$", 3 "*xxxxxxxx"
+     *   root: globs 3, 1; child '/'
+     *   "/ab" (inline label): Accept 2, End 3; children 'c' (Accept 1) and
+     *   'd' (label "ef" by Rep 2 from depth 4; glob 2 at depth 6) */
+    static const char *const hp[] = {"*y*z$", "/abdef*g$", "*xxxxxxxx"};
+    pbo ho = {3, hp, NULL}, h2 = {2, hp, NULL};
+    tt *t = tt_new();
+    tt_glob(t, 0, 3);
+    tt_glob(t, 0, 1);
+    int a = tt_child(t, 0, '/', "ab", 2);
+    tt_accept(t, a, 2);
+    tt_end(t, a, 3);
+    int c = tt_child(t, a, 'c', "", 0);
+    tt_accept(t, c, 1);
+    int d = tt_child_ref(t, a, 'd', 2, 2);
+    tt_glob(t, d, 2);
+    trie_poke_o("hand trie", t, &ho, ANY, 0, 0, RSC_OK, 0);
+    tt_pos R = tt_where(t, 0), A = tt_where(t, a), C = tt_where(t, c), D = tt_where(t, d);
+    size_t g1 = R.globs_data + 1; /* the second root rank */
+    CHECK(R.start == 0 && R.head == 1 && R.globs == 2 && R.globs_data == 3 && R.keys == 5 &&
+              A.start == R.c && A.label == A.start + 1 && A.rep == SIZE_MAX &&
+              D.rep == D.start + 1 && D.label == SIZE_MAX && D.head == D.rep + 1 &&
+              C.span_end == D.start && D.span_end == R.span_end,
+          "hand trie layout");
+    trie_poke_o("Rule_Count 2: root glob rank 3", t, &h2, ANY, 0, 0, RSC_E_CORRUPT, R.globs_data);
+    trie_poke_o("root Label_Head 2", t, &ho, R.start, 2, 1, RSC_E_CORRUPT, R.start);
+    trie_poke_o("root Label_Head 1 (Ref, length 0)", t, &ho, R.start, 1, 1, RSC_E_CORRUPT,
+                R.start);
+    trie_poke_o("child label past its span", t, &ho, A.start, 100, 1, RSC_E_CORRUPT, A.start);
+    trie_poke_o("leaf Head with Width", t, &ho, C.head, 0x01 | 0x08, 1, RSC_E_CORRUPT, C.head);
+    trie_poke_o("Head Children 3 of 2", t, &ho, A.head, 3u << 5 | 3, 1, RSC_E_CORRUPT, ANY);
+    trie_poke_o("Accept 0", t, &ho, A.accept, 0, 1, RSC_E_CORRUPT, A.accept);
+    trie_poke_o("Accept 4 of 3", t, &ho, A.accept, 4, 1, RSC_E_CORRUPT, A.accept);
+    trie_poke_o("Accept 3 of 3", t, &ho, A.accept, 3, 1, RSC_OK, 0);
+    trie_poke_o("End 0", t, &ho, A.end, 0, 1, RSC_E_CORRUPT, A.end);
+    trie_poke_o("End 4 of 3", t, &ho, A.end, 4, 1, RSC_E_CORRUPT, A.end);
+    trie_poke_o("Glob_Count 0", t, &ho, R.globs, 0, 1, RSC_E_CORRUPT, R.globs);
+    trie_poke_o("Glob_Count past the span", t, &ho, R.globs, 100, 1, RSC_E_CORRUPT, R.globs);
+    trie_poke_o("Glob_Count 1 (the second rank read as Keys)", t, &ho, R.globs, 1, 1,
+                RSC_E_CORRUPT, ANY);
+    trie_poke_o("Glob_Count 3 (the key '/' read as a rank)", t, &ho, R.globs, 3, 1,
+                RSC_E_CORRUPT, R.keys);
+    trie_poke_o("glob Rank 0", t, &ho, R.globs_data, 0, 1, RSC_E_CORRUPT, R.globs_data);
+    trie_poke_o("glob Rank 4 of 3", t, &ho, R.globs_data, 4, 1, RSC_E_CORRUPT, R.globs_data);
+    trie_poke_o("glob Ranks equal", t, &ho, g1, 3, 1, RSC_E_CORRUPT, g1);
+    trie_poke_o("glob Ranks 1, 1", t, &ho, R.globs_data, 1, 1, RSC_E_CORRUPT, g1);
+    trie_poke_o("glob Ranks 2, 1: rank 2's match text has '/' at 0", t, &ho, R.globs_data, 2, 1,
+                RSC_E_CORRUPT, R.globs_data);
+    trie_poke_o("glob Ranks 3, 2: the second fails", t, &ho, g1, 2, 1, RSC_E_CORRUPT, g1);
+    trie_poke_o("glob of the last child: rank 1 (5 bytes) at depth 6", t, &ho, D.globs_data, 1, 1,
+                RSC_E_CORRUPT, D.globs_data);
+    trie_poke_o("glob of the last child: rank 3 ('x' at depth 6)", t, &ho, D.globs_data, 3, 1,
+                RSC_E_CORRUPT, D.globs_data);
+    trie_poke_o("Ref label: Rep 0", t, &ho, D.rep, 0, 1, RSC_E_CORRUPT, D.rep);
+    trie_poke_o("Ref label: Rep 4 of 3", t, &ho, D.rep, 4, 1, RSC_E_CORRUPT, D.rep);
+    trie_poke_o("Ref label: Rep 1 (5 bytes: 4 + 2 past it)", t, &ho, D.rep, 1, 1, RSC_E_CORRUPT,
+                D.rep);
+    trie_poke_o("Ref label: Rep 3 (other bytes, long enough: safe, not checked)", t, &ho, D.rep,
+                3, 1, RSC_OK, 0);
+    trie_poke_o("Ref label: 5 bytes of rank 2 from 4 (up to its end; the glob then at 9)", t,
+                &ho, D.start, 5 << 1 | 1, 1, RSC_E_CORRUPT, D.globs_data);
+    trie_poke_o("Ref label: 6 bytes of rank 2 from 4", t, &ho, D.start, 6 << 1 | 1, 1,
+                RSC_E_CORRUPT, D.rep);
+    /* Ref bit cleared: Rep and Head read as a 2-byte label, Glob_Count
+     * as a Head (Accept) and the rank as its Accept: a valid node (safe,
+     * not checked); with 3 bytes, the rank is a Head with End and no room
+     * for the End. */
+    trie_poke_o("Ref label as inline, 2 bytes: another valid node", t, &ho, D.start, 2 << 1, 1,
+                RSC_OK, 0);
+    trie_poke_o("Ref label as inline, 3 bytes: End missing", t, &ho, D.start, 3 << 1, 1,
+                RSC_E_CORRUPT, D.span_end);
+    trie_poke_o("keys equal", t, &ho, A.keys + 1, 'c', 1, RSC_E_CORRUPT, A.keys + 1);
+    trie_poke_o("keys decreasing", t, &ho, A.keys + 1, 'b', 1, RSC_E_CORRUPT, A.keys + 1);
+    trie_poke_o("keys 0x00 and 0xff", t, &ho, A.keys, 0, 1, RSC_OK, 0);
+    trie_poke_o("keys 0xff", t, &ho, A.keys + 1, 0xff, 1, RSC_OK, 0);
+    trie_poke_o("Offsets[0] 1", t, &ho, A.offsets, 1, 1, RSC_E_CORRUPT, A.offsets);
+    trie_poke_o("Offsets[1] 0", t, &ho, A.offsets + 1, 0, 1, RSC_E_CORRUPT, A.offsets + 1);
+    trie_poke_o("Offsets[1] at the span's end", t, &ho, A.offsets + 1,
+                (uint32_t)(A.span_end - A.c), 1, RSC_E_CORRUPT, A.offsets + 1);
+    trie_poke_o("Offsets[1] 255", t, &ho, A.offsets + 1, 255, 1, RSC_E_CORRUPT, A.offsets + 1);
+    trie_poke_o("Offsets[1] one long: leaf 'c' does not end its span", t, &ho, A.offsets + 1,
+                (uint32_t)(D.start - A.c + 1), 1, RSC_E_CORRUPT, C.c);
+    trie_poke_o("Offsets[1] one short: 'c' has no room for its Accept", t, &ho, A.offsets + 1,
+                (uint32_t)(D.start - A.c - 1), 1, RSC_E_CORRUPT, C.accept);
+    trie_poke_o("inline label of the last child past its span", t, &ho, D.start, 10, 1,
+                RSC_E_CORRUPT, D.start);
+    {
+        /* The rule's text poked instead: rank 2's '*' (STRINGS 5 + 6)
+         * turned into 'x': the glob of 'd' fails at its rank. */
+        bb x = {0};
+        tt_encode(t, &x);
+        const bb *ps[1] = {&x};
+        b = progs_blob(&ho, ps, 1, &n, &data, NULL);
+        size_t s1 = sec(b, n, 1);
+        CHECK(b[s1 + 5 + 6] == '*', "rank 2's '*' in STRINGS");
+        b[s1 + 5 + 6] = 'x';
+        tb_fix_checksum(b, n);
+        expect("glob rule's '*' changed in STRINGS", b, n, RSC_E_CORRUPT, data + D.globs_data);
+        b[s1 + 5 + 6] = '*';
+        b[s1 + 5 + 4] = 'E'; /* the label bytes: not checked (safe but wrong) */
+        tb_fix_checksum(b, n);
+        expect("Ref label's bytes changed in STRINGS", b, n, RSC_OK, 0);
+        free(b);
+        bb_free(&x);
+    }
+    tt_free(t);
+
+    /* Offsets of widths 1..4, and too wide a Width for the span. */
+    for (unsigned w = 1; w <= 4; w++) {
+        t = tt_new();
+        tt_width(t, 0, w);
+        for (int k = 0; k < 3; k++)
+            tt_accept(t, tt_child(t, 0, (uint8_t)('a' + k), "", 0), 1);
+        trie_poke("Offsets of width w", t, 1, ANY, 0, 0, RSC_OK, 0);
+        tt_free(t);
+    }
+
+    /* 256 children: the most there can be. */
+    t = tt_new();
+    for (int k = 0; k < 256; k++)
+        tt_accept(t, tt_child(t, 0, (uint8_t)k, "", 0), (uint32_t)k + 1);
+    trie_poke("256 children", t, 256, ANY, 0, 0, RSC_OK, 0);
+    R = tt_where(t, 0);
+    CHECK(R.head == 1 && R.keys == 3, "256 children: Head of 2 bytes");
+    trie_poke("256 children, keys 254 254", t, 256, R.keys + 255, 254, 1, RSC_E_CORRUPT,
+              R.keys + 255);
+    trie_poke("256 children, a rank 257", t, 256, tt_where(t, 256).accept, 0x81, 1,
+              RSC_E_CORRUPT, tt_where(t, 256).accept);
+    tt_free(t);
+
+    /* Chains: 4096 nodes (root included) accepted, 4097 rejected where the
+     * 4097th node starts; the count is in nodes, not bytes. */
+    for (int extra = 0; extra < 2; extra++)
+        for (int label = 0; label < 3; label++) {
+            /* label 2: each label by Rep into one rule of 3 * 4097 '*'s */
+            static char *longp;
+            const char *lp[1];
+            if (!longp) {
+                longp = malloc(3 * 4097 + 1);
+                memset(longp, '*', 3 * 4097);
+                longp[3 * 4097] = 0;
+            }
+            lp[0] = longp;
+            pbo lo = {1, label == 2 ? lp : NULL, NULL};
+            t = tt_new();
+            int node = 0;
+            for (int i = 1; i < 4096 + extra; i++)
+                node = label == 2 ? tt_child_ref(t, node, 'a', 1, 2)
+                                  : tt_child(t, node, 'a', "bc", label ? 2 : 0);
+            tt_accept(t, node, 1);
+            bb x = {0};
+            tt_encode(t, &x);
+            const bb *ps[1] = {&x};
+            b = progs_blob(&lo, ps, 1, &n, &data, NULL);
+            expect(extra ? "chain of 4097 nodes" : "chain of 4096 nodes", b, n,
+                   extra ? RSC_E_CORRUPT : RSC_OK, extra ? data + tt_where(t, 4096).start : 0);
+            free(b);
+            bb_free(&x);
+            tt_free(t);
+            if (extra && label == 2)
+                free(longp), longp = NULL;
+        }
+    /* The long chain as the second child of the root, after a sibling: the
+     * frames of the first subtree are popped first. */
+    for (int extra = 0; extra < 2; extra++) {
+        t = tt_new();
+        int first = tt_child(t, 0, 'a', "", 0);
+        tt_accept(t, tt_child(t, first, 'b', "", 0), 1);
+        int node = tt_child(t, 0, 'b', "", 0);
+        for (int i = 2; i < 4096 + extra; i++)
+            node = tt_child(t, node, 'a', "", 0);
+        tt_accept(t, node, 1);
+        bb x = {0};
+        tt_encode(t, &x);
+        const bb *ps[1] = {&x};
+        b = progs_blob(&one, ps, 1, &n, &data, NULL);
+        expect("chain as the second child", b, n, extra ? RSC_E_CORRUPT : RSC_OK,
+               extra ? data + tt_where(t, (int)tt_count(t) - 1).start : 0);
+        free(b);
+        bb_free(&x);
+        tt_free(t);
+    }
+    /* Many programs: each verified in its own span. */
+    {
+        bb p1 = {0}, p2 = {0};
+        static const uint8_t ok[] = {0x00, 0x01, 0x01}, bad[] = {0x00, 0x01, 0x02};
+        bb_raw(&p1, ok, 3), bb_raw(&p2, bad, 3);
+        const bb *ps[3] = {&p1, &p1, &p2};
+        b = progs_blob(&one, ps, 3, &n, &data, NULL);
+        expect("third program's Accept out of range", b, n, RSC_E_CORRUPT, data + 6 + 2);
+        free(b);
+        bb_free(&p1), bb_free(&p2);
     }
 }
 
-/* Agent tokens may share bytes of STRINGS only up to its size in total:
- * prefixes of one long string would make the verifier quadratic. */
-static void test_agent_budget(void)
+/* ---- rules 11-15: SETS, AGENTS, GROUPS, SITEMAPS, DIRECTIVES ----------- */
+
+static void test_sets(void)
 {
-    for (int k = 0; k < 2; k++) {
-        bb str = {0}, sets = {0}, agents = {0};
-        bb_raw(&str, "aaaaaaaa", 8);
-        bb_u32(&sets, 1), bb_u32(&sets, 0), bb_u32(&sets, 0), bb_u32(&sets, 0);
-        bb_u32(&agents, 2), bb_u32(&agents, RSC_NONE);
-        bb_u32(&agents, 0), bb_u32(&agents, 3), bb_u32(&agents, 0);
-        bb_u32(&agents, 0), bb_u32(&agents, k ? 6 : 5), bb_u32(&agents, 0);
-        tb_section s[] = {{1, 0, &str}, {4, 0, &sets}, {5, 0, &agents}};
-        size_t n;
-        uint8_t *b = tb_blob(0, s, 3, &n);
-        size_t g = tb_section_off(b, 5);
-        if (k)
-            expect("agent tokens longer than STRINGS", b, n, RSC_E_CORRUPT, g + 8 + 12 + 4);
-        else
-            expect("agent tokens as long as STRINGS", b, n, RSC_OK, 0);
+    tab st = tab_at(base, sec(base, base_n, 4), 2);
+    tab sl = tab_at(base, tab_end(&st), 1);
+    CHECK(st.count == 2 && sl.count == 3, "base SETS");
+    /* sets: (0, 2), (2, 1); list: 0, 1, 1; 2 programs */
+    poke("set First past List", base, base_n, cell(&st, 1, 0), 4, 1, RSC_E_CORRUPT, cell(&st, 1, 0));
+    poke("set First = List_Count, N 1", base, base_n, cell(&st, 1, 0), 3, 1, RSC_E_CORRUPT,
+         cell(&st, 1, 0));
+    poke("set N past List", base, base_n, cell(&st, 0, 1), 4, 1, RSC_E_CORRUPT, cell(&st, 0, 0));
+    poke("set N 255", base, base_n, cell(&st, 1, 1), 255, 1, RSC_E_CORRUPT, cell(&st, 1, 0));
+    poke("set N up to List_Count", base, base_n, cell(&st, 0, 1), 3, 1, RSC_OK, 0);
+    poke("empty set", base, base_n, cell(&st, 1, 1), 0, 1, RSC_OK, 0);
+    uint8_t *b = dup_blob(base, base_n);
+    b[cell(&st, 1, 0)] = 3, b[cell(&st, 1, 1)] = 0;
+    tb_fix_checksum(b, base_n);
+    expect("empty set at List_Count", b, base_n, RSC_OK, 0);
+    free(b);
+    poke("list entry = Program_Count", base, base_n, cell(&sl, 2, 0), 2, 1, RSC_E_CORRUPT,
+         cell(&sl, 2, 0));
+    poke("list entry 255", base, base_n, cell(&sl, 0, 0), 255, 1, RSC_E_CORRUPT, cell(&sl, 0, 0));
+    poke("list entry = Program_Count - 1", base, base_n, cell(&sl, 0, 0), 1, 1, RSC_OK, 0);
+    poke("List_Count one more", base, base_n, sl.at, 4, 1, RSC_E_CORRUPT, sl.at);
+    poke("Set_Count one more", base, base_n, st.at, 3, 1, RSC_E_CORRUPT, ANY);
+    /* No overflow in First + N (4-byte columns). */
+    tab wt = tab_at(wide, sec(wide, wide_n, 4), 2);
+    poke("set N 2^32-1", wide, wide_n, cell(&wt, 1, 1), 0xffffffffu, 4, RSC_E_CORRUPT,
+         cell(&wt, 1, 0));
+    poke("set First 2^32-1", wide, wide_n, cell(&wt, 1, 0), 0xffffffffu, 4, RSC_E_CORRUPT,
+         cell(&wt, 1, 0));
+    /* SETS without PROGRAMS: no list entry can be valid. */
+    bb sets = {0};
+    uint32_t v[2] = {0, 1};
+    tb_table(&sets, 1, 2, v, NULL);
+    v[0] = 0;
+    tb_table(&sets, 1, 1, v, NULL);
+    tb_sec s[] = {TB_SEC(4, &sets)};
+    size_t n;
+    b = tb_blob(0, s, 1, &n);
+    tab l = tab_at(b, sec(b, n, 4) + 5, 1);
+    expect("set of a program without PROGRAMS", b, n, RSC_E_CORRUPT, cell(&l, 0, 0));
+    free(b);
+    bb_free(&sets);
+
+    /* SETS absent: as many sets as programs, set i = program i (AGENTS'
+     * Global and Set refer to those). */
+    tp_prog ip = base_prog();
+    ip.sets[0] = (tp_set){1, {0}};
+    ip.sets[1] = (tp_set){1, {1}};
+    ip.agents[1].set = 1;
+    ip.global = 1;
+    b = tp_build(&ip, &n, NULL);
+    CHECK(sec(b, n, 4) == 0 && sec(b, n, 3) != 0, "identity sets: no SETS written");
+    expect("no SETS, two programs", b, n, RSC_OK, 0);
+    size_t g = sec(b, n, 5);
+    tab at = tab_at(b, g + 1, 3);
+    poke("no SETS: Global 2 (program 1)", b, n, g, 2, 1, RSC_OK, 0);
+    poke("no SETS: Global 3 of 2 programs", b, n, g, 3, 1, RSC_E_CORRUPT, g);
+    poke("no SETS: agent set 1", b, n, cell(&at, 0, 2), 1, 1, RSC_OK, 0);
+    poke("no SETS: agent set 2 of 2 programs", b, n, cell(&at, 0, 2), 2, 1, RSC_E_CORRUPT,
+         cell(&at, 0, 0));
+    free(b);
+    ip.keep_sets = 1;
+    b = tp_build(&ip, &n, NULL);
+    CHECK(sec(b, n, 4) != 0, "keep_sets: SETS written");
+    expect("identity SETS written out", b, n, RSC_OK, 0);
+    free(b);
+    ip.keep_sets = 0;
+    ip.keep_empty = 1;
+    b = tp_build(&ip, &n, NULL);
+    size_t s4n = 1;
+    CHECK(tb_section(b, n, 4, &s4n) != 0 && s4n == 0, "SETS of Size 0");
+    expect("SETS of Size 0: as if absent", b, n, RSC_OK, 0);
+    poke("SETS of Size 0: Global 3 of 2 programs", b, n, sec(b, n, 5), 3, 1, RSC_E_CORRUPT,
+         sec(b, n, 5));
+    free(b);
+    {
+        /* SETS present with two empty Tables: Set_Count 0 (runtime/load.c),
+         * so no Global and no agent can name a set. */
+        bb str = {0}, e = {0}, pr = {0}, ag = {0};
+        bb_str(&str, "a");
+        bb_u8(&e, 0), bb_u8(&e, 0);
+        static const uint8_t leaf[] = {0x01, 0x01, 0x02, 0x00, 0x00};
+        bb_raw(&pr, leaf, sizeof leaf);
+        bb_u8(&ag, 1), bb_u8(&ag, 0);
+        tb_sec s3[] = {TB_SEC(1, &str), TB_SEC(3, &pr), TB_SEC(4, &e), TB_SEC(5, &ag)};
+        b = tb_blob(0, s3, 4, &n);
+        expect("SETS with Count 0: Global 1 names no set", b, n, RSC_E_CORRUPT, sec(b, n, 5));
         free(b);
-        bb_free(&str), bb_free(&sets), bb_free(&agents);
+        tb_sec s2[] = {TB_SEC(1, &str), TB_SEC(3, &pr), TB_SEC(5, &ag)};
+        b = tb_blob(0, s2, 3, &n);
+        expect("no SETS: Global 1 is program 0", b, n, RSC_OK, 0);
+        free(b);
+        bb_free(&str), bb_free(&e), bb_free(&pr), bb_free(&ag);
     }
 }
+
+static void test_agents(void)
+{
+    size_t g = sec(base, base_n, 5), strings = sec(base, base_n, 1), str_n;
+    tb_section(base, base_n, 1, &str_n);
+    tab at = tab_at(base, g + 1, 3);
+    CHECK(base[g] == 2 && at.count == 2, "base AGENTS: Global 2, 2 rows");
+    /* Global: 0, or 1 + a set (2 sets) */
+    poke("Global 3 of 2 sets", base, base_n, g, 3, 1, RSC_E_CORRUPT, g);
+    poke("Global 0x7f", base, base_n, g, 0x7f, 1, RSC_E_CORRUPT, g);
+    poke("Global 0", base, base_n, g, 0, 1, RSC_OK, 0);
+    poke("Global 1", base, base_n, g, 1, 1, RSC_OK, 0);
+    /* rows: "bar" (set 0), "foo" (set 0) */
+    uint32_t bar = base[cell(&at, 0, 0)], foo = base[cell(&at, 1, 0)];
+    CHECK(memcmp(base + strings + bar, "bar", 3) == 0 && memcmp(base + strings + foo, "foo", 3) == 0,
+          "base agent tokens");
+    poke("agent Str_Len past STRINGS", base, base_n, cell(&at, 0, 1), 255, 1, RSC_E_CORRUPT,
+         cell(&at, 0, 0));
+    poke("agent Str_Off past STRINGS", base, base_n, cell(&at, 1, 0), 255, 1, RSC_E_CORRUPT,
+         cell(&at, 1, 0));
+    poke("agent set = Set_Count", base, base_n, cell(&at, 1, 2), 2, 1, RSC_E_CORRUPT,
+         cell(&at, 1, 0));
+    poke("agent set 1", base, base_n, cell(&at, 1, 2), 1, 1, RSC_OK, 0);
+    poke("agents equal", base, base_n, cell(&at, 1, 0), bar, 1, RSC_E_CORRUPT, cell(&at, 1, 0));
+    poke("agent \"\" first", base, base_n, cell(&at, 0, 1), 0, 1, RSC_OK, 0);
+    poke("agent \"\" second", base, base_n, cell(&at, 1, 1), 0, 1, RSC_E_CORRUPT, cell(&at, 1, 0));
+    poke("agent \"fo\" after \"bar\"", base, base_n, cell(&at, 1, 1), 2, 1, RSC_OK, 0);
+    uint8_t *b = dup_blob(base, base_n);
+    b[cell(&at, 1, 0)] = (uint8_t)bar, b[cell(&at, 0, 1)] = 2; /* "ba", "bar" */
+    tb_fix_checksum(b, base_n);
+    expect("agent \"ba\" before \"bar\"", b, base_n, RSC_OK, 0);
+    b[cell(&at, 0, 1)] = 3, b[cell(&at, 1, 1)] = 2; /* "bar", "ba" */
+    tb_fix_checksum(b, base_n);
+    expect("agent \"ba\" after \"bar\"", b, base_n, RSC_E_CORRUPT, cell(&at, 1, 0));
+    free(b);
+    /* Bytes outside [a-z_-] */
+    static const uint8_t badb[] = {'B', 'Z', '0', '9', '*', ' ', '.', '/', 0x00, 0x7f, 0x80, 0xff, '`', '{'};
+    for (size_t i = 0; i < sizeof badb; i++)
+        poke("agent byte outside [a-z_-]", base, base_n, strings + bar + 1, badb[i], 1,
+             RSC_E_CORRUPT, cell(&at, 0, 0));
+    poke("agent byte '_'", base, base_n, strings + bar + 1, '_', 1, RSC_OK, 0);
+    poke("agent byte '-'", base, base_n, strings + bar + 2, '-', 1, RSC_OK, 0);
+    poke("agent byte 'z'", base, base_n, strings + foo, 'z', 1, RSC_OK, 0);
+    poke("agent byte 'a'", base, base_n, strings + foo, 'a', 1, RSC_E_CORRUPT, cell(&at, 1, 0));
+    /* Global varint */
+    bb sets = {0}, ag = {0};
+    uint32_t v[3] = {0, 0, 0};
+    tb_table(&sets, 1, 2, v, NULL);
+    tb_table(&sets, 0, 1, v, NULL);
+    static const uint8_t g_overlong[] = {0x81, 0x00, 0x00},
+                         g_cut[] = {0x81},
+                         g_ok[] = {0x01, 0x00};
+    const uint8_t *gs[] = {g_overlong, g_cut, g_ok};
+    size_t gn[] = {sizeof g_overlong, sizeof g_cut, sizeof g_ok};
+    for (int k = 0; k < 3; k++) {
+        ag.n = 0;
+        bb_raw(&ag, gs[k], gn[k]);
+        tb_sec s[] = {TB_SEC(4, &sets), TB_SEC(5, &ag)};
+        size_t n;
+        b = tb_blob(0, s, 2, &n);
+        expect(k == 0 ? "Global overlong" : k == 1 ? "Global cut" : "Global 1, no rows", b, n,
+               k == 2 ? RSC_OK : RSC_E_CORRUPT, k == 2 ? 0 : sec(b, n, 5));
+        free(b);
+    }
+    /* AGENTS without SETS nor PROGRAMS: Global must be 0, no row can be
+     * valid. */
+    ag.n = 0;
+    bb_u8(&ag, 1);
+    tb_table(&ag, 0, 3, v, NULL);
+    {
+        tb_sec s[] = {TB_SEC(5, &ag)};
+        size_t n;
+        b = tb_blob(0, s, 1, &n);
+        expect("Global 1 without SETS nor PROGRAMS", b, n, RSC_E_CORRUPT, sec(b, n, 5));
+        free(b);
+    }
+    bb_free(&sets), bb_free(&ag);
+    /* Token lengths add up to at most the size of STRINGS. */
+    for (int k = 0; k < 2; k++) {
+        bb str = {0}, s4 = {0}, s5 = {0};
+        bb_str(&str, "aaaaaaaa");
+        uint32_t w[6] = {0, 0};
+        tb_table(&s4, 1, 2, w, NULL);
+        tb_table(&s4, 0, 1, w, NULL);
+        bb_u8(&s5, 0);
+        w[0] = 0, w[1] = 3, w[2] = 0, w[3] = 0, w[4] = k ? 6 : 5, w[5] = 0;
+        tb_table(&s5, 2, 3, w, NULL);
+        tb_sec s[] = {TB_SEC(1, &str), TB_SEC(4, &s4), TB_SEC(5, &s5)};
+        size_t n;
+        b = tb_blob(0, s, 3, &n);
+        tab t = tab_at(b, sec(b, n, 5) + 1, 3);
+        if (k)
+            expect("agent tokens longer than STRINGS in total", b, n, RSC_E_CORRUPT, cell(&t, 1, 0));
+        else
+            expect("agent tokens as long as STRINGS in total", b, n, RSC_OK, 0);
+        free(b);
+        bb_free(&str), bb_free(&s4), bb_free(&s5);
+    }
+    /* No overflow in Off + Len (4-byte columns). */
+    size_t wg = sec(wide, wide_n, 5);
+    tab wt = tab_at(wide, wg + 1, 3);
+    poke("agent Str_Off 2^32-1", wide, wide_n, cell(&wt, 0, 0), 0xffffffffu, 4, RSC_E_CORRUPT,
+         cell(&wt, 0, 0));
+    poke("agent Str_Len 2^32-1", wide, wide_n, cell(&wt, 1, 1), 0xffffffffu, 4, RSC_E_CORRUPT,
+         cell(&wt, 1, 0));
+    poke("agent set 2^32-1", wide, wide_n, cell(&wt, 1, 2), 0xffffffffu, 4, RSC_E_CORRUPT,
+         cell(&wt, 1, 0));
+    (void)str_n;
+}
+
+static void test_groups_sitemaps_directives(void)
+{
+    tab gt = tab_at(base, sec(base, base_n, 6), 2);
+    tab gl = tab_at(base, tab_end(&gt), 1);
+    CHECK(gt.count == 3 && gl.count == 4, "base GROUPS");
+    /* groups (Line, First): (1, 0), (5, 2), (10, 3); list: foo 2, bar 1,
+     * * 0, bar 1 (AGENTS rows: bar, foo) */
+    CHECK(base[cell(&gt, 1, 1)] == 2 && base[cell(&gt, 2, 1)] == 3 && base[cell(&gl, 0, 0)] == 2 &&
+              base[cell(&gl, 1, 0)] == 1 && base[cell(&gl, 2, 0)] == 0,
+          "base GROUPS values");
+    poke("group First(0) 1", base, base_n, cell(&gt, 0, 1), 1, 1, RSC_E_CORRUPT, cell(&gt, 0, 0));
+    poke("group First decreasing", base, base_n, cell(&gt, 2, 1), 1, 1, RSC_E_CORRUPT,
+         cell(&gt, 2, 0));
+    poke("group First past List", base, base_n, cell(&gt, 2, 1), 5, 1, RSC_E_CORRUPT,
+         cell(&gt, 2, 0));
+    poke("group First 255", base, base_n, cell(&gt, 1, 1), 255, 1, RSC_E_CORRUPT, cell(&gt, 1, 0));
+    poke("last group empty (First = List_Count)", base, base_n, cell(&gt, 2, 1), 4, 1, RSC_OK, 0);
+    poke("group of no agents (First equal)", base, base_n, cell(&gt, 1, 1), 0, 1, RSC_OK, 0);
+    poke("group Line 0 (not checked)", base, base_n, cell(&gt, 0, 0), 0, 1, RSC_OK, 0);
+    poke("group agent = AGENTS count", base, base_n, cell(&gl, 3, 0), 2, 1, RSC_OK, 0);
+    poke("group agent = AGENTS count + 1", base, base_n, cell(&gl, 3, 0), 3, 1, RSC_E_CORRUPT,
+         cell(&gl, 3, 0));
+    poke("group agent 255", base, base_n, cell(&gl, 0, 0), 255, 1, RSC_E_CORRUPT, cell(&gl, 0, 0));
+    poke("group agent '*' in a named group (not checked)", base, base_n, cell(&gl, 0, 0), 0, 1,
+         RSC_OK, 0);
+    poke("GROUPS: List_Count one more", base, base_n, gl.at, 5, 1, RSC_E_CORRUPT, gl.at);
+    poke("GROUPS: List_Count one less", base, base_n, gl.at, 3, 1, RSC_E_CORRUPT,
+         tab_end(&gl) - 1);
+    tab wgt = tab_at(wide, sec(wide, wide_n, 6), 2);
+    tab wgl = tab_at(wide, tab_end(&wgt), 1);
+    poke("group First 2^32-1", wide, wide_n, cell(&wgt, 1, 1), 0xffffffffu, 4, RSC_E_CORRUPT,
+         cell(&wgt, 1, 0));
+    poke("group agent 2^32-1", wide, wide_n, cell(&wgl, 1, 0), 0xffffffffu, 4, RSC_E_CORRUPT,
+         cell(&wgl, 1, 0));
+    {
+        /* GROUPS without AGENTS: only agent 0 ('*'). */
+        bb gr = {0};
+        uint32_t v[2] = {1, 0};
+        tb_table(&gr, 1, 2, v, NULL);
+        v[0] = 0;
+        tb_table(&gr, 1, 1, v, NULL);
+        tb_sec s[] = {TB_SEC(6, &gr)};
+        size_t n;
+        uint8_t *b = tb_blob(0, s, 1, &n);
+        expect("group of '*' without AGENTS", b, n, RSC_OK, 0);
+        size_t at = sec(b, n, 6) + 7; /* Count, 2 widths, a row of 2; Count, width */
+        CHECK(b[at] == 0, "the agent cell");
+        b[at] = 1;
+        tb_fix_checksum(b, n);
+        expect("group agent 1 without AGENTS", b, n, RSC_E_CORRUPT, at);
+        free(b);
+        bb_free(&gr);
+    }
+
+    tab sm = tab_at(base, sec(base, base_n, 7), 3);
+    CHECK(sm.count == 1, "base SITEMAPS");
+    poke("sitemap Str_Len past STRINGS", base, base_n, cell(&sm, 0, 2), 255, 1, RSC_E_CORRUPT,
+         cell(&sm, 0, 0));
+    poke("sitemap Str_Off past STRINGS", base, base_n, cell(&sm, 0, 1), 255, 1, RSC_E_CORRUPT,
+         cell(&sm, 0, 0));
+    poke("sitemap Line 0 (not checked)", base, base_n, cell(&sm, 0, 0), 0, 1, RSC_OK, 0);
+    poke("sitemap Count 2", base, base_n, sm.at, 2, 1, RSC_E_CORRUPT, sm.at);
+    poke("sitemap Count 0 (widths and row left over)", base, base_n, sm.at, 0, 1, RSC_E_CORRUPT,
+         sm.at + 1);
+    tab wsm = tab_at(wide, sec(wide, wide_n, 7), 3);
+    poke("sitemap wraps", wide, wide_n, cell(&wsm, 0, 1), 0xfffffff0u, 4, RSC_E_CORRUPT,
+         cell(&wsm, 0, 0));
+    uint8_t *b = dup_blob(wide, wide_n);
+    wr32le(b + cell(&wsm, 0, 1), 1);
+    wr32le(b + cell(&wsm, 0, 2), 0xffffffffu);
+    tb_fix_checksum(b, wide_n);
+    expect("sitemap Off 1, Len 2^32-1", b, wide_n, RSC_E_CORRUPT, cell(&wsm, 0, 0));
+    free(b);
+
+    tab dt = tab_at(base, sec(base, base_n, 8), 6);
+    CHECK(dt.count == 2, "base DIRECTIVES");
+    /* rows: (4, group 1, crawl-delay, 5), (8, 0, host, e); 3 groups */
+    poke("directive Group 4 of 3", base, base_n, cell(&dt, 1, 1), 4, 1, RSC_E_CORRUPT, cell(&dt, 1, 0));
+    poke("directive Group 3 of 3", base, base_n, cell(&dt, 1, 1), 3, 1, RSC_OK, 0);
+    poke("directive key past STRINGS", base, base_n, cell(&dt, 0, 3), 255, 1, RSC_E_CORRUPT,
+         cell(&dt, 0, 0));
+    poke("directive key offset past STRINGS", base, base_n, cell(&dt, 1, 2), 255, 1,
+         RSC_E_CORRUPT, cell(&dt, 1, 0));
+    poke("directive value past STRINGS", base, base_n, cell(&dt, 1, 5), 255, 1, RSC_E_CORRUPT,
+         cell(&dt, 1, 0));
+    poke("directive value offset past STRINGS", base, base_n, cell(&dt, 0, 4), 255, 1,
+         RSC_E_CORRUPT, cell(&dt, 0, 0));
+    tab wdt = tab_at(wide, sec(wide, wide_n, 8), 6);
+    poke("directive Group 2^32-1", wide, wide_n, cell(&wdt, 0, 1), 0xffffffffu, 4,
+         RSC_E_CORRUPT, cell(&wdt, 0, 0));
+    poke("directive value Len 2^32-1", wide, wide_n, cell(&wdt, 1, 5), 0xffffffffu, 4,
+         RSC_E_CORRUPT, cell(&wdt, 1, 0));
+    /* DIRECTIVES without GROUPS: only Group 0. */
+    bb str = {0}, dirs = {0};
+    bb_str(&str, "kv");
+    uint32_t v[6] = {1, 0, 0, 1, 1, 1};
+    tb_table(&dirs, 1, 6, v, NULL);
+    tb_sec s[] = {TB_SEC(1, &str), TB_SEC(8, &dirs)};
+    size_t n;
+    b = tb_blob(0, s, 2, &n);
+    expect("directive before any group, no GROUPS", b, n, RSC_OK, 0);
+    b[sec(b, n, 8) + 7 + 1] = 1;
+    tb_fix_checksum(b, n);
+    expect("directive of group 0 without GROUPS", b, n, RSC_E_CORRUPT, sec(b, n, 8) + 7);
+    free(b);
+    bb_free(&str), bb_free(&dirs);
+}
+
+/* Absent and empty sections, and the order of checks across sections. */
+static void test_absent_and_order(void)
+{
+    /* Every known section with Size 0: as if absent. */
+    tb_sec all[8];
+    for (uint32_t id = 1; id <= 8; id++)
+        all[id - 1] = (tb_sec)TB_SEC(id, NULL);
+    size_t n;
+    uint8_t *b = tb_blob(0, all, 8, &n);
+    expect("eight sections of Size 0", b, n, RSC_OK, 0);
+    rsc_program p;
+    rsc_selection s;
+    rsc_bytes a = {"x", 1};
+    CHECK(rsc_load(&p, b, n, NULL) == RSC_OK && rsc_select(&p, &a, 1, &s) == RSC_OK &&
+              s.n_sets == 0 && rsc_match_path(&s, "/", 1, NULL) == 1 &&
+              rsc_sitemap_count(&p) == 0 && rsc_directive_count(&p) == 0,
+          "empty sections: nothing applies");
+    free(b);
+    /* Empty Tables (Count 0) in every section. */
+    tp_prog e;
+    memset(&e, 0, sizeof e);
+    e.global = -1;
+    e.keep_empty = 1;
+    b = tp_build(&e, &n, NULL);
+    expect("empty sections, all written", b, n, RSC_OK, 0);
+    free(b);
+    bb z1 = {0}, z2 = {0};
+    bb_u8(&z1, 0);
+    bb_u8(&z2, 0), bb_u8(&z2, 0);
+    tb_sec zs[] = {TB_SEC(2, &z1), TB_SEC(3, &z1), TB_SEC(4, &z2), TB_SEC(5, &z2),
+                   TB_SEC(6, &z2), TB_SEC(7, &z1), TB_SEC(8, &z1)};
+    b = tb_blob(0, zs, 7, &n);
+    expect("Count 0 in every Table (each the byte 0)", b, n, RSC_OK, 0);
+    CHECK(rsc_load(&p, b, n, NULL) == RSC_OK && rsc_select(&p, &a, 1, &s) == RSC_OK &&
+              s.n_sets == 0 && s.n_roots == 0 && rsc_match_path(&s, "/", 1, NULL) == 1,
+          "empty Tables: nothing applies");
+    free(b);
+    bb_free(&z1), bb_free(&z2);
+    /* Sections absent one at a time from the base: those that others refer
+     * to make the referring ones fail; the rest load. */
+    tp_prog bp = base_prog();
+    bp.n_sitemaps = 0;
+    b = tp_build(&bp, &n, NULL);
+    expect("no SITEMAPS", b, n, RSC_OK, 0);
+    free(b);
+    bp.n_dirs = 0;
+    bp.n_groups = 0;
+    b = tp_build(&bp, &n, NULL);
+    expect("no GROUPS, no DIRECTIVES", b, n, RSC_OK, 0);
+    free(b);
+    bp.n_agents = 0;
+    bp.global = -1;
+    b = tp_build(&bp, &n, NULL);
+    CHECK(sec(b, n, 5) == 0, "no AGENTS written");
+    expect("no AGENTS either", b, n, RSC_OK, 0);
+    free(b);
+    /* Sections that refer to an absent one fail: agents naming set 1 with
+     * neither SETS nor PROGRAMS; directives of group 1 without GROUPS. */
+    bp = base_prog();
+    bp.n_rules = 0, bp.n_progs = 0, bp.n_sets = 0;
+    b = tp_build(&bp, &n, NULL);
+    expect("AGENTS without SETS nor PROGRAMS: Global 2", b, n, RSC_E_CORRUPT, sec(b, n, 5));
+    free(b);
+    bp = base_prog();
+    bp.n_groups = 0;
+    b = tp_build(&bp, &n, NULL);
+    tab d0 = tab_at(b, sec(b, n, 8), 6);
+    expect("DIRECTIVES of group 1 without GROUPS", b, n, RSC_E_CORRUPT, cell(&d0, 0, 0));
+    free(b);
+    /* The first failing rule is reported: RULES before DIRECTIVES, and
+     * within a section the first row. */
+    tab r = tab_at(base, sec(base, base_n, 2), 3);
+    tab dt = tab_at(base, sec(base, base_n, 8), 6);
+    b = dup_blob(base, base_n);
+    b[cell(&dt, 0, 1)] = 9;
+    b[cell(&r, 2, 0)] = 0;
+    b[cell(&r, 3, 0)] = 0;
+    tb_fix_checksum(b, base_n);
+    expect("two rows and a later section bad: the first row", b, base_n, RSC_E_CORRUPT,
+           cell(&r, 2, 0));
+    b[cell(&r, 2, 0)] = base[cell(&r, 2, 0)];
+    b[cell(&r, 3, 0)] = base[cell(&r, 3, 0)];
+    tb_fix_checksum(b, base_n);
+    expect("then the later section", b, base_n, RSC_E_CORRUPT, cell(&dt, 0, 0));
+    free(b);
+}
+
+/* ---- damage: truncation, bit flips, mutations, random bytes ------------- */
 
 static uint64_t rng = 0x9E3779B97F4A7C15u;
 static uint32_t rnd(void)
@@ -374,14 +1651,14 @@ static int load_and_use(const uint8_t *b, size_t n)
     rsc_program p;
     if (rsc_load(&p, b, n, NULL) != RSC_OK)
         return 0;
-    static const char *agents[] = {"foo", "bar", "", "x", "FOO"};
-    static const char alpha[] = "/abcx$;%?#\xc3\x80";
+    static const char *agents[] = {"foo", "bar", "", "x", "FOO", "a"};
+    static const char alpha[] = "/abcxyz$;%?#*\xc3\x80";
     rsc_selection s;
-    rsc_bytes a[2] = {{agents[rnd() % 5], 0}, {agents[rnd() % 5], 0}};
+    rsc_bytes a[2] = {{agents[rnd() % 6], 0}, {agents[rnd() % 6], 0}};
     a[0].len = strlen(a[0].ptr), a[1].len = strlen(a[1].ptr);
     if (rsc_select(&p, a, 1 + rnd() % 2, &s) == RSC_OK)
         for (int k = 0; k < 4; k++) {
-            char path[16];
+            char path[24];
             size_t len = rnd() % sizeof path;
             for (size_t i = 0; i < len; i++)
                 path[i] = alpha[rnd() % (sizeof alpha - 1)];
@@ -393,35 +1670,39 @@ static int load_and_use(const uint8_t *b, size_t n)
         }
     for (size_t i = 0; i < rsc_sitemap_count(&p); i++)
         (void)rsc_sitemap_get(&p, i, NULL, NULL);
+    for (size_t i = 0; i < rsc_directive_count(&p); i++)
+        (void)rsc_directive_get(&p, i, NULL, NULL, NULL);
     return 1;
 }
 
 static void test_damage(const uint8_t *blob, size_t n, const char *what)
 {
     int bad = 0;
-    uint8_t *b = malloc(n);
+    expect(what, blob, n, RSC_OK, 0);
     for (size_t k = 0; k < n; k++) {
         rsc_program p;
-        bad += rsc_load(&p, blob, k, NULL) != RSC_E_TRUNCATED;
+        rsc_load_error e;
+        bad += rsc_load(&p, blob, k, &e) != RSC_E_TRUNCATED || e.offset != (k < H ? k : 11);
     }
-    CHECK(bad == 0, "%s: %d truncations not rejected as truncated", what, bad);
-    memcpy(b, blob, n);
+    CHECK(bad == 0, "%s: %d of %zu truncations not RSC_E_TRUNCATED", what, bad, n);
+    uint8_t *b = dup_blob(blob, n);
     for (size_t i = 0; i < n * 8; i++) {
         b[i / 8] ^= (uint8_t)(1u << (i % 8));
         rsc_program p;
         bad += rsc_load(&p, b, n, NULL) == RSC_OK;
         b[i / 8] ^= (uint8_t)(1u << (i % 8));
     }
-    CHECK(bad == 0, "%s: %d bit flips accepted", what, bad);
+    CHECK(bad == 0, "%s: %d of %zu bit flips accepted", what, bad, n * 8);
     /* Flips with the checksum fixed reach the content checks. */
     int ok = 0;
-    for (size_t i = 64 * 8; i < n * 8; i++) {
+    for (size_t i = H * 8; i < n * 8; i++) {
         b[i / 8] ^= (uint8_t)(1u << (i % 8));
         tb_fix_checksum(b, n);
         ok += load_and_use(b, n);
         memcpy(b, blob, n);
     }
-    CHECK(ok < (int)n * 8, "%s: some fixed-checksum flips rejected (%d accepted)", what, ok);
+    CHECK(ok < (int)(n - H) * 8, "%s: fixed-checksum flips: %d of %zu accepted", what, ok,
+          (n - H) * 8);
     free(b);
 }
 
@@ -433,16 +1714,23 @@ static void test_random(void)
         size_t n = rnd() % sizeof buf;
         for (size_t i = 0; i < n; i++)
             buf[i] = (uint8_t)rnd();
-        if (it % 2 && n >= 32) { /* a plausible header, to get past identity */
+        if (it % 2 && n >= H) { /* a plausible header, to get past identity */
             memcpy(buf, RSC_MAGIC, 8);
-            buf[8] = 1;
-            buf[10] = buf[11] = 0;
-            memset(buf + 20, 0, 4);
-            n &= ~(size_t)3;
-            wr32le(buf + 12, (uint32_t)n);
-            wr32le(buf + 16, rnd() % 9);
-            if (it % 4 == 1)
+            buf[8] = 2;
+            buf[10] &= 1;
+            wr32le(buf + 11, (uint32_t)n);
+            if (it % 4 == 1) {
+                /* sections of plausible ids and sizes */
+                size_t pos = H;
+                for (uint32_t id = 1; id <= 8 && pos + 2 < n; id++) {
+                    if (rnd() % 3 == 0)
+                        continue;
+                    size_t left = n - pos - 2, sz = left < 120 ? rnd() % (left + 1) : rnd() % 120;
+                    buf[pos] = (uint8_t)(id << 1), buf[pos + 1] = (uint8_t)sz;
+                    pos += 2 + sz;
+                }
                 tb_fix_checksum(buf, n);
+            }
             accepted += load_and_use(buf, n);
         } else {
             rsc_program p;
@@ -450,52 +1738,90 @@ static void test_random(void)
         }
     }
     CHECK(bad == 0, "%d random strings accepted", bad);
-    printf("random plausible headers accepted: %d\n", accepted);
-    /* Mutations of a valid blob, checksum fixed: never unsafe. */
-    uint8_t *b = malloc(base_n);
-    int acc = 0;
-    for (int it = 0; it < RT_MUTATIONS; it++) {
-        memcpy(b, base, base_n);
-        for (int k = 1 + rnd() % 3; k > 0; k--) {
-            size_t at = rnd() % base_n;
-            if (rnd() % 2)
-                b[at] = (uint8_t)rnd();
-            else if (at + 4 <= base_n)
-                wr32le(b + (at & ~(size_t)3), rnd() % 300);
+    printf("random plausible blobs accepted: %d\n", accepted);
+    /* Mutations of valid blobs, checksum fixed: never unsafe. */
+    const uint8_t *src[4] = {base, wide, base_rfc, refs};
+    size_t srcn[4] = {base_n, wide_n, base_rfc_n, refs_n};
+    for (int k = 0; k < 4; k++) {
+        uint8_t *b = malloc(srcn[k]);
+        int acc = 0;
+        for (int it = 0; it < RT_MUTATIONS; it++) {
+            memcpy(b, src[k], srcn[k]);
+            for (int j = 1 + rnd() % 3; j > 0; j--) {
+                size_t at = H + rnd() % (srcn[k] - H);
+                uint32_t r = rnd();
+                if (r % 3 == 0)
+                    b[at] = (uint8_t)rnd();
+                else if (r % 3 == 1)
+                    b[at] = (uint8_t)(b[at] + (rnd() % 2 ? 1 : -1));
+                else
+                    b[at] = (uint8_t)(rnd() % 4);
+            }
+            tb_fix_checksum(b, srcn[k]);
+            acc += load_and_use(b, srcn[k]);
         }
-        tb_fix_checksum(b, base_n);
-        acc += load_and_use(b, base_n);
+        printf("mutated blobs accepted: %d of %d\n", acc, RT_MUTATIONS);
+        CHECK(acc > 0 && acc < RT_MUTATIONS, "mutations: some accepted, some not (%d)", acc);
+        free(b);
     }
-    printf("mutated blobs accepted: %d of %d\n", acc, RT_MUTATIONS);
-    CHECK(acc > 0 && acc < RT_MUTATIONS, "mutations: some accepted, some not (%d)", acc);
-    free(b);
 }
 
 int main(void)
 {
     tp_prog p = base_prog();
-    base = tp_build(&p, &base_n);
-    test_header_and_framing();
+    base = tp_build(&p, &base_n, NULL);
+    p.width = 4;
+    wide = tp_build(&p, &wide_n, NULL);
+    p = base_prog();
+    p.refs = 1;
+    refs = tp_build(&p, &refs_n, NULL);
+    p = base_prog();
+    p.rfc = 1;
+    p.rules[3].pat = "/%7e*c$"; /* match text "/~*c$" */
+    base_rfc = tp_build(&p, &base_rfc_n, NULL);
+    p.width = 4;
+    wide_rfc = tp_build(&p, &wide_rfc_n, NULL);
+    test_header();
+    test_framing();
+    test_checksum();
     test_tables();
-    test_shapes();
-    test_agent_budget();
+    test_rules();
+    test_programs();
+    test_sets();
+    test_agents();
+    test_groups_sitemaps_directives();
+    test_absent_and_order();
     test_damage(base, base_n, "base");
-    tp_prog ex = {0};
-    ex.n_rules = 1;
-    ex.rules[0] = (tp_rule){2, 0, "/a", TP_LIT};
-    ex.n_sets = 1;
-    ex.sets[0].n = 1;
-    ex.global = 0;
-    size_t n;
-    uint8_t *b = tp_build(&ex, &n);
-    test_damage(b, n, "example");
-    free(b);
-    ex.rfc = 1;
-    ex.rules[0].mode = TP_TABLE;
-    b = tp_build(&ex, &n);
-    test_damage(b, n, "rfc table");
-    free(b);
+    test_damage(wide, wide_n, "wide");
+    test_damage(base_rfc, base_rfc_n, "base rfc");
+    test_damage(refs, refs_n, "labels by Rep");
+    {
+        size_t n, off;
+        uint8_t *b = mini_blob(SIZE_MAX, 0, M_OK, &n, &off);
+        test_damage(b, n, "mini");
+        free(b);
+        tp_prog ex;
+        tp_rule r = {2, 0, "/a*b$"};
+        tp_one(&ex, 1, &r);
+        ex.rfc = 1;
+        b = tp_build(&ex, &n, NULL);
+        test_damage(b, n, "rfc, one glob");
+        free(b);
+        tp_rule rs[3] = {{2, 0, "/abcdefgh"}, {3, 1, "/abcdxyz$"}, {4, 0, "*q*r"}};
+        tp_one(&ex, 3, rs);
+        ex.uncompressed = 1;
+        b = tp_build(&ex, &n, NULL);
+        test_damage(b, n, "uncompressed");
+        free(b);
+        ex.uncompressed = 0;
+        ex.refs = 1;
+        ex.rfc = 1;
+        ex.rules[0].pat = "/abc%64efgh";
+        b = tp_build(&ex, &n, NULL);
+        test_damage(b, n, "rfc, labels by Rep, no SETS");
+        free(b);
+    }
     test_random();
-    free(base);
+    free(base), free(wide), free(refs), free(base_rfc), free(wide_rfc);
     return tu_report("runtime verifier", passed);
 }

@@ -1,0 +1,854 @@
+/* docs/FORMAT.md version 2, read independently (see blobspec.h). Section
+ * names in the comments are those of FORMAT.md. */
+#include "blobspec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "robotsc/runtime.h" /* the status numbers only */
+
+static const uint8_t MAGIC[8] = {0x89, 'R', 'S', 'C', '\r', '\n', 0x1a, '\n'};
+
+uint32_t bs_rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+void bs_wr32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t rdn(const uint8_t *p, unsigned n)
+{
+    uint32_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint32_t)p[i] << (8 * i);
+    return v;
+}
+
+/* ---- Checksum ----------------------------------------------------------- */
+
+void bs_checksum(uint8_t *b, size_t n)
+{
+    if (n < BS_HEADER)
+        return;
+    size_t total = bs_rd32(b + BS_H_TOTAL);
+    if (total > n)
+        total = n;
+    uint32_t a = 1, s = 0;
+    for (size_t i = 0; i < total; i++) {
+        uint32_t x = i >= BS_H_CHECK && i < BS_H_CHECK + 4 ? 0 : b[i];
+        a = (a + x) % 65521u;
+        s = (s + a) % 65521u;
+    }
+    bs_wr32(b + BS_H_CHECK, s << 16 | a);
+}
+
+/* ---- Verification ------------------------------------------------------- */
+
+typedef struct vstate {
+    const uint8_t *b;
+    bs_blob *x;
+    int record;
+    uint32_t n_rules, n_programs, n_sets, n_groups, prog_nodes;
+} vstate;
+
+static int fail(vstate *v, int st, size_t off, const char *what)
+{
+    v->x->status = st;
+    v->x->fail_off = off;
+    v->x->what = what;
+    return st;
+}
+
+#define REQ(c, st, off, what)                                                 \
+    do {                                                                      \
+        if (!(c))                                                             \
+            return fail(v, (st), (off), (what));                              \
+    } while (0)
+#define BAD(c, off, what) REQ(c, RSC_E_CORRUPT, off, what)
+#define TRY(e)                                                                \
+    do {                                                                      \
+        int st_ = (e);                                                        \
+        if (st_)                                                              \
+            return st_;                                                       \
+    } while (0)
+
+static void rec(vstate *v, uint8_t kind, size_t off, size_t len, uint32_t value, uint8_t sec, uint8_t tab,
+                uint8_t col, uint32_t row, uint32_t aux)
+{
+    bs_blob *x = v->x;
+    if (!v->record)
+        return;
+    if (x->n_fields == x->cap_fields) {
+        x->cap_fields = x->cap_fields ? 2 * x->cap_fields : 256;
+        x->fields = realloc(x->fields, x->cap_fields * sizeof *x->fields);
+        if (!x->fields) {
+            fprintf(stderr, "blobspec: out of memory\n");
+            exit(1);
+        }
+    }
+    bs_field *f = &x->fields[x->n_fields++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind, f->off = (uint32_t)off, f->len = (uint32_t)len, f->value = value;
+    f->sec = sec, f->tab = tab, f->col = col, f->row = row, f->aux = aux;
+}
+
+/* Conventions, varint: 1 to 5 bytes, value < 2^32, canonical. */
+static int varint(const uint8_t *b, size_t *pos, size_t end, uint32_t *out)
+{
+    uint64_t val = 0;
+    for (size_t i = 0; i < 5; i++) {
+        if (*pos + i >= end)
+            return 0;
+        uint8_t c = b[*pos + i];
+        val |= (uint64_t)(c & 0x7f) << (7 * i);
+        if (c & 0x80)
+            continue;
+        if (i > 0 && c == 0)
+            return 0; /* not canonical */
+        if (val > 0xFFFFFFFFu)
+            return 0;
+        *out = (uint32_t)val;
+        *pos += i + 1;
+        return 1;
+    }
+    return 0; /* a sixth byte */
+}
+
+/* Reads a varint field of kind k at *pos, recording it; fails CORRUPT at
+ * its offset. */
+static int field(vstate *v, size_t *pos, size_t end, uint32_t *out, uint8_t k, uint8_t sec, const char *what)
+{
+    size_t at = *pos;
+    BAD(varint(v->b, pos, end, out), at, what);
+    rec(v, k, at, *pos - at, *out, sec, 0, 0, 0, 0);
+    return 0;
+}
+
+/* A Table of cols columns at *pos (Conventions): Count, widths 1..4, rows
+ * inside the section; failures at the Table's offset. */
+static int table(vstate *v, size_t *pos, size_t end, unsigned cols, bs_tab *t, uint8_t sec, uint8_t tab,
+                 int last)
+{
+    size_t at = *pos;
+    uint32_t count;
+    BAD(varint(v->b, pos, end, &count), at, "table Count");
+    rec(v, BS_COUNT, at, *pos - at, count, sec, tab, 0, 0, 0);
+    if (v->record)
+        v->x->fields[v->x->n_fields - 1].last = (uint8_t)last;
+    t->off = (uint32_t)*pos, t->count = 0, t->row = 0;
+    if (count == 0) /* an empty Table is the single byte 0 */
+        return 0;
+    BAD(end - *pos >= cols, at, "table widths past the section");
+    uint32_t row = 0;
+    for (unsigned c = 0; c < cols; c++) {
+        uint8_t w = v->b[*pos + c];
+        rec(v, BS_WIDTH, *pos + c, 1, w, sec, tab, (uint8_t)c, 0, 0);
+        BAD(w >= 1 && w <= 4, at, "table width not in 1..4");
+        t->w[c] = w;
+        row += w;
+    }
+    *pos += cols;
+    BAD(count <= (end - *pos) / row, at, "table rows past the section");
+    t->off = (uint32_t)*pos, t->count = count, t->row = row;
+    for (uint32_t r = 0; r < count && v->record; r++) {
+        size_t o = *pos + (size_t)r * row;
+        for (unsigned c = 0; c < cols; c++) {
+            rec(v, BS_CELL, o, t->w[c], rdn(v->b + o, t->w[c]), sec, tab, (uint8_t)c, r, 0);
+            v->x->fields[v->x->n_fields - 1].last = (uint8_t)last;
+            o += t->w[c];
+        }
+    }
+    *pos += (size_t)count * row;
+    return 0;
+}
+
+uint32_t bs_cell(const uint8_t *b, const bs_tab *t, uint32_t row, unsigned col)
+{
+    size_t o = t->off + (size_t)row * t->row;
+    for (unsigned c = 0; c < col; c++)
+        o += t->w[c];
+    return rdn(b + o, t->w[col]);
+}
+
+static size_t row_at(const bs_tab *t, uint32_t r)
+{
+    return t->off + (size_t)r * t->row;
+}
+
+static int in_strings(const vstate *v, uint32_t off, uint32_t len)
+{
+    uint64_t n = v->x->sec_size[1];
+    return (uint64_t)off + len <= n;
+}
+
+static int filled(vstate *v, size_t pos, size_t end)
+{
+    BAD(pos == end, pos, "section content does not fill its Size");
+    return 0;
+}
+
+/* RULES (2). */
+static int rules(vstate *v)
+{
+    bs_blob *x = v->x;
+    size_t pos = x->sec_off[2], end = pos + x->sec_size[2];
+    if (!x->sec_size[2])
+        return 0;
+    int rfc = x->flags & 1;
+    TRY(table(v, &pos, end, rfc ? 5 : 3, &x->rules, 2, 0, 1));
+    TRY(filled(v, pos, end));
+    const uint8_t *b = v->b;
+    for (uint32_t r = 0; r < x->rules.count; r++) {
+        uint32_t la = bs_cell(b, &x->rules, r, 0), off = bs_cell(b, &x->rules, r, 1), len = bs_cell(b, &x->rules, r, 2);
+        BAD(la >> 1 >= 1, row_at(&x->rules, r), "rule Line 0");
+        BAD(in_strings(v, off, len), row_at(&x->rules, r), "rule pattern outside STRINGS");
+        BAD(!rfc || in_strings(v, bs_cell(b, &x->rules, r, 3), bs_cell(b, &x->rules, r, 4)), row_at(&x->rules, r),
+            "rule match text outside STRINGS");
+        if (r) { /* strictly increasing by (Str_Len, allow, -Line) */
+            uint32_t pla = bs_cell(b, &x->rules, r - 1, 0), plen = bs_cell(b, &x->rules, r - 1, 2);
+            int gt = len != plen ? len > plen : (la & 1) != (pla & 1) ? (la & 1) > (pla & 1) : (la >> 1) < (pla >> 1);
+            BAD(gt, row_at(&x->rules, r), "rules not increasing by rank");
+        }
+    }
+    v->n_rules = x->rules.count;
+    return 0;
+}
+
+static int rank_ok(const vstate *v, uint32_t r)
+{
+    return r >= 1 && r <= v->n_rules;
+}
+
+/* RULES: the match text of rank r (the pattern; in rfc, the normalised
+ * pattern). */
+static const uint8_t *match_text(const uint8_t *b, const bs_blob *x, uint32_t r, uint32_t *len)
+{
+    unsigned c = x->flags & 1 ? 3 : 1;
+    *len = bs_cell(b, &x->rules, r - 1, c + 1);
+    return b + x->sec_off[1] + bs_cell(b, &x->rules, r - 1, c);
+}
+
+/* PROGRAMS (3), Nodes: one node in its span [at, end), on a chain of
+ * `chain` nodes (the root: 1), its label starting at string depth d. */
+static int node(vstate *v, size_t at, size_t end, uint32_t chain, uint64_t d)
+{
+    const uint8_t *b = v->b;
+    bs_blob *x = v->x;
+    size_t pos = at, f;
+    uint32_t lh, head, r, ml;
+    BAD(chain <= BS_MAX_CHAIN, at, "more than 4096 nodes on a chain");
+    x->nodes++, v->prog_nodes++;
+    if (chain > x->max_chain)
+        x->max_chain = chain;
+    f = pos;
+    BAD(varint(b, &pos, end, &lh), f, "Label_Head");
+    uint32_t ll = lh >> 1;
+    rec(v, BS_LABEL_HEAD, f, pos - f, lh, 3, 0, 0, UINT32_MAX, chain == 1);
+    BAD(chain > 1 || lh == 0, f, "root with a label");
+    if (lh & 1) { /* the label is MatchText(Rep)[d .. d + Label_Len) */
+        f = pos;
+        BAD(varint(b, &pos, end, &r), f, "label Rep");
+        rec(v, BS_REP, f, pos - f, r, 3, 0, 0, 0, 0);
+        BAD(rank_ok(v, r), f, "label Rep not in 1..Rule_Count");
+        match_text(b, x, r, &ml);
+        BAD(d + ll <= ml, f, "label past its Rep's match text");
+        if (v->record) /* the Label_Head's room */
+            x->fields[x->n_fields - 2].row = (uint32_t)(ml - d - ll);
+    } else {
+        BAD(ll <= end - pos, f, "label past the span");
+        pos += ll;
+    }
+    uint64_t depth = d + ll; /* |s| */
+    f = pos;
+    BAD(varint(b, &pos, end, &head), f, "Head");
+    rec(v, BS_HEAD, f, pos - f, head, 3, 0, 0, 0, (uint32_t)end);
+    uint32_t children = head >> 5, width = (head >> 3) & 3;
+    BAD(children <= 256, f, "more than 256 children");
+    BAD(children > 0 || width == 0, f, "Width of a childless node not 0");
+    if (head & 1) {
+        f = pos;
+        BAD(varint(b, &pos, end, &r), f, "Accept");
+        rec(v, BS_ACCEPT, f, pos - f, r, 3, 0, 0, 0, 0);
+        BAD(rank_ok(v, r), f, "Accept not in 1..Rule_Count");
+    }
+    if (head & 2) {
+        f = pos;
+        BAD(varint(b, &pos, end, &r), f, "End");
+        rec(v, BS_END, f, pos - f, r, 3, 0, 0, 0, 0);
+        BAD(rank_ok(v, r), f, "End not in 1..Rule_Count");
+    }
+    if (head & 4) {
+        uint32_t gn, prev = 0;
+        f = pos;
+        BAD(varint(b, &pos, end, &gn), f, "Glob_Count");
+        rec(v, BS_GCOUNT, f, pos - f, gn, 3, 0, 0, 0, 0);
+        BAD(gn >= 1, f, "Glob_Count 0");
+        for (uint32_t k = 0; k < gn; k++) {
+            f = pos;
+            BAD(varint(b, &pos, end, &r), f, "glob Rank");
+            rec(v, BS_GRANK, f, pos - f, r, 3, 0, 0, k, prev);
+            BAD(rank_ok(v, r) && (prev == 0 || r < prev), f, "glob Rank not in 1..Rule_Count or not decreasing");
+            const uint8_t *t = match_text(b, x, r, &ml);
+            if (depth < ml)
+                rec(v, BS_STAR, (size_t)(t + depth - b), 1, t[depth], 1, 0, 0, 0, 0);
+            BAD(depth < ml && t[depth] == '*', f, "glob rule's match text without a '*' at the node's depth");
+            prev = r;
+            x->globs++;
+        }
+    }
+    f = pos;
+    BAD(children <= end - pos, f, "Keys past the span");
+    for (uint32_t k = 0; k < children; k++) {
+        rec(v, BS_KEY, pos + k, 1, b[pos + k], 3, 0, 0, k, 0);
+        BAD(k == 0 || b[pos + k - 1] < b[pos + k], pos + k, "Keys not strictly increasing");
+    }
+    pos += children;
+    size_t w = width + 1;
+    BAD((uint64_t)children * w <= end - pos, pos, "Offsets past the span");
+    size_t c = pos + children * w;
+    uint32_t prev = 0;
+    for (uint32_t k = 0; k < children; k++) {
+        uint32_t o = rdn(b + pos + k * w, (unsigned)w);
+        rec(v, BS_OFFSET, pos + k * w, (uint32_t)w, o, 3, 0, 0, k, (uint32_t)(end - c));
+        BAD(k ? o > prev : o == 0, pos + k * w, "Offsets not 0 then strictly increasing");
+        BAD(o < end - c, pos + k * w, "child offset outside the span");
+        prev = o;
+    }
+    BAD(children > 0 || c == end, c, "childless node does not end its span");
+    for (uint32_t k = 0; k < children; k++) {
+        size_t cs = c + rdn(b + pos + k * w, (unsigned)w);
+        size_t ce = k + 1 < children ? c + rdn(b + pos + (k + 1) * w, (unsigned)w) : end;
+        TRY(node(v, cs, ce, chain + 1, depth + 1));
+    }
+    return 0;
+}
+
+static int programs(vstate *v)
+{
+    bs_blob *x = v->x;
+    size_t pos = x->sec_off[3], end = pos + x->sec_size[3];
+    if (!x->sec_size[3])
+        return 0;
+    TRY(table(v, &pos, end, 1, &x->progs, 3, 0, 0));
+    x->data_off = (uint32_t)pos, x->data_size = (uint32_t)(end - pos);
+    uint32_t prev = 0, n = x->progs.count;
+    BAD(n > 0 || pos == end, pos, "Data without programs");
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t e = bs_cell(v->b, &x->progs, k, 0);
+        BAD(e > prev && e <= x->data_size && (k + 1 < n || e == x->data_size), row_at(&x->progs, k),
+            "Ends not strictly increasing to the size of Data");
+        v->prog_nodes = 0;
+        TRY(node(v, pos + prev, pos + e, 1, 0));
+        if (v->prog_nodes > x->max_prog_nodes)
+            x->max_prog_nodes = v->prog_nodes;
+        prev = e;
+    }
+    v->n_programs = n;
+    return 0;
+}
+
+static int sets(vstate *v)
+{
+    bs_blob *x = v->x;
+    size_t pos = x->sec_off[4], end = pos + x->sec_size[4];
+    v->n_sets = x->n_sets = v->n_programs; /* absent: set i is program i */
+    if (!x->sec_size[4])
+        return 0;
+    TRY(table(v, &pos, end, 2, &x->sets, 4, 0, 0));
+    TRY(table(v, &pos, end, 1, &x->slist, 4, 1, 1));
+    TRY(filled(v, pos, end));
+    uint32_t lc = x->slist.count;
+    for (uint32_t r = 0; r < x->sets.count; r++) {
+        uint32_t first = bs_cell(v->b, &x->sets, r, 0), n = bs_cell(v->b, &x->sets, r, 1);
+        BAD(first <= lc && n <= lc - first, row_at(&x->sets, r), "set outside List");
+    }
+    for (uint32_t r = 0; r < lc; r++)
+        BAD(bs_cell(v->b, &x->slist, r, 0) < v->n_programs, row_at(&x->slist, r), "no such program");
+    v->n_sets = x->n_sets = x->sets.count;
+    return 0;
+}
+
+static int agents(vstate *v)
+{
+    bs_blob *x = v->x;
+    size_t pos = x->sec_off[5], end = pos + x->sec_size[5];
+    if (!x->sec_size[5])
+        return 0;
+    size_t at = pos;
+    TRY(field(v, &pos, end, &x->global, BS_GLOBAL, 5, "Global"));
+    BAD(x->global <= v->n_sets, at, "Global past the sets");
+    TRY(table(v, &pos, end, 3, &x->agents, 5, 0, 1));
+    TRY(filled(v, pos, end));
+    const uint8_t *s = v->b + x->sec_off[1];
+    uint64_t sum = 0;
+    for (uint32_t r = 0; r < x->agents.count; r++) {
+        uint32_t off = bs_cell(v->b, &x->agents, r, 0), len = bs_cell(v->b, &x->agents, r, 1);
+        size_t ra = row_at(&x->agents, r);
+        BAD(in_strings(v, off, len), ra, "agent token outside STRINGS");
+        sum += len;
+        BAD(sum <= x->sec_size[1], ra, "agent tokens longer than STRINGS");
+        for (uint32_t i = 0; i < len; i++)
+            BAD((s[off + i] >= 'a' && s[off + i] <= 'z') || s[off + i] == '_' || s[off + i] == '-', ra,
+                "agent token byte outside [a-z_-]");
+        if (r) {
+            uint32_t po = bs_cell(v->b, &x->agents, r - 1, 0), pl = bs_cell(v->b, &x->agents, r - 1, 1);
+            int d = memcmp(s + po, s + off, pl < len ? pl : len);
+            BAD(d < 0 || (d == 0 && pl < len), ra, "agents not increasing");
+        }
+        BAD(bs_cell(v->b, &x->agents, r, 2) < v->n_sets, ra, "agent Set past the sets");
+    }
+    return 0;
+}
+
+static int groups(vstate *v)
+{
+    bs_blob *x = v->x;
+    size_t pos = x->sec_off[6], end = pos + x->sec_size[6];
+    if (!x->sec_size[6])
+        return 0;
+    TRY(table(v, &pos, end, 2, &x->groups, 6, 0, 0));
+    TRY(table(v, &pos, end, 1, &x->glist, 6, 1, 1));
+    TRY(filled(v, pos, end));
+    uint32_t lc = x->glist.count;
+    for (uint32_t r = 0; r < x->groups.count; r++) {
+        uint32_t first = bs_cell(v->b, &x->groups, r, 1);
+        BAD(r ? first >= bs_cell(v->b, &x->groups, r - 1, 1) && first <= lc : first == 0, row_at(&x->groups, r),
+            "group First not 0, then non-decreasing up to List_Count");
+    }
+    for (uint32_t r = 0; r < lc; r++)
+        BAD(bs_cell(v->b, &x->glist, r, 0) <= x->agents.count, row_at(&x->glist, r), "group Agent past AGENTS");
+    v->n_groups = x->groups.count;
+    return 0;
+}
+
+static int sitemaps(vstate *v)
+{
+    bs_blob *x = v->x;
+    size_t pos = x->sec_off[7], end = pos + x->sec_size[7];
+    if (!x->sec_size[7])
+        return 0;
+    TRY(table(v, &pos, end, 3, &x->sitemaps, 7, 0, 1));
+    TRY(filled(v, pos, end));
+    for (uint32_t r = 0; r < x->sitemaps.count; r++)
+        BAD(in_strings(v, bs_cell(v->b, &x->sitemaps, r, 1), bs_cell(v->b, &x->sitemaps, r, 2)),
+            row_at(&x->sitemaps, r), "sitemap outside STRINGS");
+    return 0;
+}
+
+static int directives(vstate *v)
+{
+    bs_blob *x = v->x;
+    size_t pos = x->sec_off[8], end = pos + x->sec_size[8];
+    if (!x->sec_size[8])
+        return 0;
+    TRY(table(v, &pos, end, 6, &x->dirs, 8, 0, 1));
+    TRY(filled(v, pos, end));
+    for (uint32_t r = 0; r < x->dirs.count; r++) {
+        size_t ra = row_at(&x->dirs, r);
+        BAD(bs_cell(v->b, &x->dirs, r, 1) <= v->n_groups, ra, "directive Group past the groups");
+        BAD(in_strings(v, bs_cell(v->b, &x->dirs, r, 2), bs_cell(v->b, &x->dirs, r, 3)), ra, "key outside STRINGS");
+        BAD(in_strings(v, bs_cell(v->b, &x->dirs, r, 4), bs_cell(v->b, &x->dirs, r, 5)), ra,
+            "value outside STRINGS");
+    }
+    return 0;
+}
+
+static int verify(vstate *v, size_t n)
+{
+    const uint8_t *b = v->b;
+    bs_blob *x = v->x;
+    /* Basics and identity (rules 2-6). */
+    REQ(n >= BS_HEADER, RSC_E_TRUNCATED, n, "shorter than the header");
+    for (size_t i = 0; i < 8; i++)
+        REQ(b[i] == MAGIC[i], RSC_E_MAGIC, i, "magic");
+    REQ(b[8] == 2, RSC_E_VERSION, 8, "Format_Major");
+    x->flags = b[10];
+    BAD((x->flags & 0xFEu) == 0, 10, "reserved flag");
+    uint32_t total = bs_rd32(b + BS_H_TOTAL);
+    REQ(total <= n, RSC_E_TRUNCATED, BS_H_TOTAL, "Total_Size past the blob");
+    REQ(total == n, RSC_E_SIZE, BS_H_TOTAL, "Total_Size short of the blob"); /* so >= 19 */
+    x->total = total;
+    /* Framing (rule 7). */
+    size_t pos = BS_HEADER;
+    uint32_t prev = 0;
+    while (pos < total) {
+        size_t at = pos, sat;
+        uint32_t tag, size;
+        BAD(varint(b, &pos, total, &tag), at, "section Tag");
+        rec(v, BS_TAG, at, pos - at, tag, (uint8_t)(tag >> 1 < 9 ? tag >> 1 : 9), 0, 0, x->n_sections, 0);
+        uint32_t id = tag >> 1, skip = tag & 1;
+        BAD(id >= 1 && id > prev, at, "section ids not increasing");
+        BAD(!(id <= 8 && skip), at, "known section marked skippable");
+        REQ(id <= 8 || skip, RSC_E_VERSION, at, "unknown section not skippable");
+        sat = pos;
+        BAD(varint(b, &pos, total, &size), sat, "section Size");
+        rec(v, BS_SIZE, sat, pos - sat, size, (uint8_t)(id < 9 ? id : 9), 0, 0, x->n_sections, 0);
+        BAD(size <= total - pos, sat, "section past Total_Size");
+        if (id <= 8 && size)
+            x->sec_off[id] = (uint32_t)pos, x->sec_size[id] = size;
+        x->n_sections++;
+        x->last_id = prev = id;
+        pos += size;
+    }
+    /* Checksum (rule 8), on a copy of the header. */
+    {
+        uint8_t *c = malloc(n);
+        if (!c)
+            exit(1);
+        memcpy(c, b, n);
+        bs_checksum(c, n);
+        int ok = memcmp(c + BS_H_CHECK, b + BS_H_CHECK, 4) == 0;
+        free(c);
+        REQ(ok, RSC_E_CHECKSUM, BS_H_CHECK, "checksum");
+    }
+    /* Contents (rules 9-15), in Id order. */
+    TRY(rules(v));
+    TRY(programs(v));
+    x->n_sets = v->n_programs;
+    TRY(sets(v));
+    TRY(agents(v));
+    TRY(groups(v));
+    TRY(sitemaps(v));
+    TRY(directives(v));
+    return 0;
+}
+
+int bs_verify(const uint8_t *b, size_t n, bs_blob *x, int record)
+{
+    memset(x, 0, sizeof *x);
+    vstate v0 = {b, x, record, 0, 0, 0, 0, 0};
+    x->what = "ok";
+    verify(&v0, n);
+    return x->status;
+}
+
+void bs_free(bs_blob *x)
+{
+    free(x->fields);
+    x->fields = NULL;
+    x->n_fields = x->cap_fields = 0;
+}
+
+/* ---- Matching ------------------------------------------------------------ */
+
+/* glob(): p[j..n) against a tail, leftmost search of each run. */
+static int glob(const uint8_t *p, size_t n, size_t j, const uint8_t *tail, size_t tl, int anchored)
+{
+    size_t k = 0;
+    /* last: the final run when anchored and the tail does not end in '*' */
+    size_t last_at = tl, last_len = 0;
+    if (anchored && tl && tail[tl - 1] != '*') {
+        last_at = tl;
+        while (last_at > 0 && tail[last_at - 1] != '*')
+            last_at--;
+        last_len = tl - last_at;
+    }
+    while (k < tl) {
+        if (tail[k] == '*') {
+            k++;
+            continue;
+        }
+        size_t s = k;
+        while (k < tl && tail[k] != '*')
+            k++;
+        if (last_len && s == last_at)
+            break;
+        size_t m = k - s, at = j;
+        while (at + m <= n && memcmp(p + at, tail + s, m) != 0)
+            at++;
+        if (at + m > n)
+            return 0;
+        j = at + m;
+    }
+    if (last_len)
+        return n - j >= last_len && memcmp(p + n - last_len, tail + last_at, last_len) == 0;
+    return 1;
+}
+
+static uint32_t uv(const uint8_t *b, size_t *pos)
+{
+    uint32_t out = 0;
+    varint(b, pos, (size_t)-1, &out);
+    return out;
+}
+
+typedef struct pending {
+    size_t g;   /* the Glob_Count varint */
+    size_t j;   /* where the tails start: |s| */
+} pending;
+
+/* walk() from the root at `at`. */
+static uint32_t walk(const uint8_t *b, const bs_blob *x, size_t at, const uint8_t *p, size_t n, uint32_t best)
+{
+    size_t pos = at, i = 0, np = 0, cap = 16;
+    pending *pend = malloc(cap * sizeof *pend);
+    if (!pend)
+        exit(1);
+    for (;;) {
+        uint32_t lh = uv(b, &pos), ll = lh >> 1, ml;
+        const uint8_t *label = b + pos;
+        if (lh & 1)
+            label = match_text(b, x, uv(b, &pos), &ml) + i;
+        else
+            pos += ll;
+        if (n - i < ll || memcmp(p + i, label, ll) != 0)
+            break;
+        i += ll;
+        uint32_t head = uv(b, &pos);
+        if (head & 1) {
+            uint32_t a = uv(b, &pos);
+            best = a > best ? a : best;
+        }
+        if (head & 2) {
+            uint32_t e = uv(b, &pos);
+            if (i == n)
+                best = e > best ? e : best;
+        }
+        if (head & 4) {
+            if (np == cap && !(pend = realloc(pend, (cap *= 2) * sizeof *pend)))
+                exit(1);
+            pend[np].g = pos, pend[np++].j = i;
+            uint32_t gn = uv(b, &pos);
+            while (gn--)
+                uv(b, &pos);
+        }
+        uint32_t children = head >> 5, w = ((head >> 3) & 3) + 1, k;
+        if (i == n)
+            break;
+        for (k = 0; k < children && b[pos + k] != p[i]; k++)
+            ;
+        if (k == children)
+            break;
+        size_t c = pos + children + (size_t)children * w;
+        pos = c + rdn(b + pos + children + (size_t)k * w, w);
+        i++;
+    }
+    for (size_t q = 0; q < np; q++) {
+        size_t g = pend[q].g, j = pend[q].j;
+        uint32_t gn = uv(b, &g);
+        while (gn--) {
+            uint32_t rank = uv(b, &g), ml;
+            if (rank <= best)
+                break;
+            const uint8_t *t = match_text(b, x, rank, &ml) + j;
+            size_t tl = ml - j;
+            int anchored = tl && t[tl - 1] == '$';
+            if (glob(p, n, j, t, tl - (size_t)anchored, anchored)) {
+                best = rank;
+                break;
+            }
+        }
+    }
+    free(pend);
+    return best;
+}
+
+static int unreserved(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+           c == '_' || c == '~';
+}
+
+static int hex(uint8_t c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                                                                      : -1;
+}
+
+/* The rfc profile's normalisation; out has room for 3 * n bytes. */
+static size_t normalise(const uint8_t *p, size_t n, uint8_t *out)
+{
+    static const char H[] = "0123456789ABCDEF";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '%' && i + 2 < n && hex(p[i + 1]) >= 0 && hex(p[i + 2]) >= 0) {
+            int v = hex(p[i + 1]) * 16 + hex(p[i + 2]);
+            if (unreserved(v)) {
+                out[o++] = (uint8_t)v;
+            } else {
+                out[o++] = '%', out[o++] = (uint8_t)H[v >> 4], out[o++] = (uint8_t)H[v & 15];
+            }
+            i += 2;
+        } else if (p[i] >= 0x80) {
+            out[o++] = '%', out[o++] = (uint8_t)H[p[i] >> 4], out[o++] = (uint8_t)H[p[i] & 15];
+        } else {
+            out[o++] = p[i];
+        }
+    }
+    return o;
+}
+
+int bs_match(const uint8_t *b, const bs_blob *x, const char *const *agents, const size_t *agent_lens,
+             size_t n_agents, const char *path, size_t plen, bs_verdict *v)
+{
+    memset(v, 0, sizeof *v);
+    v->allowed = 1;
+    /* select() */
+    uint32_t sets[33], n_sets = 0, named = 0, rows[33];
+    const uint8_t *s = b + x->sec_off[1];
+    for (size_t a = 0; a < n_agents; a++) {
+        for (uint32_t r = 0; r < x->agents.count; r++) {
+            uint32_t off = bs_cell(b, &x->agents, r, 0), len = bs_cell(b, &x->agents, r, 1);
+            if (len != agent_lens[a])
+                continue;
+            size_t i = 0;
+            while (i < len) {
+                uint8_t c = (uint8_t)agents[a][i];
+                if (c >= 'A' && c <= 'Z')
+                    c = (uint8_t)(c + 32);
+                if (c != s[off + i])
+                    break;
+                i++;
+            }
+            if (i < len)
+                continue;
+            uint32_t set = bs_cell(b, &x->agents, r, 2), k;
+            for (k = 0; k < named && rows[k] != r; k++)
+                ;
+            if (k == named) {
+                if (named == 32)
+                    return -1;
+                rows[named++] = r;
+            }
+            for (k = 0; k < n_sets && sets[k] != set; k++)
+                ;
+            if (k == n_sets) {
+                if (n_sets == 32)
+                    return -1;
+                sets[n_sets++] = set;
+            }
+        }
+    }
+    if (!named && x->global)
+        sets[n_sets++] = x->global - 1;
+    /* verdict() */
+    const char *nul = plen ? memchr(path, 0, plen) : NULL;
+    if (nul)
+        plen = (size_t)(nul - path);
+    uint8_t *np = malloc(3 * plen + 1);
+    if (!np)
+        exit(1);
+    size_t n = plen;
+    if (x->flags & 1) {
+        n = normalise((const uint8_t *)path, plen, np);
+        if (n == 11 && memcmp(np, "/robots.txt", 11) == 0)
+            n_sets = 0; /* RFC 9309 2.2.2: allowed, no rule decides */
+    } else if (plen) {
+        memcpy(np, path, plen);
+    }
+    uint32_t best = 0;
+    for (uint32_t k = 0; k < n_sets; k++) {
+        uint32_t first = 0, cnt = 0;
+        if (x->sec_size[4])
+            first = bs_cell(b, &x->sets, sets[k], 0), cnt = bs_cell(b, &x->sets, sets[k], 1);
+        if (!x->sec_size[4]) /* no SETS: set i is program i */
+            first = sets[k], cnt = 1;
+        for (uint32_t j = first; j < first + cnt; j++) {
+            uint32_t pr = x->sec_size[4] ? bs_cell(b, &x->slist, j, 0) : j;
+            uint32_t start = pr ? bs_cell(b, &x->progs, pr - 1, 0) : 0;
+            best = walk(b, x, x->data_off + start, np, n, best);
+        }
+    }
+    free(np);
+    v->rank = best;
+    if (best) {
+        uint32_t la = bs_cell(b, &x->rules, best - 1, 0), len = bs_cell(b, &x->rules, best - 1, 2);
+        if (len > 0) { /* spec E.5: a rule of priority 0 decides nothing */
+            v->decided = 1;
+            v->allowed = (int)(la & 1);
+            v->line = la >> 1;
+            v->priority = len;
+        }
+    }
+    return 0;
+}
+
+/* ---- Encoding -------------------------------------------------------------- */
+
+void bs_put(bs_out *o, const void *s, size_t n)
+{
+    if (o->n + n > o->cap) {
+        size_t cap = o->cap ? o->cap : 256;
+        while (cap < o->n + n)
+            cap *= 2;
+        o->p = realloc(o->p, cap);
+        if (!o->p)
+            exit(1);
+        o->cap = cap;
+    }
+    if (n)
+        memcpy(o->p + o->n, s, n);
+    o->n += n;
+}
+
+void bs_u8(bs_out *o, uint8_t c)
+{
+    bs_put(o, &c, 1);
+}
+
+void bs_varint(bs_out *o, uint32_t v)
+{
+    while (v >= 0x80) {
+        bs_u8(o, (uint8_t)(v | 0x80));
+        v >>= 7;
+    }
+    bs_u8(o, (uint8_t)v);
+}
+
+size_t bs_varint_len(uint32_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80)
+        v >>= 7, n++;
+    return n;
+}
+
+void bs_uint(bs_out *o, uint32_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        bs_u8(o, (uint8_t)(v >> (8 * i)));
+}
+
+void bs_table(bs_out *o, unsigned cols, const uint8_t *widths, uint32_t count, const uint32_t *cells)
+{
+    bs_varint(o, count);
+    if (count)
+        bs_put(o, widths, cols);
+    for (uint32_t r = 0; r < count; r++)
+        for (unsigned c = 0; c < cols; c++)
+            bs_uint(o, cells[(size_t)r * cols + c], widths[c]);
+}
+
+void bs_begin(bs_out *o)
+{
+    static const uint8_t zero[BS_HEADER];
+    o->n = 0;
+    bs_put(o, zero, sizeof zero);
+}
+
+void bs_section(bs_out *o, uint32_t tag, const bs_out *content)
+{
+    bs_varint(o, tag);
+    bs_varint(o, (uint32_t)content->n);
+    bs_put(o, content->p, content->n);
+}
+
+void bs_finish(bs_out *o, uint16_t flags)
+{
+    memcpy(o->p, MAGIC, 8);
+    o->p[8] = 2, o->p[9] = 0;
+    o->p[10] = (uint8_t)flags;
+    bs_wr32(o->p + BS_H_TOTAL, (uint32_t)o->n);
+    bs_checksum(o->p, o->n);
+}
+
+void bs_out_free(bs_out *o)
+{
+    free(o->p);
+    memset(o, 0, sizeof *o);
+}

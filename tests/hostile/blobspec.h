@@ -1,0 +1,121 @@
+/* An independent reading of docs/FORMAT.md (version 2) for the hostile
+ * tests: a verifier, a matcher and a small encoder written from the
+ * document, sharing no code with runtime/ or compiler/ (only the public
+ * status numbers). The hostile tests use it as an oracle: rsc_load() must
+ * give the same status as bs_verify() on every damaged blob, and on an
+ * accepted one rsc_match_path() must give the verdict of bs_match(). It
+ * also records where every field of a blob lies (bs_field), so that the
+ * tests can damage one field at a time.
+ *
+ * It favours obviousness over speed (the trie walk is recursive, the glob
+ * search naive). */
+#ifndef RSC_HOSTILE_BLOBSPEC_H
+#define RSC_HOSTILE_BLOBSPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BS_HEADER 19u
+#define BS_H_TOTAL 11u /* Total_Size */
+#define BS_H_CHECK 15u /* Checksum */
+#define BS_MAX_CHAIN 4096u /* nodes on a root-to-leaf chain, root included */
+
+/* Kinds of recorded fields. */
+enum {
+    BS_TAG,        /* section Tag (value: the tag)                        */
+    BS_SIZE,       /* section Size                                        */
+    BS_COUNT,      /* a Table's Count                                     */
+    BS_WIDTH,      /* a Table column width (col)                          */
+    BS_CELL,       /* a Table cell (row, col)                             */
+    BS_GLOBAL,     /* AGENTS Global                                       */
+    BS_LABEL_HEAD, /* node Label_Head (aux: 1 for the root; row: for a
+                      Rep label, the room left in its match text)         */
+    BS_REP,        /* node label Rep (a rank)                             */
+    BS_HEAD,       /* node Head (aux: the node's span end)                */
+    BS_ACCEPT,     /* node Accept rank                                    */
+    BS_END,        /* node End rank                                       */
+    BS_GCOUNT,     /* node Glob_Count                                     */
+    BS_GRANK,      /* glob Rank (aux: the previous one's, or 0)           */
+    BS_STAR,       /* the '*' of a glob rule's match text at the node's
+                      depth (a byte of STRINGS)                           */
+    BS_KEY,        /* one key of a node (row: its index)                  */
+    BS_OFFSET,     /* one child offset (row: its index; aux: span room,
+                      i.e. the span end minus C)                          */
+    BS_KINDS
+};
+
+typedef struct bs_field {
+    uint32_t off, len; /* bytes of the blob */
+    uint32_t value;    /* the decoded value */
+    uint32_t row, aux;
+    uint8_t kind, sec, tab, col; /* sec: section id; tab: table of the section */
+    uint8_t last;      /* BS_CELL/BS_COUNT: the section's last table */
+} bs_field;
+
+typedef struct bs_tab {
+    uint32_t off, count, row; /* first row; rows; bytes a row */
+    uint8_t w[6];
+} bs_tab;
+
+/* The outcome of bs_verify(); the tables are valid only when status is 0. */
+typedef struct bs_blob {
+    int status; /* an rsc_status number; 0: verified */
+    size_t fail_off;
+    const char *what;
+    uint32_t total, flags, n_sections, last_id;
+    uint32_t sec_off[9], sec_size[9]; /* known sections with content */
+    bs_tab rules, progs, sets, slist, agents, groups, glist, sitemaps, dirs;
+    uint32_t data_off, data_size, global;
+    uint32_t n_sets; /* the sets, or the programs when SETS is absent */
+    uint32_t nodes, globs, max_prog_nodes, max_chain;
+    bs_field *fields; /* recorded when asked */
+    size_t n_fields, cap_fields;
+} bs_blob;
+
+/* Verifies b[0..n) by the rules of FORMAT.md "Verification", in its order.
+ * record: also fill x->fields (valid up to where verification stopped).
+ * Returns x->status. Free with bs_free(). */
+int bs_verify(const uint8_t *b, size_t n, bs_blob *x, int record);
+void bs_free(bs_blob *x);
+
+uint32_t bs_cell(const uint8_t *b, const bs_tab *t, uint32_t row, unsigned col);
+
+/* FORMAT.md "Checksum": writes the Checksum (Adler-32 with the field read
+ * as zero) of b[0..n) (Total_Size read from the header, at most n). No-op
+ * when n < 19. */
+void bs_checksum(uint8_t *b, size_t n);
+
+/* FORMAT.md "Matching" for a path (rsc_match_path): agents[0..n_agents).
+ * Returns 0, or -1 when the selection would exceed 32 sets or agents. */
+typedef struct bs_verdict {
+    int allowed, decided;
+    uint32_t line, priority, rank;
+} bs_verdict;
+int bs_match(const uint8_t *b, const bs_blob *x, const char *const *agents, const size_t *agent_lens,
+             size_t n_agents, const char *path, size_t plen, bs_verdict *v);
+
+/* A growable output buffer and the pieces of a blob. */
+typedef struct bs_out {
+    uint8_t *p;
+    size_t n, cap;
+} bs_out;
+void bs_put(bs_out *o, const void *s, size_t n);
+void bs_u8(bs_out *o, uint8_t c);
+void bs_varint(bs_out *o, uint32_t v);
+size_t bs_varint_len(uint32_t v);
+/* The little-endian n-byte integer v (n 1..4). */
+void bs_uint(bs_out *o, uint32_t v, unsigned n);
+/* A Table: cols columns of the given widths, count rows of cells[r*cols+c]
+ * (no widths when count is 0). */
+void bs_table(bs_out *o, unsigned cols, const uint8_t *widths, uint32_t count, const uint32_t *cells);
+/* Starts a blob (19 header bytes), appends `varint tag, varint size,
+ * content`, and finishes it (header fields and checksum). */
+void bs_begin(bs_out *o);
+void bs_section(bs_out *o, uint32_t tag, const bs_out *content);
+void bs_finish(bs_out *o, uint16_t flags);
+void bs_out_free(bs_out *o);
+
+uint32_t bs_rd32(const uint8_t *p);
+void bs_wr32(uint8_t *p, uint32_t v);
+
+#endif

@@ -1,0 +1,153 @@
+/* The format 2 seeds of tests/fuzz/regress/load (v2_*.rbc, written by
+ * load_seeds.py): each valid one loads (and answers a match its source
+ * defines), each broken one is rejected with the status, offset and
+ * reason its name says. A v2_*.rbc not listed here must load when its
+ * name ends in "_ok" and be rejected otherwise. Argument: the directory. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "robotsc/runtime.h"
+#include "testutil.h"
+
+#define ANY SIZE_MAX
+
+static const struct seed {
+    const char *name;
+    rsc_status want;
+    size_t off;       /* ANY: not checked */
+    const char *what; /* a part of rsc_load_error.what, or NULL */
+    const char *agent, *path; /* valid ones: a match ... */
+    int allowed;              /* ... and its verdict */
+} seeds[] = {
+    {"v2_basic", RSC_OK, 0, NULL, "Googlebot", "/private/x", 0},
+    {"v2_patterns", RSC_OK, 0, NULL, "x", "/x/a/yz", 0},
+    {"v2_groups", RSC_OK, 0, NULL, "b", "/bc/ok", 1},
+    {"v2_rfc_escapes", RSC_OK, 0, NULL, "x", "/%7Euser/x", 0},
+    {"v2_empty", RSC_OK, 0, NULL, "x", "/", 1},
+    {"v2_minor9_ok", RSC_OK, 0, NULL, "Googlebot", "/private/index.html", 1},
+    {"v2_skippable_section_ok", RSC_OK, 0, NULL, "x", "/admin/", 0},
+    {"v2_priority0_rule_ok", RSC_OK, 0, NULL, "x", "/y", 1},
+    {"v2_chain4096_ok", RSC_OK, 0, NULL, "x", "/", 1},
+    {"v2_label_rep_ok", RSC_OK, 0, NULL, "x", "/ab", 0},
+    {"v2_sets_absent_ok", RSC_OK, 0, NULL, "BOT", "/b", 0},
+    {"v2_reserved_flag", RSC_E_CORRUPT, 10, "reserved", NULL, NULL, 0},
+    {"v2_unknown_section", RSC_E_VERSION, ANY, "unknown section", NULL, NULL, 0},
+    {"v2_bitflip", RSC_E_CHECKSUM, 15, "checksum", NULL, NULL, 0},
+    {"v2_glob_tail_not_star", RSC_E_CORRUPT, ANY, "'*'", NULL, NULL, 0},
+    {"v2_chain4097", RSC_E_CORRUPT, ANY, "4096", NULL, NULL, 0},
+    {"v2_label_rep_past_text", RSC_E_CORRUPT, ANY, "Rep's match text", NULL, NULL, 0},
+    {"v2_empty_table_widths", RSC_E_CORRUPT, ANY, "fill", NULL, NULL, 0},
+};
+#define N_SEEDS (sizeof seeds / sizeof seeds[0])
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    uint8_t *b = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (;;) {
+        if (*n == cap) {
+            cap = cap * 2 + 4096;
+            uint8_t *nb = realloc(b, cap);
+            if (!nb)
+                break;
+            b = nb;
+        }
+        size_t k = fread(b + *n, 1, cap - *n, f);
+        if (k == 0)
+            break;
+        *n += k;
+    }
+    fclose(f);
+    return b;
+}
+
+int main(int argc, char **argv)
+{
+    int passed = 0;
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_rt_seeds DIR\n");
+        return 2;
+    }
+    for (size_t i = 0; i < N_SEEDS; i++) {
+        const struct seed *s = &seeds[i];
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.rbc", argv[1], s->name);
+        size_t n;
+        uint8_t *b = slurp(path, &n);
+        if (!b) {
+            fprintf(stderr, "%s: cannot read\n", path);
+            tu_failures++;
+            continue;
+        }
+        rsc_program p;
+        rsc_load_error e = {0, NULL};
+        rsc_status st = rsc_load(&p, b, n, &e);
+        int ok = st == s->want && (s->off == ANY || e.offset == s->off) &&
+                 (!s->what || (e.what && strstr(e.what, s->what)));
+        if (ok && st == RSC_OK && s->agent) {
+            rsc_selection sel;
+            rsc_bytes a = {s->agent, strlen(s->agent)};
+            ok = rsc_select(&p, &a, 1, &sel) == RSC_OK &&
+                 rsc_match_path(&sel, s->path, strlen(s->path), NULL) == s->allowed;
+        }
+        if (ok) {
+            passed++;
+        } else {
+            tu_failures++;
+            fprintf(stderr, "%s: got %s at %zu (%s), want %s at %zu (%s)%s\n", s->name,
+                    rsc_strerror(st), e.offset, e.what ? e.what : "-", rsc_strerror(s->want),
+                    s->off == ANY ? 0 : s->off, s->what ? s->what : "-",
+                    st == RSC_OK && st == s->want ? ": wrong verdict" : "");
+        }
+        free(b);
+    }
+    /* Every v2 seed is listed. */
+    DIR *d = opendir(argv[1]);
+    if (!d) {
+        fprintf(stderr, "%s: cannot list\n", argv[1]);
+        tu_failures++;
+    } else {
+        struct dirent *de;
+        while ((de = readdir(d)) != NULL) {
+            size_t l = strlen(de->d_name), i;
+            if (strncmp(de->d_name, "v2_", 3) != 0 || l < 4 || strcmp(de->d_name + l - 4, ".rbc"))
+                continue;
+            for (i = 0; i < N_SEEDS; i++)
+                if (strlen(seeds[i].name) == l - 4 && !strncmp(seeds[i].name, de->d_name, l - 4))
+                    break;
+            if (i < N_SEEDS) {
+                passed++;
+                continue;
+            }
+            /* Not listed (another tool's seed): by its name, "_ok" loads
+             * and anything else is rejected. */
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", argv[1], de->d_name);
+            size_t n;
+            uint8_t *b = slurp(path, &n);
+            rsc_program p;
+            rsc_status st = b ? rsc_load(&p, b, n, NULL) : RSC_E_IO;
+            int want_ok = l >= 7 && strcmp(de->d_name + l - 7, "_ok.rbc") == 0;
+            if (b && (st == RSC_OK) == want_ok) {
+                passed++;
+                printf("%s: not listed; %s as its name says\n", de->d_name,
+                       want_ok ? "loads" : "rejected");
+            } else {
+                tu_failures++;
+                fprintf(stderr, "%s: not listed; got %s, its name says %s\n", de->d_name,
+                        rsc_strerror(st), want_ok ? "loads" : "rejected");
+            }
+            free(b);
+        }
+        closedir(d);
+    }
+    return tu_report("runtime load seeds", passed);
+}
