@@ -135,9 +135,10 @@ def write_readme_section(path, m, hl, report_name):
         f"{hl['c_med']:.0f} µs each (p99 {hl['c_p99']:.0f} ms, slowest {hl['c_max']:.1f} s, whole corpus "
         f"{whole}); blobs are {hl['size_total']:.1f}x the source bytes in total (median "
         f"{hl['size_med']:.1f}x). Loading verifies a blob at {hl['verify']:.1f} GB/s.",
-        "**Known weak spot**: groups with many independent `*` patterns (e.g. the Shopify store template) "
-        "compile into large DFAs split over several automata, which costs compile time, blob size and matching "
-        "speed on such sites; the report gives the measurements and the proposed fixes.",
+        "**Known weak spot**: a URL is checked against each wildcard rule whose literal prefix it matches "
+        "(best rank first, stopping at the first match), so sites with hundreds of `*` rules (e.g. the Shopify "
+        "store template) and the synthetic files of thousands of rules cost more per URL; the report gives "
+        "the measurements and the proposed fix.",
     ]
     text = "## Performance\n\n" + textwrap.fill(intro, 100) + "\n\n" + "\n".join(
         textwrap.fill(b, 100, initial_indent="- ", subsequent_indent="  ") for b in bullets) + "\n"
@@ -266,9 +267,9 @@ def main():
         def row(r):
             s, b = int(r["source_bytes"]), int(r["blob_bytes"])
             return [r["file"], f"{s:,}", f"{b:,}", f"{b / s:.2f}" if s else "-",
-                    f"{float(r['compile_ns']) / 1e6:.2f}", r["rules"], r["automata"], r["states"], r["status"]]
+                    f"{float(r['compile_ns']) / 1e6:.2f}", r["rules"], r["programs"], r["nodes"], r["status"]]
 
-        hdr = ["file", "source B", "blob B", "blob/src", "compile ms", "rules", "automata", "states", "status"]
+        hdr = ["file", "source B", "blob B", "blob/src", "compile ms", "rules", "programs", "nodes", "status"]
         w("Ten slowest files:")
         w("")
         w(table(hdr, [row(r) for r in sorted(comp, key=lambda r: -float(r["compile_ns"]))[:10]]))
@@ -368,8 +369,8 @@ plot '{res}/compile_size.dat' using 1:2 with dots lc rgb '#1f77b4' title 'compil
                            verdict(statistics.median(mns) <= statistics.median(fns))))
         w("Ten lists with the highest ratio to the floor:")
         w("")
-        w(table(["list", "URLs", "rules", "automata", "states", "match ns", "floor ns", "ratio"],
-                [[r["name"], r["n_urls"], r["rules"], r["automata"], r["states"], r["match_ns"], r["floor_ns"],
+        w(table(["list", "URLs", "rules", "programs", "nodes", "match ns", "floor ns", "ratio"],
+                [[r["name"], r["n_urls"], r["rules"], r["programs"], r["nodes"], r["match_ns"], r["floor_ns"],
                   r["ratio"]] for r in sorted(mt, key=lambda r: -float(r["ratio"]))[:10]]))
         w("")
         with open(os.path.join(res, "match.dat"), "w") as f:
@@ -409,8 +410,8 @@ plot '{res}/match.dat' using 1:2 with points pt 7 ps 0.6 title 'list', x with li
                 continue
             rows.append([r["rules"], f"{int(r['source_bytes']):,}", f"{int(r['blob_bytes']):,}",
                          f"{int(r['blob_bytes']) / int(r['source_bytes']):.2f}", fmt(num(r["compile_us"]), 1),
-                         r["automata"], r["states"], r["match_ns"], r["floor_ns"], r["ratio"]])
-        w(table(["rules", "source B", "blob B", "blob/src", "compile µs", "automata", "states", "ns/URL",
+                         r["programs"], r["nodes"], r["match_ns"], r["floor_ns"], r["ratio"]])
+        w(table(["rules", "source B", "blob B", "blob/src", "compile µs", "programs", "nodes", "ns/URL",
                  "floor ns", "ratio"], rows))
         w("")
         if len(good) >= 2:

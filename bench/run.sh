@@ -138,7 +138,7 @@ awk -F'\t' -v c="$CORPUS" -v n="$NLISTS" 'NR > 1 && NR <= n + 1 {
         r = $5 != "" && $5 != "-" ? $5 : $6; if (r == "" || r == "-") next
         print $2 "\t" c "/" r "\t" c "/" $1 }' "$CORPUS/urls-index.tsv" >"$RES/jobs.tsv"
 log "2/5 real URL lists: $(wc -l <"$RES/jobs.tsv") lists"
-printf 'name\tn_urls\tdisallowed\trules\tautomata\tstates\tcompile_us\tblob_bytes\tsource_bytes\tverify_ns\tmatch_ns\tfloor_ns\tratio\n' \
+printf 'name\tn_urls\tdisallowed\trules\tprograms\tnodes\tcompile_us\tblob_bytes\tsource_bytes\tverify_ns\tmatch_ns\tfloor_ns\tratio\n' \
     >"$RES/match.tsv"
 while IFS="$(printf '\t')" read -r name robots urls; do
     out=$RES/match/$name.txt
@@ -159,7 +159,7 @@ done <"$RES/jobs.tsv"
 
 # ---- 3. scaling --------------------------------------------------------------
 log "3/5 scaling: rule counts $COUNTS"
-printf 'rules\tsource_bytes\tblob_bytes\tcompile_us\tautomata\tstates\tmax_states\tmatch_ns\tfloor_ns\tratio\tdisallowed\n' \
+printf 'rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\tratio\tdisallowed\n' \
     >"$RES/scale_rules.tsv"
 for n in $(echo "$COUNTS" | tr ',' ' '); do
     if timeout "$SCALE_TIMEOUT" "$B/bench_scale" rules --counts "$n" --rounds "$ROUNDS" --min-ms "$MINMS" \
