@@ -213,7 +213,7 @@ static rsc_status check_rules(verifier *v)
     FILLED(pos, end);
     uint32_t n = v->prog->priv[P_RULES_N], pline = 0, plen = 0, pallow = 0;
     for (uint32_t r = 0; r < n; r++) {
-        uint32_t x[RSC_TAB_MAX_COLS];
+        uint32_t x[RSC_TAB_MAX_COLS] = {0};
         row(v, P_RULES, r, x);
         uint32_t so = x[1], sl = x[2], line = x[0] >> 1, allow = x[0] & 1;
         CORRUPT(line >= 1, ROW_AT(P_RULES, r), "rule line 0");
