@@ -32,9 +32,9 @@ typedef struct sbuf {
 
 static void sput(sbuf *b, const char *s)
 {
-    size_t k = strlen(s);
-    if (b->n + k >= sizeof b->p)
-        k = sizeof b->p - 1 - b->n;
+    size_t k = strlen(s), room = b->n < sizeof b->p ? sizeof b->p - 1 - b->n : 0;
+    if (k > room) /* full: keep what fits (GCC -O3 proves no overflow this way) */
+        k = room;
     memcpy(b->p + b->n, s, k);
     b->n += k;
     b->p[b->n] = 0;
