@@ -32,8 +32,10 @@ typedef struct sbuf {
 
 static void sput(sbuf *b, const char *s)
 {
-    size_t k = strlen(s), room = b->n < sizeof b->p ? sizeof b->p - 1 - b->n : 0;
-    if (k > room) /* full: keep what fits (GCC -O3 proves no overflow this way) */
+    if (b->n >= sizeof b->p - 1) /* full (lets GCC -O3 see no overflow) */
+        return;
+    size_t k = strlen(s), room = sizeof b->p - 1 - b->n;
+    if (k > room)
         k = room;
     memcpy(b->p + b->n, s, k);
     b->n += k;
