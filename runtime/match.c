@@ -20,7 +20,7 @@
 /* Rewritten paths up to this many bytes are matched from a stack buffer
  * (tests build the runtime with a tiny one to exercise the stream path). */
 #ifndef RSC_PATH_BUF
-#define RSC_PATH_BUF 4096
+#define RSC_PATH_BUF 8192
 #endif
 
 int rsc_program_profile(const rsc_program *prog)
@@ -625,10 +625,29 @@ static int glob_stream(src s, const uint8_t *t, size_t tl, int anch)
     return 1;
 }
 
+/* The filter of the stream's rest: it covers every later glob list too. */
+static void filter_fill_stream(filter *f, src s)
+{
+    uint8_t prev = 0;
+    memset(f, 0, sizeof *f);
+    for (int first = 1; !src_end(&s); first = 0) {
+        uint8_t c = src_next(&s), h = PAIR(prev, c);
+        f->bytes[c >> 6] |= 1ull << (c & 63);
+        if (!first)
+            f->pairs[h >> 6] |= 1ull << (h & 63);
+        prev = c;
+    }
+    f->ready = 1;
+}
+
+/* globs() over a stream; the filter always runs: a stream search costs
+ * path bytes x segment bytes. */
 static uint32_t globs_stream(const wctx *w, const uint8_t *g, src s, uint32_t j,
-                             uint32_t best)
+                             uint32_t best, filter *f)
 {
     uint32_t gn = rsc_uv(&g);
+    if (!f->ready)
+        filter_fill_stream(f, s);
     while (gn--) {
         uint32_t r = rsc_uv(&g);
         size_t tl;
@@ -636,7 +655,7 @@ static uint32_t globs_stream(const wctx *w, const uint8_t *g, src s, uint32_t j,
         if (r <= best)
             break;
         const uint8_t *t = tail(w, r, j, &tl, &anch);
-        if (glob_stream(s, t, tl, anch))
+        if (filter_may(f, t, tl) && glob_stream(s, t, tl, anch))
             return r;
     }
     return best;
@@ -646,6 +665,8 @@ static uint32_t globs_stream(const wctx *w, const uint8_t *g, src s, uint32_t j,
 static uint32_t walk_stream(const wctx *w, const uint8_t *q, src s, uint32_t best)
 {
     uint32_t i = 0;
+    filter f;
+    f.ready = 0;
     for (;;) {
         const uint8_t *lab;
         uint32_t ll;
@@ -659,7 +680,7 @@ static uint32_t walk_stream(const wctx *w, const uint8_t *q, src s, uint32_t bes
         if (src_end(&s) && x.end > best)
             best = x.end;
         if (x.g)
-            best = globs_stream(w, x.g, s, i, best);
+            best = globs_stream(w, x.g, s, i, best, &f);
         if (src_end(&s) || !(q = child(&x, src_next(&s))))
             break;
         i++;

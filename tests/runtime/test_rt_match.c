@@ -15,7 +15,7 @@
  * RSC_NAIVE_MAX=0 (test_rt_match_smallbuf): there every rewritten path
  * longer than 8 bytes takes the stream functions (walk_stream,
  * glob_stream) and every glob segment the Two-Way search, so all these
- * code paths pass the same assertions. Paths over 4096 bytes take the
+ * code paths pass the same assertions. Paths over 8192 bytes take the
  * stream in the default build too.
  *
  * `test_rt_match --dump` prints the example blob. */
@@ -30,7 +30,7 @@
 #include "testutil.h"
 
 #ifndef RT_PATH_BUF
-#define RT_PATH_BUF 4096 /* the runtime's RSC_PATH_BUF this binary is linked with */
+#define RT_PATH_BUF 8192 /* the runtime's RSC_PATH_BUF this binary is linked with */
 #endif
 #ifndef RT_NAIVE_MAX
 #define RT_NAIVE_MAX 16 /* and its RSC_NAIVE_MAX */
@@ -1587,11 +1587,11 @@ static void test_path_end(void)
         }
 }
 
-/* Paths longer than the runtime's path buffer (4096 by default; the
+/* Paths longer than the runtime's path buffer (8192 by default; the
  * smallbuf build: 8): rewritten ones are matched as streams. */
 static void test_long(void)
 {
-    size_t big = 6000;
+    size_t big = 10000;
     char *q = malloc(big + 64), *u = malloc(big + 64);
     for (int rfc = 0; rfc < 2; rfc++) {
         tp_prog p;
@@ -1603,7 +1603,7 @@ static void test_long(void)
         build(&x, &p);
         rsc_selection s = sel1(&x.p, "x");
         rsc_match m;
-        static const size_t lens[] = {2, 3, 4, 7, 8, 9, 10, 4094, 4095, 4096, 4097, 5990};
+        static const size_t lens[] = {2, 3, 4, 7, 8, 9, 10, 8190, 8191, 8192, 8193, 9990};
         for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
             size_t n = lens[li];
             /* ";" + 'a' * (n-1): "/;a..." as a URL */
