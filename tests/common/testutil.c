@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int tu_failures;
+int tu_failures, tu_passed;
 
 char *tu_read_file(const char *path, size_t *len)
 {

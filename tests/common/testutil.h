@@ -23,17 +23,28 @@ char *tu_unescape(const char *s, size_t *len);
 /* Iterates over the lines of a file: returns a malloc'ed line or NULL at EOF. */
 char *tu_getline(FILE *f);
 
-/* Counts failures; prints where. */
-extern int tu_failures;
+/* Counts failures; prints where. TU_COUNT also counts the checks that
+ * pass, in tu_passed (for tu_report). Each evaluates cond once. */
+extern int tu_failures, tu_passed;
+#define TU_FAIL_(text, ...)                                                   \
+    do {                                                                      \
+        tu_failures++;                                                        \
+        fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,      \
+                text);                                                        \
+        fprintf(stderr, __VA_ARGS__);                                         \
+        fputc('\n', stderr);                                                  \
+    } while (0)
 #define TU_CHECK(cond, ...)                                                   \
     do {                                                                      \
-        if (!(cond)) {                                                        \
-            tu_failures++;                                                    \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,  \
-                    #cond);                                                   \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fputc('\n', stderr);                                              \
-        }                                                                     \
+        if (!(cond))                                                          \
+            TU_FAIL_(#cond, __VA_ARGS__);                                     \
+    } while (0)
+#define TU_COUNT(cond, ...)                                                   \
+    do {                                                                      \
+        if (cond)                                                             \
+            tu_passed++;                                                      \
+        else                                                                  \
+            TU_FAIL_(#cond, __VA_ARGS__);                                     \
     } while (0)
 
 /* Prints "N passed, M failed" and returns the exit status. */

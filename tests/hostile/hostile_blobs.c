@@ -52,6 +52,7 @@ extern char **environ;
 #include "blobspec.h"
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
+#include "testutil.h"
 
 #ifdef RSC_TEST_SANITIZE
 #define SAN 1
@@ -59,19 +60,7 @@ extern char **environ;
 #define SAN 0
 #endif
 
-static int failures, passed;
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (cond) {                                                           \
-            passed++;                                                         \
-        } else {                                                              \
-            failures++;                                                       \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,  \
-                    #cond);                                                   \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fputc('\n', stderr);                                              \
-        }                                                                     \
-    } while (0)
+#define CHECK TU_COUNT
 
 static uint64_t rng_state = 0x5eed;
 static uint32_t rnd(void)
@@ -1333,6 +1322,6 @@ int main(int argc, char **argv)
     for (int s = 0; s < 16; s++)
         if (T.mut_status[s])
             printf(" %s %lu;", s ? rsc_strerror(s) : "OK", T.mut_status[s]);
-    printf("\nhostile_blobs: %d checks passed, %d failed\n", passed, failures);
-    return failures ? 1 : 0;
+    putchar('\n');
+    return tu_report("hostile_blobs", tu_passed);
 }

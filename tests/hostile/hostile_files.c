@@ -51,6 +51,7 @@
 #include "robotsc/compiler.h"
 #include "robotsc/ir.h"
 #include "robotsc/runtime.h"
+#include "testutil.h"
 
 #ifdef RSC_TEST_SANITIZE
 #define SAN 1
@@ -58,19 +59,7 @@
 #define SAN 0
 #endif
 
-static int failures, passed;
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (cond) {                                                           \
-            passed++;                                                         \
-        } else {                                                              \
-            failures++;                                                       \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,  \
-                    #cond);                                                   \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fputc('\n', stderr);                                              \
-        }                                                                     \
-    } while (0)
+#define CHECK TU_COUNT
 
 static int full;
 
@@ -1350,6 +1339,5 @@ int main(int argc, char **argv)
            full ? " (full size)" : SAN ? " (sanitizer sizes)" : "");
     if (alloc && want("alloc"))
         alloc_failures();
-    printf("hostile_files: %d checks passed, %d failed\n", passed, failures);
-    return failures ? 1 : 0;
+    return tu_report("hostile_files", tu_passed);
 }
