@@ -696,6 +696,18 @@ static int is_robots_txt(src s)
 
 /* ---- Verdict ----------------------------------------------------------- */
 
+/* Whether the rfc profile's normalisation leaves p[0..n) as it is: no
+ * '%' and no byte >= 0x80. */
+static int already_normal(const uint8_t *p, size_t n)
+{
+    if (memchr(p, '%', n))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] >= 0x80)
+            return 0;
+    return 1;
+}
+
 /* The best rank of the selected programs for the path in p[0..n), which
  * ends early at a NUL or term (walk()); slash: a '/' goes in front. */
 static uint32_t best_rank(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term,
@@ -719,7 +731,10 @@ static uint32_t best_rank(const rsc_selection *sel, const uint8_t *p, size_t n, 
         while (k < sizeof buf && !src_end(&s))
             buf[k++] = src_next(&s);
         stream = !src_end(&s);
-        p = buf, n = k;
+        if (!stream)
+            p = buf, n = k;
+        else if (!slash && already_normal(p, n))
+            stream = 0; /* a long rfc path with nothing to rewrite: as is */
     }
     if (sel->n_roots <= RSC_MAX_SELECT) {
         for (uint32_t k = 0; k < sel->n_roots && best < max; k++) {
