@@ -346,8 +346,8 @@ static const uint8_t *tail(const wctx *w, uint32_t r, uint32_t j, size_t *tl, in
 }
 
 /* A cheap necessary condition for glob(): the bytes and the byte pairs of
- * the path, hashed into 256-bit sets, filled on first use. A tail whose
- * first segment has a byte or a pair not in them cannot match, which
+ * the path, hashed into 256-bit sets, filled on first use. A tail with a
+ * byte or a pair (within a segment) not in them cannot match, which
  * rejects most of a long list of "contains" rules (a tail like "*View*")
  * without a search. Worth it from a few tries on. */
 typedef struct filter {
@@ -372,19 +372,18 @@ static void filter_fill(filter *f, const uint8_t *p, size_t n)
     f->ready = 1;
 }
 
-/* 0 when the first segment of tail t[0..tl) surely does not occur. */
+/* 0 when some segment of tail t[0..tl) surely does not occur: one of its
+ * bytes or pairs is not in the path. Stops at the first miss. */
 static int filter_may(const filter *f, const uint8_t *t, size_t tl)
 {
-    size_t k = 0;
-    while (k < tl && t[k] == '*')
-        k++;
-    if (k == tl)
-        return 1;
-    if (!HAS(f->bytes, t[k]))
-        return 0;
-    for (; k + 1 < tl && t[k + 1] != '*'; k++) /* stops at the first miss */
-        if (!HAS(f->pairs, PAIR(t[k], t[k + 1])))
+    for (size_t k = 0; k < tl; k++) {
+        if (t[k] == '*')
+            continue;
+        if (!HAS(f->bytes, t[k]))
             return 0;
+        if (k + 1 < tl && t[k + 1] != '*' && !HAS(f->pairs, PAIR(t[k], t[k + 1])))
+            return 0;
+    }
     return 1;
 }
 
