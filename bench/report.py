@@ -117,7 +117,7 @@ def write_readme_section(path, m, hl, report_name):
                     + ", ".join(p[0].replace(" (node)", "").replace("Python ", "") for p in peers)
                     + " on the same files and URLs.")
     whole = (f"more than {hl['whole']:.0f} s (budget exhausted)" if hl["partial"]
-             else f"{hl['whole']:.0f} s")
+             else f"{hl['whole']:.1f} s")
     try:
         load = float(m.get("load_before", "0").split()[0])
     except ValueError:
@@ -132,9 +132,9 @@ def write_readme_section(path, m, hl, report_name):
         f"({1e3 / hl['m_med']:.1f} M URLs/s on one core): {hl['m_med'] / hl['f_med']:.2f}x the cost of merely "
         f"hashing the URL with FNV-1a (target: at most 1x).{peer_txt}",
         f"**Compile**: the {hl['files']:,} robots.txt files of the corpus compile in a median "
-        f"{hl['c_med']:.0f} µs each (p99 {hl['c_p99']:.0f} ms, slowest {hl['c_max']:.1f} s, whole corpus "
-        f"{whole}); blobs are {hl['size_total']:.1f}x the source bytes in total (median "
-        f"{hl['size_med']:.1f}x). Loading verifies a blob at {hl['verify']:.1f} GB/s.",
+        f"{hl['c_med']:.1f} µs each (p99 {hl['c_p99']:.2f} ms, slowest {hl['c_max'] * 1e3:.0f} ms, whole "
+        f"corpus {whole}); blobs are {hl['size_total']:.2f}x the source bytes in total (median "
+        f"{hl['size_med']:.2f}x). Loading verifies a blob at {hl['verify']:.1f} GB/s.",
         "**Known weak spot**: a URL is checked against each wildcard rule whose literal prefix it matches "
         "(best rank first, stopping at the first match), so sites with hundreds of `*` rules (e.g. the Shopify "
         "store template) and the synthetic files of thousands of rules cost more per URL; the report gives "
