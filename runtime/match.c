@@ -121,6 +121,25 @@ static uint32_t find_agent(const rsc_program *prog, const uint8_t *a, size_t n)
     return UINT32_MAX;
 }
 
+/* Set k's programs are positions [*j, *end) of the SETS list; without
+ * SETS, set k is program k alone (FORMAT.md, SETS). */
+static void set_span(const rsc_program *prog, uint32_t k, uint32_t *j, uint32_t *end)
+{
+    if (!PRIV(prog, P_SETS)) {
+        *j = k, *end = k + 1;
+        return;
+    }
+    *j = rsc_tab(prog, P_SETS, k, 0);
+    *end = *j + rsc_tab(prog, P_SETS, k, 1);
+}
+
+/* The root offset of the program at position j of set_span(). */
+static uint32_t program_root(const rsc_program *prog, uint32_t j)
+{
+    uint32_t pr = PRIV(prog, P_SETS) ? rsc_tab(prog, P_SLIST, j, 0) : j;
+    return PRIV(prog, P_PROG_DATA) + (pr ? rsc_tab(prog, P_PROGS, pr - 1, 0) : 0);
+}
+
 /* Adds x to list[0..*n) unless present; 0 when full. */
 static int add_unique(uint32_t *list, uint32_t *n, uint32_t x)
 {
@@ -159,17 +178,13 @@ rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
     if (!sel->named && PRIV(prog, P_GLOBAL))
         sel->sets[sel->n_sets++] = PRIV(prog, P_GLOBAL) - 1;
     sel->prog = prog;
-    /* The programs to run, once for all matches (no SETS: set i is program
-     * i, FORMAT.md); with more than fit, matching goes through the sets. */
+    /* The programs to run, once for all matches; with more than fit,
+     * matching goes through the sets. */
     for (uint32_t k = 0; k < sel->n_sets; k++) {
-        const int ident = !PRIV(prog, P_SETS);
-        uint32_t first = ident ? sel->sets[k] : rsc_tab(prog, P_SETS, sel->sets[k], 0);
-        uint32_t cnt = ident ? 1 : rsc_tab(prog, P_SETS, sel->sets[k], 1);
-        for (uint32_t j = first; j < first + cnt; j++) {
-            uint32_t pr = ident ? j : rsc_tab(prog, P_SLIST, j, 0);
-            uint32_t root = PRIV(prog, P_PROG_DATA) + (pr ? rsc_tab(prog, P_PROGS, pr - 1, 0) : 0);
+        uint32_t j, end;
+        for (set_span(prog, sel->sets[k], &j, &end); j < end; j++) {
             if (sel->n_roots < RSC_MAX_SELECT)
-                sel->roots[sel->n_roots] = root;
+                sel->roots[sel->n_roots] = program_root(prog, j);
             sel->n_roots++;
         }
     }
@@ -742,15 +757,10 @@ static uint32_t best_rank(const rsc_selection *sel, const uint8_t *p, size_t n, 
         }
         return best;
     }
-    const uint8_t *data = AT(prog, PRIV(prog, P_PROG_DATA));
     for (uint32_t k = 0; k < sel->n_sets && best < max; k++) {
-        /* No SETS: set i is program i (FORMAT.md, SETS). */
-        const int ident = !PRIV(prog, P_SETS);
-        uint32_t first = ident ? sel->sets[k] : rsc_tab(prog, P_SETS, sel->sets[k], 0);
-        uint32_t nn = ident ? 1 : rsc_tab(prog, P_SETS, sel->sets[k], 1);
-        for (uint32_t j = first; j < first + nn && best < max; j++) {
-            uint32_t pr = ident ? j : rsc_tab(prog, P_SLIST, j, 0);
-            const uint8_t *root = data + (pr ? rsc_tab(prog, P_PROGS, pr - 1, 0) : 0);
+        uint32_t j, end;
+        for (set_span(prog, sel->sets[k], &j, &end); j < end && best < max; j++) {
+            const uint8_t *root = prog->base + program_root(prog, j);
             best = stream ? walk_stream(&w, root, s0, best) : walk(&w, root, p, n, term, best);
         }
     }
