@@ -4,7 +4,7 @@
  *
  *   bench_scale rules  [--seed S] [--rounds N] [--min-ms M] [--counts 10,100,...]
  *       per rule count: source and blob bytes, compile time (median),
- *       automata and states, ns per URL over 1,000 synthetic URLs and the
+ *       programs and trie nodes, ns per URL over 1,000 synthetic URLs and the
  *       FNV-1a floor on the same bytes.
  *   bench_scale length [--seed S] [--rounds N] [--min-ms M] [--rules R] [--lengths 10,100,...]
  *       per path length: ns per path and per byte (rsc_match_path) against

@@ -453,7 +453,7 @@ plot '{res}/scale_rules.dat' using 1:4 with linespoints lw 2 pt 7 title 'compile
     sl = [r for r in read_tsv(os.path.join(res, "scale_length.tsv")) if num(r.get("match_ns")) is not None]
     if sl:
         w("Path length: paths of exactly L bytes made of the same words, matched with `rsc_match_path` against "
-          "the 100-rule synthetic file (its `/*...$` rules keep the automaton running to the end of the path).")
+          "the 100-rule synthetic file (its `/*...$` rules are searched through the whole path when they do not match).")
         w("")
         w(table(["path bytes", "paths", "ns/path", "ns/byte", "floor ns/byte", "ratio"],
                 [[r["length"], r["paths"], r["match_ns"], r["match_ns_per_byte"], r["floor_ns_per_byte"],
