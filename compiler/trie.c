@@ -4,9 +4,10 @@
  * Each pattern is cut at its first '*': the literal prefix S0 places it in
  * the trie, and it becomes the node's Accept (S0, or S0 followed by stars
  * only), its End ('$'-anchored, no star) or a glob entry (the rest, from
- * the '*'; an entry names its rule, whose match text holds the tail). The trie is built from the distinct prefixes in sorted order
- * with the classic longest-common-prefix stack, so building is linear in
- * the pattern bytes after the sort, and no automaton is ever determinised.
+ * the '*'; an entry names its rule, whose match text holds the tail). The
+ * trie is built from the distinct prefixes in sorted order with the classic
+ * longest-common-prefix stack, so building is linear in the pattern bytes
+ * after the sort, and no automaton is ever determinised.
  * Entries that can never decide (rank not above the best Accept on the way
  * from the root: that rule matches whenever they do) are dropped and the
  * trie is built again from the rest. The encoding needs each subtree's size
@@ -33,7 +34,9 @@ typedef struct tnode {
     uint32_t depth, parent, first, last, next, nchild;
     uint32_t accept, end;
     uint32_t e0, en; /* its entries: ents[e0 .. e0+en) */
-    size_t size;     /* encoded subtree bytes */
+    uint32_t level;  /* nodes from the root, the root 1 (preorder) */
+    uint32_t floor;  /* best Accept from the root to here (prune) */
+    size_t size;     /* encoded subtree bytes (encode) */
 } tnode;
 
 typedef struct trie {
@@ -156,9 +159,8 @@ static rsc_status preorder(trie *tr)
     while (sp) {
         uint32_t v = tr->stack[--sp];
         tr->order[n++] = v;
-        /* depth in nodes: stored temporarily in size */
-        tr->t[v].size = v ? tr->t[tr->t[v].parent].size + 1 : 1;
-        if (tr->t[v].size > RSC_MAX_DEPTH)
+        tr->t[v].level = v ? tr->t[tr->t[v].parent].level + 1 : 1;
+        if (tr->t[v].level > RSC_MAX_DEPTH)
             return RSC_E_LIMIT;
         /* push children last-to-first so the first is visited first */
         size_t at = sp + tr->t[v].nchild;
@@ -175,7 +177,7 @@ static int prune(trie *tr)
     int any = 0;
     for (size_t k = 0; k < tr->nt; k++) {
         tnode *x = &tr->t[tr->order[k]];
-        uint32_t floor = x->parent == NIL ? 0 : tr->t[x->parent].size;
+        uint32_t floor = x->parent == NIL ? 0 : tr->t[x->parent].floor;
         for (uint32_t i = x->e0; i < x->e0 + x->en; i++) {
             ent *e = &tr->e[i];
             if (e->drop || e->kind != K_ACCEPT)
@@ -190,7 +192,7 @@ static int prune(trie *tr)
             if (!e->drop && e->kind != K_ACCEPT && (e->rank <= floor || (e->kind == K_END && e->rank < x->end)))
                 e->drop = 1, any = 1;
         }
-        x->size = floor; /* the floor, for the children (preorder) */
+        x->floor = floor; /* for the children, later in preorder */
     }
     return any;
 }
