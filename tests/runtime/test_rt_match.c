@@ -129,33 +129,6 @@ static int ref_rule(const char *pat, const uint8_t *s, size_t n)
     return r;
 }
 
-/* FORMAT.md, rfc profile: the normalised form of s[0..n) into out (3n
- * bytes); returns its length. */
-static size_t normalise(const uint8_t *s, size_t n, uint8_t *out)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t c = s[i];
-        const char *h1 = i + 1 < n ? strchr(hex, s[i + 1] >= 'a' ? s[i + 1] - 32 : s[i + 1]) : NULL;
-        const char *h2 = i + 2 < n ? strchr(hex, s[i + 2] >= 'a' ? s[i + 2] - 32 : s[i + 2]) : NULL;
-        if (c == '%' && h1 && h2 && s[i + 1] && s[i + 2]) {
-            int v = (int)(h1 - hex) * 16 + (int)(h2 - hex);
-            if ((v >= 'a' && v <= 'z') || (v >= 'A' && v <= 'Z') || (v >= '0' && v <= '9') ||
-                v == '-' || v == '.' || v == '_' || v == '~') {
-                out[k++] = (uint8_t)v;
-            } else {
-                out[k++] = '%', out[k++] = (uint8_t)*h1, out[k++] = (uint8_t)*h2;
-            }
-            i += 2;
-        } else if (c >= 0x80) {
-            out[k++] = '%', out[k++] = (uint8_t)hex[c >> 4], out[k++] = (uint8_t)hex[c & 15];
-        } else {
-            out[k++] = c;
-        }
-    }
-    return k;
-}
 
 /* The best rank of the rules of the given sets matching s (0: none); in
  * the rfc profile a rule matches by its pattern normalised. */
@@ -172,7 +145,7 @@ static uint32_t ref_best(const tp_prog *tp, const uint32_t *rank, const uint32_t
                 const char *pat = tp->rules[r].pat;
                 char mt[3 * 64 + 1];
                 if (tp->rfc && strlen(pat) <= 64) {
-                    mt[normalise((const uint8_t *)pat, strlen(pat), (uint8_t *)mt)] = 0;
+                    mt[tp_normalise((const uint8_t *)pat, strlen(pat), (uint8_t *)mt)] = 0;
                     pat = mt;
                 }
                 if (rank[r] > best && ref_rule(pat, s, n))
@@ -1710,7 +1683,7 @@ static void test_random(void)
                 raw[0] = '/';
             /* rfc: the pattern as written (the builder stores its
              * normalised match text) or already normalised */
-            size_t pl = rfc && rnd() % 2 ? normalise((const uint8_t *)raw, len, (uint8_t *)pats[i])
+            size_t pl = rfc && rnd() % 2 ? tp_normalise((const uint8_t *)raw, len, (uint8_t *)pats[i])
                                          : (memcpy(pats[i], raw, len), len);
             if (rnd() % 10 < 3)
                 pats[i][pl++] = '$';
@@ -1772,7 +1745,7 @@ static void test_random(void)
             /* As a path: no '/' in front. */
             rsc_match m;
             int got = rsc_match_path(&s, (const char *)q, n, &m);
-            size_t en = rfc ? normalise(q, n, eff) : n;
+            size_t en = rfc ? tp_normalise(q, n, eff) : n;
             if (!rfc)
                 memcpy(eff, q, n);
             int robots = rfc && en == 11 && memcmp(eff, "/robots.txt", 11) == 0;
@@ -1789,7 +1762,7 @@ static void test_random(void)
                 tmp[tn++] = '/';
             memcpy(tmp + tn, q, n);
             tn += n;
-            en = rfc ? normalise(tmp, tn, eff) : tn;
+            en = rfc ? tp_normalise(tmp, tn, eff) : tn;
             if (!rfc)
                 memcpy(eff, tmp, tn);
             robots = rfc && en == 11 && memcmp(eff, "/robots.txt", 11) == 0;
