@@ -767,66 +767,44 @@ static const char *const file_pieces[] = {
     "%7e", "%7E", "~", "%2f", "\xc3\xa9", "%C3%A9", "index.html", "/index.html", "?", "=", "A",
 };
 
-typedef struct fbuf {
-    char *p;
-    size_t n, cap;
-} fbuf;
-
-static void fput(fbuf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        b->cap = (b->n + n + 1) * 2;
-        b->p = realloc(b->p, b->cap);
-        if (!b->p)
-            exit(2);
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-
-static void fputs_(fbuf *b, const char *s)
-{
-    fput(b, s, strlen(s));
-}
 
 /* A pattern: a shared-looking start, then pieces. */
-static void gen_file_pattern(fbuf *b)
+static void gen_file_pattern(tu_buf *b)
 {
     static const char *const starts[] = {"/", "/shop", "/shop/", "/shop/cart", "/a", "/ab",
                                          "/abc", "*", "/*", "/x", "/shop/***", "/a****"};
-    fputs_(b, starts[rnd(sizeof starts / sizeof starts[0])]);
+    tu_buf_puts(b, starts[rnd(sizeof starts / sizeof starts[0])]);
     unsigned k = rnd(5);
     for (unsigned i = 0; i < k; i++)
-        fputs_(b, file_pieces[rnd(sizeof file_pieces / sizeof file_pieces[0])]);
+        tu_buf_puts(b, file_pieces[rnd(sizeof file_pieces / sizeof file_pieces[0])]);
 }
 
-static void gen_path(fbuf *b, const fbuf *pats, size_t np)
+static void gen_path(tu_buf *b, const tu_buf *pats, size_t np)
 {
     if (np && rnd(2)) { /* from a pattern: '*' filled, '$' dropped */
-        const fbuf *q = &pats[rnd((unsigned)np)];
+        const tu_buf *q = &pats[rnd((unsigned)np)];
         for (size_t i = 0; i < q->n; i++) {
             if (q->p[i] == '*') {
                 unsigned r = rnd(3);
                 for (unsigned j = 0; j < r; j++)
-                    fputs_(b, file_pieces[rnd(sizeof file_pieces / sizeof file_pieces[0])]);
+                    tu_buf_puts(b, file_pieces[rnd(sizeof file_pieces / sizeof file_pieces[0])]);
             } else if (!(q->p[i] == '$' && i + 1 == q->n)) {
-                fput(b, q->p + i, 1);
+                tu_buf_put(b, q->p + i, 1);
             }
         }
         if (rnd(3) == 0)
-            fputs_(b, file_pieces[rnd(sizeof file_pieces / sizeof file_pieces[0])]);
+            tu_buf_puts(b, file_pieces[rnd(sizeof file_pieces / sizeof file_pieces[0])]);
         if (b->n && rnd(4) == 0)
             b->n -= rnd((unsigned)b->n); /* a prefix of it */
     } else {
-        fputs_(b, "/");
+        tu_buf_puts(b, "/");
         unsigned k = rnd(6);
         for (unsigned i = 0; i < k; i++)
-            fputs_(b, file_pieces[rnd(sizeof file_pieces / sizeof file_pieces[0])]);
+            tu_buf_puts(b, file_pieces[rnd(sizeof file_pieces / sizeof file_pieces[0])]);
     }
     if (rnd(60) == 0) /* long: the runtime's stream path in the rfc profile */
         for (int i = 0; i < 700; i++)
-            fputs_(b, "\xc3\xa9/x");
+            tu_buf_puts(b, "\xc3\xa9/x");
     if (b->p)
         b->p[b->n] = 0;
 }
@@ -836,26 +814,26 @@ static void test_random_files(void)
     static const char *const agents[] = {"a", "b", "zz", ""};
     long cases = 0, files = 0, pruned_files = 0;
     for (int iter = 0; iter < 300; iter++) {
-        fbuf f = {NULL, 0, 0};
-        fbuf pats[64];
+        tu_buf f = {NULL, 0, 0};
+        tu_buf pats[64];
         size_t np = 0;
         memset(pats, 0, sizeof pats);
         unsigned groups = 1 + rnd(3);
         for (unsigned g = 0; g < groups; g++) {
             static const char *const uas[] = {"User-agent: *\n", "User-agent: a\n",
                                               "User-agent: B\n", "User-agent: *foo\n"};
-            fputs_(&f, uas[rnd(4)]);
+            tu_buf_puts(&f, uas[rnd(4)]);
             if (rnd(3) == 0)
-                fputs_(&f, uas[rnd(4)]);
+                tu_buf_puts(&f, uas[rnd(4)]);
             unsigned rules = 1 + rnd(iter % 10 == 0 ? 60 : 12);
             for (unsigned r = 0; r < rules && np < 64; r++) {
-                fputs_(&f, rnd(2) ? "Allow: " : "Disallow: ");
-                fbuf *q = &pats[np++];
+                tu_buf_puts(&f, rnd(2) ? "Allow: " : "Disallow: ");
+                tu_buf *q = &pats[np++];
                 gen_file_pattern(q);
                 if (rnd(5) == 0)
-                    fputs_(q, "$");
-                fput(&f, q->p, q->n);
-                fputs_(&f, "\n");
+                    tu_buf_puts(q, "$");
+                tu_buf_put(&f, q->p, q->n);
+                tu_buf_puts(&f, "\n");
             }
         }
         for (int prof = 0; prof < 2; prof++) {
@@ -893,12 +871,12 @@ static void test_random_files(void)
                     continue;
                 }
                 for (int k = 0; k < 40; k++) {
-                    fbuf path = {NULL, 0, 0}, raw = {NULL, 0, 0};
+                    tu_buf path = {NULL, 0, 0}, raw = {NULL, 0, 0};
                     gen_path(&raw, pats, np);
                     if (!raw.n || raw.p[0] != '/') /* rsc_match_path wants a '/' first */
-                        fputs_(&path, "/");
+                        tu_buf_puts(&path, "/");
                     if (raw.n)
-                        fput(&path, raw.p, raw.n);
+                        tu_buf_put(&path, raw.p, raw.n);
                     free(raw.p);
                     const char *ps = path.p ? path.p : "";
                     ref_verdict rv = ref_check_parsed(&rr, &rag, 1, ps, path.n, 1);

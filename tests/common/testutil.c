@@ -162,6 +162,30 @@ char *tu_getline(FILE *f)
     return buf;
 }
 
+void tu_buf_put(tu_buf *b, const void *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        size_t nc = b->cap ? b->cap : 256;
+        while (nc < b->n + n + 1)
+            nc *= 2;
+        char *np = realloc(b->p, nc);
+        if (!np) {
+            fprintf(stderr, "out of memory\n");
+            exit(2);
+        }
+        b->p = np, b->cap = nc;
+    }
+    if (n)
+        memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+void tu_buf_puts(tu_buf *b, const char *s)
+{
+    tu_buf_put(b, s, strlen(s));
+}
+
 int tu_report(const char *what, int passed)
 {
     printf("%s: %d passed, %d failed\n", what, passed, tu_failures);

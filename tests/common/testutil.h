@@ -47,6 +47,15 @@ extern int tu_failures, tu_passed;
             TU_FAIL_(#cond, __VA_ARGS__);                                     \
     } while (0)
 
+/* A growable byte string, always NUL-terminated; exits on allocation
+ * failure (tests only). Start from {NULL, 0, 0}; free(b.p) when done. */
+typedef struct tu_buf {
+    char *p;
+    size_t n, cap;
+} tu_buf;
+void tu_buf_put(tu_buf *b, const void *s, size_t n);
+void tu_buf_puts(tu_buf *b, const char *s);
+
 /* Prints "N passed, M failed" and returns the exit status. */
 int tu_report(const char *what, int passed);
 

@@ -19,6 +19,7 @@
 #include "ref_robots.h"
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
+#include "testutil.h"
 
 #ifndef RSC_DIFF_SCALE
 #define RSC_DIFF_SCALE 100 /* percent of the full run (sanitizer builds: less) */
@@ -50,34 +51,7 @@ static int chance(unsigned percent)
 
 /* ---- growable byte buffer --------------------------------------------- */
 
-typedef struct buf {
-    char *p;
-    size_t n, cap;
-} buf;
-
-static void put(buf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        size_t nc = (b->cap ? b->cap : 256);
-        while (nc < b->n + n + 1)
-            nc *= 2;
-        char *np = realloc(b->p, nc);
-        if (!np) {
-            fprintf(stderr, "out of memory\n");
-            exit(2);
-        }
-        b->p = np;
-        b->cap = nc;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-
-static void puts_(buf *b, const char *s)
-{
-    put(b, s, strlen(s));
-}
+typedef tu_buf buf;
 
 /* ---- generator ---------------------------------------------------------- */
 
@@ -110,21 +84,21 @@ static void gen_pattern(buf *b)
     if (r < 6)
         return; /* empty pattern (E.5) */
     if (r < 76)
-        puts_(b, "/");
+        tu_buf_puts(b, "/");
     else if (r < 88)
-        puts_(b, "*");
+        tu_buf_puts(b, "*");
     else
-        puts_(b, PICK(pieces)); /* may start without '/' (E.4) */
+        tu_buf_puts(b, PICK(pieces)); /* may start without '/' (E.4) */
     unsigned k = rnd(heavy ? 12 : 5);
     for (unsigned i = 0; i < k; i++)
-        puts_(b, PICK(pieces));
+        tu_buf_puts(b, PICK(pieces));
     if (chance(15)) {
         static const char *const idx[] = {"/index.html", "/index.htm", "index.html",
                                           "/index.htmx", "/Index.html", "/index.htm*"};
-        puts_(b, PICK(idx));
+        tu_buf_puts(b, PICK(idx));
     }
     if (chance(15))
-        puts_(b, "$");
+        tu_buf_puts(b, "$");
 }
 
 /* A path derived from one of the file's patterns: '*' replaced by random
@@ -140,22 +114,22 @@ static void path_from_pattern(buf *b)
         if (p[i] == '*') {
             unsigned r = rnd(3);
             for (unsigned j = 0; j < r; j++)
-                puts_(&t, PICK(pieces));
+                tu_buf_puts(&t, PICK(pieces));
         } else if (p[i] == '$' && i + 1 == n) {
             ended = 1;
         } else {
-            put(&t, p + i, 1);
+            tu_buf_put(&t, p + i, 1);
         }
     }
     if (!ended && chance(50))
-        puts_(&t, PICK(pieces));
+        tu_buf_puts(&t, PICK(pieces));
     if (t.n && chance(40)) {
         char *e = malloc(3 * t.n);
         size_t en = ref_escape(t.p, t.n, e);
-        put(b, e, en);
+        tu_buf_put(b, e, en);
         free(e);
     } else if (t.n) {
-        put(b, t.p, t.n);
+        tu_buf_put(b, t.p, t.n);
     }
     free(t.p);
 }
@@ -167,18 +141,18 @@ static void gen_path(buf *b)
         return;
     }
     if (chance(90))
-        puts_(b, "/");
+        tu_buf_puts(b, "/");
     else if (chance(50))
-        puts_(b, PICK(pieces));
+        tu_buf_puts(b, PICK(pieces));
     size_t max = heavy ? 200 : 20;
     unsigned k = rnd(heavy ? 60 : 8);
     for (unsigned i = 0; i < k && b->n < max; i++) {
         if (chance(2))
-            put(b, "", 1); /* a NUL ends the path (A.5) */
+            tu_buf_put(b, "", 1); /* a NUL ends the path (A.5) */
         else if (chance(5))
-            puts_(b, "robots.txt");
+            tu_buf_puts(b, "robots.txt");
         else
-            puts_(b, PICK(pieces));
+            tu_buf_puts(b, PICK(pieces));
     }
     if (b->n > max)
         b->n = max;
@@ -195,10 +169,10 @@ static void gen_url(buf *b)
     static const char *const post[] = {"", "", "#frag", "?q=1", "#", "?a#b/c", ";p=1"};
     buf p = {NULL, 0, 0};
     gen_path(&p);
-    puts_(b, PICK(pre));
+    tu_buf_puts(b, PICK(pre));
     if (p.n)
-        put(b, p.p, p.n);
-    puts_(b, PICK(post));
+        tu_buf_put(b, p.p, p.n);
+    tu_buf_puts(b, PICK(post));
     free(p.p);
 }
 
@@ -216,24 +190,24 @@ static const char *const caller_agents[] = {
 static void line_end(buf *b, int mode)
 {
     static const char *const ends[] = {"\n", "\r\n", "\r"};
-    puts_(b, mode < 3 ? ends[mode] : ends[rnd(3)]);
+    tu_buf_puts(b, mode < 3 ? ends[mode] : ends[rnd(3)]);
 }
 
 static void gen_sep(buf *b, int allow_missing_colon)
 {
     unsigned r = rnd(100);
     if (r < 60)
-        puts_(b, ": ");
+        tu_buf_puts(b, ": ");
     else if (r < 72)
-        puts_(b, ":");
+        tu_buf_puts(b, ":");
     else if (r < 80)
-        puts_(b, " : ");
+        tu_buf_puts(b, " : ");
     else if (r < 86)
-        puts_(b, "\t:\t");
+        tu_buf_puts(b, "\t:\t");
     else if (r < 94 && allow_missing_colon)
-        puts_(b, " "); /* missing colon (B.4) */
+        tu_buf_puts(b, " "); /* missing colon (B.4) */
     else
-        puts_(b, ":  ");
+        tu_buf_puts(b, ":  ");
 }
 
 static void gen_extra(buf *b)
@@ -247,9 +221,9 @@ static void gen_extra(buf *b)
     };
     const char *e = PICK(extras);
     if (strcmp(e, "disallow: /a\0/b") == 0)
-        put(b, "disallow: /a\0/b", 15);
+        tu_buf_put(b, "disallow: /a\0/b", 15);
     else
-        puts_(b, e);
+        tu_buf_puts(b, e);
 }
 
 static void gen_agent_line(buf *b)
@@ -258,11 +232,11 @@ static void gen_agent_line(buf *b)
                                        "useragent", "User agent", "User-agents",
                                        "user-Agent", "  User-agent"};
     const char *v = PICK(agent_values);
-    puts_(b, PICK(keys));
+    tu_buf_puts(b, PICK(keys));
     gen_sep(b, strchr(v, ' ') == NULL && strchr(v, '\t') == NULL && *v);
-    puts_(b, v);
+    tu_buf_puts(b, v);
     if (chance(8))
-        puts_(b, " # c");
+        tu_buf_puts(b, " # c");
 }
 
 static void gen_rule_line(buf *b)
@@ -274,14 +248,14 @@ static void gen_rule_line(buf *b)
     buf p = {NULL, 0, 0};
     gen_pattern(&p);
     remember_pattern(p.p ? p.p : "", p.n);
-    puts_(b, chance(45) ? PICK(allows) : PICK(disallows));
+    tu_buf_puts(b, chance(45) ? PICK(allows) : PICK(disallows));
     gen_sep(b, p.n > 0 && !memchr(p.p, ' ', p.n));
     if (p.n)
-        put(b, p.p, p.n);
+        tu_buf_put(b, p.p, p.n);
     if (chance(8))
-        puts_(b, chance(50) ? " # c" : "#");
+        tu_buf_puts(b, chance(50) ? " # c" : "#");
     else if (chance(4))
-        puts_(b, "  ");
+        tu_buf_puts(b, "  ");
     free(p.p);
 }
 
@@ -292,7 +266,7 @@ static void gen_file(buf *b)
     if (chance(5)) {
         static const char *const boms[] = {"\xef\xbb\xbf", "\xef\xbb", "\xef",
                                            "\xef\xbb\xbf\xef\xbb\xbf", "\xef\x11"};
-        puts_(b, PICK(boms));
+        tu_buf_puts(b, PICK(boms));
     }
     if (chance(10)) {
         gen_rule_line(b); /* before any agent (F.4) */
@@ -324,7 +298,7 @@ static void gen_file(buf *b)
     if (chance(70))
         line_end(b, mode);
     if (!b->p)
-        puts_(b, "");
+        tu_buf_puts(b, "");
 }
 
 /* ---- comparison --------------------------------------------------------- */
@@ -497,9 +471,9 @@ static void one_file(const buf *f, int profile, unsigned n_sets, unsigned n_path
             buf t = {NULL, 0, 0};
             gen_path(&t);
             if (!t.n || t.p[0] != '/')
-                puts_(&paths[i], "/");
+                tu_buf_puts(&paths[i], "/");
             if (t.n)
-                put(&paths[i], t.p, t.n);
+                tu_buf_put(&paths[i], t.p, t.n);
             free(t.p);
         } else
             gen_url(&paths[i]);
@@ -540,15 +514,15 @@ static void one_file(const buf *f, int profile, unsigned n_sets, unsigned n_path
 static void big_file(buf *b)
 {
     n_file_pats = 0;
-    puts_(b, "user-agent: *\ndisallow: /a\n#");
+    tu_buf_puts(b, "user-agent: *\ndisallow: /a\n#");
     size_t target = 512000 - 40 + rnd(80);
     while (b->n < target)
-        puts_(b, "padding padding padding padding padding padding padding padding ");
+        tu_buf_puts(b, "padding padding padding padding padding padding padding padding ");
     b->n = target;
-    puts_(b, "\n");
+    tu_buf_puts(b, "\n");
     for (int i = 0; i < 8; i++) {
         gen_rule_line(b);
-        puts_(b, "\n");
+        tu_buf_puts(b, "\n");
     }
 }
 

@@ -12,30 +12,12 @@
 #include "robotsc/runtime.h"
 #include "testutil.h"
 
-typedef struct buf {
-    char *p;
-    size_t n, cap;
-} buf;
-
-static void put(buf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        b->cap = (b->n + n + 1) * 2;
-        b->p = realloc(b->p, b->cap);
-        if (!b->p) {
-            fprintf(stderr, "out of memory\n");
-            exit(2);
-        }
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
+typedef tu_buf buf;
 
 static void putnum(buf *b, unsigned long v)
 {
     char t[32];
-    put(b, t, (size_t)snprintf(t, sizeof t, "%lu", v));
+    tu_buf_put(b, t, (size_t)snprintf(t, sizeof t, "%lu", v));
 }
 
 /* Computes the function's answer for one input into out. Returns 0, or -1
@@ -47,23 +29,23 @@ static int answer(const char *fn, const char *in, size_t len, const char *expect
         int slash = 0;
         rsc_url_path(in, len, &off, &plen, &slash);
         if (slash)
-            put(out, "/", 1);
-        put(out, in + off, plen);
+            tu_buf_put(out, "/", 1);
+        tu_buf_put(out, in + off, plen);
         return 0;
     }
     if (strcmp(fn, "MaybeEscapePattern") == 0) { /* spec D */
         char *t = malloc(3 * len + 1);
         size_t k = rsc_escape_pattern(in, len, t);
-        put(out, t, k);
+        tu_buf_put(out, t, k);
         free(t);
         return 0;
     }
     if (strcmp(fn, "IsValidUserAgentToObey") == 0) {
-        put(out, rsc_is_valid_agent(in, len) ? "1" : "0", 1);
+        tu_buf_put(out, rsc_is_valid_agent(in, len) ? "1" : "0", 1);
         return 0;
     }
     if (strcmp(fn, "ExtractUserAgent") == 0) { /* spec F.2 */
-        put(out, in, rsc_extract_agent(in, len));
+        tu_buf_put(out, in, rsc_extract_agent(in, len));
         return 0;
     }
     if (strncmp(fn, "RobotsStatsReporter.", 20) != 0 &&
@@ -72,14 +54,14 @@ static int answer(const char *fn, const char *in, size_t len, const char *expect
 
     rsc_ir *ir = NULL;
     if (rsc_parse(in, len, NULL, &ir) != RSC_OK) {
-        put(out, "<parse failed>", 14);
+        tu_buf_put(out, "<parse failed>", 14);
         return 0;
     }
     char why[512];
     if (fc_all(ir, in, len, why, sizeof why) != 0) {
-        put(out, "<check failed: ", 15);
-        put(out, why, strlen(why));
-        put(out, ">", 1);
+        tu_buf_put(out, "<check failed: ", 15);
+        tu_buf_put(out, why, strlen(why));
+        tu_buf_put(out, ">", 1);
         rsc_ir_free(ir);
         return 0;
     }
@@ -103,7 +85,7 @@ static int answer(const char *fn, const char *in, size_t len, const char *expect
         putnum(out, unknown);
     } else if (strcmp(field, "sitemap") == 0 && !parsing) {
         for (size_t i = 0; i < ir->n_sitemaps; i++)
-            put(out, ir->sitemaps[i].url.ptr, ir->sitemaps[i].url.len);
+            tu_buf_put(out, ir->sitemaps[i].url.ptr, ir->sitemaps[i].url.len);
     } else if (strcmp(field, "last_line_seen") == 0) {
         /* Stats: the last line with a directive; parsing: every line is
          * reported, the trailing empty one included. */
@@ -115,9 +97,9 @@ static int answer(const char *fn, const char *in, size_t len, const char *expect
         char rec[256];
         if (num >= 1 && num <= ir->n_lines) {
             size_t k = rsc_ir_record(ir, num - 1, rec, sizeof rec);
-            put(out, rec, k);
+            tu_buf_put(out, rec, k);
         } else {
-            put(out, "<no such line>", 14);
+            tu_buf_put(out, "<no such line>", 14);
         }
     } else {
         rc = -1;
@@ -144,7 +126,7 @@ static int run_file(const char *path, int *passed)
         char *in = tu_unescape(fields[2], &ilen);
         char *exp = tu_unescape(fields[3], &elen);
         buf got = {NULL, 0, 0};
-        put(&got, "", 0);
+        tu_buf_put(&got, "", 0);
         if (answer(fields[1], in, ilen, exp, &got) != 0) {
             TU_CHECK(0, "%s: unknown function %s", fields[0], fields[1]);
         } else if (got.n != elen || memcmp(got.p, exp, elen) != 0) {
