@@ -58,15 +58,40 @@ typedef struct rsc_tpat {
 } rsc_tpat;
 
 typedef struct rsc_trie_stats {
-    uint32_t nodes, globs;
+    uint32_t nodes, globs, slots, states, edges, internal;
 } rsc_trie_stats;
+
+/* Not a status of the API: a rule set over one of the budgets of a
+ * program (format.h, RSC_MAX_LEVELS ...); the caller splits it. */
+#define RSC_OVER_BUDGET ((rsc_status)100)
 
 /* Appends the program (FORMAT.md, PROGRAMS) of pats[0..n) to out. With
  * no_prune, entries that can never decide are kept (testing). Returns
- * RSC_OK, RSC_E_NOMEM or RSC_E_LIMIT (a chain deeper than the format's
- * limit, or a program over 4 GiB). */
+ * RSC_OK, RSC_E_NOMEM, RSC_E_LIMIT (a chain deeper than the format's
+ * limit, or a program over 4 GiB) or RSC_OVER_BUDGET (out unchanged). */
 rsc_status rsc_trie_emit(rsc_mem *m, const rsc_tpat *pats, size_t n, int no_prune,
                          rsc_buf *out, rsc_trie_stats *stats);
+
+/* A wildcard rule of a program (glob.c): its trie node's root slot, rank,
+ * tail (from its first '*', without a final '$') and whether it ended in
+ * '$'. */
+typedef struct rsc_gent {
+    uint32_t slot, rank;
+    const uint8_t *tail;
+    uint32_t tlen;
+    uint8_t anchored;
+} rsc_gent;
+
+typedef struct rsc_glob_stats {
+    uint32_t states, edges, internal;
+} rsc_glob_stats;
+
+/* Appends N_Internal and the ROOTS, OUTS, STATES and EDGES tables of a
+ * program (FORMAT.md) for ent[0..n); levels[slot] is each root slot's
+ * level. RSC_OVER_BUDGET when a budget is exceeded (out may hold a partial
+ * write: the caller truncates). */
+rsc_status rsc_glob_emit(rsc_mem *m, const rsc_gent *ent, size_t n, const uint32_t *levels,
+                         uint32_t nslots, rsc_buf *out, rsc_glob_stats *stats);
 
 /* One section of a blob about to be assembled. */
 typedef struct rsc_section {

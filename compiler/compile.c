@@ -195,7 +195,8 @@ typedef struct ctx {
     uint32_t *unit_scratch; /* n_groups + 1 */
     uint32_t *rules; /* cand indices by rank, worst first */
     size_t n_rules;
-    uint32_t *unit_prog; /* per unit: its program, or NIL when empty */
+    uint32_t *unit_prog; /* per unit: its first program, or NIL when empty */
+    uint32_t *unit_nprog; /* per unit: its programs (several: note [split]) */
     uint32_t n_programs;
     rsc_buf progs;     /* the encoded programs, back to back */
     rsc_buf prog_ends; /* u32 end of each program within progs */
@@ -591,12 +592,79 @@ static rsc_status make_rules(ctx *c)
     return RSC_OK;
 }
 
+/* A pattern with a wildcard tail: a '*' followed by more than stars. */
+static int is_glob(const rsc_tpat *p)
+{
+    const uint8_t *star = p->len ? memchr(p->bytes, '*', p->len) : NULL;
+    if (!star)
+        return 0;
+    for (const uint8_t *q = star; q < p->bytes + p->len; q++)
+        if (*q != '*')
+            return 1;
+    return 0;
+}
+
+static rsc_status push_program(ctx *c)
+{
+    if (c->progs.len > UINT32_MAX)
+        return RSC_E_LIMIT;
+    if (rsc_buf_u32(&c->m, &c->prog_ends, (uint32_t)c->progs.len) != 0)
+        return RSC_E_NOMEM;
+    c->n_programs++;
+    return RSC_OK;
+}
+
+/* note [split]
+ * A program's wildcard part has budgets (format.h, RSC_MAX_LEVELS ...) that
+ * bound the matcher's work per path byte and its stack. A rule set over a
+ * budget becomes several programs: the literal rules and the better half
+ * of the wildcard rules, then the other half, each split again while over.
+ * Results combine by the maximum of ranks (FORMAT.md, SETS), so the verdict
+ * is the same; each program costs one more pass over the path, which is
+ * the price docs/LIMITS.md states. pats[0..n) is in rank order, worst
+ * first; scratch holds n entries. */
+static rsc_status emit_split(ctx *c, rsc_tpat *pats, size_t n, rsc_tpat *scratch, uint32_t *count)
+{
+    rsc_status st = rsc_trie_emit(&c->m, pats, n, c->opt->no_prune, &c->progs, NULL);
+    if (st == RSC_OK) {
+        (*count)++;
+        return push_program(c);
+    }
+    if (st != RSC_OVER_BUDGET)
+        return st;
+    size_t ng = 0;
+    for (size_t i = 0; i < n; i++)
+        ng += is_glob(&pats[i]);
+    if (ng < 2)
+        return RSC_E_LIMIT; /* one rule over the budgets on its own */
+    /* A: literal rules and the best ng/2 wildcard rules (the last ones);
+     * B: the other wildcard rules. Rank order is kept in both. */
+    size_t keep = ng / 2, na = 0, nb = 0, seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        int gl = is_glob(&pats[i]);
+        if (gl && seen++ < ng - keep)
+            scratch[n - 1 - nb++] = pats[i]; /* B, reversed for now */
+        else
+            scratch[na++] = pats[i];
+    }
+    for (size_t i = 0; i < nb / 2; i++) { /* B back in rank order */
+        rsc_tpat t = scratch[na + i];
+        scratch[na + i] = scratch[n - 1 - i];
+        scratch[n - 1 - i] = t;
+    }
+    memcpy(pats, scratch, n * sizeof *pats);
+    if ((st = emit_split(c, pats, na, scratch, count)) != RSC_OK)
+        return st;
+    return emit_split(c, pats + na, nb, scratch, count);
+}
+
 static rsc_status make_programs(ctx *c)
 {
     rsc_mem *m = &c->m;
     size_t ns = c->sets.count;
     c->unit_prog = rsc_mem_calloc(m, ns + 1, sizeof *c->unit_prog);
-    if (!c->unit_prog)
+    c->unit_nprog = rsc_mem_calloc(m, ns + 1, sizeof *c->unit_nprog);
+    if (!c->unit_prog || !c->unit_nprog)
         return RSC_E_NOMEM;
     for (size_t s = 0; s < ns; s++) {
         size_t n = c->sets.n[s];
@@ -604,7 +672,7 @@ static rsc_status make_programs(ctx *c)
         if (n == 0)
             continue; /* an empty set allows everything: no program */
         const uint32_t *l = c->sets.data + c->sets.first[s];
-        rsc_tpat *pats = rsc_mem_calloc(m, n, sizeof *pats);
+        rsc_tpat *pats = rsc_mem_calloc(m, 2 * n, sizeof *pats);
         if (!pats)
             return RSC_E_NOMEM;
         for (size_t i = 0; i < n; i++) {
@@ -614,15 +682,13 @@ static rsc_status make_programs(ctx *c)
             pats[i].rank = x->rank;
             pats[i].anchored = x->anchored;
         }
-        rsc_status st = rsc_trie_emit(m, pats, n, c->opt->no_prune, &c->progs, NULL);
-        rsc_mem_free(m, pats, n * sizeof *pats);
+        uint32_t first = c->n_programs, count = 0;
+        rsc_status st = emit_split(c, pats, n, pats + n, &count);
+        rsc_mem_free(m, pats, 2 * n * sizeof *pats);
         if (st != RSC_OK)
             return st;
-        if (c->progs.len > UINT32_MAX)
-            return RSC_E_LIMIT;
-        if (rsc_buf_u32(m, &c->prog_ends, (uint32_t)c->progs.len) != 0)
-            return RSC_E_NOMEM;
-        c->unit_prog[s] = c->n_programs++;
+        c->unit_prog[s] = first;
+        c->unit_nprog[s] = count;
     }
     return RSC_OK;
 }
@@ -662,7 +728,8 @@ static rsc_status make_sections(ctx *c)
     /* One scratch array serves every Table, row-major. */
     size_t list = 0;
     for (size_t e = 0; e < c->sels.count; e++)
-        list += c->sels.n[e];
+        for (uint32_t i = 0; i < c->sels.n[e]; i++)
+            list += c->unit_nprog[c->sels.data[c->sels.first[e] + i]];
     size_t rows = c->n_rules + c->n_programs + c->sels.count + list + c->n_keys +
                   ir->n_groups + ir->n_agents + ir->n_sitemaps + ir->n_directives + 1;
     uint32_t *v = rsc_mem_calloc(m, rows * RSC_TAB_MAX_COLS, sizeof *v);
@@ -702,7 +769,8 @@ static rsc_status make_sections(ctx *c)
     }
     int ident = c->sels.count == c->n_programs; /* set i = program i: no SETS */
     for (size_t e = 0; e < c->sels.count && ident; e++)
-        ident = c->sels.n[e] == 1 && c->unit_prog[c->sels.data[c->sels.first[e]]] == e;
+        ident = c->sels.n[e] == 1 && c->unit_prog[c->sels.data[c->sels.first[e]]] == e &&
+                c->unit_nprog[c->sels.data[c->sels.first[e]]] == 1;
     if (c->sels.count && !ident) {
         /* A selection's programs: those of its non-empty units, in order. */
         b = &c->sec[RSC_SEC_SETS];
@@ -710,7 +778,7 @@ static rsc_status make_sections(ctx *c)
         for (size_t e = 0; e < c->sels.count; e++) {
             size_t n = 0;
             for (uint32_t i = 0; i < c->sels.n[e]; i++)
-                n += c->unit_prog[c->sels.data[c->sels.first[e] + i]] != UINT32_MAX;
+                n += c->unit_nprog[c->sels.data[c->sels.first[e] + i]];
             v[e * 2] = (uint32_t)k, v[e * 2 + 1] = (uint32_t)n;
             k += n;
         }
@@ -718,9 +786,9 @@ static rsc_status make_sections(ctx *c)
         k = 0;
         for (size_t e = 0; e < c->sels.count; e++)
             for (uint32_t i = 0; i < c->sels.n[e]; i++) {
-                uint32_t pr = c->unit_prog[c->sels.data[c->sels.first[e] + i]];
-                if (pr != UINT32_MAX)
-                    v[k++] = pr;
+                uint32_t u = c->sels.data[c->sels.first[e] + i];
+                for (uint32_t j = 0; j < c->unit_nprog[u]; j++)
+                    v[k++] = c->unit_prog[u] + j;
             }
         TABLE(b, v, k, RSC_SETLIST_COLS);
     }
@@ -800,6 +868,7 @@ static void ctx_free(ctx *c)
     rsc_mem_free(m, c->unit_scratch, (c->ir->n_groups + 1) * sizeof *c->unit_scratch);
     rsc_mem_free(m, c->rules, (c->n_cands + 1) * sizeof *c->rules);
     rsc_mem_free(m, c->unit_prog, (c->sets.count + 1) * sizeof *c->unit_prog);
+    rsc_mem_free(m, c->unit_nprog, (c->sets.count + 1) * sizeof *c->unit_nprog);
     intern_free(m, &c->glists); /* after its users: this zeroes the counts */
     intern_free(m, &c->sets);
     intern_free(m, &c->sels);

@@ -1,4 +1,4 @@
-/* Disassembly and counts of a verified program (docs/FORMAT.md, version 2).
+/* Disassembly and counts of a verified program (docs/FORMAT.md, version 3).
  * Reads the tables through the offsets rsc_load() left in rsc_program's
  * private words (runtime/program.h) and parses the section framing and the
  * tries itself. The blob is verified, so the tables are trusted; the section
@@ -7,7 +7,7 @@
  *
  * Output (one item a line, deterministic; pinned by the golden tests):
  *
- *   robotsc blob 2.0
+ *   robotsc blob 3.0
  *   profile google|rfc
  *   size N
  *   checksum AAAAAAAA
@@ -20,11 +20,18 @@
  *     set I: programs P P ...  | set I: programs (none: allows everything)
  *   programs N
  *   program K: data @D, size S, nodes N, globs G     D: offset in Data
- *     @O "edge" [accept R] [end R] children C        one line per node,
- *       glob R "tail"[$]                             preorder, 2 spaces a
- *                                                    level; O from the
- *                                                    program start; edge:
+ *     @O "edge" [accept R] [end R] [root S] children C   one line per
+ *                                                    node, preorder, 2
+ *                                                    spaces a level; O from
+ *                                                    the trie start; edge:
  *                                                    key byte + Label
+ *     internal N                                     the wildcard part:
+ *     root S: level L max R                          one line per row of
+ *     segment O: "bytes" next O' max R               ROOTS, OUTS (with the
+ *       edge E: parent P rank R [then I] [$]         segment's edges: P is
+ *     state T: key "c" children F+N fail T' out O    a root slot rS or an
+ *                                                    internal node iI)
+ *                                                    and STATES
  *   rules N
  *     rank R: line L allow|disallow priority P "pattern"
  *   groups N
@@ -68,9 +75,8 @@ static int uvb(const uint8_t **pp, const uint8_t *end, uint32_t *v)
 
 /* One trie node, parsed from its span. Offsets relative to the program. */
 typedef struct node {
-    uint32_t head, label_len, accept, end, n, width, depth, gn;
+    uint32_t head, label_len, accept, end, n, width, depth, slot;
     const uint8_t *label;
-    const uint8_t *globs; /* the glob ranks, after Glob_N; NULL without */
     const uint8_t *keys, *offs;
     uint32_t c; /* where the children's Offsets count from */
 } node;
@@ -113,14 +119,8 @@ static int parse_node(const rsc_program *prog, const uint8_t *pg, uint32_t at, u
         return 0;
     if ((nd->head & RSC_N_END) && !uvb(&p, e, &nd->end))
         return 0;
-    if (nd->head & RSC_N_GLOBS) {
-        if (!uvb(&p, e, &nd->gn))
-            return 0;
-        nd->globs = p;
-        for (uint32_t k = 0; k < nd->gn; k++)
-            if (!uvb(&p, e, &x))
-                return 0;
-    }
+    if ((nd->head & RSC_N_ROOT) && !uvb(&p, e, &nd->slot))
+        return 0;
     nd->n = nd->head >> RSC_N_CHILD_SHIFT;
     nd->width = ((nd->head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
     if (nd->n > RSC_MAX_CHILDREN || (size_t)nd->n * (1 + nd->width) > (size_t)(e - p))
@@ -228,7 +228,7 @@ static void program_span(const rsc_program *prog, uint32_t k, const uint8_t **pg
 }
 
 typedef struct counts {
-    uint32_t nodes, globs;
+    uint32_t nodes, globs, states; /* trie nodes, EDGES rows, STATES rows */
 } counts;
 
 /* Counts the node at [at, end) (label from string depth d) and its glob
@@ -251,23 +251,9 @@ static int visit(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t at
             say(o, " accept %u", nd.accept);
         if (nd.head & RSC_N_END)
             say(o, " end %u", nd.end);
+        if (nd.head & RSC_N_ROOT)
+            say(o, " root %u", nd.slot);
         say(o, " children %u\n", nd.n);
-    }
-    const uint8_t *g = nd.globs;
-    for (uint32_t k = 0; k < nd.gn; k++) {
-        uint32_t rank, ml;
-        const uint8_t *t;
-        if (!uvb(&g, pg + end, &rank) || !(t = mtext(prog, rank, &ml)) || nd.depth >= ml)
-            return 0;
-        n->globs++;
-        if (o) { /* the tail, with its anchoring '$' outside the quotes */
-            size_t tl = ml - nd.depth;
-            int anch = t[ml - 1] == '$';
-            indent(o, level + 2);
-            say(o, "glob %u ", rank);
-            say_quoted(o, NULL, 0, t + nd.depth, tl - (size_t)anch);
-            say(o, anch ? "$\n" : "\n");
-        }
     }
     return 1;
 }
@@ -280,12 +266,11 @@ typedef struct frame {
  * per level, RSC_MAX_DEPTH levels: 64 KiB), counting its nodes and glob
  * entries into *n and printing them when o is not NULL. Returns 0 when the
  * program is malformed (never for a verified one). */
-static int walk(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t size, counts *n)
+static int walk_trie(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t size, counts *n)
 {
     frame st[RSC_MAX_DEPTH];
     size_t d = 0;
     node nd;
-    n->nodes = n->globs = 0;
     if (!visit(o, prog, pg, 0, size, 0, 0, -1, n, &st[0].depth))
         return 0;
     st[0].at = 0;
@@ -313,6 +298,108 @@ static int walk(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t siz
         st[d].next = 0;
         st[d].depth = dep;
     }
+}
+
+/* A Table at *pp inside [*pp, end): its rows, Count, widths. */
+typedef struct dtab {
+    const uint8_t *rows;
+    uint32_t n, size;
+    uint8_t w[RSC_TAB_MAX_COLS];
+} dtab;
+
+static int dtab_open(dtab *t, const uint8_t **pp, const uint8_t *end, unsigned cols)
+{
+    memset(t, 0, sizeof *t);
+    if (!uvb(pp, end, &t->n))
+        return 0;
+    if (!t->n)
+        return 1;
+    if ((size_t)(end - *pp) < cols)
+        return 0;
+    for (unsigned c = 0; c < cols; c++)
+        t->size += t->w[c] = (*pp)[c];
+    *pp += cols;
+    if (!t->size || (size_t)(end - *pp) / t->size < t->n)
+        return 0;
+    t->rows = *pp;
+    *pp += (size_t)t->n * t->size;
+    return 1;
+}
+
+static uint32_t dget(const dtab *t, uint32_t r, unsigned c)
+{
+    const uint8_t *p = t->rows + (size_t)r * t->size;
+    for (unsigned k = 0; k < c; k++)
+        p += t->w[k];
+    return rsc_rdn(p, t->w[c] <= 4 ? t->w[c] : 4);
+}
+
+/* A program: Trie_Size, the trie, then the wildcard part (FORMAT.md). */
+static int walk(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t size, counts *n)
+{
+    const uint8_t *p = pg, *end = pg + size;
+    uint32_t tsize, nint;
+    dtab roots, outs, states, edges;
+    n->nodes = n->globs = n->states = 0;
+    if (!uvb(&p, end, &tsize) || tsize > (size_t)(end - p) ||
+        !walk_trie(o, prog, p, tsize, n))
+        return 0;
+    p += tsize;
+    if (!uvb(&p, end, &nint) || !dtab_open(&roots, &p, end, RSC_ROOTS_COLS) ||
+        !dtab_open(&outs, &p, end, RSC_OUTS_COLS) ||
+        !dtab_open(&states, &p, end, RSC_STATES_COLS) ||
+        !dtab_open(&edges, &p, end, RSC_EDGES_COLS))
+        return 0;
+    n->globs = edges.n, n->states = states.n;
+    if (!o || roots.n == 0)
+        return 1;
+    say(o, "  internal %u\n", nint);
+    for (uint32_t r = 0; r < roots.n; r++)
+        say(o, "  root %u: level %u max %u\n", r, dget(&roots, r, 0), dget(&roots, r, 1));
+    /* each segment's bytes: follow a state that outputs it back to the root */
+    for (uint32_t r = 0; r < outs.n; r++) {
+        uint32_t len = dget(&outs, r, 0), e = dget(&outs, r, 3), nf = dget(&outs, r, 4);
+        uint32_t na = dget(&outs, r, 5);
+        uint8_t buf[64];
+        uint32_t got = 0;
+        for (uint32_t s = 0; s < states.n && states.n <= 4096 && !got; s++) { /* small automata */
+            if (dget(&states, s, 4) != r + 1)
+                continue;
+            /* its bytes: parents found by their child ranges (BFS order) */
+            uint32_t t = s, k = len;
+            while (t && k && k <= sizeof buf) {
+                buf[--k] = (uint8_t)dget(&states, t, 0);
+                uint32_t par = 0;
+                while (par < t && !(dget(&states, par, 1) <= t &&
+                                    t < dget(&states, par, 1) + dget(&states, par, 2)))
+                    par++;
+                t = par;
+            }
+            got = k == 0 && len <= sizeof buf;
+        }
+        say(o, "  segment %u: ", r + 1);
+        if (got)
+            say_quoted(o, NULL, 0, buf, len);
+        else
+            say(o, "<%u bytes>", len);
+        say(o, " next %u max %u\n", dget(&outs, r, 1), dget(&outs, r, 2));
+        for (uint32_t k = e; k < e + nf + na && k < edges.n; k++) {
+            uint32_t par = dget(&edges, k, 0), tgt = dget(&edges, k, 2);
+            say(o, "    edge %u: parent %s%u rank %u", k, par < roots.n ? "r" : "i",
+                par < roots.n ? par : par - roots.n, dget(&edges, k, 1));
+            if (tgt)
+                say(o, " then i%u", tgt - 1);
+            say(o, k >= e + nf ? " $\n" : "\n");
+        }
+    }
+    for (uint32_t s = 0; s < states.n; s++) {
+        uint8_t key = (uint8_t)dget(&states, s, 0);
+        say(o, "  state %u: key ", s);
+        say_quoted(o, NULL, 0, &key, s ? 1 : 0);
+        say(o, " children %u+%u fail %u out %u\n", dget(&states, s, 1), dget(&states, s, 2),
+            dget(&states, s, 3), dget(&states, s, 4));
+    }
+    return 1;
 }
 
 /* ---- public -------------------------------------------------------------- */

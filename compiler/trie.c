@@ -23,7 +23,7 @@ enum { K_ACCEPT, K_END, K_GLOB };
 typedef struct ent {
     const uint8_t *s; /* the pattern: S0 = s[0..s0), tail = s[s0..len) */
     uint32_t s0, len, rank;
-    uint8_t kind, drop;
+    uint8_t kind, drop, anchored;
 } ent;
 
 #define NIL UINT32_MAX
@@ -36,6 +36,8 @@ typedef struct tnode {
     uint32_t e0, en; /* its entries: ents[e0 .. e0+en) */
     uint32_t level;  /* nodes from the root, the root 1 (preorder) */
     uint32_t floor;  /* best Accept from the root to here (prune) */
+    uint32_t slot;   /* root slot + 1 when it has live globs, else 0 */
+    uint32_t floor2; /* root slots from the root to here */
     size_t size;     /* encoded subtree bytes (encode) */
 } tnode;
 
@@ -197,19 +199,38 @@ static int prune(trie *tr)
     return any;
 }
 
-/* Glob_N and the bytes of the ranks: *bytes is 0 when there is none. */
+/* Whether the node has live globs; *bytes: its Slot varint, or 0. */
 static uint32_t globs_size(const trie *tr, const tnode *x, size_t *bytes)
 {
-    uint32_t gn = 0;
-    *bytes = 0;
-    for (uint32_t i = x->e0; i < x->e0 + x->en; i++) {
-        const ent *e = &tr->e[i];
-        if (!e->drop && e->kind == K_GLOB)
-            gn++, *bytes += rsc_varint_size(e->rank);
+    (void)tr;
+    *bytes = x->slot ? rsc_varint_size(x->slot - 1) : 0;
+    return x->slot != 0;
+}
+
+/* Root slots in preorder, and each one's level: the slots above it on its
+ * chain (RSC_MAX_LEVELS at most, else the rule set is split). */
+static rsc_status assign_slots(trie *tr, uint32_t *levels, uint32_t *nslots)
+{
+    uint32_t n = 0;
+    for (size_t k = 0; k < tr->nt; k++) {
+        tnode *x = &tr->t[tr->order[k]];
+        x->slot = 0;
+        for (uint32_t i = x->e0; i < x->e0 + x->en; i++)
+            if (!tr->e[i].drop && tr->e[i].kind == K_GLOB) {
+                x->slot = ++n;
+                break;
+            }
+        /* level: slots on the way from the root, kept in level (reused) */
+        uint32_t above = x->parent == NIL ? 0 : tr->t[x->parent].floor2;
+        x->floor2 = above + (x->slot != 0);
+        if (x->slot) {
+            if (above >= RSC_MAX_LEVELS)
+                return RSC_OVER_BUDGET;
+            levels[x->slot - 1] = above;
+        }
     }
-    if (gn)
-        *bytes += rsc_varint_size(gn);
-    return gn;
+    *nslots = n;
+    return RSC_OK;
 }
 
 /* A label longer than the varint of its Rep points into the Rep's text. */
@@ -239,7 +260,7 @@ static size_t head_size(const trie *tr, const tnode *x, uint32_t head, size_t gb
 static uint32_t head_of(const tnode *x, unsigned w, uint32_t gn)
 {
     return x->nchild << RSC_N_CHILD_SHIFT | (uint32_t)(w - 1) << RSC_N_WIDTH_SHIFT |
-           (gn ? RSC_N_GLOBS : 0) | (x->end ? RSC_N_END : 0) | (x->accept ? RSC_N_ACCEPT : 0);
+           (gn ? RSC_N_ROOT : 0) | (x->end ? RSC_N_END : 0) | (x->accept ? RSC_N_ACCEPT : 0);
 }
 
 /* Offsets width of node x: its children's sizes must be known. */
@@ -266,6 +287,8 @@ static rsc_status encode(trie *tr, rsc_buf *out)
         x->size = sz;
     }
     rsc_mem *m = tr->m;
+    if (rsc_buf_varint(m, out, (uint32_t)tr->t[0].size) != 0)
+        return RSC_E_NOMEM;
     size_t at = out->len;
     if (rsc_buf_put(m, out, NULL, tr->t[0].size) != 0)
         return RSC_E_NOMEM;
@@ -290,12 +313,8 @@ static rsc_status encode(trie *tr, rsc_buf *out)
             PUTV(x->accept);
         if (x->end)
             PUTV(x->end);
-        if (gn) {
-            PUTV(gn);
-            for (uint32_t i = x->e0; i < x->e0 + x->en; i++)
-                if (!tr->e[i].drop && tr->e[i].kind == K_GLOB)
-                    PUTV(tr->e[i].rank);
-        }
+        if (gn)
+            PUTV(x->slot - 1);
         for (uint32_t c = x->first; c != NIL; c = tr->t[c].next)
             *p++ = tr->t[c].str[x->depth];
         uint32_t off = 0;
@@ -313,6 +332,8 @@ rsc_status rsc_trie_emit(rsc_mem *m, const rsc_tpat *pats, size_t n, int no_prun
                          rsc_buf *out, rsc_trie_stats *stats)
 {
     trie tr;
+    uint32_t *levels = NULL;
+    rsc_gent *gents = NULL;
     memset(&tr, 0, sizeof tr);
     tr.m = m;
     tr.ne = n;
@@ -327,6 +348,7 @@ rsc_status rsc_trie_emit(rsc_mem *m, const rsc_tpat *pats, size_t n, int no_prun
         ent *e = &tr.e[i];
         const uint8_t *star = pats[i].len ? memchr(pats[i].bytes, '*', pats[i].len) : NULL;
         e->s = pats[i].bytes, e->len = pats[i].len, e->rank = pats[i].rank;
+        e->anchored = pats[i].anchored;
         e->s0 = star ? (uint32_t)(star - e->s) : e->len;
         uint32_t k = e->s0;
         while (k < e->len && e->s[k] == '*')
@@ -344,14 +366,41 @@ rsc_status rsc_trie_emit(rsc_mem *m, const rsc_tpat *pats, size_t n, int no_prun
     if (!no_prune && prune(&tr) &&
         ((st = build(&tr)) != RSC_OK || (st = preorder(&tr)) != RSC_OK))
         goto out;
-    st = encode(&tr, out);
+    size_t start = out->len;
+    uint32_t nslots = 0;
+    levels = rsc_mem_calloc(m, 2 * n + 2, sizeof *levels);
+    gents = rsc_mem_calloc(m, n + 1, sizeof *gents);
+    st = !levels || !gents ? RSC_E_NOMEM : assign_slots(&tr, levels, &nslots);
+    if (st == RSC_OK)
+        st = encode(&tr, out);
+    size_t ng = 0;
+    for (size_t k = 0; st == RSC_OK && k < tr.nt; k++) {
+        const tnode *x = &tr.t[tr.order[k]];
+        for (uint32_t i = x->e0; x->slot && i < x->e0 + x->en; i++) {
+            const ent *e = &tr.e[i];
+            if (e->drop || e->kind != K_GLOB)
+                continue;
+            gents[ng].slot = x->slot - 1, gents[ng].rank = e->rank;
+            gents[ng].tail = e->s + e->s0, gents[ng].tlen = e->len - e->s0;
+            gents[ng].anchored = e->anchored;
+            ng++;
+        }
+    }
+    rsc_glob_stats gs;
+    memset(&gs, 0, sizeof gs);
+    if (st == RSC_OK)
+        st = rsc_glob_emit(m, gents, ng, levels, nslots, out, &gs);
+    if (st != RSC_OK)
+        out->len = start; /* over a budget: the caller splits */
     if (stats) {
         stats->nodes = (uint32_t)tr.nt;
-        stats->globs = 0;
-        for (size_t i = 0; i < n; i++)
-            stats->globs += !tr.e[i].drop && tr.e[i].kind == K_GLOB;
+        stats->globs = (uint32_t)ng;
+        stats->slots = nslots;
+        stats->states = gs.states, stats->edges = gs.edges, stats->internal = gs.internal;
     }
 out:
+    rsc_mem_free(m, levels, (2 * n + 2) * sizeof *levels);
+    rsc_mem_free(m, gents, (n + 1) * sizeof *gents);
     rsc_mem_free(m, tr.e, (n + 1) * sizeof *tr.e);
     rsc_mem_free(m, tr.stack, (2 * n + 2) * sizeof *tr.stack);
     rsc_mem_free(m, tr.order, (2 * n + 2) * sizeof *tr.order);

@@ -37,7 +37,7 @@ enum rsc_section_id {
 };
 
 #define RSC_VARINT_MAX 5u /* bytes of a varint (value < 2^32) */
-#define RSC_TAB_MAX_COLS 6u
+#define RSC_TAB_MAX_COLS 6u /* OUTS, DIRECTIVES */
 #define RSC_TAB_MAX_WIDTH 4u
 
 /* Columns of each table (FORMAT.md). */
@@ -55,14 +55,27 @@ enum rsc_section_id {
 /* Label_Head = Label_Len << 1 | Ref */
 #define RSC_LABEL_REF 0x1u
 
-/* Node Head = Children << 5 | Width << 3 | Has_Globs << 2 | Has_End << 1 | Has_Accept */
+/* Node Head = Children << 5 | Width << 3 | Has_Root << 2 | Has_End << 1 | Has_Accept */
 #define RSC_N_ACCEPT 0x1u
 #define RSC_N_END 0x2u
-#define RSC_N_GLOBS 0x4u
+#define RSC_N_ROOT 0x4u
 #define RSC_N_WIDTH_SHIFT 3
 #define RSC_N_WIDTH_MASK 0x3u
 #define RSC_N_CHILD_SHIFT 5
 #define RSC_MAX_CHILDREN 256u
 #define RSC_MAX_DEPTH 4096u /* nodes on a root-to-leaf chain */
+
+/* The wildcard part of a program (FORMAT.md, "Segments"). */
+#define RSC_ROOTS_COLS 2  /* Level, Max */
+#define RSC_OUTS_COLS 6   /* Len, Next, Max, Edge, N_Float, N_Anch */
+#define RSC_STATES_COLS 5 /* Key, First, N, Fail, Out */
+#define RSC_EDGES_COLS 4  /* Parent, Rank, Target, Max */
+
+/* Budgets of one program: they bound the matcher's work per path byte and
+ * its stack (a rule set over them is compiled into several programs). */
+#define RSC_MAX_LEVELS 16   /* root slots on one trie chain               */
+#define RSC_MAX_INTERNAL 64 /* internal nodes (a rule with 2+ segments)   */
+#define RSC_MAX_CHAIN 16    /* segments that end at one position          */
+#define RSC_MAX_WAIT 32     /* edges of one segment (floating, anchored)  */
 
 #endif

@@ -24,6 +24,7 @@ typedef struct verifier {
     size_t sec_size[N_KNOWN];
     rsc_program *prog; /* base set, priv filled as sections pass */
     uint32_t n_rules;
+    uint32_t nslots; /* ROOTS rows of the program being verified */
     unsigned mcol; /* RULES column of the match text's offset (FORMAT.md) */
 } verifier;
 
@@ -150,14 +151,13 @@ static rsc_status check_checksum(verifier *v)
     return RSC_OK;
 }
 
-/* A Table of `cols` columns at *pos (FORMAT.md, Conventions) into the
- * three priv words at slot. */
-static rsc_status table(verifier *v, size_t *pos, size_t end, unsigned cols, int slot)
+/* A Table of `cols` columns at *pos (FORMAT.md, Conventions) into three
+ * words: rows offset, Count, packed shape (program.h). */
+static rsc_status table_at(verifier *v, size_t *pos, size_t end, unsigned cols, uint32_t *p)
 {
     size_t at = *pos;
     uint32_t count, pack = 0, row = 0;
     VARINT(*pos, end, count, "bad table Count");
-    uint32_t *p = v->prog->priv + slot;
     p[0] = (uint32_t)*pos, p[1] = p[2] = 0;
     if (count == 0) /* an empty Table has no widths */
         return RSC_OK;
@@ -174,6 +174,11 @@ static rsc_status table(verifier *v, size_t *pos, size_t end, unsigned cols, int
     p[0] = (uint32_t)*pos, p[1] = count, p[2] = pack | row << 24;
     *pos += (size_t)count * row;
     return RSC_OK;
+}
+
+static rsc_status table(verifier *v, size_t *pos, size_t end, unsigned cols, int slot)
+{
+    return table_at(v, pos, end, cols, v->prog->priv + slot);
 }
 
 #define TABLE(pos, end, cols, slot)                                           \
@@ -273,21 +278,10 @@ static rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint3
         VARINT(pos, end, x, "bad Accept/End");
         CORRUPT(x >= 1 && x <= v->n_rules, f, "Accept/End rank not in 1..Rule_Count");
     }
-    if (head & RSC_N_GLOBS) {
-        uint32_t gn, prev = UINT32_MAX;
+    if (head & RSC_N_ROOT) {
         f = pos;
-        VARINT(pos, end, gn, "bad Glob_Count");
-        CORRUPT(gn >= 1 && gn <= end - pos, f, "Glob_Count 0 or past the span");
-        for (uint32_t k = 0; k < gn; k++) {
-            f = pos;
-            VARINT(pos, end, x, "bad glob Rank");
-            CORRUPT(x >= 1 && x <= v->n_rules && x < prev, f,
-                    "glob rank not in 1..Rule_Count or not decreasing");
-            const uint8_t *t = mtext(v, x, &ml);
-            CORRUPT(*depth < ml && t[*depth] == '*', f,
-                    "glob rule's match text does not continue with '*' here");
-            prev = x;
-        }
+        VARINT(pos, end, x, "bad root Slot");
+        CORRUPT(x < v->nslots, f, "root Slot not below the ROOTS count");
     }
     f = pos;
     CORRUPT(*n <= end - pos && (size_t)*n * *w <= end - pos - *n, f,
@@ -348,6 +342,65 @@ static rsc_status check_rules_of_profile(verifier *v)
     return check_rules(v);
 }
 
+/* Row r of the table t (three words from table_at) into out[]. */
+static void trow(const verifier *v, const uint32_t *t, uint32_t r, uint32_t *out)
+{
+    const uint8_t *p = v->b + t[0] + (size_t)r * RSC_TAB_ROW(t[2]);
+    for (unsigned c = 0; c < RSC_TAB_MAX_COLS && RSC_TAB_WIDTH(t[2], c); c++) {
+        out[c] = rsc_rdn(p, RSC_TAB_WIDTH(t[2], c));
+        p += RSC_TAB_WIDTH(t[2], c);
+    }
+}
+#define TROW_AT(t, r) ((size_t)(t)[0] + (size_t)(r) * RSC_TAB_ROW((t)[2]))
+
+/* One program in [pos, end) (FORMAT.md, PROGRAMS): the tables of its
+ * wildcard part first (the trie's Slots refer to ROOTS), then the trie. */
+static rsc_status check_program(verifier *v, size_t pos, size_t end)
+{
+    uint32_t tsize, nint, roots[3], outs[3], states[3], edges[3], x[RSC_TAB_MAX_COLS];
+    size_t f = pos;
+    rsc_status st;
+    VARINT(pos, end, tsize, "bad Trie_Size");
+    CORRUPT(tsize >= 1 && tsize <= end - pos, f, "Trie_Size 0 or past the program");
+    size_t trie = pos, g = pos + tsize;
+    f = g;
+    VARINT(g, end, nint, "bad N_Internal");
+    CORRUPT(nint <= RSC_MAX_INTERNAL, f, "N_Internal over the budget");
+    if ((st = table_at(v, &g, end, RSC_ROOTS_COLS, roots)) != RSC_OK ||
+        (st = table_at(v, &g, end, RSC_OUTS_COLS, outs)) != RSC_OK ||
+        (st = table_at(v, &g, end, RSC_STATES_COLS, states)) != RSC_OK ||
+        (st = table_at(v, &g, end, RSC_EDGES_COLS, edges)) != RSC_OK)
+        return st;
+    CORRUPT(g == end, g, "program does not end after its EDGES");
+    const uint32_t nr = roots[1], no = outs[1], ns = states[1], ne = edges[1];
+    CORRUPT(nr == 0 || ns >= 1, roots[0], "root slots without automaton states");
+    for (uint32_t r = 0; r < nr; r++) {
+        trow(v, roots, r, x);
+        CORRUPT(x[0] < RSC_MAX_LEVELS && x[1] <= v->n_rules, TROW_AT(roots, r),
+                "root Level over the budget or Max not a rank");
+    }
+    for (uint32_t r = 0; r < no; r++) {
+        trow(v, outs, r, x);
+        CORRUPT(x[0] >= 1 && x[1] <= r && x[2] <= v->n_rules, TROW_AT(outs, r),
+                "output Len 0, Next not an earlier row, or Max not a rank");
+        CORRUPT(x[3] <= ne && x[4] <= ne - x[3] && x[5] <= ne - x[3] - x[4], TROW_AT(outs, r),
+                "output edges past EDGES");
+    }
+    for (uint32_t r = 0; r < ns; r++) {
+        trow(v, states, r, x);
+        CORRUPT(x[1] <= ns && x[2] <= ns - x[1] && x[2] <= RSC_MAX_CHILDREN, TROW_AT(states, r),
+                "state children past STATES");
+        CORRUPT(x[3] < ns && x[4] <= no, TROW_AT(states, r), "state Fail or Out out of range");
+    }
+    for (uint32_t r = 0; r < ne; r++) {
+        trow(v, edges, r, x);
+        CORRUPT(x[0] < nr + nint && x[1] <= v->n_rules && x[2] <= nint && x[3] <= v->n_rules,
+                TROW_AT(edges, r), "edge Parent, Rank, Target or Max out of range");
+    }
+    v->nslots = nr;
+    return check_trie(v, trie, trie + tsize);
+}
+
 static rsc_status check_programs(verifier *v)
 {
     size_t pos = v->sec_off[RSC_SEC_PROGRAMS], end = pos + v->sec_size[RSC_SEC_PROGRAMS];
@@ -360,7 +413,7 @@ static rsc_status check_programs(verifier *v)
         uint32_t e = COL(P_PROGS, k, 0);
         CORRUPT(e > prev && e <= end - pos && (k + 1 < n || e == end - pos), ROW_AT(P_PROGS, k),
                 "program Ends not increasing to the size of Data");
-        rsc_status st = check_trie(v, pos + prev, pos + e);
+        rsc_status st = check_program(v, pos + prev, pos + e);
         if (st)
             return st;
         prev = e;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "codec.h"
 #include "robotsc/runtime.h"
 
 /* A table takes three words: rows offset, Count, and its packed shape
@@ -31,53 +32,22 @@ enum rsc_priv {
 };
 typedef char rsc_priv_fits_[P_COUNT_ <= 40 ? 1 : -1];
 
-/* memcpy loads fold into one instruction; shifts on big-endian hosts. */
-static inline uint32_t rsc_rd32(const uint8_t *p)
+#define PRIV(prog, f) ((prog)->priv[f])
+#define STR(prog) ((prog)->base + (prog)->priv[P_STR_OFF])
+
+/* ASCII lower case: agents (F.2) and directive keys. */
+static inline uint8_t rsc_lower(uint8_t c)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-#else
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-#endif
+    return c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;
 }
 
-static inline uint32_t rsc_rd16(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
-
-/* An integer of w bytes (0..4), little-endian. */
-static inline uint32_t rsc_rdn(const uint8_t *p, unsigned w)
-{
-    switch (w) {
-    case 0: return 0;
-    case 1: return p[0];
-    case 2: return rsc_rd16(p);
-    case 3: return rsc_rd16(p) | (uint32_t)p[2] << 16;
-    default: return rsc_rd32(p);
-    }
-}
-
-/* A varint of a verified blob: *pp moves past it. */
-static inline uint32_t rsc_uv(const uint8_t **pp)
-{
-    const uint8_t *p = *pp;
-    uint32_t v = *p++;
-    if (v & 0x80) {
-        uint32_t b, s = 7;
-        v &= 0x7f;
-        do {
-            b = *p++;
-            v |= (b & 0x7f) << s;
-            s += 7;
-        } while (b & 0x80);
-    }
-    *pp = p;
-    return v;
-}
+/* Runtime-internal functions shared between its files. */
+/* Spec G up to the path's start (url.c): 0 when the path is "/". */
+int rsc_path_start(const char *url, size_t len, size_t *off, int *slash);
+/* Set k's programs are positions [*j, *end) of the SETS list (select.c). */
+void rsc_set_span(const rsc_program *prog, uint32_t k, uint32_t *j, uint32_t *end);
+/* The Data offset of the program at position j of a set span. */
+uint32_t rsc_program_at(const rsc_program *prog, uint32_t j);
 
 #define RSC_TAB_WIDTH(pack, col) (((pack) >> (4 * (col))) & 0xfu)
 #define RSC_TAB_ROW(pack) ((pack) >> 24)

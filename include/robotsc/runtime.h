@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define RSC_FORMAT_MAJOR 2 /* blob format major version this runtime reads */
+#define RSC_FORMAT_MAJOR 3 /* blob format major version this runtime reads */
 #define RSC_FORMAT_MINOR 0 /* highest minor it knows; higher minors load  */
 
 /* Status codes. The numeric values are ABI: append only, never renumber. */

@@ -1,0 +1,462 @@
+/* The wildcard part of a program (docs/FORMAT.md, PROGRAMS, "Segments"):
+ * every wildcard tail of a rule set becomes a path of edges in a tree of
+ * segment sequences, and all the distinct segments go into one
+ * Aho-Corasick automaton, so a path is read once whatever the rules.
+ *
+ * A tail "*S1*S2*...*Sk" hangs below the root slot of its trie node (where
+ * the literal prefix ends). Edge i (parent, Si) leads to an internal node
+ * "S1..Si seen" when some rule goes on, and carries the rank of the rules
+ * that end there. Rules that share a prefix and leading segments share
+ * their edges: a thousand rules "/" "*x" are one parent with a thousand
+ * children, woken by their segments, never one by one.
+ *
+ * Budgets (format.h) keep the runtime's per-byte work a constant: levels
+ * of root slots on a chain, internal nodes, outputs on a dictionary chain,
+ * edges per segment. A rule set over a budget is split by the caller
+ * (compile.c) into several programs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "format.h"
+
+#define NIL UINT32_MAX
+#define INTERNAL 0x80000000u /* an edge's parent is an internal node */
+
+typedef struct seg {
+    const uint8_t *p;
+    uint32_t len, uid;
+} seg;
+
+typedef struct edge {
+    uint32_t parent, uid, rank, target, max; /* target: internal id or NIL */
+    uint8_t anch;
+} edge;
+
+typedef struct gb {
+    rsc_mem *m;
+    seg *s;          /* every segment occurrence, entry by entry */
+    uint32_t *order; /* s sorted by bytes */
+    size_t ns;
+    uint32_t nuid;
+    edge *e;
+    size_t ne, cap_e;
+    uint32_t *slots; /* edge hash: index + 1 */
+    size_t nslots;
+    uint32_t nint;   /* internal nodes */
+    uint32_t *imax;  /* per internal node: best rank below it */
+    /* the segment trie, then the automaton */
+    uint32_t *tfirst, *tnext, *tseg; /* first child, next sibling, uid or NIL */
+    uint8_t *tkey;
+    size_t nt, cap_t;
+    uint32_t *bfs, *pos;  /* BFS order; state -> BFS index */
+    uint32_t *fail, *dict, *chain;
+    uint32_t *urow; /* uid -> OUTS row */
+    uint32_t *ulen, *ustate;
+    size_t cap_s, n_auto; /* allocated sizes of s/order and of bfs..chain */
+} gb;
+
+static void gb_free(gb *g)
+{
+    rsc_mem *m = g->m;
+    rsc_mem_free(m, g->s, g->cap_s * sizeof *g->s);
+    rsc_mem_free(m, g->order, g->cap_s * sizeof *g->order);
+    rsc_mem_free(m, g->e, g->cap_e * sizeof *g->e);
+    rsc_mem_free(m, g->slots, g->nslots * sizeof *g->slots);
+    rsc_mem_free(m, g->imax, (g->nint + 1) * sizeof *g->imax);
+    rsc_mem_free(m, g->tfirst, g->cap_t * sizeof *g->tfirst);
+    rsc_mem_free(m, g->tnext, g->cap_t * sizeof *g->tnext);
+    rsc_mem_free(m, g->tseg, g->cap_t * sizeof *g->tseg);
+    rsc_mem_free(m, g->tkey, g->cap_t);
+    rsc_mem_free(m, g->bfs, g->n_auto * sizeof *g->bfs);
+    rsc_mem_free(m, g->pos, g->n_auto * sizeof *g->pos);
+    rsc_mem_free(m, g->fail, g->n_auto * sizeof *g->fail);
+    rsc_mem_free(m, g->dict, g->n_auto * sizeof *g->dict);
+    rsc_mem_free(m, g->chain, g->n_auto * sizeof *g->chain);
+    rsc_mem_free(m, g->urow, (g->nuid + 1) * sizeof *g->urow);
+    rsc_mem_free(m, g->ulen, (g->nuid + 1) * sizeof *g->ulen);
+    rsc_mem_free(m, g->ustate, (g->nuid + 1) * sizeof *g->ustate);
+}
+
+static const seg *g_sort_base;
+static int cmp_seg(const void *a, const void *b)
+{
+    const seg *x = &g_sort_base[*(const uint32_t *)a], *y = &g_sort_base[*(const uint32_t *)b];
+    uint32_t n = x->len < y->len ? x->len : y->len;
+    int d = memcmp(x->p, y->p, n);
+    return d ? d : (x->len > y->len) - (x->len < y->len);
+}
+
+static uint32_t ehash(uint32_t parent, uint32_t uid, uint8_t anch)
+{
+    uint32_t h = (parent * 0x9E3779B1u) ^ (uid * 0x85EBCA77u) ^ anch;
+    return h ^ (h >> 15);
+}
+
+static int edge_rehash(gb *g, size_t n)
+{
+    uint32_t *sl = rsc_mem_calloc(g->m, n, sizeof *sl);
+    if (!sl)
+        return -1;
+    for (size_t i = 0; i < g->ne; i++) {
+        size_t k = ehash(g->e[i].parent, g->e[i].uid, g->e[i].anch) & (n - 1);
+        while (sl[k])
+            k = (k + 1) & (n - 1);
+        sl[k] = (uint32_t)i + 1;
+    }
+    rsc_mem_free(g->m, g->slots, g->nslots * sizeof *g->slots);
+    g->slots = sl, g->nslots = n;
+    return 0;
+}
+
+/* The edge (parent, uid, anch), made when new; NIL when out of memory. */
+static uint32_t edge_get(gb *g, uint32_t parent, uint32_t uid, uint8_t anch)
+{
+    if ((g->ne + 1) * 2 > g->nslots && edge_rehash(g, g->nslots ? g->nslots * 2 : 64) != 0)
+        return NIL;
+    size_t k = ehash(parent, uid, anch) & (g->nslots - 1);
+    for (; g->slots[k]; k = (k + 1) & (g->nslots - 1)) {
+        edge *x = &g->e[g->slots[k] - 1];
+        if (x->parent == parent && x->uid == uid && x->anch == anch)
+            return g->slots[k] - 1;
+    }
+    if (rsc_mem_grow(g->m, (void **)&g->e, sizeof *g->e, &g->cap_e, g->ne + 1) != 0)
+        return NIL;
+    edge *x = &g->e[g->ne];
+    memset(x, 0, sizeof *x);
+    x->parent = parent, x->uid = uid, x->anch = anch, x->target = NIL;
+    g->slots[k] = (uint32_t)g->ne + 1;
+    return (uint32_t)g->ne++;
+}
+
+static uint32_t trie_new(gb *g, uint8_t key)
+{
+    size_t c = g->cap_t;
+    if (rsc_mem_grow(g->m, (void **)&g->tfirst, sizeof *g->tfirst, &c, g->nt + 1) != 0)
+        return NIL;
+    c = g->cap_t;
+    if (rsc_mem_grow(g->m, (void **)&g->tnext, sizeof *g->tnext, &c, g->nt + 1) != 0)
+        return NIL;
+    c = g->cap_t;
+    if (rsc_mem_grow(g->m, (void **)&g->tseg, sizeof *g->tseg, &c, g->nt + 1) != 0)
+        return NIL;
+    c = g->cap_t;
+    if (rsc_mem_grow(g->m, (void **)&g->tkey, 1, &c, g->nt + 1) != 0)
+        return NIL;
+    g->cap_t = c;
+    g->tfirst[g->nt] = g->tnext[g->nt] = g->tseg[g->nt] = NIL;
+    g->tkey[g->nt] = key;
+    return (uint32_t)g->nt++;
+}
+
+/* Child of state u on byte c in the segment trie, or NIL. */
+static uint32_t trie_child(const gb *g, uint32_t u, uint8_t c)
+{
+    for (uint32_t v = g->tfirst[u]; v != NIL; v = g->tnext[v])
+        if (g->tkey[v] == c)
+            return v;
+    return NIL;
+}
+
+/* Segments of every entry, their uids, and the edges. */
+static rsc_status build_edges(gb *g, const rsc_gent *ent, size_t n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += ent[i].tlen;
+    g->cap_s = total + 1;
+    g->s = rsc_mem_calloc(g->m, total + 1, sizeof *g->s);
+    g->order = rsc_mem_calloc(g->m, total + 1, sizeof *g->order);
+    if (!g->s || !g->order)
+        return RSC_E_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *t = ent[i].tail;
+        uint32_t k = 0, tl = ent[i].tlen;
+        while (k < tl) {
+            while (k < tl && t[k] == '*')
+                k++;
+            uint32_t a = k;
+            while (k < tl && t[k] != '*')
+                k++;
+            if (k > a) {
+                g->s[g->ns].p = t + a, g->s[g->ns].len = k - a;
+                g->order[g->ns] = (uint32_t)g->ns;
+                g->ns++;
+            }
+        }
+    }
+    g_sort_base = g->s;
+    qsort(g->order, g->ns, sizeof *g->order, cmp_seg);
+    for (size_t i = 0; i < g->ns; i++) {
+        if (i && cmp_seg(&g->order[i - 1], &g->order[i]) != 0)
+            g->nuid++;
+        g->s[g->order[i]].uid = g->nuid;
+    }
+    if (g->ns)
+        g->nuid++;
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *t = ent[i].tail;
+        uint32_t tl = ent[i].tlen, nseg = 0;
+        for (uint32_t k = 0; k < tl; k++)
+            nseg += t[k] != '*' && (k == 0 || t[k - 1] == '*');
+        /* "...*S$": the last segment must end the path; "...*$" is moot */
+        uint8_t anch_last = ent[i].anchored && tl && t[tl - 1] != '*';
+        uint32_t parent = ent[i].slot;
+        for (uint32_t j = 0; j < nseg; j++) {
+            const seg *x = &g->s[at + j];
+            int last = j + 1 == nseg;
+            uint32_t ei = edge_get(g, parent, x->uid, (uint8_t)(last && anch_last));
+            if (ei == NIL)
+                return RSC_E_NOMEM;
+            edge *e = &g->e[ei];
+            if (last) {
+                if (ent[i].rank > e->rank)
+                    e->rank = ent[i].rank;
+            } else {
+                if (e->target == NIL) {
+                    if (g->nint >= RSC_MAX_INTERNAL)
+                        return RSC_OVER_BUDGET; /* split */
+                    e->target = g->nint++;
+                }
+                parent = e->target | INTERNAL; /* Parent R + id when emitted */
+            }
+        }
+        at += nseg;
+    }
+    return RSC_OK;
+}
+
+/* Best rank at or below each edge and internal node: a child's edges are
+ * made after its parent's edge, so one backward pass sees them first. */
+static rsc_status edge_max(gb *g)
+{
+    g->imax = rsc_mem_calloc(g->m, g->nint + 1, sizeof *g->imax);
+    if (!g->imax)
+        return RSC_E_NOMEM;
+    for (size_t i = g->ne; i-- > 0;) {
+        edge *e = &g->e[i];
+        e->max = e->rank;
+        if (e->target != NIL && g->imax[e->target] > e->max)
+            e->max = g->imax[e->target];
+        if ((e->parent & INTERNAL) && e->max > g->imax[e->parent & ~INTERNAL])
+            g->imax[e->parent & ~INTERNAL] = e->max;
+    }
+    return RSC_OK;
+}
+
+/* The segment trie (distinct segments, inserted in byte order so that
+ * children come out sorted), its BFS order, failure and dictionary links. */
+static rsc_status build_automaton(gb *g)
+{
+    g->ulen = rsc_mem_calloc(g->m, g->nuid + 1, sizeof *g->ulen);
+    g->ustate = rsc_mem_calloc(g->m, g->nuid + 1, sizeof *g->ustate);
+    if (!g->ulen || !g->ustate || trie_new(g, 0) == NIL)
+        return RSC_E_NOMEM;
+    for (size_t i = 0; i < g->ns; i++) {
+        const seg *x = &g->s[g->order[i]];
+        if (i && g->s[g->order[i - 1]].uid == x->uid)
+            continue;
+        uint32_t u = 0;
+        for (uint32_t k = 0; k < x->len; k++) {
+            uint32_t v = trie_child(g, u, x->p[k]);
+            if (v == NIL) {
+                if ((v = trie_new(g, x->p[k])) == NIL)
+                    return RSC_E_NOMEM;
+                /* byte order: a new child is the greatest so far */
+                uint32_t *pp = &g->tfirst[u];
+                while (*pp != NIL)
+                    pp = &g->tnext[*pp];
+                *pp = v;
+            }
+            u = v;
+        }
+        g->tseg[u] = x->uid, g->ulen[x->uid] = x->len, g->ustate[x->uid] = u;
+    }
+    size_t n = g->n_auto = g->nt;
+    g->bfs = rsc_mem_calloc(g->m, n, sizeof *g->bfs);
+    g->pos = rsc_mem_calloc(g->m, n, sizeof *g->pos);
+    g->fail = rsc_mem_calloc(g->m, n, sizeof *g->fail);
+    g->dict = rsc_mem_calloc(g->m, n, sizeof *g->dict);
+    g->chain = rsc_mem_calloc(g->m, n, sizeof *g->chain);
+    if (!g->bfs || !g->pos || !g->fail || !g->dict || !g->chain)
+        return RSC_E_NOMEM;
+    size_t qh = 0, qt = 0;
+    g->bfs[qt++] = 0;
+    while (qh < qt) {
+        uint32_t u = g->bfs[qh++];
+        g->pos[u] = (uint32_t)qh - 1;
+        for (uint32_t v = g->tfirst[u]; v != NIL; v = g->tnext[v]) {
+            g->bfs[qt++] = v;
+            uint32_t f = 0;
+            if (u != 0) {
+                for (f = g->fail[u];; f = g->fail[f]) {
+                    uint32_t w = trie_child(g, f, g->tkey[v]);
+                    if (w != NIL) {
+                        f = w;
+                        break;
+                    }
+                    if (f == 0)
+                        break;
+                }
+            }
+            g->fail[v] = f;
+            /* the nearest proper suffix that is a segment (0: none) */
+            g->dict[v] = g->tseg[f] != NIL ? f : g->dict[f];
+            g->chain[v] = (g->tseg[v] != NIL) + g->chain[g->dict[v]];
+            if (g->chain[v] > RSC_MAX_CHAIN)
+                return RSC_OVER_BUDGET;
+        }
+    }
+    return RSC_OK;
+}
+
+/* Edges of one segment and kind, best first. */
+static const edge *g_edges;
+static int cmp_edge(const void *a, const void *b)
+{
+    const edge *x = &g_edges[*(const uint32_t *)a], *y = &g_edges[*(const uint32_t *)b];
+    if (x->uid != y->uid)
+        return x->uid < y->uid ? -1 : 1;
+    if (x->anch != y->anch)
+        return x->anch < y->anch ? -1 : 1;
+    if (x->max != y->max)
+        return x->max > y->max ? -1 : 1;
+    return (x->parent > y->parent) - (x->parent < y->parent);
+}
+
+static int put_table(rsc_mem *m, rsc_buf *out, const uint32_t *v, size_t n, unsigned cols)
+{
+    return rsc_buf_table(m, out, v, n, cols);
+}
+
+/* OUTS rows in order of segment length, so that Next always points to an
+ * earlier row; then every table. */
+static rsc_status emit(gb *g, const uint32_t *levels, uint32_t nslots, rsc_buf *out,
+                       rsc_glob_stats *stats)
+{
+    rsc_mem *m = g->m;
+    size_t nrow = g->nuid, n = g->nt, cells = (n + 1) * 5 + (nrow + 1) * 6 + (g->ne + 1) * 4 +
+                                                (size_t)(nslots + 1) * 2;
+    uint32_t *v = rsc_mem_calloc(m, cells, sizeof *v);
+    uint32_t *eo = rsc_mem_calloc(m, g->ne + 1, sizeof *eo);
+    uint32_t *rows = rsc_mem_calloc(m, nrow + 1, sizeof *rows);
+    g->urow = rsc_mem_calloc(m, nrow + 1, sizeof *g->urow);
+    rsc_status st = RSC_E_NOMEM;
+    if (!v || !eo || !rows || !g->urow)
+        goto out;
+    /* rows by (length, uid): a counting pass would do, the sort is short */
+    for (uint32_t u = 0; u < nrow; u++)
+        rows[u] = u;
+    for (uint32_t i = 1; i < nrow; i++) { /* insertion by length: stable */
+        uint32_t x = rows[i], j = i;
+        while (j > 0 && g->ulen[rows[j - 1]] > g->ulen[x]) {
+            rows[j] = rows[j - 1];
+            j--;
+        }
+        rows[j] = x;
+    }
+    for (uint32_t r = 0; r < nrow; r++)
+        g->urow[rows[r]] = r;
+    for (size_t i = 0; i < g->ne; i++)
+        eo[i] = (uint32_t)i;
+    g_edges = g->e;
+    qsort(eo, g->ne, sizeof *eo, cmp_edge);
+    /* budget: edges per segment and kind */
+    for (size_t i = 0, run = 0; i < g->ne; i++) {
+        const edge *a = &g->e[eo[i]];
+        run = i && g->e[eo[i - 1]].uid == a->uid && g->e[eo[i - 1]].anch == a->anch ? run + 1 : 1;
+        if (run > RSC_MAX_WAIT) {
+            st = RSC_OVER_BUDGET;
+            goto out;
+        }
+    }
+    if (rsc_buf_varint(m, out, g->nint) != 0)
+        goto out;
+    /* ROOTS: Level, Max */
+    uint32_t *rv = v;
+    for (uint32_t s = 0; s < nslots; s++)
+        rv[s * 2] = levels[s], rv[s * 2 + 1] = 0;
+    for (size_t i = 0; i < g->ne; i++)
+        if (!(g->e[i].parent & INTERNAL) && g->e[i].max > rv[g->e[i].parent * 2 + 1])
+            rv[g->e[i].parent * 2 + 1] = g->e[i].max;
+    if (put_table(m, out, rv, nslots, RSC_ROOTS_COLS) != 0)
+        goto out;
+    /* OUTS: Len, Next, Max, Edge, N_Float, N_Anch */
+    uint32_t *ov = v;
+    memset(ov, 0, (nrow + 1) * 6 * sizeof *ov);
+    for (size_t i = 0; i < g->ne; i++) {
+        const edge *e = &g->e[eo[i]];
+        uint32_t *o = &ov[g->urow[e->uid] * 6];
+        if (o[4] + o[5] == 0)
+            o[3] = (uint32_t)i;
+        o[e->anch ? 5 : 4]++;
+        if (e->max > o[2])
+            o[2] = e->max;
+    }
+    for (uint32_t r = 0; r < nrow; r++) {
+        uint32_t u = rows[r], s = g->ustate[u], d = g->dict[s];
+        uint32_t *o = &ov[r * 6];
+        o[0] = g->ulen[u];
+        o[1] = d ? g->urow[g->tseg[d]] + 1 : 0;
+        if (o[1] && ov[(o[1] - 1) * 6 + 2] > o[2]) /* Max covers the rest of the chain */
+            o[2] = ov[(o[1] - 1) * 6 + 2];
+    }
+    if (put_table(m, out, ov, nrow, RSC_OUTS_COLS) != 0)
+        goto out;
+    /* STATES in BFS order: Key, First, N, Fail, Out */
+    uint32_t *sv = v;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u = g->bfs[i], nc = 0, first = 0;
+        for (uint32_t c = g->tfirst[u]; c != NIL; c = g->tnext[c]) {
+            if (!nc)
+                first = g->pos[c];
+            nc++;
+        }
+        uint32_t o = g->tseg[u] != NIL ? g->tseg[u] : g->dict[u] ? g->tseg[g->dict[u]] : NIL;
+        sv[i * 5] = g->tkey[u], sv[i * 5 + 1] = first, sv[i * 5 + 2] = nc;
+        sv[i * 5 + 3] = g->pos[g->fail[u]];
+        sv[i * 5 + 4] = o == NIL ? 0 : g->urow[o] + 1;
+    }
+    if (put_table(m, out, sv, g->ne ? n : 0, RSC_STATES_COLS) != 0)
+        goto out;
+    /* EDGES: Parent, Rank, Target, Max */
+    uint32_t *ev = v;
+    for (size_t i = 0; i < g->ne; i++) {
+        const edge *e = &g->e[eo[i]];
+        ev[i * 4] = e->parent & INTERNAL ? nslots + (e->parent & ~INTERNAL) : e->parent;
+        ev[i * 4 + 1] = e->rank;
+        ev[i * 4 + 2] = e->target == NIL ? 0 : e->target + 1;
+        ev[i * 4 + 3] = e->max;
+    }
+    if (put_table(m, out, ev, g->ne, RSC_EDGES_COLS) != 0)
+        goto out;
+    if (stats) {
+        stats->states = g->ne ? (uint32_t)n : 0;
+        stats->edges = (uint32_t)g->ne;
+        stats->internal = g->nint;
+    }
+    st = RSC_OK;
+out:
+    rsc_mem_free(m, v, cells * sizeof *v);
+    rsc_mem_free(m, eo, (g->ne + 1) * sizeof *eo);
+    rsc_mem_free(m, rows, (nrow + 1) * sizeof *rows);
+    return st;
+}
+
+rsc_status rsc_glob_emit(rsc_mem *m, const rsc_gent *ent, size_t n, const uint32_t *levels,
+                         uint32_t nslots, rsc_buf *out, rsc_glob_stats *stats)
+{
+    gb g;
+    memset(&g, 0, sizeof g);
+    g.m = m;
+    rsc_status st = build_edges(&g, ent, n);
+    if (st == RSC_OK)
+        st = edge_max(&g);
+    if (st == RSC_OK)
+        st = build_automaton(&g);
+    if (st == RSC_OK)
+        st = emit(&g, levels, nslots, out, stats);
+    gb_free(&g);
+    return st;
+}

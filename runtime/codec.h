@@ -1,0 +1,118 @@
+/* The format's encodings, one implementation each, shared by the runtime
+ * (verifier and matcher) and the compiler (emitter, dumper) so that the two
+ * cannot drift apart: little-endian and varint loads, the byte order of
+ * tokens and patterns, and the rfc profile's percent-encoding
+ * normalisation (docs/FORMAT.md, Conventions and Matching). Header only,
+ * libc's <string.h> only. */
+#ifndef ROBOTSC_CODEC_H
+#define ROBOTSC_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* memcpy loads fold into one instruction; shifts on big-endian hosts. */
+static inline uint32_t rsc_rd32(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+#else
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+#endif
+}
+
+static inline uint32_t rsc_rd16(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+/* An integer of w bytes (0..4), little-endian. */
+static inline uint32_t rsc_rdn(const uint8_t *p, unsigned w)
+{
+    switch (w) {
+    case 0: return 0;
+    case 1: return p[0];
+    case 2: return rsc_rd16(p);
+    case 3: return rsc_rd16(p) | (uint32_t)p[2] << 16;
+    default: return rsc_rd32(p);
+    }
+}
+
+/* A varint of a verified blob: *pp moves past it. */
+static inline uint32_t rsc_uv(const uint8_t **pp)
+{
+    const uint8_t *p = *pp;
+    uint32_t v = *p++;
+    if (v & 0x80) {
+        uint32_t b, s = 7;
+        v &= 0x7f;
+        do {
+            b = *p++;
+            v |= (b & 0x7f) << s;
+            s += 7;
+        } while (b & 0x80);
+    }
+    *pp = p;
+    return v;
+}
+
+/* Byte order (FORMAT.md): memcmp on the common length, then the shorter
+ * first. */
+static inline int rsc_bytes_cmp(const void *x, size_t xn, const void *y, size_t yn)
+{
+    size_t n = xn < yn ? xn : yn;
+    int d = n ? memcmp(x, y, n) : 0;
+    if (d)
+        return d;
+    return xn < yn ? -1 : xn > yn;
+}
+
+/* A hex digit's value, or -1. */
+static inline int rsc_hexval(unsigned c)
+{
+    if (c >= '0' && c <= '9')
+        return (int)(c - '0');
+    c |= 0x20;
+    return c >= 'a' && c <= 'f' ? (int)(c - 'a' + 10) : -1;
+}
+
+/* RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~ */
+static inline int rsc_unreserved(unsigned c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+/* The rfc profile's normalisation of the bytes at p[0..avail), avail >= 1
+ * (FORMAT.md, Matching): writes 1 to 3 bytes to out and returns how many;
+ * *used receives the input bytes taken (1 or 3). A '%' with two hex digits
+ * is decoded when unreserved, else upper-cased; a byte >= 0x80 becomes %XX;
+ * anything else is itself. */
+static inline unsigned rsc_pct_normal(const uint8_t *p, size_t avail, uint8_t out[3], size_t *used)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    unsigned b = p[0];
+    int h1, h2;
+    *used = 1;
+    if (b >= 0x80) {
+        out[0] = '%', out[1] = (uint8_t)hex[b >> 4], out[2] = (uint8_t)hex[b & 15];
+        return 3;
+    }
+    if (b == '%' && avail >= 3 && (h1 = rsc_hexval(p[1])) >= 0 && (h2 = rsc_hexval(p[2])) >= 0) {
+        unsigned v = (unsigned)(h1 * 16 + h2);
+        *used = 3;
+        if (rsc_unreserved(v)) {
+            out[0] = (uint8_t)v;
+            return 1;
+        }
+        out[0] = '%', out[1] = (uint8_t)hex[v >> 4], out[2] = (uint8_t)hex[v & 15];
+        return 3;
+    }
+    out[0] = (uint8_t)b;
+    return 1;
+}
+
+#endif

@@ -1,0 +1,104 @@
+/* Spec F.2, F.6, F.7: the rule sets that apply to a crawler, chosen once
+ * per crawler identity and reused for every URL of the host. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "format.h"
+#include "program.h"
+#include "robotsc/runtime.h"
+
+/* Row of the AGENTS table equal to lower(a) (ASCII), or UINT32_MAX. Tokens
+ * hold only [a-z_-], so an agent with any byte outside [A-Za-z_-] equals
+ * none of them: it is used as given, not cut (F.2). */
+static uint32_t find_agent(const rsc_program *prog, const uint8_t *a, size_t n)
+{
+    const uint8_t *str = STR(prog);
+    uint32_t lo = 0, hi = PRIV(prog, P_AGENTS_N);
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        const uint8_t *t = str + rsc_tab(prog, P_AGENTS, mid, 0);
+        size_t tl = rsc_tab(prog, P_AGENTS, mid, 1), k = 0;
+        while (k < n && k < tl && rsc_lower(a[k]) == t[k])
+            k++;
+        int d = k < n && k < tl ? rsc_lower(a[k]) - t[k] : (n > tl) - (n < tl);
+        if (d == 0)
+            return mid;
+        if (d < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return UINT32_MAX;
+}
+
+/* Set k's programs are positions [*j, *end) of the SETS list; without
+ * SETS, set k is program k alone (FORMAT.md, SETS). */
+void rsc_set_span(const rsc_program *prog, uint32_t k, uint32_t *j, uint32_t *end)
+{
+    if (!PRIV(prog, P_SETS)) {
+        *j = k, *end = k + 1;
+        return;
+    }
+    *j = rsc_tab(prog, P_SETS, k, 0);
+    *end = *j + rsc_tab(prog, P_SETS, k, 1);
+}
+
+/* The root offset of the program at position j of set_span(). */
+uint32_t rsc_program_at(const rsc_program *prog, uint32_t j)
+{
+    uint32_t pr = PRIV(prog, P_SETS) ? rsc_tab(prog, P_SLIST, j, 0) : j;
+    return PRIV(prog, P_PROG_DATA) + (pr ? rsc_tab(prog, P_PROGS, pr - 1, 0) : 0);
+}
+
+/* Adds x to list[0..*n) unless present; 0 when full. */
+static int add_unique(uint32_t *list, uint32_t *n, uint32_t x)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (list[i] == x)
+            return 1;
+    if (*n == RSC_MAX_SELECT)
+        return 0;
+    list[(*n)++] = x;
+    return 1;
+}
+
+rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
+                      size_t n, rsc_selection *sel)
+{
+    if (!sel)
+        return RSC_E_ARG;
+    memset(sel, 0, sizeof *sel);
+    if (!prog || !prog->base || !agents || n == 0)
+        return RSC_E_ARG;
+    for (size_t i = 0; i < n; i++) {
+        if (!agents[i].ptr && agents[i].len) {
+            memset(sel, 0, sizeof *sel);
+            return RSC_E_ARG;
+        }
+        uint32_t k = find_agent(prog, (const uint8_t *)agents[i].ptr, agents[i].len);
+        if (k == UINT32_MAX)
+            continue;
+        if (!add_unique(sel->agents, &sel->n_agents, k) ||
+            !add_unique(sel->sets, &sel->n_sets, rsc_tab(prog, P_AGENTS, k, 2))) {
+            memset(sel, 0, sizeof *sel);
+            return RSC_E_LIMIT;
+        }
+        sel->named = 1;
+    }
+    if (!sel->named && PRIV(prog, P_GLOBAL))
+        sel->sets[sel->n_sets++] = PRIV(prog, P_GLOBAL) - 1;
+    sel->prog = prog;
+    /* The programs to run, once for all matches; with more than fit,
+     * matching goes through the sets. */
+    for (uint32_t k = 0; k < sel->n_sets; k++) {
+        uint32_t j, end;
+        for (rsc_set_span(prog, sel->sets[k], &j, &end); j < end; j++) {
+            if (sel->n_roots < RSC_MAX_SELECT)
+                sel->roots[sel->n_roots] = rsc_program_at(prog, j);
+            sel->n_roots++;
+        }
+    }
+    return RSC_OK; /* n_roots > RSC_MAX_SELECT: too many to hold */
+}
+

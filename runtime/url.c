@@ -1,0 +1,72 @@
+/* Spec G: a URL to the path, params and query that rules are matched
+ * against. One scan for the path start, with a word-at-a-time search for
+ * the bytes that end the scheme or the authority. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "format.h"
+#include "program.h"
+#include "robotsc/runtime.h"
+
+/* ---- URL to path: spec G ---------------------------------------------- */
+
+/* Bytes that start a path (G.3): '/', '?' and ';'; and '#', which ends it
+ * (G.4). A table keeps the byte loop at one load and one test. */
+static const uint8_t special[256] = {['/'] = 1, ['?'] = 1, [';'] = 1, ['#'] = 1};
+
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ONES 0x0101010101010101ull
+/* High bit of each byte of x equal to c (the lowest one is exact). */
+static uint64_t bytes_eq(uint64_t x, uint8_t c)
+{
+    uint64_t v = x ^ (ONES * c);
+    return (v - ONES) & ~v & (ONES << 7);
+}
+#endif
+
+/* The first special byte of u[from..len), or len: eight bytes a step. */
+static size_t first_special(const char *u, size_t len, size_t from)
+{
+    size_t i = from;
+#ifdef ONES
+    for (; len - i >= 8; i += 8) {
+        uint64_t x;
+        memcpy(&x, u + i, 8);
+        uint64_t m = bytes_eq(x, '/') | bytes_eq(x, '?') | bytes_eq(x, ';') | bytes_eq(x, '#');
+        if (m)
+            return i + ((unsigned)__builtin_ctzll(m) >> 3);
+    }
+#endif
+    while (i < len && !special[(uint8_t)u[i]])
+        i++;
+    return i;
+}
+
+/* Spec G up to the path's start: *off, and *slash when a '/' must be put
+ * in front; 0 when the path is "/" (no path, or a '#' first). The path's
+ * end (the first '#', G.4) is left to the caller. A scheme's "://" can only
+ * sit just before the first special byte (its '/' is one), so one test
+ * replaces a search (G.2). */
+int rsc_path_start(const char *url, size_t len, size_t *off, int *slash)
+{
+    size_t s = len >= 2 && url[0] == '/' && url[1] == '/' ? 2 : 0; /* G.1 */
+    size_t ps = first_special(url, len, s);
+    if (ps > s && ps + 1 < len && url[ps - 1] == ':' && url[ps] == '/' && url[ps + 1] == '/')
+        ps = first_special(url, len, ps + 2); /* G.2, G.3 */
+    if (ps == len || url[ps] == '#') /* G.3, G.4: the path is "/" */
+        return 0;
+    *off = ps, *slash = url[ps] != '/'; /* G.5 */
+    return 1;
+}
+
+void rsc_url_path(const char *url, size_t len, size_t *off, size_t *plen,
+                  int *slash)
+{
+    if (!rsc_path_start(url, len, off, slash)) {
+        *off = 0, *plen = 0, *slash = 1;
+        return;
+    }
+    const char *h = memchr(url + *off, '#', len - *off);
+    *plen = (h ? (size_t)(h - url) : len) - *off;
+}
