@@ -311,8 +311,9 @@ static rsc_status build_automaton(gb *g)
     return RSC_OK;
 }
 
-/* Edges of one segment and kind, best first. */
+/* Edges of one segment and kind, by Parent. */
 static const edge *g_edges;
+static uint32_t g_nslots;
 static int cmp_edge(const void *a, const void *b)
 {
     const edge *x = &g_edges[*(const uint32_t *)a], *y = &g_edges[*(const uint32_t *)b];
@@ -320,9 +321,10 @@ static int cmp_edge(const void *a, const void *b)
         return x->uid < y->uid ? -1 : 1;
     if (x->anch != y->anch)
         return x->anch < y->anch ? -1 : 1;
-    if (x->max != y->max)
-        return x->max > y->max ? -1 : 1;
-    return (x->parent > y->parent) - (x->parent < y->parent);
+    /* by Parent as emitted: slots, then internal nodes */
+    uint32_t px = x->parent & INTERNAL ? g_nslots + (x->parent & ~INTERNAL) : x->parent;
+    uint32_t py = y->parent & INTERNAL ? g_nslots + (y->parent & ~INTERNAL) : y->parent;
+    return (px > py) - (px < py);
 }
 
 static int put_table(rsc_mem *m, rsc_buf *out, const uint32_t *v, size_t n, unsigned cols)
@@ -360,18 +362,9 @@ static rsc_status emit(gb *g, const uint32_t *levels, uint32_t nslots, rsc_buf *
         g->urow[rows[r]] = r;
     for (size_t i = 0; i < g->ne; i++)
         eo[i] = (uint32_t)i;
-    g_edges = g->e;
+    g_edges = g->e, g_nslots = nslots;
     qsort(eo, g->ne, sizeof *eo, cmp_edge);
-    /* budget: edges per segment and kind */
-    for (size_t i = 0, run = 0; i < g->ne; i++) {
-        const edge *a = &g->e[eo[i]];
-        run = i && g->e[eo[i - 1]].uid == a->uid && g->e[eo[i - 1]].anch == a->anch ? run + 1 : 1;
-        if (run > RSC_MAX_WAIT) {
-            st = RSC_OVER_BUDGET;
-            goto out;
-        }
-    }
-    if (rsc_buf_varint(m, out, g->nint) != 0)
+    if (rsc_buf_varint(m, out, g->nint << 1) != 0) /* Shape: not a chain */
         goto out;
     /* ROOTS: Level, Max */
     uint32_t *rv = v;
@@ -444,6 +437,100 @@ out:
     return st;
 }
 
+/* note [chain]
+ * One rule can be over the budgets on its own: more than RSC_MAX_INTERNAL
+ * segments, or more than RSC_MAX_CHAIN of them suffixes of one another.
+ * Such a rule is a program of its own in chain form: one automaton per
+ * segment (its bytes in a line, failure links as Knuth-Morris-Pratt's),
+ * searched one after the other from where the previous one ended. Greedy
+ * leftmost placement needs no other state, so the matcher keeps just the
+ * segment it is looking for: one move a byte, whatever the rule. */
+static rsc_status emit_chain(gb *g, const rsc_gent *ent, const uint32_t *levels, rsc_buf *out,
+                             rsc_glob_stats *stats)
+{
+    rsc_mem *m = g->m;
+    const uint8_t *t = ent->tail;
+    uint32_t tl = ent->tlen, k = 0, states = 0, maxlen = 0;
+    uint8_t anch = ent->anchored && tl && t[tl - 1] != '*';
+    for (uint32_t i = 0; i < tl; i++)
+        if (t[i] != '*') {
+            uint32_t a = i;
+            while (i < tl && t[i] != '*')
+                i++;
+            k++, states += i - a + 1;
+            if (i - a > maxlen)
+                maxlen = i - a;
+        }
+    size_t cells = (size_t)states * 5 + (size_t)k * 6 + 8;
+    uint32_t *v = rsc_mem_calloc(m, cells, sizeof *v);
+    uint32_t *pi = rsc_mem_calloc(m, (size_t)maxlen + 1, sizeof *pi);
+    rsc_status st = RSC_E_NOMEM;
+    if (!v || !pi)
+        goto out;
+    if (rsc_buf_varint(m, out, (k - 1) << 1 | 1) != 0)
+        goto out;
+    uint32_t roots[2] = {levels[0], ent->rank};
+    if (rsc_buf_table(m, out, roots, 1, RSC_ROOTS_COLS) != 0)
+        goto out;
+    /* OUTS: segment i in rule order; its edge is edge i */
+    uint32_t i = 0, j = 0;
+    for (uint32_t a = 0; a < tl; a++) {
+        if (t[a] == '*')
+            continue;
+        uint32_t b = a;
+        while (b < tl && t[b] != '*')
+            b++;
+        int last = i + 1 == k;
+        uint32_t *o = &v[i * 6];
+        o[0] = b - a, o[1] = 0, o[2] = ent->rank, o[3] = i;
+        o[4] = !(last && anch), o[5] = last && anch;
+        i++, a = b;
+    }
+    if (rsc_buf_table(m, out, v, k, RSC_OUTS_COLS) != 0)
+        goto out;
+    /* STATES: segment i's line of Len + 1 states from B_i */
+    i = 0;
+    for (uint32_t a = 0; a < tl; a++) {
+        if (t[a] == '*')
+            continue;
+        uint32_t b = a, base = j;
+        while (b < tl && t[b] != '*')
+            b++;
+        const uint8_t *sg = t + a;
+        uint32_t len = b - a;
+        pi[0] = pi[1] = 0; /* pi[d]: longest proper border of sg[0..d) */
+        for (uint32_t d = 1, q = 0; d < len; d++) {
+            while (q && sg[d] != sg[q])
+                q = pi[q];
+            q += sg[d] == sg[q];
+            pi[d + 1] = q;
+        }
+        for (uint32_t d = 0; d <= len; d++, j++) {
+            uint32_t *x = &v[j * 5];
+            x[0] = d ? sg[d - 1] : 0, x[1] = d < len ? j + 1 : 0, x[2] = d < len;
+            x[3] = base + (d ? pi[d] : 0), x[4] = d == len ? i + 1 : 0;
+        }
+        i++, a = b;
+    }
+    if (rsc_buf_table(m, out, v, states, RSC_STATES_COLS) != 0)
+        goto out;
+    /* EDGES: segment i from slot 0 (i = 0) or internal node i - 1 */
+    for (i = 0; i < k; i++) {
+        uint32_t *e = &v[i * 4];
+        e[0] = i ? 1 + (i - 1) : 0, e[1] = i + 1 == k ? ent->rank : 0;
+        e[2] = i + 1 < k ? i + 1 : 0, e[3] = ent->rank;
+    }
+    if (rsc_buf_table(m, out, v, k, RSC_EDGES_COLS) != 0)
+        goto out;
+    if (stats)
+        stats->states = states, stats->edges = k, stats->internal = k - 1;
+    st = RSC_OK;
+out:
+    rsc_mem_free(m, v, cells * sizeof *v);
+    rsc_mem_free(m, pi, ((size_t)maxlen + 1) * sizeof *pi);
+    return st;
+}
+
 rsc_status rsc_glob_emit(rsc_mem *m, const rsc_gent *ent, size_t n, const uint32_t *levels,
                          uint32_t nslots, rsc_buf *out, rsc_glob_stats *stats)
 {
@@ -458,5 +545,10 @@ rsc_status rsc_glob_emit(rsc_mem *m, const rsc_gent *ent, size_t n, const uint32
     if (st == RSC_OK)
         st = emit(&g, levels, nslots, out, stats);
     gb_free(&g);
+    if (st == RSC_OVER_BUDGET && n == 1) { /* note [chain] */
+        memset(&g, 0, sizeof g);
+        g.m = m;
+        st = emit_chain(&g, ent, levels, out, stats);
+    }
     return st;
 }

@@ -76,6 +76,6 @@ enum rsc_section_id {
 #define RSC_MAX_LEVELS 16   /* root slots on one trie chain               */
 #define RSC_MAX_INTERNAL 64 /* internal nodes (a rule with 2+ segments)   */
 #define RSC_MAX_CHAIN 16    /* segments that end at one position          */
-#define RSC_MAX_WAIT 32     /* edges of one segment (floating, anchored)  */
+#define RSC_SCAN_MAX 16     /* edges of a segment scanned, not searched   */
 
 #endif

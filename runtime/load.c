@@ -351,21 +351,30 @@ static void trow(const verifier *v, const uint32_t *t, uint32_t r, uint32_t *out
         p += RSC_TAB_WIDTH(t[2], c);
     }
 }
+#define COL_OF(t, r, c) rsc_rdn(v->b + TROW_AT(t, r) + col_off((t)[2], c), RSC_TAB_WIDTH((t)[2], c))
+static size_t col_off(uint32_t pack, unsigned c)
+{
+    size_t o = 0;
+    for (unsigned k = 0; k < c; k++)
+        o += RSC_TAB_WIDTH(pack, k);
+    return o;
+}
 #define TROW_AT(t, r) ((size_t)(t)[0] + (size_t)(r) * RSC_TAB_ROW((t)[2]))
 
 /* One program in [pos, end) (FORMAT.md, PROGRAMS): the tables of its
  * wildcard part first (the trie's Slots refer to ROOTS), then the trie. */
 static rsc_status check_program(verifier *v, size_t pos, size_t end)
 {
-    uint32_t tsize, nint, roots[3], outs[3], states[3], edges[3], x[RSC_TAB_MAX_COLS];
+    uint32_t tsize, shape, nint, roots[3], outs[3], states[3], edges[3], x[RSC_TAB_MAX_COLS];
     size_t f = pos;
     rsc_status st;
     VARINT(pos, end, tsize, "bad Trie_Size");
     CORRUPT(tsize >= 1 && tsize <= end - pos, f, "Trie_Size 0 or past the program");
     size_t trie = pos, g = pos + tsize;
     f = g;
-    VARINT(g, end, nint, "bad N_Internal");
-    CORRUPT(nint <= RSC_MAX_INTERNAL, f, "N_Internal over the budget");
+    VARINT(g, end, shape, "bad Shape");
+    nint = shape >> 1;
+    CORRUPT((shape & 1) || nint <= RSC_MAX_INTERNAL, f, "N_Internal over the budget");
     if ((st = table_at(v, &g, end, RSC_ROOTS_COLS, roots)) != RSC_OK ||
         (st = table_at(v, &g, end, RSC_OUTS_COLS, outs)) != RSC_OK ||
         (st = table_at(v, &g, end, RSC_STATES_COLS, states)) != RSC_OK ||
@@ -391,6 +400,13 @@ static rsc_status check_program(verifier *v, size_t pos, size_t end)
         CORRUPT(x[1] <= ns && x[2] <= ns - x[1] && x[2] <= RSC_MAX_CHILDREN, TROW_AT(states, r),
                 "state children past STATES");
         CORRUPT(x[3] < ns && x[4] <= no, TROW_AT(states, r), "state Fail or Out out of range");
+    }
+    if (shape & 1) { /* a chain: one slot, segment i is edge i, its states in a line */
+        size_t sum = 0;
+        CORRUPT(nr == 1 && no >= 1 && ne == no, f, "chain without one slot and an edge a segment");
+        for (uint32_t r = 0; r < no; r++)
+            sum += (size_t)COL_OF(outs, r, 0) + 1;
+        CORRUPT(sum == ns, f, "chain states do not add up to its segments");
     }
     for (uint32_t r = 0; r < ne; r++) {
         trow(v, edges, r, x);

@@ -293,7 +293,7 @@ static void outputs(run *r, uint32_t s, size_t at, int anchored)
  * hold any links, a compiled one never needs more failure steps than
  * bytes read (each goto adds one to the depth, each failure takes at least
  * one), so a blob that would is cut short there (safe, its answer wrong). */
-static inline uint32_t step(run *r, uint32_t s, uint8_t c, size_t *budget)
+static inline uint32_t step(run *r, uint32_t s, uint8_t c, uint32_t root, size_t *budget)
 {
     for (;;) {
         uint32_t first = tab_get(&r->states, s, S_FIRST), n = tab_get(&r->states, s, S_N);
@@ -314,11 +314,41 @@ static inline uint32_t step(run *r, uint32_t s, uint8_t c, size_t *budget)
                     hi = mid;
             }
         }
-        if (s == 0 || *budget == 0)
-            return 0;
+        if (s == root || *budget == 0)
+            return root;
         --*budget;
         s = tab_get(&r->states, s, S_FAIL);
     }
+}
+
+/* A program in chain form (FORMAT.md, "Chains"): the segments of its one
+ * rule searched in turn, each with its own automaton from where the
+ * previous one ended. */
+static uint32_t chain(run *r, const src *s0, size_t from)
+{
+    src s = *s0;
+    uint8_t c;
+    uint32_t f = 0, base = 0, st = 0, last = r->outs.n - 1;
+    size_t at = 0, budget = 0;
+    while (at < from && src_get(&s, &c))
+        at++;
+    while (src_get(&s, &c)) {
+        at++, budget++;
+        st = step(r, st, c, base, &budget);
+        if (!tab_get(&r->states, st, S_OUT) || !tab_get(&r->outs, f, O_NFLOAT))
+            continue;
+        if (f == last) { /* the rule matches */
+            uint32_t rank = tab_get(&r->edges, f, E_RANK);
+            return rank > r->best ? rank : r->best;
+        }
+        base += tab_get(&r->outs, f, O_LEN) + 1;
+        st = base, f++, budget = 0;
+    }
+    if (f == last && tab_get(&r->outs, f, O_NANCH) && tab_get(&r->states, st, S_OUT)) {
+        uint32_t rank = tab_get(&r->edges, f, E_RANK);
+        return rank > r->best ? rank : r->best;
+    }
+    return r->best;
 }
 
 /* The walk: the anchored part of a program. Accept and End ranks, and the
@@ -363,7 +393,7 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
     r.best = best, r.nact = 0, r.nreach = 0;
     uint32_t tsize = rsc_uv(&q);
     const uint8_t *g = q + tsize;
-    uint32_t nint = rsc_uv(&g);
+    uint32_t shape = rsc_uv(&g), nint = shape >> 1;
     g = tab_open(&r.roots, g, RSC_ROOTS_COLS);
     r.nslots = r.roots.n;
     walk(w, q, *s0, &r);
@@ -377,6 +407,8 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
     g = tab_open(&r.outs, g, RSC_OUTS_COLS);
     g = tab_open(&r.states, g, RSC_STATES_COLS);
     tab_open(&r.edges, g, RSC_EDGES_COLS);
+    if (shape & 1)
+        return chain(&r, s0, from);
     memset(r.seen, 0, (nint + 63) / 64 * sizeof r.seen[0]);
     src s = *s0;
     uint8_t c;
@@ -386,7 +418,7 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
         at++;
     while (src_get(&s, &c)) {
         at++, budget++;
-        st = step(&r, st, c, &budget);
+        st = step(&r, st, c, 0, &budget);
         if (st && tab_get(&r.states, st, S_OUT))
             outputs(&r, st, at, 0);
     }
