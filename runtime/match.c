@@ -293,19 +293,21 @@ static void outputs(run *r, uint32_t s, size_t at, int anchored)
  * hold any links, a compiled one never needs more failure steps than
  * bytes read (each goto adds one to the depth, each failure takes at least
  * one), so a blob that would is cut short there (safe, its answer wrong). */
-static inline uint32_t step(run *r, uint32_t s, uint8_t c, uint32_t root, size_t *budget)
+static inline uint32_t step(const tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *budget)
 {
     for (;;) {
-        uint32_t first = tab_get(&r->states, s, S_FIRST), n = tab_get(&r->states, s, S_N);
-        STEP(r);
-        if (n <= 8) {
+        uint32_t first = tab_get(S, s, S_FIRST), n = tab_get(S, s, S_N);
+        if (n == 1) { /* most states of long segments */
+            if (tab_get(S, first, S_KEY) == c)
+                return first;
+        } else if (n <= 8) {
             for (uint32_t k = first; k < first + n; k++)
-                if (tab_get(&r->states, k, S_KEY) == c)
+                if (tab_get(S, k, S_KEY) == c)
                     return k;
         } else {
             uint32_t lo = first, hi = first + n;
             while (lo < hi) {
-                uint32_t mid = lo + (hi - lo) / 2, key = tab_get(&r->states, mid, S_KEY);
+                uint32_t mid = lo + (hi - lo) / 2, key = tab_get(S, mid, S_KEY);
                 if (key == c)
                     return mid;
                 if (key < c)
@@ -317,8 +319,56 @@ static inline uint32_t step(run *r, uint32_t s, uint8_t c, uint32_t root, size_t
         if (s == root || *budget == 0)
             return root;
         --*budget;
-        s = tab_get(&r->states, s, S_FAIL);
+        s = tab_get(S, s, S_FAIL);
     }
+}
+
+/* The automaton over the path from position `from` on (FORMAT.md,
+ * segments()). At the root, a byte no segment starts with is skipped with
+ * one bit test (the root's keys, gathered once a pass). */
+typedef struct scan {
+    tab S;
+    uint64_t lead[4]; /* the root's keys */
+    uint32_t st;
+    size_t at, budget;
+} scan;
+
+static inline void feed(run *r, scan *k, uint8_t c)
+{
+    k->at++;
+    if (k->st == 0 && !(k->lead[c >> 6] >> (c & 63) & 1))
+        return;
+    STEP(r);
+    k->budget++;
+    k->st = step(&k->S, k->st, c, 0, &k->budget);
+    if (k->st && tab_get(&k->S, k->st, S_OUT))
+        outputs(r, k->st, k->at, 0);
+}
+
+static void segments(run *r, const src *s0, size_t from)
+{
+    scan k;
+    src s = *s0;
+    uint8_t c;
+    k.S = r->states, k.st = 0, k.at = 0, k.budget = 0;
+    memset(k.lead, 0, sizeof k.lead);
+    for (uint32_t j = tab_get(&k.S, 0, S_FIRST), e = j + tab_get(&k.S, 0, S_N); j < e; j++) {
+        c = (uint8_t)tab_get(&k.S, j, S_KEY);
+        k.lead[c >> 6] |= 1ull << (c & 63);
+    }
+    while (k.at < from && src_get(&s, &c))
+        k.at++;
+    if (s.rfc) {
+        while (src_get(&s, &c))
+            feed(r, &k, c);
+    } else { /* the bytes as they are: a '/' put in front, then the path */
+        while (s.qi < s.qn)
+            feed(r, &k, s.q[s.qi++]);
+        for (size_t i = s.i; i < s.n && s.p[i] != 0 && s.p[i] != s.term; i++)
+            feed(r, &k, s.p[i]);
+    }
+    if (k.st)
+        outputs(r, k.st, k.at, 1);
 }
 
 /* A program in chain form (FORMAT.md, "Chains"): the segments of its one
@@ -334,7 +384,7 @@ static uint32_t chain(run *r, const src *s0, size_t from)
         at++;
     while (src_get(&s, &c)) {
         at++, budget++;
-        st = step(r, st, c, base, &budget);
+        st = step(&r->states, st, c, base, &budget);
         if (!tab_get(&r->states, st, S_OUT) || !tab_get(&r->outs, f, O_NFLOAT))
             continue;
         if (f == last) { /* the rule matches */
@@ -410,20 +460,7 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
     if (shape & 1)
         return chain(&r, s0, from);
     memset(r.seen, 0, (nint + 63) / 64 * sizeof r.seen[0]);
-    src s = *s0;
-    uint8_t c;
-    uint32_t st = 0;
-    size_t at = 0, budget = 0;
-    while (at < from && src_get(&s, &c))
-        at++;
-    while (src_get(&s, &c)) {
-        at++, budget++;
-        st = step(&r, st, c, 0, &budget);
-        if (st && tab_get(&r.states, st, S_OUT))
-            outputs(&r, st, at, 0);
-    }
-    if (st)
-        outputs(&r, st, at, 1);
+    segments(&r, s0, from);
     return r.best;
 }
 
