@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "codec.h"
 #include "format.h"
 
 /* ---- a stable merge sort of uint32 indices with a context ------------- */
@@ -211,48 +212,17 @@ static char *arena_take(ctx *c, size_t n)
     return p; /* the arena is sized up front: never overflows */
 }
 
-/* spec, top (rfc profile 2): decode %XX of unreserved characters, upper-case
- * other escapes, escape bytes >= 0x80. Never longer than its input as the
- * input is already escaped (spec D). */
-static int is_unreserved(unsigned c)
-{
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-           c == '-' || c == '.' || c == '_' || c == '~';
-}
-
-static int hexval(unsigned c)
-{
-    if (c >= '0' && c <= '9')
-        return (int)(c - '0');
-    if (c >= 'a' && c <= 'f')
-        return (int)(c - 'a' + 10);
-    if (c >= 'A' && c <= 'F')
-        return (int)(c - 'A' + 10);
-    return -1;
-}
-
+/* spec, top (rfc profile 2): the pattern normalised as the runtime
+ * normalises paths (runtime/codec.h, one implementation for both). Never
+ * longer than its input as the input is already escaped (spec D). */
 static size_t rfc_normalise(const char *src, size_t n, uint8_t *dst)
 {
-    static const char hex[] = "0123456789ABCDEF";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned b = (unsigned char)src[i];
-        int h1, h2;
-        if (b == '%' && i + 2 < n &&
-            (h1 = hexval((unsigned char)src[i + 1])) >= 0 &&
-            (h2 = hexval((unsigned char)src[i + 2])) >= 0) {
-            unsigned v = (unsigned)(h1 * 16 + h2);
-            if (is_unreserved(v)) {
-                dst[o++] = (uint8_t)v;
-            } else {
-                dst[o++] = '%';
-                dst[o++] = (uint8_t)hex[v >> 4];
-                dst[o++] = (uint8_t)hex[v & 15];
-            }
-            i += 2;
-        } else {
-            dst[o++] = (uint8_t)b; /* >= 0x80 cannot occur: escaped by D.1 */
-        }
+    size_t o = 0, used;
+    for (size_t i = 0; i < n; i += used) {
+        uint8_t out[3];
+        unsigned k = rsc_pct_normal((const uint8_t *)src + i, n - i, out, &used);
+        memcpy(dst + o, out, k);
+        o += k;
     }
     return o;
 }
@@ -354,21 +324,11 @@ static int cmp_rank(const void *vctx, uint32_t a, uint32_t b)
     return 0;
 }
 
-/* Byte order: memcmp on the common length, then the shorter first. */
-static int cmp_bytes(const void *x, size_t xn, const void *y, size_t yn)
-{
-    size_t n = xn < yn ? xn : yn;
-    int d = n ? memcmp(x, y, n) : 0;
-    if (d)
-        return d;
-    return xn < yn ? -1 : xn > yn;
-}
-
 /* Same matched pattern first, then best rank first. */
 static int cmp_pattern(const void *vctx, uint32_t a, uint32_t b)
 {
     const cand *x = &((const ctx *)vctx)->cands[a], *y = &((const ctx *)vctx)->cands[b];
-    int d = cmp_bytes(x->mb, x->mlen, y->mb, y->mlen);
+    int d = rsc_bytes_cmp(x->mb, x->mlen, y->mb, y->mlen);
     if (d)
         return d;
     if (x->anchored != y->anchored)
@@ -385,7 +345,7 @@ static int same_pattern(const cand *x, const cand *y)
 static int cmp_ref(const void *vctx, uint32_t a, uint32_t b)
 {
     const agent_ref *x = &((const ctx *)vctx)->refs[a], *y = &((const ctx *)vctx)->refs[b];
-    int d = cmp_bytes(x->tok, x->len, y->tok, y->len);
+    int d = rsc_bytes_cmp(x->tok, x->len, y->tok, y->len);
     if (d)
         return d;
     return x->group < y->group ? -1 : x->group > y->group;

@@ -465,8 +465,7 @@ static rsc_status check_sets(verifier *v)
 static int cmp_str(const verifier *v, uint32_t ao, uint32_t al, uint32_t bo, uint32_t bl)
 {
     const uint8_t *s = v->b + v->sec_off[RSC_SEC_STRINGS];
-    int d = memcmp(s + ao, s + bo, al < bl ? al : bl);
-    return d ? d : (al > bl) - (al < bl);
+    return rsc_bytes_cmp(s + ao, al, s + bo, bl);
 }
 
 static rsc_status check_agents(verifier *v)

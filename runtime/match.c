@@ -22,6 +22,13 @@
 #include "program.h"
 #include "robotsc/runtime.h"
 
+/* The automaton's inner functions must be inlined into the byte loops. */
+#if defined(__GNUC__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
 int rsc_program_profile(const rsc_program *prog)
 {
     return (prog->flags & RSC_FLAG_PROFILE_RFC) != 0;
@@ -92,7 +99,7 @@ static const uint8_t *tab_open(tab *t, const uint8_t *p, unsigned cols)
     return t->rows + (size_t)t->n * t->size;
 }
 
-static inline uint32_t tab_get(const tab *t, uint32_t r, unsigned c)
+HOT uint32_t tab_get(const tab *t, uint32_t r, unsigned c)
 {
     return rsc_rdn(t->rows + (size_t)r * t->size + t->off[c], t->w[c]);
 }
@@ -293,7 +300,7 @@ static void outputs(run *r, uint32_t s, size_t at, int anchored)
  * hold any links, a compiled one never needs more failure steps than
  * bytes read (each goto adds one to the depth, each failure takes at least
  * one), so a blob that would is cut short there (safe, its answer wrong). */
-static inline uint32_t step(const tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *budget)
+HOT uint32_t step(const tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *budget)
 {
     for (;;) {
         uint32_t first = tab_get(S, s, S_FIRST), n = tab_get(S, s, S_N);
@@ -333,7 +340,7 @@ typedef struct scan {
     size_t at, budget;
 } scan;
 
-static inline void feed(run *r, scan *k, uint8_t c)
+HOT void feed(run *r, scan *k, uint8_t c)
 {
     k->at++;
     if (k->st == 0 && !(k->lead[c >> 6] >> (c & 63) & 1))
@@ -401,15 +408,52 @@ static uint32_t chain(run *r, const src *s0, size_t from)
     return r->best;
 }
 
-/* The walk: the anchored part of a program. Accept and End ranks, and the
- * root slots passed, one a level. */
-static void walk(const wctx *w, const uint8_t *q, src s, run *r)
+/* Records what the walk finds at a node it has passed whole, at i. */
+static inline void arrive(run *r, const node *x, size_t i)
 {
+    if (x->accept > r->best)
+        r->best = x->accept;
+    if (x->slot && r->nact < RSC_MAX_LEVELS &&
+        tab_get(&r->roots, x->slot - 1, R_LEVEL) == r->nact) {
+        r->act[r->nact] = x->slot - 1;
+        r->adepth[r->nact++] = i;
+    }
+}
+
+/* The walk: the anchored part of a program. Accept and End ranks, and the
+ * root slots passed, one a level. A path as it is compares whole labels in
+ * place; labels hold no NUL and no '#' (FORMAT.md), so the walk stops at
+ * the path's end by itself. */
+static void walk(const wctx *w, const uint8_t *q, const src *s0, run *r)
+{
+    const uint8_t *lab;
+    uint32_t ll;
+    node x;
+    if (!s0->rfc && s0->qn == 0) {
+        const uint8_t *p = s0->p;
+        size_t i = 0, n = s0->n;
+        for (;;) {
+            node_read(w, q, (uint32_t)i, &lab, &ll, &x);
+            STEP(r);
+            if (ll) {
+                if (n - i < ll || memcmp(p + i, lab, ll) != 0)
+                    return;
+                i += ll;
+            }
+            arrive(r, &x, i);
+            if (i == n || p[i] == 0 || p[i] == s0->term) {
+                if (x.end > r->best)
+                    r->best = x.end;
+                return;
+            }
+            if (!(q = child(&x, p[i])))
+                return;
+            i++;
+        }
+    }
+    src s = *s0;
     size_t i = 0;
     for (;;) {
-        const uint8_t *lab;
-        uint32_t ll;
-        node x;
         uint8_t c;
         node_read(w, q, (uint32_t)i, &lab, &ll, &x);
         STEP(r);
@@ -417,13 +461,7 @@ static void walk(const wctx *w, const uint8_t *q, src s, run *r)
             if (!src_get(&s, &c) || c != lab[k])
                 return;
         i += ll;
-        if (x.accept > r->best)
-            r->best = x.accept;
-        if (x.slot && r->nact < RSC_MAX_LEVELS &&
-            tab_get(&r->roots, x.slot - 1, R_LEVEL) == r->nact) {
-            r->act[r->nact] = x.slot - 1;
-            r->adepth[r->nact++] = i;
-        }
+        arrive(r, &x, i);
         if (!src_get(&s, &c)) {
             if (x.end > r->best)
                 r->best = x.end;
@@ -446,7 +484,7 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
     uint32_t shape = rsc_uv(&g), nint = shape >> 1;
     g = tab_open(&r.roots, g, RSC_ROOTS_COLS);
     r.nslots = r.roots.n;
-    walk(w, q, *s0, &r);
+    walk(w, q, s0, &r);
     /* the shallowest passed slot whose rules could still decide */
     size_t from = SIZE_MAX;
     for (uint32_t k = 0; k < r.nact; k++)
