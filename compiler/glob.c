@@ -364,6 +364,18 @@ static rsc_status emit(gb *g, const uint32_t *levels, uint32_t nslots, rsc_buf *
         eo[i] = (uint32_t)i;
     g_edges = g->e, g_nslots = nslots;
     qsort(eo, g->ne, sizeof *eo, cmp_edge);
+    /* budget: edges of one segment whose parent is an internal node (the
+     * matcher scans them; those of root slots it searches) */
+    for (size_t i = 0, run = 0; i < g->ne; i++) {
+        const edge *a = &g->e[eo[i]], *b = i ? &g->e[eo[i - 1]] : NULL;
+        if (!(a->parent & INTERNAL))
+            continue;
+        run = b && (b->parent & INTERNAL) && b->uid == a->uid && b->anch == a->anch ? run + 1 : 1;
+        if (run > RSC_MAX_INNER) {
+            st = RSC_OVER_BUDGET;
+            goto out;
+        }
+    }
     if (rsc_buf_varint(m, out, g->nint << 1) != 0) /* Shape: not a chain */
         goto out;
     /* ROOTS: Level, Max */

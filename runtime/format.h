@@ -74,8 +74,9 @@ enum rsc_section_id {
 /* Budgets of one program: they bound the matcher's work per path byte and
  * its stack (a rule set over them is compiled into several programs). */
 #define RSC_MAX_LEVELS 16   /* root slots on one trie chain               */
-#define RSC_MAX_INTERNAL 64 /* internal nodes (a rule with 2+ segments)   */
+#define RSC_MAX_INTERNAL 512 /* internal nodes (a rule with 2+ segments)  */
 #define RSC_MAX_CHAIN 16    /* segments that end at one position          */
-#define RSC_SCAN_MAX 16     /* edges of a segment scanned, not searched   */
+#define RSC_MAX_INNER 64    /* edges of a segment from internal nodes     */
+#define RSC_SCAN_MAX 16     /* a segment's edges scanned, not searched    */
 
 #endif

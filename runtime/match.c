@@ -186,7 +186,6 @@ typedef struct run {
     uint32_t best;
     uint32_t nact, act[RSC_MAX_LEVELS];
     size_t adepth[RSC_MAX_LEVELS];
-    uint32_t nreach, reach[RSC_MAX_INTERNAL];
     uint64_t seen[RSC_MAX_INTERNAL / 64];
     size_t rpos[RSC_MAX_INTERNAL];
     tab roots, outs, states, edges;
@@ -223,7 +222,6 @@ static inline void fire(run *r, uint32_t e, size_t at)
         if (!(r->seen[t >> 6] >> (t & 63) & 1)) {
             r->seen[t >> 6] |= 1ull << (t & 63);
             r->rpos[t] = at;
-            r->reach[r->nreach++] = t;
         }
     }
 }
@@ -245,30 +243,34 @@ static uint32_t find_parent(const run *r, uint32_t lo, uint32_t hi, uint32_t p)
 }
 
 /* The edges [lo, hi) of a segment that ended at position at, started at
- * start: fire those whose parent was reached at or before start. A long
- * list is searched for the parents that were reached, at most
- * RSC_MAX_LEVELS + RSC_MAX_INTERNAL of them, instead of scanned. */
+ * start: fire those whose parent was reached at or before start. A short
+ * list is scanned. A long one is searched for the root slots the walk
+ * passed (at most RSC_MAX_LEVELS), and its edges from internal nodes, at
+ * most RSC_MAX_INNER by the budget, are scanned. */
 static void edges_at(run *r, uint32_t lo, uint32_t hi, size_t start, size_t at)
 {
-    if (hi - lo <= 16) {
-        for (uint32_t e = lo; e < hi; e++) {
+    uint32_t from = lo;
+    if (hi - lo > RSC_SCAN_MAX) {
+        uint32_t a = lo, b = hi; /* the first edge from an internal node */
+        while (a < b) {
+            uint32_t mid = a + (b - a) / 2;
+            if (tab_get(&r->edges, mid, E_PARENT) < r->nslots)
+                a = mid + 1;
+            else
+                b = mid;
+        }
+        for (uint32_t k = 0; k < r->nact; k++) {
             STEP(r);
-            if (tab_get(&r->edges, e, E_MAX) > r->best &&
-                reached_at(r, tab_get(&r->edges, e, E_PARENT)) <= start)
+            uint32_t e = find_parent(r, lo, a, r->act[k]);
+            if (e < a && r->adepth[k] <= start && tab_get(&r->edges, e, E_MAX) > r->best)
                 fire(r, e, at);
         }
-        return;
+        from = a;
     }
-    for (uint32_t k = 0; k < r->nact; k++) {
+    for (uint32_t e = from; e < hi; e++) {
         STEP(r);
-        uint32_t e = find_parent(r, lo, hi, r->act[k]);
-        if (e < hi && r->adepth[k] <= start && tab_get(&r->edges, e, E_MAX) > r->best)
-            fire(r, e, at);
-    }
-    for (uint32_t k = 0, n = r->nreach; k < n; k++) { /* fire() may add to reach */
-        STEP(r);
-        uint32_t id = r->reach[k], e = find_parent(r, lo, hi, r->nslots + id);
-        if (e < hi && r->rpos[id] <= start && tab_get(&r->edges, e, E_MAX) > r->best)
+        if (tab_get(&r->edges, e, E_MAX) > r->best &&
+            reached_at(r, tab_get(&r->edges, e, E_PARENT)) <= start)
             fire(r, e, at);
     }
 }
@@ -478,7 +480,7 @@ static void walk(const wctx *w, const uint8_t *q, const src *s0, run *r)
 static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t best)
 {
     run r;
-    r.best = best, r.nact = 0, r.nreach = 0;
+    r.best = best, r.nact = 0;
     uint32_t tsize = rsc_uv(&q);
     const uint8_t *g = q + tsize;
     uint32_t shape = rsc_uv(&g), nint = shape >> 1;

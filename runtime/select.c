@@ -102,3 +102,97 @@ rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
     return RSC_OK; /* n_roots > RSC_MAX_SELECT: too many to hold */
 }
 
+
+/* ---- Whole-selection verdicts ------------------------------------------ */
+
+/* The ranks a program can produce, read by one scan: its trie's nodes lie
+ * in preorder one after the other (FORMAT.md, Nodes: a verified trie tiles
+ * its bytes), then its EDGES. *all receives the best rank that matches
+ * every path starting with '/' (the root's Accept, or that of its child
+ * "/"); *allow and *dis the best allow and disallow ranks anywhere. */
+static void program_ranks(const rsc_program *prog, const uint8_t *q, uint32_t *all,
+                          uint32_t *allow, uint32_t *dis)
+{
+    uint32_t tsize = rsc_uv(&q);
+    const uint8_t *p = q, *end = q + tsize;
+#define NOTE(r)                                                               \
+    do {                                                                      \
+        uint32_t r_ = (r);                                                    \
+        uint32_t *m_ = rsc_tab(prog, P_RULES, r_ - 1, 0) & 1 ? allow : dis;   \
+        if (r_ > *m_)                                                         \
+            *m_ = r_;                                                         \
+    } while (0)
+    for (int root = 1; p < end; root = 0) {
+        uint32_t lh = rsc_uv(&p);
+        if (lh & RSC_LABEL_REF)
+            rsc_uv(&p);
+        else
+            p += lh >> 1;
+        uint32_t head = rsc_uv(&p), acc = 0, n, w;
+        if (head & RSC_N_ACCEPT)
+            NOTE(acc = rsc_uv(&p));
+        if (head & RSC_N_END)
+            NOTE(rsc_uv(&p));
+        if (head & RSC_N_ROOT)
+            rsc_uv(&p);
+        n = head >> RSC_N_CHILD_SHIFT;
+        w = ((head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
+        if (root) {
+            *all = acc > *all ? acc : *all;
+            const uint8_t *k = memchr(p, '/', n);
+            if (k) { /* the child "/" with an empty label */
+                const uint8_t *c = p + n + (size_t)n * w;
+                c += rsc_rdn(p + n + (size_t)(k - p) * w, w);
+                if (rsc_uv(&c) == 0) {
+                    uint32_t h = rsc_uv(&c);
+                    if (h & RSC_N_ACCEPT) {
+                        uint32_t r = rsc_uv(&c);
+                        *all = r > *all ? r : *all;
+                    }
+                }
+            }
+        }
+        p += n + (size_t)n * w;
+    }
+    uint32_t pack = 0;
+    p = end;
+    rsc_uv(&p); /* Shape */
+    for (int t = 0; t < 4; t++) { /* ROOTS, OUTS, STATES, EDGES */
+        static const unsigned cols[4] = {RSC_ROOTS_COLS, RSC_OUTS_COLS, RSC_STATES_COLS,
+                                         RSC_EDGES_COLS};
+        uint32_t count = rsc_uv(&p), row = 0;
+        pack = 0;
+        for (unsigned c = 0; count && c < cols[t]; c++)
+            pack |= (uint32_t)p[c] << (4 * c), row += p[c];
+        if (count)
+            p += cols[t];
+        if (t == 3)
+            for (uint32_t r = 0; r < count; r++) {
+                const uint8_t *e = p + (size_t)r * row + RSC_TAB_WIDTH(pack, 0);
+                uint32_t rank = rsc_rdn(e, RSC_TAB_WIDTH(pack, 1));
+                if (rank)
+                    NOTE(rank);
+            }
+        p += (size_t)count * row;
+    }
+#undef NOTE
+}
+
+int rsc_selection_uniform(const rsc_selection *sel)
+{
+    if (!sel || !sel->prog)
+        return RSC_MIXED;
+    const rsc_program *prog = sel->prog;
+    uint32_t all = 0, allow = 0, dis = 0;
+    for (uint32_t k = 0; k < sel->n_sets; k++) {
+        uint32_t j, end;
+        for (rsc_set_span(prog, sel->sets[k], &j, &end); j < end; j++)
+            program_ranks(prog, prog->base + rsc_program_at(prog, j), &all, &allow, &dis);
+    }
+    int all_allows = all && (rsc_tab(prog, P_RULES, all - 1, 0) & 1);
+    if (dis == 0 || (all_allows && dis < all))
+        return RSC_ALL_ALLOWED; /* no disallow rule can ever decide */
+    if (all && !all_allows && allow < all)
+        return RSC_ALL_DISALLOWED; /* a disallow that matches every path wins */
+    return RSC_MIXED;
+}
