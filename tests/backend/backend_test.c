@@ -558,7 +558,9 @@ static void test_compiler_tries(void)
     rsc_blob b = compile("User-agent: *\nDisallow: /a\n", 0);
     const uint8_t *pg;
     size_t size;
-    static const uint8_t want_a[] = {0x00, 0x20, '/', 0x00, 0x02, 'a', 0x01, 0x01};
+    /* Trie_Size 8, the trie, Shape 0 and four empty Tables */
+    static const uint8_t want_a[] = {0x08, 0x00, 0x20, '/', 0x00, 0x02, 'a', 0x01, 0x01,
+                                     0x00, 0x00, 0x00, 0x00, 0x00};
     TU_CHECK(program_of(&b, 0, &pg, &size) && size == sizeof want_a &&
                  memcmp(pg, want_a, size) == 0,
              "program of Disallow: /a");
@@ -619,7 +621,9 @@ static void test_compiler_tries(void)
      * all, its label points into a rule's match text. root (00 20 '/' 00:
      * 4 bytes), P's node (Label_Head (L - 1) << 1 | 1 and Rep, one byte
      * each; Head 20 << 5 in 2 bytes, 20 keys, 20 one-byte offsets: 44
-     * bytes whatever L), 20 leaves (00 01 rank: 3 bytes each). */
+     * bytes whatever L), 20 leaves (00 01 rank: 3 bytes each): a trie of
+     * 108 bytes, after its 1-byte Trie_Size and before Shape 0 and four
+     * empty Tables (5 bytes). */
     {
         static const char prefix[] = "/a-rather-long-shared-prefix/";
         size_t L = strlen(prefix);
@@ -637,8 +641,8 @@ static void test_compiler_tries(void)
             bc_prog_free(&pr);
         }
         const uint8_t *q;
-        TU_CHECK(program_of(&b, 0, &q, &size) && size == 4 + 44 + 20 * 3,
-                 "shared prefix: program of %zu bytes, want %d", size, 4 + 44 + 20 * 3);
+        TU_CHECK(program_of(&b, 0, &q, &size) && size == 1 + 4 + 44 + 20 * 3 + 5,
+                 "shared prefix: program of %zu bytes, want %d", size, 1 + 4 + 44 + 20 * 3 + 5);
         rsc_blob_free(&b, NULL);
     }
     passed++;
@@ -666,17 +670,21 @@ static void test_compiler_tries(void)
     rsc_blob_free(&b, NULL);
     passed++;
 
-    /* Glob tails at one node come best rank first. */
+    /* Wildcard rules at one node: one root slot, one edge a rule (no
+     * leading segment shared), the segments in OUTS by length ("a", "dd",
+     * "ccc", "bbbb"), the anchored one's edge anchored. */
     b = compile("User-agent: *\nDisallow: /x*a\nAllow: /x*bbbb$\nDisallow: /x*ccc\nAllow: /x*dd\n", 0);
     if (entries_of(&b, 0, 1, &pr)) {
         static const char *const order[] = {"/x*bbbb", "/x*ccc", "/x*dd", "/x*a"};
-        int ok = pr.n_ents == 4 && pr.nodes == 2;
-        for (size_t i = 0; ok && i < 4; i++)
-            ok = pr.ents[i].kind == BC_GLOB && pr.ents[i].rank == 4 - i &&
-                 pr.ents[i].len == strlen(order[i]) &&
-                 memcmp(pr.ents[i].bytes, order[i], pr.ents[i].len) == 0 &&
-                 pr.ents[i].anchored == (i == 0);
-        TU_CHECK(ok, "glob order");
+        int ok = pr.n_ents == 4 && pr.nodes == 2 && pr.globs == 4 && pr.slots == 1 &&
+                 pr.edges == 4 && pr.internal == 0 && pr.segments == 4 && !pr.chain &&
+                 pr.states == 1 + 1 + 2 + 3 + 4;
+        for (size_t i = 0; ok && i < 4; i++) {
+            const bc_entry *x = find_entry(&pr, BC_GLOB, order[i], i == 0);
+            ok = x && x->rank == 4 - i && x->s0 == 2;
+        }
+        TU_CHECK(ok, "wildcard rules at one node: %zu entries, %u edges, %u states", pr.n_ents,
+                 pr.edges, pr.states);
         bc_prog_free(&pr);
     }
     rsc_blob_free(&b, NULL);
@@ -1034,6 +1042,34 @@ static uint32_t accept_floor(const pset *ps, const uint8_t *s, size_t n, int pro
     return f;
 }
 
+/* Whether two wildcard patterns (literal prefix, '*', tail) are one rule
+ * for a program: the same literal prefix, the same segments, the same
+ * anchoring (FORMAT.md, Segments: one edge, the best rank). */
+static int same_glob(const rsc_tpat *a, const rsc_tpat *b)
+{
+    size_t s0 = s0_of(a);
+    int aa, ab;
+    if (s0 != s0_of(b) || (s0 && memcmp(a->bytes, b->bytes, s0) != 0) ||
+        kind_of(a, &aa) != BC_GLOB || kind_of(b, &ab) != BC_GLOB || aa != ab)
+        return 0;
+    size_t i = s0, j = s0;
+    for (;;) { /* segment by segment */
+        while (i < a->len && a->bytes[i] == '*')
+            i++;
+        while (j < b->len && b->bytes[j] == '*')
+            j++;
+        if (i == a->len || j == b->len)
+            return i == a->len && j == b->len;
+        size_t i0 = i, j0 = j;
+        while (i < a->len && a->bytes[i] != '*')
+            i++;
+        while (j < b->len && b->bytes[j] != '*')
+            j++;
+        if (i - i0 != j - j0 || memcmp(a->bytes + i0, b->bytes + j0, i - i0) != 0)
+            return 0;
+    }
+}
+
 static size_t expected_entries(const pset *ps, int pruned, bc_entry *out)
 {
     size_t k = 0;
@@ -1041,7 +1077,14 @@ static size_t expected_entries(const pset *ps, int pruned, bc_entry *out)
         const rsc_tpat *t = &ps->p[i];
         int anch, kind = kind_of(t, &anch);
         size_t s0 = s0_of(t);
-        if (kind != BC_GLOB) { /* only the best of its kind at its node */
+        if (kind == BC_GLOB) { /* one edge for the rules alike: the best */
+            int best = 1;
+            for (size_t j = 0; j < ps->n && best; j++)
+                if (j != i && ps->p[j].rank > t->rank && same_glob(t, &ps->p[j]))
+                    best = 0;
+            if (!best)
+                continue;
+        } else { /* only the best of its kind at its node */
             int best = 1;
             for (size_t j = 0; j < ps->n && best; j++) {
                 int a2;
@@ -1312,7 +1355,9 @@ static int emit_both(const pset *ps, emitted *em)
         for (size_t i = 0; i < ps->n; i++)
             bytes += ps->p[i].len;
         if (ps->n > 1000 || bytes > 200000) { /* too big for the brute force below */
-            TU_CHECK(st.nodes == pr->nodes && st.globs == pr->globs, "stats");
+            TU_CHECK(st.nodes == pr->nodes && st.slots == pr->slots && st.edges == pr->edges &&
+                         st.states == pr->states && st.internal == pr->internal,
+                     "stats");
             rt_make(&em->run[np], em->prog[np].p, em->prog[np].len, &em->tx);
             em->ok &= em->run[np].b[1].ok;
             continue;
@@ -1330,8 +1375,11 @@ static int emit_both(const pset *ps, emitted *em)
         TU_CHECK(pr->nodes == nodes && pr->edge_bytes == edges,
                  "no_prune %d: %u nodes and %zu string bytes, want %u and %zu", np, pr->nodes,
                  pr->edge_bytes, nodes, edges);
-        TU_CHECK(st.nodes == pr->nodes && st.globs == pr->globs, "stats: %u nodes %u globs, read "
-                 "%u %u", st.nodes, st.globs, pr->nodes, pr->globs);
+        TU_CHECK(st.nodes == pr->nodes && st.slots == pr->slots && st.edges == pr->edges &&
+                     st.states == pr->states && st.internal == pr->internal,
+                 "stats: %u nodes %u slots %u edges %u states %u internal, read %u %u %u %u %u",
+                 st.nodes, st.slots, st.edges, st.states, st.internal, pr->nodes, pr->slots,
+                 pr->edges, pr->states, pr->internal);
         if (!same || pr->nodes != nodes || pr->edge_bytes != edges) {
             print_pset(ps);
             em->ok = 0;
@@ -1474,7 +1522,8 @@ static void test_trie_small(void)
         {"prefix rule with $", {"/a*$"}, {1}, 2, 2, 0, 0},
         {"End", {"/a$"}, {1}, 2, 2, 0, 0},
         {"Accept and End", {"/a$", "/a"}, {2, 1}, 2, 2, 0, 0},
-        {"glob", {"/a*b$", "/a*b*$", "/a*b*"}, {1, 2, 3}, 2, 2, 3, 3},
+        /* "/a*b*$" and "/a*b*" are one edge (the better rank), "/a*b$" another */
+        {"glob", {"/a*b$", "/a*b*$", "/a*b*"}, {1, 2, 3}, 2, 2, 2, 2},
         {"root entries", {"*", "*a", "**"}, {2, 3, 1}, 1, 1, 1, 1},
         {"empty pattern", {""}, {1}, 1, 1, 0, 0},
         {"glob ranks", {"/x*a", "/x*b", "/x*c", "/x*d$"}, {3, 7, 5, 2}, 2, 2, 4, 4},
@@ -1522,9 +1571,12 @@ static void test_trie_small(void)
         static const char *const p1[] = {"/a"};
         pset ps = make_pset(p1, NULL, 1);
         rsc_buf out = {NULL, 0, 0};
-        /* root: Label_Head 0, Head 1 << 5, key '/', Offsets [0]; "/a":
-         * Label_Head 1 << 1 (inline), 'a', Head 01 (Has_Accept), Accept 1 */
-        static const uint8_t want[] = {0x00, 0x20, '/', 0x00, 0x02, 'a', 0x01, 0x01};
+        /* Trie_Size 8; root: Label_Head 0, Head 1 << 5, key '/', Offsets
+         * [0]; "/a": Label_Head 1 << 1 (inline), 'a', Head 01 (Has_Accept),
+         * Accept 1; Shape 0 (no internal node, not a chain), and the four
+         * Tables empty (Count 0, no widths) */
+        static const uint8_t want[] = {0x08, 0x00, 0x20, '/', 0x00, 0x02, 'a', 0x01, 0x01,
+                                       0x00, 0x00, 0x00, 0x00, 0x00};
         TU_CHECK(rsc_trie_emit(&m, ps.p, 1, 0, &out, NULL) == RSC_OK && out.len == sizeof want &&
                      memcmp(out.p, want, sizeof want) == 0,
                  "bytes of /a");
@@ -1533,12 +1585,36 @@ static void test_trie_small(void)
         static const char *const p2[] = {"/x*a", "/x*b", "/x*d$"};
         static const uint32_t r2[] = {3, 7, 2};
         ps = make_pset(p2, r2, 3);
-        /* root: 00 20 '/' 00; "/x": 02 'x', Head 04 (Has_Globs),
-         * Glob_Count 3, ranks 7 3 2 (the tails are in the match texts) */
-        static const uint8_t want2[] = {0x00, 0x20, '/', 0x00, 0x02, 'x', 0x04, 3, 7, 3, 2};
-        TU_CHECK(rsc_trie_emit(&m, ps.p, 3, 0, &out, NULL) == RSC_OK && out.len == sizeof want2 &&
+        static const uint8_t want2[] = {
+            0x08,                                     /* Trie_Size */
+            0x00, 0x20, '/', 0x00,                    /* root: key '/' */
+            0x02, 'x', 0x04, 0x00,                    /* "/x": Has_Root, Slot 0 */
+            0x00,                                     /* Shape: N_Internal 0, no chain */
+            0x01, 0x01, 0x01, 0x00, 0x07,             /* ROOTS: slot 0 Level 0 Max 7 */
+            0x03, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, /* OUTS: 3 rows, widths 1 */
+            0x01, 0x00, 0x03, 0x00, 0x01, 0x00,       /*  "a": Len 1, Max 3, EDGES[0], 1 floating */
+            0x01, 0x00, 0x07, 0x01, 0x01, 0x00,       /*  "b": Max 7, EDGES[1] */
+            0x01, 0x00, 0x02, 0x02, 0x00, 0x01,       /*  "d": Max 2, EDGES[2], 1 anchored */
+            0x04, 0x01, 0x01, 0x01, 0x01, 0x01,       /* STATES: 4 rows, widths 1 */
+            0x00, 0x01, 0x03, 0x00, 0x00,             /*  root: children 1..3 */
+            'a', 0x00, 0x00, 0x00, 0x01,              /*  "a": Fail 0, Out 1 (row 0) */
+            'b', 0x00, 0x00, 0x00, 0x02,              /*  "b": Out 2 */
+            'd', 0x00, 0x00, 0x00, 0x03,              /*  "d": Out 3 */
+            0x03, 0x01, 0x01, 0x01, 0x01,             /* EDGES: 3 rows, widths 1 */
+            0x00, 0x03, 0x00, 0x03,                   /*  slot 0, Rank 3, no Target, Max 3 */
+            0x00, 0x07, 0x00, 0x07,                   /*  slot 0, Rank 7 */
+            0x00, 0x02, 0x00, 0x02,                   /*  slot 0, Rank 2 (anchored) */
+        };
+        rsc_status st2 = rsc_trie_emit(&m, ps.p, 3, 0, &out, NULL);
+        TU_CHECK(st2 == RSC_OK && out.len == sizeof want2 &&
                      memcmp(out.p, want2, sizeof want2) == 0,
-                 "bytes of the glob list");
+                 "bytes of three wildcard rules at one node");
+        if (st2 == RSC_OK && (out.len != sizeof want2 || memcmp(out.p, want2, out.len) != 0)) {
+            fprintf(stderr, "  got:");
+            for (size_t k = 0; k < out.len; k++)
+                fprintf(stderr, " %02X", out.p[k]);
+            fprintf(stderr, "\n");
+        }
         rsc_buf_free(&m, &out);
         free(ps.p);
         /* Labels: inline up to the size of the Rep's varint, a reference
@@ -1556,11 +1632,14 @@ static void test_trie_small(void)
             {"/ab", 200, 10, {0x00, 0x20, '/', 0x00, 0x04, 'a', 'b', 0x01, 0xC8, 0x01}},
             {"/abc", 200, 10, {0x00, 0x20, '/', 0x00, 0x07, 0xC8, 0x01, 0x01, 0xC8, 0x01}},
             {"/abcdefghij", 200, 10, {0x00, 0x20, '/', 0x00, 0x15, 0xC8, 0x01, 0x01, 0xC8, 0x01}},
+            /* (each trie after its Trie_Size, before Shape 0 and four empty Tables) */
         };
         for (size_t i = 0; i < sizeof lab / sizeof lab[0]; i++) {
             ps = make_pset(&lab[i].pat, &lab[i].rank, 1);
-            size_t wl = lab[i].len;
-            const uint8_t *w = lab[i].bytes;
+            size_t wl = (size_t)lab[i].len + 6;
+            uint8_t w[20] = {0};
+            w[0] = lab[i].len; /* Trie_Size; the 5 bytes after the trie are 0 */
+            memcpy(w + 1, lab[i].bytes, lab[i].len);
             int ok = rsc_trie_emit(&m, ps.p, 1, 0, &out, NULL) == RSC_OK && out.len == wl &&
                      memcmp(out.p, w, wl) == 0;
             TU_CHECK(ok, "label bytes of %s at rank %u", lab[i].pat, lab[i].rank);
@@ -1577,9 +1656,11 @@ static void test_trie_small(void)
             emitted_free(&em);
             free(ps.p);
         }
-        /* No patterns: a root with nothing. */
-        TU_CHECK(rsc_trie_emit(&m, NULL, 0, 0, &out, NULL) == RSC_OK && out.len == 2 &&
-                     out.p[0] == 0 && out.p[1] == 0,
+        /* No patterns: a root with nothing (Trie_Size 2: Label_Head 0,
+         * Head 0), Shape 0, four empty Tables. */
+        static const uint8_t want0[] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+        TU_CHECK(rsc_trie_emit(&m, NULL, 0, 0, &out, NULL) == RSC_OK && out.len == sizeof want0 &&
+                     memcmp(out.p, want0, sizeof want0) == 0,
                  "empty program");
         rsc_buf_free(&m, &out);
     }

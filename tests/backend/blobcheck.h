@@ -1,4 +1,4 @@
-/* An independent reader and checker of docs/FORMAT.md version 2 blobs, for
+/* An independent reader and checker of docs/FORMAT.md version 3 blobs, for
  * the back-end tests. It shares no code with the compiler or the runtime:
  * it reads the bytes as the document describes them and checks
  *  - every rule a decoder checks (Verification 1-15), and
@@ -13,11 +13,23 @@
  *    match text of a rule whose pattern passes through the node and only
  *    when that is shorter than the label (Label_Len > the Rep's varint; an
  *    inline label no longer than the varint of some rank below the node),
- *    glob rules whose match text starts with the node's string and whose
- *    tail is not all stars, and (when asked) no Accept, End or glob entry
- *    whose rank is not above the best Accept on the way from the root
- *    (pruning).
- * It also interprets "Matching" (walk and glob) on its own.
+ *    and the wildcard part exactly as "Segments" defines it: every Slot
+ *    used by one node, Level the slots above it (under 16), a tree of
+ *    edges (shared by rules with the same slot and leading segments, every
+ *    internal node reached by one floating edge and going on), each ranked
+ *    edge the segments of its rule's match text after the slot's string,
+ *    Max on every edge, row and slot the best rank below, OUTS the distinct
+ *    segments by length with their Next links, STATES the Aho-Corasick
+ *    automaton of the segments in breadth-first order with its failure and
+ *    output links, the budgets (64 internal nodes, 16 segments ending
+ *    together), or the chain form (one rule over those budgets on its own:
+ *    one Knuth-Morris-Pratt line a segment); and (when asked) no Accept,
+ *    End or wildcard rule whose rank is not above the best Accept on the
+ *    way from the root (pruning).
+ * It also interprets "Matching" on its own: the walk down the trie, then
+ * the greedy leftmost placement of the segments as "Segments" defines it
+ * (a plain search per edge, not the automaton), so that it can disagree
+ * with the runtime's one-pass automaton.
  *
  * Programs point into the rules' match texts, so checking or walking one
  * needs them: a bc_texts, read from a blob's RULES (bc_blob_texts) or made
@@ -255,8 +267,8 @@ static inline int bc_open(bc_blob *b, const void *data, size_t n, bc_err *e)
         return bc_fail(e, "blob of %zu bytes: shorter than the header", n);
     if (memcmp(p, "\x89RSC\r\n\x1a\n", 8) != 0)
         return bc_fail(e, "bad magic");
-    if (p[8] != 2 || p[9] != 0)
-        return bc_fail(e, "format %u.%u, want 2.0", p[8], p[9]);
+    if (p[8] != 3 || p[9] != 0)
+        return bc_fail(e, "format %u.%u, want 3.0", p[8], p[9]);
     if (p[10] & ~1u)
         return bc_fail(e, "reserved flag bits set: %#x", p[10]);
     b->rfc = p[10] & 1u;
@@ -379,14 +391,21 @@ static inline void bc_blob_texts(const bc_blob *b, const bc_table *rules, bc_tex
 
 /* ---- programs ------------------------------------------------------------ */
 
+/* Budgets of one program (FORMAT.md, PROGRAMS and Limits; the compiler's
+ * RSC_MAX_LEVELS, RSC_MAX_INTERNAL, RSC_MAX_CHAIN, RSC_MAX_INNER). */
+#define BC_MAX_LEVELS 16u
+#define BC_MAX_INTERNAL 512u
+#define BC_MAX_OUTCHAIN 16u
+#define BC_MAX_INNER 64u /* edges of one segment and kind whose parent is internal */
+
 /* One node, parsed from its span [at, end) of program pg; its label
  * starts at string depth d. */
 typedef struct bc_node {
-    uint32_t label_head, label_len, rep, head, accept, end, n, w, gn;
+    uint32_t label_head, label_len, rep, head, accept, end, n, w, slot;
     int ref;                 /* the label points into MatchText(rep) */
+    int has_root;            /* Has_Root: slot is a ROOTS row */
     uint32_t depth;          /* the length of the node's string */
     const uint8_t *label;
-    const uint8_t *globs;    /* the first glob rank; NULL without */
     const uint8_t *keys, *offs;
     size_t c; /* offset (in pg) where the children's Offsets count from */
 } bc_node;
@@ -427,16 +446,9 @@ static inline int bc_parse_node(const uint8_t *pg, size_t at, size_t end, uint32
     if ((x->head & 2u) && !bc_varint(&p, q, &x->end))
         return bc_fail(e, "node @%zu: bad End", at);
     if (x->head & 4u) {
-        if (!bc_varint(&p, q, &x->gn))
-            return bc_fail(e, "node @%zu: bad Glob_Count", at);
-        if (x->gn == 0)
-            return bc_fail(e, "node @%zu: Glob_Count 0", at);
-        x->globs = p;
-        for (uint32_t k = 0; k < x->gn; k++) {
-            uint32_t r;
-            if (!bc_varint(&p, q, &r))
-                return bc_fail(e, "node @%zu: bad glob rank %u", at, k);
-        }
+        x->has_root = 1;
+        if (!bc_varint(&p, q, &x->slot))
+            return bc_fail(e, "node @%zu: bad Slot", at);
     }
     x->n = x->head >> 5;
     x->w = ((x->head >> 3) & 3u) + 1;
@@ -461,16 +473,536 @@ static inline void bc_child_span(const bc_node *x, uint32_t k, size_t end, size_
     *ce = k + 1 < x->n ? x->c + bc_rdn(x->offs + (size_t)(k + 1) * x->w, x->w) : end;
 }
 
-/* Glob rule rank's tail at string depth j: *tl bytes from the '*', without
- * the final '$', which sets *dollar. */
-static inline const uint8_t *bc_tail(const bc_texts *tx, uint32_t rank, uint32_t j, size_t *tl,
-                                     int *dollar)
+/* The wildcard part of a program as FORMAT.md lays it out after the trie:
+ * Shape (N_Internal << 1 | Chain) and the four Tables. */
+typedef struct bc_wild {
+    uint32_t shape, nint;
+    int chain;
+    bc_table roots, outs, states, edges;
+} bc_wild;
+
+enum { BC_R_LEVEL, BC_R_MAX };
+enum { BC_O_LEN, BC_O_NEXT, BC_O_MAX, BC_O_EDGE, BC_O_NFLOAT, BC_O_NANCH };
+enum { BC_S_KEY, BC_S_FIRST, BC_S_N, BC_S_FAIL, BC_S_OUT };
+enum { BC_E_PARENT, BC_E_RANK, BC_E_TARGET, BC_E_MAX };
+
+/* Splits program pg[0..size) into its trie (*tsize bytes from *trie) and
+ * its wildcard part; checks the Tables' framing (Verification 10, and the
+ * encoder's smallest widths) and that they end the program. */
+static inline int bc_split_program(const uint8_t *pg, size_t size, const uint8_t **trie,
+                                   uint32_t *tsize, bc_wild *w, bc_err *e)
 {
-    uint32_t ml;
-    const uint8_t *t = bc_text(tx, rank, &ml);
-    *dollar = ml > j && t[ml - 1] == '$';
-    *tl = ml > j ? ml - j - (size_t)*dollar : 0;
-    return t + j;
+    const uint8_t *p = pg, *end = pg + size;
+    memset(w, 0, sizeof *w);
+    if (!bc_varint(&p, end, tsize) || *tsize < 1 || *tsize > (size_t)(end - p))
+        return bc_fail(e, "bad Trie_Size");
+    *trie = p;
+    p += *tsize;
+    if (!bc_varint(&p, end, &w->shape))
+        return bc_fail(e, "bad Shape");
+    w->nint = w->shape >> 1;
+    w->chain = (int)(w->shape & 1u);
+    if (!bc_read_table(&p, end, 2, &w->roots, "ROOTS", e) ||
+        !bc_read_table(&p, end, 6, &w->outs, "OUTS", e) ||
+        !bc_read_table(&p, end, 5, &w->states, "STATES", e) ||
+        !bc_read_table(&p, end, 4, &w->edges, "EDGES", e))
+        return 0;
+    if (p != end)
+        return bc_fail(e, "%zu bytes after EDGES", (size_t)(end - p));
+    return 1;
+}
+
+/* The segments of a wildcard tail t[0..tl) (from its first '*'):
+ * the maximal runs of non-'*' bytes; *nseg receives their number, and when
+ * a is not NULL a[i], l[i] their starts and lengths. */
+static inline void bc_tail_segments(const uint8_t *t, size_t tl, uint32_t *nseg, uint32_t *a,
+                                    uint32_t *l)
+{
+    uint32_t k = 0;
+    for (size_t i = 0; i < tl;) {
+        if (t[i] == '*') {
+            i++;
+            continue;
+        }
+        size_t s = i;
+        while (i < tl && t[i] != '*')
+            i++;
+        if (a)
+            a[k] = (uint32_t)s, l[k] = (uint32_t)(i - s);
+        k++;
+    }
+    *nseg = k;
+}
+
+/* The earliest j >= from with p[j .. j+m) == s[0..m), or SIZE_MAX. */
+static inline size_t bc_find(const uint8_t *p, size_t n, size_t from, const uint8_t *s, size_t m)
+{
+    if (m == 0)
+        return from <= n ? from : SIZE_MAX;
+    for (size_t j = from; j < n && n - j >= m; j++) {
+        const uint8_t *q = memchr(p + j, s[0], n - j - m + 1);
+        if (!q)
+            return SIZE_MAX;
+        j = (size_t)(q - p);
+        if (memcmp(q, s, m) == 0)
+            return j;
+    }
+    return SIZE_MAX;
+}
+
+/* The segment tree and the automaton of a program, decoded: what the
+ * checks and the matcher below work on. Made by bc_decode_wild from a
+ * program whose Tables were read. */
+typedef struct bc_seg {
+    uint32_t nrow;     /* OUTS rows */
+    uint8_t *bytes;    /* row r's segment: bytes[off[r] .. off[r] + len[r]) */
+    size_t *off;
+    uint32_t *len;
+    uint32_t nedge;
+    uint32_t *e_row;   /* OUTS row of each edge */
+    uint8_t *e_anch;   /* anchored */
+    uint32_t *in_edge; /* per internal node: the edge whose Target it is */
+} bc_seg;
+
+static inline void bc_seg_free(bc_seg *s)
+{
+    free(s->bytes);
+    free(s->off);
+    free(s->len);
+    free(s->e_row);
+    free(s->e_anch);
+    free(s->in_edge);
+    memset(s, 0, sizeof *s);
+}
+
+/* An edge's segment. */
+static inline const uint8_t *bc_edge_seg(const bc_seg *s, uint32_t edge, uint32_t *len)
+{
+    uint32_t r = s->e_row[edge];
+    *len = s->len[r];
+    return s->bytes + s->off[r];
+}
+
+/* Decodes and checks the wildcard part: the automaton (STATES: a trie in
+ * breadth-first order, Keys increasing, failure and output links as
+ * Aho-Corasick's; in chain form one Knuth-Morris-Pratt line a segment),
+ * OUTS (distinct segments by length, Next and Max as FORMAT.md says, the
+ * rows' edges covering EDGES exactly, each part sorted by Parent), EDGES (a
+ * tree below the root slots: every internal node the Target of one
+ * floating edge and the Parent of some edge, Max the best Rank on and
+ * below), ROOTS' Max, and the budgets. nslots_used: the root slots the
+ * trie has (all of ROOTS). */
+static inline int bc_decode_wild(const bc_wild *w, uint32_t max_rank, bc_seg *sg, bc_err *e)
+{
+    const bc_table *R = &w->roots, *O = &w->outs, *S = &w->states, *E = &w->edges;
+    uint32_t nr = R->count, no = O->count, ns = S->count, ne = E->count;
+    memset(sg, 0, sizeof *sg);
+    int ok = 0;
+    uint32_t *par = NULL, *dep = NULL, *fail = NULL, *own = NULL, *outv = NULL, *srow = NULL;
+    uint32_t *cover = NULL, *emax = NULL, *imax = NULL, *nout = NULL;
+    if (nr == 0) {
+        if (w->shape != 0 || no || ns || ne)
+            return bc_fail(e, "no root slot, but Shape %u and %u/%u/%u OUTS/STATES/EDGES rows",
+                           w->shape, no, ns, ne);
+        return 1;
+    }
+    if (no == 0 || ns == 0 || ne == 0)
+        return bc_fail(e, "root slots without segments, states or edges");
+    if (!w->chain && w->nint > BC_MAX_INTERNAL)
+        return bc_fail(e, "N_Internal %u over %u", w->nint, BC_MAX_INTERNAL);
+    if ((uint64_t)nr + w->nint > UINT32_MAX)
+        return bc_fail(e, "N_Internal too large");
+    for (uint32_t r = 0; r < nr; r++)
+        if (bc_cell(R, r, BC_R_LEVEL) >= BC_MAX_LEVELS || bc_cell(R, r, BC_R_MAX) > max_rank)
+            return bc_fail(e, "ROOTS row %u: Level %u or Max %u", r, bc_cell(R, r, BC_R_LEVEL),
+                           bc_cell(R, r, BC_R_MAX));
+    par = calloc((size_t)ns + 1, sizeof *par);
+    dep = calloc((size_t)ns + 1, sizeof *dep);
+    fail = calloc((size_t)ns + 1, sizeof *fail);
+    own = calloc((size_t)ns + 1, sizeof *own);
+    outv = calloc((size_t)ns + 1, sizeof *outv);
+    srow = calloc((size_t)no + 1, sizeof *srow);
+    cover = calloc((size_t)ne + 1, sizeof *cover);
+    emax = calloc((size_t)ne + 1, sizeof *emax);
+    imax = calloc((size_t)w->nint + 1, sizeof *imax);
+    nout = calloc((size_t)w->nint + 1, sizeof *nout);
+    sg->off = calloc((size_t)no + 1, sizeof *sg->off);
+    sg->len = calloc((size_t)no + 1, sizeof *sg->len);
+    sg->e_row = calloc((size_t)ne + 1, sizeof *sg->e_row);
+    sg->e_anch = calloc((size_t)ne + 1, 1);
+    sg->in_edge = calloc((size_t)w->nint + 1, sizeof *sg->in_edge);
+    if (!par || !dep || !fail || !own || !outv || !srow || !cover || !emax || !imax || !nout ||
+        !sg->off || !sg->len || !sg->e_row || !sg->e_anch || !sg->in_edge) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    sg->nrow = no, sg->nedge = ne;
+    /* -- STATES -- */
+    for (uint32_t s = 0; s < ns; s++) {
+        uint32_t first = bc_cell(S, s, BC_S_FIRST), n = bc_cell(S, s, BC_S_N);
+        uint32_t f = bc_cell(S, s, BC_S_FAIL), out = bc_cell(S, s, BC_S_OUT);
+        if (first > ns || n > ns - first || n > 256 || f >= ns || out > no)
+            return bc_fail(e, "STATES row %u out of range", s), 0;
+    }
+    if (w->chain) {
+        /* one line a segment: Len + 1 states, the first its root */
+        uint32_t base = 0;
+        if (nr != 1 || ne != no || w->nint + 1 != no)
+            return bc_fail(e, "chain: %u slots, %u segments, %u edges, N_Internal %u", nr, no,
+                           ne, w->nint), 0;
+        for (uint32_t i = 0; i < no; i++) {
+            uint32_t len = bc_cell(O, i, BC_O_LEN);
+            if (len < 1 || (uint64_t)base + len >= ns) {
+                bc_fail(e, "chain: segment %u of %u bytes past STATES", i, len);
+                goto out;
+            }
+            for (uint32_t d = 0; d <= len; d++) {
+                uint32_t s = base + d, k = bc_cell(S, s, BC_S_KEY);
+                uint32_t wf = d < len ? s + 1 : 0, wn = d < len, wo = d == len ? i + 1 : 0;
+                if ((d == 0 && k != 0) || (d > 0 && (k == '*' || k > 255)) ||
+                    bc_cell(S, s, BC_S_FIRST) != wf || bc_cell(S, s, BC_S_N) != wn ||
+                    bc_cell(S, s, BC_S_OUT) != wo) {
+                    bc_fail(e, "chain: state %u (segment %u, depth %u) not in its line", s, i, d);
+                    goto out;
+                }
+            }
+            sg->off[i] = base + 1;
+            sg->len[i] = len;
+            /* failure links: the longest proper border of the bytes read
+             * (the prefix function, over the line's keys) */
+            {
+                uint32_t *pi = bc_alloc(((size_t)len + 1) * sizeof *pi);
+                pi[0] = 0;
+                if (len >= 1)
+                    pi[1] = 0;
+                for (uint32_t d = 2, q = 0; d <= len; d++) {
+                    uint32_t c = bc_cell(S, base + d, BC_S_KEY);
+                    while (q && bc_cell(S, base + 1 + q, BC_S_KEY) != c)
+                        q = pi[q];
+                    if (bc_cell(S, base + 1 + q, BC_S_KEY) == c)
+                        q++;
+                    pi[d] = q;
+                }
+                for (uint32_t d = 0; d <= len; d++)
+                    if (bc_cell(S, base + d, BC_S_FAIL) != base + pi[d]) {
+                        bc_fail(e, "chain: state %u Fail %u, want %u (its border)", base + d,
+                                bc_cell(S, base + d, BC_S_FAIL), base + pi[d]);
+                        free(pi);
+                        goto out;
+                    }
+                free(pi);
+            }
+            base += len + 1;
+        }
+        if (base != ns) {
+            bc_fail(e, "chain: %u states, the lines take %u", ns, base);
+            goto out;
+        }
+        sg->bytes = bc_alloc(ns);
+        for (uint32_t s = 0; s < ns; s++)
+            sg->bytes[s] = (uint8_t)bc_cell(S, s, BC_S_KEY);
+    } else {
+        /* a tree in breadth-first order: children come in order */
+        uint32_t next = 1;
+        if (bc_cell(S, 0, BC_S_KEY) != 0) {
+            bc_fail(e, "STATES: the root's Key %u", bc_cell(S, 0, BC_S_KEY));
+            goto out;
+        }
+        for (uint32_t s = 0; s < ns; s++) {
+            uint32_t first = bc_cell(S, s, BC_S_FIRST), n = bc_cell(S, s, BC_S_N);
+            if (s > 0 && s >= next) {
+                bc_fail(e, "STATES: state %u is no state's child", s);
+                goto out;
+            }
+            if (n == 0 ? first != 0 : first != next) {
+                bc_fail(e, "STATES: state %u's children at %u, want %u (breadth first)", s,
+                        first, n ? next : 0);
+                goto out;
+            }
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t c = first + k, key = bc_cell(S, c, BC_S_KEY);
+                if (key > 255 || key == '*' || (k && key <= bc_cell(S, c - 1, BC_S_KEY))) {
+                    bc_fail(e, "STATES: state %u's keys not increasing bytes, or '*'", s);
+                    goto out;
+                }
+                par[c] = s, dep[c] = dep[s] + 1;
+            }
+            next += n;
+        }
+        if (next != ns) {
+            bc_fail(e, "STATES: %u states, the tree has %u", ns, next);
+            goto out;
+        }
+        /* every state's string, at off[s] in bytes (its depth long) */
+        size_t total = 0, *soff = calloc(ns, sizeof *soff);
+        if (!soff)
+            exit(2);
+        for (uint32_t s = 0; s < ns; s++)
+            soff[s] = total, total += dep[s];
+        sg->bytes = bc_alloc(total);
+        for (uint32_t s = 1; s < ns; s++) {
+            if (dep[par[s]])
+                memcpy(sg->bytes + soff[s], sg->bytes + soff[par[s]], dep[par[s]]);
+            sg->bytes[soff[s] + dep[s] - 1] = (uint8_t)bc_cell(S, s, BC_S_KEY);
+        }
+        /* a state's own segment: an Out whose Len is its depth; each row
+         * exactly one state's, every leaf a segment */
+        for (uint32_t r = 0; r < no; r++)
+            srow[r] = UINT32_MAX;
+        for (uint32_t s = 0; s < ns; s++) {
+            uint32_t o = bc_cell(S, s, BC_S_OUT);
+            own[s] = 0;
+            if (o && bc_cell(O, o - 1, BC_O_LEN) == dep[s]) {
+                if (srow[o - 1] != UINT32_MAX) {
+                    bc_fail(e, "OUTS row %u is the segment of two states", o - 1);
+                    free(soff);
+                    goto out;
+                }
+                srow[o - 1] = s, own[s] = o;
+            }
+            if (s && bc_cell(S, s, BC_S_N) == 0 && !own[s]) {
+                bc_fail(e, "STATES: leaf %u is no segment", s);
+                free(soff);
+                goto out;
+            }
+        }
+        for (uint32_t r = 0; r < no; r++) {
+            if (srow[r] == UINT32_MAX || dep[srow[r]] == 0) {
+                bc_fail(e, "OUTS row %u: no state spells its segment", r);
+                free(soff);
+                goto out;
+            }
+            sg->off[r] = soff[srow[r]], sg->len[r] = dep[srow[r]];
+        }
+        /* failure links: the longest proper suffix that is a state, found
+         * by the textbook construction over this tree (not the blob's) */
+        for (uint32_t s = 1; s < ns; s++) {
+            uint32_t want = 0, key = bc_cell(S, s, BC_S_KEY);
+            if (par[s] != 0) {
+                uint32_t f = fail[par[s]];
+                for (;;) {
+                    uint32_t first = bc_cell(S, f, BC_S_FIRST), n = bc_cell(S, f, BC_S_N), hit = 0;
+                    for (uint32_t k = 0; k < n && !hit; k++)
+                        if (bc_cell(S, first + k, BC_S_KEY) == key)
+                            hit = first + k;
+                    if (hit) {
+                        want = hit;
+                        break;
+                    }
+                    if (f == 0)
+                        break;
+                    f = fail[f];
+                }
+            }
+            fail[s] = want;
+            /* Out: its own segment, else the longest segment it ends with */
+            outv[s] = own[s] ? own[s] : outv[want];
+        }
+        for (uint32_t s = 0; s < ns; s++) {
+            if (bc_cell(S, s, BC_S_FAIL) != fail[s] || bc_cell(S, s, BC_S_OUT) != outv[s]) {
+                bc_fail(e, "STATES row %u: Fail %u Out %u, want %u and %u", s,
+                        bc_cell(S, s, BC_S_FAIL), bc_cell(S, s, BC_S_OUT), fail[s], outv[s]);
+                free(soff);
+                goto out;
+            }
+        }
+        free(soff);
+        /* OUTS: distinct segments by length, Next the longest proper suffix
+         * segment, dictionary chains within the budget */
+        for (uint32_t r = 0; r < no; r++) {
+            uint32_t wn = outv[fail[srow[r]]], nx = bc_cell(O, r, BC_O_NEXT);
+            if (r && sg->len[r] < sg->len[r - 1]) {
+                bc_fail(e, "OUTS row %u shorter than row %u", r, r - 1);
+                goto out;
+            }
+            if (nx != wn || (nx && nx - 1 >= r)) {
+                bc_fail(e, "OUTS row %u: Next %u, want %u", r, nx, wn);
+                goto out;
+            }
+            uint32_t chain = 1;
+            for (uint32_t x = nx; x; x = bc_cell(O, x - 1, BC_O_NEXT))
+                chain++;
+            if (chain > BC_MAX_OUTCHAIN) {
+                bc_fail(e, "OUTS row %u: %u segments end together (budget %u)", r, chain,
+                        BC_MAX_OUTCHAIN);
+                goto out;
+            }
+        }
+    }
+    /* -- OUTS rows' edges cover EDGES exactly once, each part by Parent -- */
+    {
+        uint64_t total = 0;
+        for (uint32_t r = 0; r < no; r++) {
+            uint32_t ed = bc_cell(O, r, BC_O_EDGE), nf = bc_cell(O, r, BC_O_NFLOAT);
+            uint32_t na = bc_cell(O, r, BC_O_NANCH);
+            if (bc_cell(O, r, BC_O_LEN) < 1 || nf + (uint64_t)na == 0 ||
+                (uint64_t)ed + nf + na > ne) {
+                bc_fail(e, "OUTS row %u: Len %u, edges [%u, +%u+%u) of %u", r,
+                        bc_cell(O, r, BC_O_LEN), ed, nf, na, ne);
+                goto out;
+            }
+            for (uint32_t k = ed; k < ed + nf + na; k++) {
+                if (cover[k]++) {
+                    bc_fail(e, "EDGES row %u in two OUTS rows", k);
+                    goto out;
+                }
+                sg->e_row[k] = r, sg->e_anch[k] = k >= ed + nf;
+                if (k != ed && k != ed + nf &&
+                    bc_cell(E, k, BC_E_PARENT) <= bc_cell(E, k - 1, BC_E_PARENT)) {
+                    bc_fail(e, "EDGES %u: Parent not after the previous edge's", k);
+                    goto out;
+                }
+            }
+            total += nf + (uint64_t)na;
+            if (!w->chain) { /* the budget of edges from internal nodes */
+                uint32_t inner[2] = {0, 0};
+                for (uint32_t k = ed; k < ed + nf + na; k++)
+                    inner[k >= ed + nf] += bc_cell(E, k, BC_E_PARENT) >= nr;
+                if (inner[0] > BC_MAX_INNER || inner[1] > BC_MAX_INNER) {
+                    bc_fail(e, "OUTS row %u: %u/%u edges from internal nodes (budget %u)", r,
+                            inner[0], inner[1], BC_MAX_INNER);
+                    goto out;
+                }
+            }
+        }
+        if (total != ne) {
+            bc_fail(e, "OUTS rows hold %llu edges, EDGES has %u", (unsigned long long)total, ne);
+            goto out;
+        }
+    }
+    /* -- EDGES: a tree below the slots -- */
+    for (uint32_t i = 0; i < w->nint; i++)
+        sg->in_edge[i] = UINT32_MAX;
+    for (uint32_t k = 0; k < ne; k++) {
+        uint32_t p = bc_cell(E, k, BC_E_PARENT), rank = bc_cell(E, k, BC_E_RANK);
+        uint32_t t = bc_cell(E, k, BC_E_TARGET), mx = bc_cell(E, k, BC_E_MAX);
+        if (p >= nr + w->nint || rank > max_rank || mx > max_rank || t > w->nint) {
+            bc_fail(e, "EDGES row %u out of range", k);
+            goto out;
+        }
+        if (t) {
+            if (sg->e_anch[k] || sg->in_edge[t - 1] != UINT32_MAX) {
+                bc_fail(e, "EDGES row %u: Target %u anchored or reached twice", k, t);
+                goto out;
+            }
+            sg->in_edge[t - 1] = k;
+        } else if (rank == 0) {
+            bc_fail(e, "EDGES row %u: no Rank and no Target", k);
+            goto out;
+        }
+        if (p >= nr)
+            nout[p - nr]++;
+    }
+    for (uint32_t i = 0; i < w->nint; i++)
+        if (sg->in_edge[i] == UINT32_MAX || nout[i] == 0) {
+            bc_fail(e, "internal node %u: no edge in, or none out", i);
+            goto out;
+        }
+    /* no cycle: from every edge, the parents lead to a slot */
+    for (uint32_t k = 0; k < ne; k++) {
+        uint32_t p = bc_cell(E, k, BC_E_PARENT), steps = 0;
+        while (p >= nr && steps++ <= w->nint)
+            p = bc_cell(E, sg->in_edge[p - nr], BC_E_PARENT);
+        if (p >= nr) {
+            bc_fail(e, "EDGES row %u: its parents never reach a root slot", k);
+            goto out;
+        }
+    }
+    /* Max: the best Rank on the edge and below. Children first: repeat
+     * over the edges until nothing changes (depth <= N_Internal + 1). */
+    for (uint32_t k = 0; k < ne; k++)
+        emax[k] = bc_cell(E, k, BC_E_RANK);
+    for (uint32_t round = 0, changed = 1; changed && round <= w->nint + 1; round++) {
+        changed = 0;
+        for (uint32_t k = 0; k < ne; k++) {
+            uint32_t p = bc_cell(E, k, BC_E_PARENT);
+            if (p >= nr) {
+                uint32_t up = sg->in_edge[p - nr];
+                if (emax[k] > emax[up])
+                    emax[up] = emax[k], changed = 1;
+            }
+        }
+    }
+    for (uint32_t k = 0; k < ne; k++)
+        if (bc_cell(E, k, BC_E_MAX) != emax[k]) {
+            bc_fail(e, "EDGES row %u: Max %u, want %u", k, bc_cell(E, k, BC_E_MAX), emax[k]);
+            goto out;
+        }
+    /* no two edges alike: one parent, one segment, one kind */
+    for (uint32_t k = 1; k < ne; k++)
+        if (sg->e_row[k] == sg->e_row[k - 1] && sg->e_anch[k] == sg->e_anch[k - 1] &&
+            bc_cell(E, k, BC_E_PARENT) == bc_cell(E, k - 1, BC_E_PARENT)) {
+            bc_fail(e, "EDGES rows %u and %u alike", k - 1, k);
+            goto out;
+        }
+    for (uint32_t r = 0; r < no; r++) {
+        uint32_t want = 0, ed = bc_cell(O, r, BC_O_EDGE);
+        uint32_t n = bc_cell(O, r, BC_O_NFLOAT) + bc_cell(O, r, BC_O_NANCH);
+        for (uint32_t k = ed; k < ed + n; k++)
+            want = emax[k] > want ? emax[k] : want;
+        uint32_t nx = bc_cell(O, r, BC_O_NEXT);
+        if (nx && bc_cell(O, nx - 1, BC_O_MAX) > want)
+            want = bc_cell(O, nx - 1, BC_O_MAX);
+        if (bc_cell(O, r, BC_O_MAX) != want) {
+            bc_fail(e, "OUTS row %u: Max %u, want %u", r, bc_cell(O, r, BC_O_MAX), want);
+            goto out;
+        }
+    }
+    /* ROOTS Max: the best edge Max below each slot */
+    {
+        uint32_t *rmax = calloc((size_t)nr + 1, sizeof *rmax);
+        uint8_t *any = calloc((size_t)nr + 1, 1);
+        if (!rmax || !any)
+            exit(2);
+        for (uint32_t k = 0; k < ne; k++) {
+            uint32_t p = bc_cell(E, k, BC_E_PARENT);
+            if (p < nr) {
+                any[p] = 1;
+                if (emax[k] > rmax[p])
+                    rmax[p] = emax[k];
+            }
+        }
+        for (uint32_t r = 0; r < nr; r++)
+            if (!any[r] || bc_cell(R, r, BC_R_MAX) != rmax[r]) {
+                bc_fail(e, "ROOTS row %u: Max %u, want %u%s", r, bc_cell(R, r, BC_R_MAX), rmax[r],
+                        any[r] ? "" : " (no edge)");
+                free(rmax);
+                free(any);
+                goto out;
+            }
+        free(rmax);
+        free(any);
+    }
+    if (w->chain) {
+        /* edge i: segment i, from the slot or internal node i - 1, to
+         * internal node i; only the last one ranks */
+        uint32_t rank = bc_cell(E, ne - 1, BC_E_RANK);
+        for (uint32_t i = 0; i < ne; i++) {
+            int last = i + 1 == ne;
+            if (sg->e_row[i] != i || bc_cell(E, i, BC_E_PARENT) != (i ? nr + i - 1 : 0) ||
+                bc_cell(E, i, BC_E_TARGET) != (last ? 0 : i + 1) ||
+                bc_cell(E, i, BC_E_RANK) != (last ? rank : 0) || bc_cell(O, i, BC_O_NEXT) != 0 ||
+                (!last && sg->e_anch[i])) {
+                bc_fail(e, "chain: edge %u is not segment %u of the rule", i, i);
+                goto out;
+            }
+        }
+    }
+    ok = 1;
+out:
+    free(par);
+    free(dep);
+    free(fail);
+    free(own);
+    free(outv);
+    free(srow);
+    free(cover);
+    free(emax);
+    free(imax);
+    free(nout);
+    if (!ok)
+        bc_seg_free(sg);
+    return ok;
 }
 
 /* An entry of a program, as the pattern it stands for. */
@@ -483,7 +1015,7 @@ typedef struct bc_entry {
 } bc_entry;
 
 typedef struct bc_prog {
-    uint32_t nodes, globs, depth; /* depth: most nodes on a chain */
+    uint32_t nodes, globs, depth; /* globs: wildcard rules (edges with a Rank) */
     size_t edge_bytes;            /* Keys + Labels: the bytes of the trie's strings */
     size_t key_bytes;             /* Keys */
     size_t inline_bytes;          /* Labels stored inline */
@@ -492,6 +1024,9 @@ typedef struct bc_prog {
     uint32_t max_width;           /* widest Offsets (1..4) */
     uint32_t max_children;
     uint32_t accepts, ends;
+    uint32_t slots, internal, states, edges, segments; /* the wildcard part */
+    int chain;                    /* chain form */
+    uint32_t max_level;           /* most root slots on a trie chain */
     bc_entry *ents; /* when collecting */
     size_t n_ents, cap_ents;
 } bc_prog;
@@ -512,6 +1047,12 @@ typedef struct bc_pctx {
     size_t s_len, s_cap;
     bc_prog *out;
     bc_err *e;
+    /* root slots: the node's string, its floor, how many slots above */
+    uint32_t nslots;
+    uint8_t **slot_str;
+    uint32_t *slot_len, *slot_floor, *slot_vmax;
+    uint8_t *slot_seen;
+    uint32_t above; /* slots on the way from the root to the current node */
 } bc_pctx;
 
 static inline void bc_push(bc_pctx *c, const uint8_t *b, size_t n)
@@ -531,8 +1072,8 @@ static inline void bc_push(bc_pctx *c, const uint8_t *b, size_t n)
     c->s_len += n;
 }
 
-static inline void bc_add_entry(bc_pctx *c, int kind, uint32_t rank, int anch, const uint8_t *tail,
-                                size_t tl)
+static inline void bc_add_entry(bc_pctx *c, int kind, uint32_t rank, int anch, const uint8_t *s,
+                                size_t s0, size_t len)
 {
     bc_prog *o = c->out;
     if (!c->collect)
@@ -549,19 +1090,17 @@ static inline void bc_add_entry(bc_pctx *c, int kind, uint32_t rank, int anch, c
     x->kind = kind;
     x->rank = rank;
     x->anchored = anch;
-    x->s0 = c->s_len;
-    x->len = c->s_len + tl;
-    x->bytes = bc_alloc(x->len + 1);
-    if (c->s_len)
-        memcpy(x->bytes, c->s, c->s_len);
-    if (tl)
-        memcpy(x->bytes + c->s_len, tail, tl);
+    x->s0 = s0;
+    x->len = len;
+    x->bytes = bc_alloc(len + 1);
+    if (len)
+        memcpy(x->bytes, s, len);
 }
 
 /* Checks the node at [at, end), whose label starts at string depth d, and
  * its subtree. key: the edge byte from the parent (-1 for the root);
  * floor: the best Accept above it. *vmax receives the longest varint of a
- * rank in the subtree. */
+ * rank in the subtree (wildcard rules count at their root slot). */
 static inline int bc_check_node(bc_pctx *c, size_t at, size_t end, uint32_t depth, uint32_t d,
                                 uint32_t floor, int key, unsigned *vmax)
 {
@@ -578,6 +1117,7 @@ static inline int bc_check_node(bc_pctx *c, size_t at, size_t end, uint32_t dept
     if (depth > o->depth)
         o->depth = depth;
     size_t saved = c->s_len;
+    uint32_t saved_above = c->above;
     if (key < 0) {
         if (x.label_head != 0)
             return bc_fail(e, "root Label_Head %u", x.label_head);
@@ -614,7 +1154,7 @@ static inline int bc_check_node(bc_pctx *c, size_t at, size_t end, uint32_t dept
         o->accepts++;
         if (bc_varint_size(x.accept) > *vmax)
             *vmax = bc_varint_size(x.accept);
-        bc_add_entry(c, BC_ACCEPT, x.accept, 0, NULL, 0);
+        bc_add_entry(c, BC_ACCEPT, x.accept, 0, c->s, c->s_len, c->s_len);
     }
     uint32_t floor2 = x.accept > floor ? x.accept : floor;
     if (x.head & 2u) {
@@ -626,47 +1166,29 @@ static inline int bc_check_node(bc_pctx *c, size_t at, size_t end, uint32_t dept
         o->ends++;
         if (bc_varint_size(x.end) > *vmax)
             *vmax = bc_varint_size(x.end);
-        bc_add_entry(c, BC_END, x.end, 0, NULL, 0);
+        bc_add_entry(c, BC_END, x.end, 0, c->s, c->s_len, c->s_len);
     }
-    if (x.globs) {
-        const uint8_t *g = x.globs, *ge = c->pg + end;
-        uint32_t prev = UINT32_MAX;
-        for (uint32_t k = 0; k < x.gn; k++) {
-            uint32_t rank, ml;
-            if (!bc_varint(&g, ge, &rank))
-                return bc_fail(e, "node @%zu: bad glob rank", at);
-            if (rank < 1 || rank > max_rank)
-                return bc_fail(e, "node @%zu: glob rank %u out of 1..%u", at, rank, max_rank);
-            if (rank >= prev)
-                return bc_fail(e, "node @%zu: glob ranks not strictly decreasing (%u after %u)",
-                               at, rank, prev);
-            const uint8_t *t = bc_text(c->tx, rank, &ml);
-            if (ml <= x.depth || t[x.depth] != '*')
-                return bc_fail(e, "node @%zu: glob rank %u: no '*' at depth %u of its match text "
-                                  "(%u bytes)",
-                               at, rank, x.depth, ml);
-            if (x.depth && memcmp(t, c->s, x.depth) != 0)
-                return bc_fail(e, "node @%zu: glob rank %u: the match text does not start with "
-                                  "the node's string",
-                               at, rank);
-            size_t tl;
-            int dollar;
-            const uint8_t *tail = bc_tail(c->tx, rank, x.depth, &tl, &dollar);
-            size_t s = 0;
-            while (s < tl && tail[s] == '*')
-                s++;
-            if (s == tl)
-                return bc_fail(e, "node @%zu: glob rank %u: a tail of stars only (an Accept)", at,
-                               rank);
-            if (c->pruned && rank <= floor2)
-                return bc_fail(e, "node @%zu: glob %u can never decide (best Accept %u)", at,
-                               rank, floor2);
-            if (bc_varint_size(rank) > *vmax)
-                *vmax = bc_varint_size(rank);
-            bc_add_entry(c, BC_GLOB, rank, dollar && tail[tl - 1] != '*', tail, tl);
-            o->globs++;
-            prev = rank;
-        }
+    if (x.has_root) {
+        if (x.slot >= c->nslots)
+            return bc_fail(e, "node @%zu: Slot %u, ROOTS has %u rows", at, x.slot, c->nslots);
+        if (c->slot_seen[x.slot])
+            return bc_fail(e, "node @%zu: Slot %u of two nodes", at, x.slot);
+        c->slot_seen[x.slot] = 1;
+        c->slot_str[x.slot] = bc_alloc(c->s_len + 1);
+        if (c->s_len)
+            memcpy(c->slot_str[x.slot], c->s, c->s_len);
+        c->slot_len[x.slot] = (uint32_t)c->s_len;
+        c->slot_floor[x.slot] = floor2;
+        if (c->slot_vmax[x.slot] > *vmax)
+            *vmax = c->slot_vmax[x.slot];
+        /* Level: the root slots above it on its chain */
+        if (c->above + 1 > o->max_level)
+            o->max_level = c->above + 1;
+        if (c->above >= BC_MAX_LEVELS)
+            return bc_fail(e, "node @%zu: %u root slots above it (budget %u)", at, c->above,
+                           BC_MAX_LEVELS);
+        c->slot_seen[x.slot] = (uint8_t)(1 + c->above < 255 ? 1 + c->above : 255);
+        c->above++;
     }
     if (key >= 0 && !(x.head & 7u) && x.n < 2)
         return bc_fail(e, "node @%zu: no entry and %u child(ren): a node only where a pattern "
@@ -713,82 +1235,277 @@ static inline int bc_check_node(bc_pctx *c, size_t at, size_t end, uint32_t dept
                           "rank below the node (at most %u bytes)",
                        at, x.label_len, *vmax);
     c->s_len = saved;
+    c->above = saved_above;
     return 1;
 }
 
+/* The root slot an edge hangs below (the tree was checked). */
+static inline uint32_t bc_edge_slot(const bc_wild *w, const bc_seg *sg, uint32_t k)
+{
+    uint32_t p = bc_cell(&w->edges, k, BC_E_PARENT), nr = w->roots.count;
+    while (p >= nr)
+        p = bc_cell(&w->edges, sg->in_edge[p - nr], BC_E_PARENT);
+    return p;
+}
+
+/* The wildcard rules of the program against the match texts: an edge with
+ * a Rank r stands for rule r, whose match text must be the slot's string,
+ * a '*', and a tail whose segments are those on the way from the slot to
+ * the edge (its last one anchored as the edge is). */
+static inline int bc_check_rules_of_edges(bc_pctx *c, const bc_wild *w, const bc_seg *sg)
+{
+    bc_err *e = c->e;
+    const bc_table *E = &w->edges;
+    uint32_t ne = E->count, nr = w->roots.count;
+    uint32_t *path = bc_alloc(((size_t)w->nint + 2) * sizeof *path);
+    int ok = 1;
+    for (uint32_t k = 0; k < ne && ok; k++) {
+        uint32_t rank = bc_cell(E, k, BC_E_RANK);
+        if (!rank)
+            continue;
+        uint32_t np = 0, p = k;
+        for (;;) { /* edges from k up to the slot, then reversed */
+            path[np++] = p;
+            uint32_t par = bc_cell(E, p, BC_E_PARENT);
+            if (par < nr)
+                break;
+            p = sg->in_edge[par - nr];
+        }
+        uint32_t slot = bc_cell(E, path[np - 1], BC_E_PARENT), ml, nseg;
+        const uint8_t *t = bc_text(c->tx, rank, &ml);
+        uint32_t sl = c->slot_len[slot];
+        if (ml <= sl || t[sl] != '*' || (sl && memcmp(t, c->slot_str[slot], sl) != 0)) {
+            ok = bc_fail(e, "edge %u: rule %u's match text is not the slot's string and a '*'",
+                         k, rank);
+            break;
+        }
+        int dollar = t[ml - 1] == '$';
+        const uint8_t *tail = t + sl;
+        size_t tl = ml - sl - (size_t)dollar;
+        uint32_t *a = bc_alloc(((size_t)tl + 1) * sizeof *a), *l = bc_alloc(((size_t)tl + 1) * sizeof *l);
+        bc_tail_segments(tail, tl, &nseg, a, l);
+        int anch = dollar && tl && tail[tl - 1] != '*';
+        if (nseg != np || anch != sg->e_anch[k])
+            ok = bc_fail(e, "edge %u: rule %u has %u segments (anchored %d), the tree %u (%d)", k,
+                         rank, nseg, anch, np, sg->e_anch[k]);
+        for (uint32_t i = 0; ok && i < np; i++) {
+            uint32_t len;
+            const uint8_t *s = bc_edge_seg(sg, path[np - 1 - i], &len);
+            if (len != l[i] || memcmp(s, tail + a[i], len) != 0)
+                ok = bc_fail(e, "edge %u: rule %u's segment %u differs from the tree's", k, rank,
+                             i);
+        }
+        free(a);
+        free(l);
+        if (!ok)
+            break;
+        if (c->pruned && rank <= c->slot_floor[slot])
+            ok = bc_fail(e, "edge %u: wildcard rule %u can never decide (best Accept %u)", k,
+                         rank, c->slot_floor[slot]);
+        c->out->globs++;
+        bc_add_entry(c, BC_GLOB, rank, anch, t, sl, ml - (size_t)dollar);
+    }
+    free(path);
+    return ok;
+}
+
+/* Whether a rule of the chain's segments needs the chain form: over the
+ * budgets on its own (more internal nodes than N_Internal allows, or more
+ * distinct segments that are suffixes of one segment than a dictionary
+ * chain may hold). */
+static inline int bc_chain_needed(const bc_seg *sg)
+{
+    if (sg->nrow - 1 > BC_MAX_INTERNAL)
+        return 1;
+    for (uint32_t i = 0; i < sg->nrow; i++) {
+        uint32_t n = 0;
+        for (uint32_t j = 0; j < sg->nrow; j++) {
+            int dup = 0;
+            for (uint32_t k = 0; k < j && !dup; k++) /* distinct segments only */
+                dup = sg->len[k] == sg->len[j] &&
+                      memcmp(sg->bytes + sg->off[k], sg->bytes + sg->off[j], sg->len[j]) == 0;
+            if (!dup && sg->len[j] <= sg->len[i] &&
+                memcmp(sg->bytes + sg->off[i] + sg->len[i] - sg->len[j], sg->bytes + sg->off[j],
+                       sg->len[j]) == 0)
+                n++;
+        }
+        if (n > BC_MAX_OUTCHAIN)
+            return 1;
+    }
+    return 0;
+}
+
 /* Checks program pg[0..size) against the match texts tx (FORMAT.md
- * "Nodes", Verification 10, and the encoder's promises; pruned: also that
- * no entry can never decide), counts it into *out (zeroed first) and, with
- * collect, lists its entries. */
+ * "PROGRAMS", "Nodes", "Segments", Verification 10, and the encoder's
+ * promises; pruned: also that no entry can never decide), counts it into
+ * *out (zeroed first) and, with collect, lists its entries. */
 static inline int bc_check_program(const uint8_t *pg, size_t size, const bc_texts *tx, int collect,
                                    int pruned, bc_prog *out, bc_err *e)
 {
     memset(out, 0, sizeof *out);
+    const uint8_t *trie;
+    uint32_t tsize;
+    bc_wild w;
+    bc_seg sg;
+    if (size == 0)
+        return bc_fail(e, "empty program");
+    if (!bc_split_program(pg, size, &trie, &tsize, &w, e))
+        return 0;
+    if (!bc_decode_wild(&w, tx->n, &sg, e))
+        return 0;
     bc_pctx c;
     memset(&c, 0, sizeof c);
-    c.pg = pg;
+    c.pg = trie;
     c.tx = tx;
     c.collect = collect;
     c.pruned = pruned;
     c.out = out;
     c.e = e;
+    uint32_t nr = w.roots.count;
+    c.nslots = nr;
+    c.slot_str = calloc((size_t)nr + 1, sizeof *c.slot_str);
+    c.slot_len = calloc((size_t)nr + 1, sizeof *c.slot_len);
+    c.slot_floor = calloc((size_t)nr + 1, sizeof *c.slot_floor);
+    c.slot_vmax = calloc((size_t)nr + 1, sizeof *c.slot_vmax);
+    c.slot_seen = calloc((size_t)nr + 1, 1);
+    if (!c.slot_str || !c.slot_len || !c.slot_floor || !c.slot_vmax || !c.slot_seen)
+        exit(2);
+    for (uint32_t k = 0; k < w.edges.count; k++) {
+        uint32_t r = bc_cell(&w.edges, k, BC_E_RANK), s = bc_edge_slot(&w, &sg, k);
+        if (r && bc_varint_size(r) > c.slot_vmax[s])
+            c.slot_vmax[s] = bc_varint_size(r);
+    }
     unsigned vmax;
-    int ok = size > 0 ? bc_check_node(&c, 0, size, 1, 0, 0, -1, &vmax) : bc_fail(e, "empty program");
+    int ok = bc_check_node(&c, 0, tsize, 1, 0, 0, -1, &vmax);
+    for (uint32_t s = 0; ok && s < nr; s++) {
+        if (!c.slot_seen[s])
+            ok = bc_fail(e, "ROOTS row %u: no node has this Slot", s);
+        else if (bc_cell(&w.roots, s, BC_R_LEVEL) != (uint32_t)c.slot_seen[s] - 1)
+            ok = bc_fail(e, "ROOTS row %u: Level %u, %u root slots above its node", s,
+                         bc_cell(&w.roots, s, BC_R_LEVEL), c.slot_seen[s] - 1);
+    }
+    if (ok)
+        ok = bc_check_rules_of_edges(&c, &w, &sg);
+    if (ok && w.chain && !bc_chain_needed(&sg))
+        ok = bc_fail(e, "chain form for a rule of %u segments within the budgets", sg.nrow);
+    out->slots = nr, out->internal = w.nint, out->states = w.states.count;
+    out->edges = w.edges.count, out->segments = w.outs.count, out->chain = w.chain;
+    for (uint32_t s = 0; s < nr; s++)
+        free(c.slot_str[s]);
+    free(c.slot_str);
+    free(c.slot_len);
+    free(c.slot_floor);
+    free(c.slot_vmax);
+    free(c.slot_seen);
     free(c.s);
+    bc_seg_free(&sg);
     return ok;
 }
 
-/* FORMAT.md "Matching", glob(). */
-static inline int bc_glob(const uint8_t *p, size_t n, size_t j, const uint8_t *t, size_t tl, int anch)
+/* FORMAT.md "Segments" read as it defines greedy matching, not as the
+ * automaton finds it: a node is reached at the earliest position where its
+ * edge's segment ends, the segment starting at or after the position where
+ * its parent was reached; an anchored edge's segment must end the path.
+ * reached[] holds the slots' positions (SIZE_MAX: not passed) and room for
+ * the internal nodes. A chain program's edges are in rule order, so one
+ * pass over them in order does the same. */
+static inline uint32_t bc_segments(const bc_wild *w, const bc_seg *sg, size_t *reached,
+                                   const uint8_t *p, size_t n, uint32_t best)
 {
-    size_t k = 0;
-    for (;;) {
-        while (k < tl && t[k] == '*')
-            k++;
-        if (k == tl)
-            return 1;
-        size_t a = k;
-        while (k < tl && t[k] != '*')
-            k++;
-        size_t m = k - a;
-        if (k == tl && anch)
-            return n - j >= m && memcmp(p + n - m, t + a, m) == 0;
-        size_t q = j;
-        while (q + m <= n && memcmp(p + q, t + a, m) != 0)
-            q++;
-        if (q + m > n)
-            return 0;
-        j = q + m;
+    const bc_table *E = &w->edges;
+    uint32_t nr = w->roots.count, ne = E->count;
+    for (uint32_t i = 0; i < w->nint; i++)
+        reached[nr + i] = SIZE_MAX;
+    /* parents come before children in a pass repeated until stable: each
+     * node is reached from its one incoming edge, so the result does not
+     * depend on the order */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t k = 0; k < ne; k++) {
+            uint32_t par = bc_cell(E, k, BC_E_PARENT), t = bc_cell(E, k, BC_E_TARGET);
+            uint32_t rank = bc_cell(E, k, BC_E_RANK), len;
+            size_t q = reached[par];
+            if (q == SIZE_MAX || (t && reached[nr + t - 1] != SIZE_MAX))
+                continue;
+            const uint8_t *s = bc_edge_seg(sg, k, &len);
+            size_t at;
+            if (sg->e_anch[k])
+                at = n >= q && n - q >= len && memcmp(p + n - len, s, len) == 0 ? n - len
+                                                                                 : SIZE_MAX;
+            else
+                at = bc_find(p, n, q, s, len);
+            if (at == SIZE_MAX)
+                continue;
+            if (rank > best)
+                best = rank;
+            if (t) {
+                reached[nr + t - 1] = at + len;
+                changed = 1;
+            }
+        }
     }
+    return best;
 }
 
-/* FORMAT.md "Matching", walk(), over a program that bc_check_program
- * accepted with the same texts. */
+/* FORMAT.md "Matching", walk() and segments(), over a program that
+ * bc_check_program accepted with the same texts: the best rank above
+ * best. */
 static inline uint32_t bc_walk(const uint8_t *pg, size_t size, const bc_texts *tx, const uint8_t *p,
                                size_t n, uint32_t best)
 {
-    typedef struct pend {
-        const uint8_t *g;
-        uint32_t gn;
-        size_t j;
-    } pend;
-    static pend pending[BC_MAX_DEPTH + 1];
-    size_t np = 0, at = 0, end = size, i = 0;
-    bc_node x;
-    for (;;) {
-        if (!bc_parse_node(pg, at, end, (uint32_t)i, tx, &x, NULL))
+    const uint8_t *trie;
+    uint32_t tsize;
+    bc_wild w;
+    bc_seg sg;
+    /* the last program decoded, kept: paths are matched many at a time */
+    static uint8_t *c_pg;
+    static size_t c_size;
+    static bc_wild c_w;
+    static bc_seg c_sg;
+    static uint32_t c_tsize, c_max;
+    if (!c_pg || c_size != size || c_max != tx->n || memcmp(c_pg, pg, size) != 0) {
+        free(c_pg);
+        bc_seg_free(&c_sg);
+        c_pg = bc_alloc(size);
+        memcpy(c_pg, pg, size);
+        c_size = size, c_max = tx->n;
+        if (!bc_split_program(c_pg, size, &trie, &c_tsize, &c_w, NULL) ||
+            !bc_decode_wild(&c_w, tx->n, &c_sg, NULL)) {
+            free(c_pg);
+            c_pg = NULL;
             return UINT32_MAX;
+        }
+    }
+    w = c_w, sg = c_sg, tsize = c_tsize; /* Tables read from the copy: the same bytes */
+    {
+        const uint8_t *q = pg;
+        bc_varint(&q, pg + size, &tsize);
+        trie = q;
+    }
+    uint32_t nr = w.roots.count;
+    size_t *reached = bc_alloc(((size_t)nr + w.nint + 1) * sizeof *reached);
+    for (uint32_t s = 0; s < nr; s++)
+        reached[s] = SIZE_MAX;
+    size_t at = 0, end = tsize, i = 0;
+    bc_node x;
+    int any = 0;
+    for (;;) {
+        if (!bc_parse_node(trie, at, end, (uint32_t)i, tx, &x, NULL)) {
+            best = UINT32_MAX;
+            goto out;
+        }
         if (n - i < x.label_len || memcmp(p + i, x.label, x.label_len) != 0)
             break;
         i += x.label_len;
         if ((x.head & 1u) && x.accept > best)
             best = x.accept;
-        if ((x.head & 2u) && i == n && x.end > best)
-            best = x.end;
-        if (x.globs && np <= BC_MAX_DEPTH)
-            pending[np].g = x.globs, pending[np].gn = x.gn, pending[np].j = i, np++;
-        if (i == n)
+        if (x.has_root && x.slot < nr)
+            reached[x.slot] = i, any = 1;
+        if (i == n) {
+            if ((x.head & 2u) && x.end > best)
+                best = x.end;
             break;
+        }
         uint32_t k = 0;
         while (k < x.n && x.keys[k] != p[i])
             k++;
@@ -797,23 +1514,10 @@ static inline uint32_t bc_walk(const uint8_t *pg, size_t size, const bc_texts *t
         bc_child_span(&x, k, end, &at, &end);
         i++;
     }
-    for (size_t q = 0; q < np; q++) {
-        const uint8_t *g = pending[q].g;
-        for (uint32_t k = 0; k < pending[q].gn; k++) {
-            uint32_t rank;
-            size_t tl;
-            int dollar;
-            if (!bc_varint(&g, pg + size, &rank))
-                return UINT32_MAX;
-            if (rank <= best)
-                break;
-            const uint8_t *t = bc_tail(tx, rank, (uint32_t)pending[q].j, &tl, &dollar);
-            if (bc_glob(p, n, pending[q].j, t, tl, dollar)) {
-                best = rank;
-                break;
-            }
-        }
-    }
+    if (any)
+        best = bc_segments(&w, &sg, reached, p, n, best);
+out:
+    free(reached);
     return best;
 }
 
@@ -824,7 +1528,8 @@ typedef struct bc_info {
     int has_sets;   /* a SETS section (else set i is program i) */
     int has_global;
     uint32_t global_set;
-    uint32_t nodes, max_nodes, globs, ref_labels;
+    uint32_t nodes, max_nodes, globs, ref_labels; /* globs: EDGES rows */
+    uint32_t wild_rules, chains; /* edges with a Rank; programs in chain form */
     size_t max_prog_bytes;
     uint32_t max_set_programs; /* most programs in one set */
 } bc_info;
@@ -906,7 +1611,9 @@ static inline int bc_check_sections(const bc_blob *b, int pruned, bc_info *info,
                 return 0;
             }
             info->nodes += pr.nodes;
-            info->globs += pr.globs;
+            info->globs += pr.edges; /* what rsc_blob_info_get counts: EDGES rows */
+            info->wild_rules += pr.globs;
+            info->chains += pr.chain;
             info->ref_labels += pr.ref_labels;
             if (pr.nodes > info->max_nodes)
                 info->max_nodes = pr.nodes;
