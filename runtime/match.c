@@ -354,30 +354,66 @@ HOT void feed(run *r, scan *k, uint8_t c)
         outputs(r, k->st, k->at, 0);
 }
 
+/* The end of a path as it is: its first NUL (spec A.5) or term byte. */
+static size_t path_end(const uint8_t *p, size_t n, uint8_t term)
+{
+    const uint8_t *z = n ? memchr(p, 0, n) : NULL;
+    if (z)
+        n = (size_t)(z - p);
+    if (term && n && (z = memchr(p, term, n)) != NULL)
+        n = (size_t)(z - p);
+    return n;
+}
+
 static void segments(run *r, const src *s0, size_t from)
 {
     scan k;
     src s = *s0;
     uint8_t c;
+    uint32_t nlead = 0;
     k.S = r->states, k.st = 0, k.at = 0, k.budget = 0;
     memset(k.lead, 0, sizeof k.lead);
     for (uint32_t j = tab_get(&k.S, 0, S_FIRST), e = j + tab_get(&k.S, 0, S_N); j < e; j++) {
         c = (uint8_t)tab_get(&k.S, j, S_KEY);
         k.lead[c >> 6] |= 1ull << (c & 63);
+        nlead++;
     }
-    while (k.at < from && src_get(&s, &c))
-        k.at++;
     if (s.rfc) {
+        while (k.at < from && src_get(&s, &c))
+            k.at++;
         while (src_get(&s, &c))
             feed(r, &k, c);
-    } else { /* the bytes as they are: a '/' put in front, then the path */
-        while (s.qi < s.qn)
-            feed(r, &k, s.q[s.qi++]);
-        for (size_t i = s.i; i < s.n && s.p[i] != 0 && s.p[i] != s.term; i++)
-            feed(r, &k, s.p[i]);
+        if (k.st)
+            outputs(r, k.st, k.at, 1);
+        return;
+    }
+    /* The bytes as they are: the '/' put in front (position 0), then the
+     * path, up to its end found once; at the root, the next byte that can
+     * start a segment is searched for (memchr when there is one such). */
+    const size_t sl = s.qn, end = path_end(s.p, s.n, s.term);
+    const uint8_t *p = s.p, one = (uint8_t)tab_get(&k.S, tab_get(&k.S, 0, S_FIRST), S_KEY);
+    if (sl && from == 0)
+        feed(r, &k, '/');
+    for (size_t i = from > sl ? from - sl : 0; i < end; i++) {
+        c = p[i];
+        if (k.st == 0) {
+            if (nlead == 1) {
+                const uint8_t *q = memchr(p + i, one, end - i);
+                if (!q)
+                    break;
+                i = (size_t)(q - p), c = one;
+            } else if (!(k.lead[c >> 6] >> (c & 63) & 1)) {
+                continue;
+            }
+        }
+        STEP(r);
+        k.budget++;
+        k.st = step(&k.S, k.st, c, 0, &k.budget);
+        if (k.st && tab_get(&k.S, k.st, S_OUT))
+            outputs(r, k.st, i + sl + 1, 0);
     }
     if (k.st)
-        outputs(r, k.st, k.at, 1);
+        outputs(r, k.st, end + sl, 1);
 }
 
 /* A program in chain form (FORMAT.md, "Chains"): the segments of its one
