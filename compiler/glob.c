@@ -434,7 +434,8 @@ static rsc_status emit(gb *g, const uint32_t *levels, uint32_t nslots, rsc_buf *
         ev[i * 4 + 2] = e->target == NIL ? 0 : e->target + 1;
         ev[i * 4 + 3] = e->max;
     }
-    if (put_table(m, out, ev, g->ne, RSC_EDGES_COLS) != 0)
+    if (put_table(m, out, ev, g->ne, RSC_EDGES_COLS) != 0 ||
+        (nslots && rsc_buf_put(m, out, NULL, RSC_PAD) != 0))
         goto out;
     if (stats) {
         stats->states = g->ne ? (uint32_t)n : 0;
@@ -532,7 +533,7 @@ static rsc_status emit_chain(gb *g, const rsc_gent *ent, const uint32_t *levels,
         e[0] = i ? 1 + (i - 1) : 0, e[1] = i + 1 == k ? ent->rank : 0;
         e[2] = i + 1 < k ? i + 1 : 0, e[3] = ent->rank;
     }
-    if (rsc_buf_table(m, out, v, k, RSC_EDGES_COLS) != 0)
+    if (rsc_buf_table(m, out, v, k, RSC_EDGES_COLS) != 0 || rsc_buf_put(m, out, NULL, RSC_PAD) != 0)
         goto out;
     if (stats)
         stats->states = states, stats->edges = k, stats->internal = k - 1;

@@ -71,6 +71,10 @@ enum rsc_section_id {
 #define RSC_STATES_COLS 5 /* Key, First, N, Fail, Out */
 #define RSC_EDGES_COLS 4  /* Parent, Rank, Target, Max */
 
+/* Zero bytes after the EDGES of a program with root slots: a matcher may
+ * load 4 bytes for any column of its four tables. */
+#define RSC_PAD 3u
+
 /* Budgets of one program: they bound the matcher's work per path byte and
  * its stack (a rule set over them is compiled into several programs). */
 #define RSC_MAX_LEVELS 16   /* root slots on one trie chain               */

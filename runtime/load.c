@@ -380,8 +380,14 @@ static rsc_status check_program(verifier *v, size_t pos, size_t end)
         (st = table_at(v, &g, end, RSC_STATES_COLS, states)) != RSC_OK ||
         (st = table_at(v, &g, end, RSC_EDGES_COLS, edges)) != RSC_OK)
         return st;
-    CORRUPT(g == end, g, "program does not end after its EDGES");
     const uint32_t nr = roots[1], no = outs[1], ns = states[1], ne = edges[1];
+    if (nr) { /* the padding */
+        CORRUPT(end - g == RSC_PAD, g, "program with root slots does not end with its padding");
+        for (unsigned k = 0; k < RSC_PAD; k++)
+            CORRUPT(v->b[g + k] == 0, g + k, "padding byte not zero");
+        g += RSC_PAD;
+    }
+    CORRUPT(g == end, g, "program does not end after its EDGES");
     CORRUPT(nr == 0 || ns >= 1, roots[0], "root slots without automaton states");
     for (uint32_t r = 0; r < nr; r++) {
         trow(v, roots, r, x);

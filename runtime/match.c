@@ -81,6 +81,7 @@ typedef struct tab {
     const uint8_t *rows;
     uint32_t n, size;
     uint8_t off[RSC_TAB_MAX_COLS], w[RSC_TAB_MAX_COLS];
+    uint32_t mask[RSC_TAB_MAX_COLS];
 } tab;
 
 /* A verified Table at *pp of cols columns; *pp moves past it. */
@@ -92,6 +93,7 @@ static const uint8_t *tab_open(tab *t, const uint8_t *p, unsigned cols)
         return p;
     for (unsigned c = 0; c < cols; c++) {
         t->w[c] = p[c];
+        t->mask[c] = (uint32_t)(0xffffffffu >> (8 * (4 - p[c])));
         t->off[c] = (uint8_t)t->size;
         t->size += p[c];
     }
@@ -99,9 +101,11 @@ static const uint8_t *tab_open(tab *t, const uint8_t *p, unsigned cols)
     return t->rows + (size_t)t->n * t->size;
 }
 
+/* A column of a program's tables: RSC_PAD zero bytes follow them (FORMAT.md),
+ * so four bytes can always be loaded and masked to the column's width. */
 HOT uint32_t tab_get(const tab *t, uint32_t r, unsigned c)
 {
-    return rsc_rdn(t->rows + (size_t)r * t->size + t->off[c], t->w[c]);
+    return rsc_rd32(t->rows + (size_t)r * t->size + t->off[c]) & t->mask[c];
 }
 
 enum { R_LEVEL, R_MAX };

@@ -1,6 +1,10 @@
 /* robotsc runtime: load a compiled robots.txt program (a "blob"), verify it
- * once, then answer "may this crawler fetch this URL?" in time linear in the
- * path, with no allocation.
+ * once, then answer "may this crawler fetch this URL?" with no allocation,
+ * reading the path once per program of the selection: the work per path
+ * byte is bounded by the format's budgets, not by the number of rules
+ * (docs/LIMITS.md, "Matching one URL"; counted by tests/matching). A
+ * selection has one program per rule set unless a rule set was over a
+ * budget (then a few more).
  *
  * Dependencies: <stddef.h>, <stdint.h>, <string.h> only. The runtime never
  * depends on the compiler or the parser (see docs/ARCHITECTURE.md).
@@ -101,6 +105,20 @@ typedef struct rsc_selection {
 rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
                       size_t n, rsc_selection *sel);
 
+/* Whether every URL gets the same verdict under a selection (crawler-
+ * commons' isAllowAll / isAllowNone): RSC_ALL_ALLOWED when no disallow rule
+ * can ever decide (no disallow rule, or every one below an allow rule that
+ * matches every path), RSC_ALL_DISALLOWED when a disallow rule matching
+ * every path ("/" or "*" and the like) outranks every allow rule, else
+ * RSC_MIXED (also for a failed or NULL selection). "Every URL": every path
+ * that starts with '/', as every URL's path does (spec G), but for the rfc
+ * profile's /robots.txt, which is always allowed. Time is linear
+ * in the selected programs' size: call it once per selection. */
+#define RSC_ALL_ALLOWED 1
+#define RSC_ALL_DISALLOWED 0
+#define RSC_MIXED (-1)
+int rsc_selection_uniform(const rsc_selection *sel);
+
 /* The rule that decided a verdict. */
 typedef struct rsc_match {
     int allowed;         /* the verdict: 1 allowed, 0 disallowed          */
@@ -113,7 +131,9 @@ typedef struct rsc_match {
 } rsc_match;
 
 /* Verdict for a path (which should start with '/'; spec G gives the path of
- * a URL). Returns 1 allowed, 0 disallowed. m is nullable. */
+ * a URL). Returns 1 allowed, 0 disallowed. m is nullable. A selection that
+ * rsc_select() failed to fill (prog NULL) answers 0, disallowed, with
+ * m->decided 0: a failed selection never allows by accident (fail closed). */
 int rsc_match_path(const rsc_selection *sel, const char *path, size_t len,
                    rsc_match *m);
 
