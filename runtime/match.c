@@ -306,23 +306,28 @@ static void outputs(run *r, uint32_t s, size_t at, int anchored)
  * hold any links, a compiled one never needs more failure steps than
  * bytes read (each goto adds one to the depth, each failure takes at least
  * one), so a blob that would is cut short there (safe, its answer wrong). */
+HOT uint32_t col(const tab *t, const uint8_t *row, unsigned c)
+{
+    return rsc_rd32(row + t->off[c]) & t->mask[c];
+}
+
 HOT uint32_t step(const tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *budget)
 {
     for (;;) {
-        uint32_t first = tab_get(S, s, S_FIRST), n = tab_get(S, s, S_N);
-        if (n == 1) { /* most states of long segments */
-            if (tab_get(S, first, S_KEY) == c)
-                return first;
-        } else if (n <= 8) {
-            for (uint32_t k = first; k < first + n; k++)
-                if (tab_get(S, k, S_KEY) == c)
-                    return k;
+        const uint8_t *row = S->rows + (size_t)s * S->size;
+        uint32_t first = col(S, row, S_FIRST), n = col(S, row, S_N);
+        /* keys are bytes: their column's low byte, whatever its width */
+        const uint8_t *kid = S->rows + (size_t)first * S->size + S->off[S_KEY];
+        if (n <= 8) {
+            for (uint32_t k = 0; k < n; k++, kid += S->size)
+                if (*kid == c)
+                    return first + k;
         } else {
-            uint32_t lo = first, hi = first + n;
+            uint32_t lo = 0, hi = n;
             while (lo < hi) {
-                uint32_t mid = lo + (hi - lo) / 2, key = tab_get(S, mid, S_KEY);
+                uint32_t mid = lo + (hi - lo) / 2, key = kid[(size_t)mid * S->size];
                 if (key == c)
-                    return mid;
+                    return first + mid;
                 if (key < c)
                     lo = mid + 1;
                 else
@@ -332,7 +337,7 @@ HOT uint32_t step(const tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *bu
         if (s == root || *budget == 0)
             return root;
         --*budget;
-        s = tab_get(S, s, S_FAIL);
+        s = col(S, row, S_FAIL);
     }
 }
 
