@@ -327,6 +327,16 @@ static int cmp_edge(const void *a, const void *b)
     return (px > py) - (px < py);
 }
 
+/* OUTS rows: shorter segments first, so that Next points backwards. */
+static const uint32_t *g_len;
+static int cmp_row(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (g_len[x] != g_len[y])
+        return g_len[x] < g_len[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
 static int put_table(rsc_mem *m, rsc_buf *out, const uint32_t *v, size_t n, unsigned cols)
 {
     return rsc_buf_table(m, out, v, n, cols);
@@ -347,17 +357,11 @@ static rsc_status emit(gb *g, const uint32_t *levels, uint32_t nslots, rsc_buf *
     rsc_status st = RSC_E_NOMEM;
     if (!v || !eo || !rows || !g->urow)
         goto out;
-    /* rows by (length, uid): a counting pass would do, the sort is short */
+    /* rows by (length, uid) */
     for (uint32_t u = 0; u < nrow; u++)
         rows[u] = u;
-    for (uint32_t i = 1; i < nrow; i++) { /* insertion by length: stable */
-        uint32_t x = rows[i], j = i;
-        while (j > 0 && g->ulen[rows[j - 1]] > g->ulen[x]) {
-            rows[j] = rows[j - 1];
-            j--;
-        }
-        rows[j] = x;
-    }
+    g_len = g->ulen;
+    qsort(rows, nrow, sizeof *rows, cmp_row);
     for (uint32_t r = 0; r < nrow; r++)
         g->urow[rows[r]] = r;
     for (size_t i = 0; i < g->ne; i++)

@@ -389,6 +389,7 @@ static rsc_status check_program(verifier *v, size_t pos, size_t end)
     }
     CORRUPT(g == end, g, "program does not end after its EDGES");
     CORRUPT(nr == 0 || ns >= 1, roots[0], "root slots without automaton states");
+    CORRUPT(nr || (no == 0 && ns == 0 && ne == 0), roots[0], "automaton tables without root slots");
     for (uint32_t r = 0; r < nr; r++) {
         trow(v, roots, r, x);
         CORRUPT(x[0] < RSC_MAX_LEVELS && x[1] <= v->n_rules, TROW_AT(roots, r),
@@ -401,11 +402,20 @@ static rsc_status check_program(verifier *v, size_t pos, size_t end)
         CORRUPT(x[3] <= ne && x[4] <= ne - x[3] && x[5] <= ne - x[3] - x[4], TROW_AT(outs, r),
                 "output edges past EDGES");
     }
+    /* STATES, the longest table: with the padding checked, each column is
+     * a 4-byte load masked to its width (as the matcher reads it) */
+    uint32_t off[RSC_STATES_COLS], mask[RSC_STATES_COLS], o = 0;
+    for (unsigned c = 0; c < RSC_STATES_COLS; c++) {
+        unsigned wc = RSC_TAB_WIDTH(states[2], c);
+        off[c] = o, o += wc, mask[c] = (uint32_t)(0xffffffffu >> (8 * (4 - wc)));
+    }
     for (uint32_t r = 0; r < ns; r++) {
-        trow(v, states, r, x);
-        CORRUPT(x[1] <= ns && x[2] <= ns - x[1] && x[2] <= RSC_MAX_CHILDREN, TROW_AT(states, r),
+        const uint8_t *row = v->b + TROW_AT(states, r);
+        uint32_t first = rsc_rd32(row + off[1]) & mask[1], n = rsc_rd32(row + off[2]) & mask[2];
+        uint32_t fl = rsc_rd32(row + off[3]) & mask[3], out = rsc_rd32(row + off[4]) & mask[4];
+        CORRUPT(first <= ns && n <= ns - first && n <= RSC_MAX_CHILDREN, TROW_AT(states, r),
                 "state children past STATES");
-        CORRUPT(x[3] < ns && x[4] <= no, TROW_AT(states, r), "state Fail or Out out of range");
+        CORRUPT(fl < ns && out <= no, TROW_AT(states, r), "state Fail or Out out of range");
     }
     if (shape & 1) { /* a chain: one slot, segment i is edge i, its states in a line */
         size_t sum = 0;
