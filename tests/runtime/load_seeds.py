@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Writes the format 2 seeds of tests/fuzz/regress/load (v2_*.rbc): valid
+"""Writes the format 3 seeds of tests/fuzz/regress/load (v3_*.rbc): valid
 blobs compiled from tests/golden/*.txt by robotsc, the same damaged or
 stretched by hand (the Checksum fixed unless the damage is the point), and
-a few blobs assembled byte by byte (docs/FORMAT.md). test_rt_seeds checks
-that each valid one loads and each broken one fails for the reason its
-name says (runtime_load_seeds in ctest).
+a few blobs assembled byte by byte (docs/FORMAT.md): tries, root slots, the
+wildcard tables of a program (ROOTS, OUTS, STATES, EDGES, the padding) and
+chain programs. test_rt_seeds checks that each valid one loads and each
+broken one fails for the reason its name says (runtime_load_seeds in
+ctest). The v2_*.rbc seeds there are format 2 blobs kept as they were
+written: each must now be rejected with RSC_E_VERSION.
 
 usage: load_seeds.py ROBOTSC GOLDEN_DIR OUT_DIR
 """
@@ -16,6 +19,8 @@ import tempfile
 
 MAGIC = b"\x89RSC\r\n\x1a\n"
 H = 19  # header size; Flags at 10, Total_Size at 11, Checksum at 15
+MAJOR = 3
+PAD = 3  # zero bytes after the tables of a program with root slots
 
 
 def adler32(b):
@@ -85,7 +90,7 @@ def table(rows, cols):
 def blob(flags, secs):
     """Header + sections [(tag, content)]."""
     body = b"".join(varint(t) + varint(len(c)) + c for t, c in secs)
-    return fix(MAGIC + bytes([2, 0, flags]) + b"\0" * 8 + body)
+    return fix(MAGIC + bytes([MAJOR, 0, flags]) + b"\0" * 8 + body)
 
 
 def compile_golden(robotsc, golden, name, profile):
@@ -97,15 +102,74 @@ def compile_golden(robotsc, golden, name, profile):
             return f.read()
 
 
+NO_WILD = b"\x00" + b"\x00" * 4  # Shape 0, four empty Tables
+
+
+def program(trie, wild=NO_WILD):
+    """Trie_Size, the trie, then the wildcard part (Shape, the four Tables
+    and, when ROOTS is not empty, the padding: given whole)."""
+    return varint(len(trie)) + trie + wild
+
+
+def wild(shape, roots, outs, states, edges):
+    """Shape, ROOTS, OUTS, STATES, EDGES (rows of 2, 6, 5, 4 columns), the
+    padding when ROOTS is not empty."""
+    out = varint(shape) + table(roots, 2) + table(outs, 6) + table(states, 5) + table(edges, 4)
+    return out + (b"\0" * PAD if roots else b"")
+
+
+def one_program(rules, prog, flags=0, strings=b"/"):
+    """STRINGS, RULES [(line_allow, off, len)], one program, the global set
+    (no SETS: set 0 is program 0)."""
+    return blob(flags, [(2, strings), (4, table(rules, 3)), (6, table([[len(prog)]], 1) + prog),
+                        (10, b"\x01" + table([], 3))])
+
+
 def chain(nodes):
     """A program of nodes (root included) on one chain: each inner node
     {Label_Head 0, Head (1 child, Width 0), key 'a', Offset 0}, the last
     {Label_Head 0, Head Has_Accept, Accept 1}; rule 1 "/", global set 0
     (no SETS: set 0 is program 0)."""
-    data = b"\x00\x20a\x00" * (nodes - 1) + b"\x00\x01\x01"
-    progs = table([[len(data)]], 1) + data
-    return blob(0, [(2, b"/"), (4, table([[1 << 1, 0, 1]], 3)), (6, progs),
-                    (10, b"\x01" + table([], 3))])
+    trie = b"\x00\x20a\x00" * (nodes - 1) + b"\x00\x01\x01"
+    return one_program([[1 << 1, 0, 1]], program(trie))
+
+
+def program_parts(b, k=0):
+    """Program k of a blob: {'data': its offset, 'shape': the Shape's
+    offset, 'tabs': [(rows offset, count, widths)] of ROOTS, OUTS, STATES,
+    EDGES, 'end': the offset after EDGES}."""
+    pos, _ = sections(b)[3]
+    count, pos = rd_varint(b, pos)
+    w = b[pos]
+    pos += 1
+    ends = [int.from_bytes(b[pos + i * w:pos + (i + 1) * w], "little") for i in range(count)]
+    data = pos + count * w
+    at = data + (ends[k - 1] if k else 0)
+    size, q = rd_varint(b, at)
+    q += size
+    out = {"data": at, "shape": q, "tabs": []}
+    _, q = rd_varint(b, q)
+    for cols in (2, 6, 5, 4):
+        n, q = rd_varint(b, q)
+        widths = list(b[q:q + cols]) if n else [1] * cols
+        if n:
+            q += cols
+        out["tabs"].append((q, n, widths))
+        q += n * sum(widths) if n else 0
+    out["end"] = q
+    return out
+
+
+def cell(part, t, r, c):
+    """Offset and width of row r, column c of table t (0 ROOTS .. 3 EDGES)."""
+    rows, _, widths = part["tabs"][t]
+    return rows + r * sum(widths) + sum(widths[:c]), widths[c]
+
+
+def poke(b, at, w, v):
+    b = bytearray(b)
+    b[at:at + w] = v.to_bytes(w, "little")
+    return fix(b)
 
 
 def main():
@@ -113,81 +177,105 @@ def main():
     seeds = {}
     basic = compile_golden(robotsc, golden, "basic", "google")
     patterns = compile_golden(robotsc, golden, "patterns", "google")
-    seeds["v2_basic"] = basic
-    seeds["v2_patterns"] = patterns
-    seeds["v2_groups"] = compile_golden(robotsc, golden, "groups", "google")
-    seeds["v2_rfc_escapes"] = compile_golden(robotsc, golden, "rfc_escapes", "rfc")
-    seeds["v2_empty"] = blob(0, [])  # the header alone: 19 bytes
+    seeds["v3_basic"] = basic
+    seeds["v3_patterns"] = patterns
+    seeds["v3_groups"] = compile_golden(robotsc, golden, "groups", "google")
+    seeds["v3_rfc_escapes"] = compile_golden(robotsc, golden, "rfc_escapes", "rfc")
+    seeds["v3_empty"] = blob(0, [])  # the header alone: 19 bytes
 
     b = bytearray(basic)
     b[9] = 9  # a higher Format_Minor loads
-    seeds["v2_minor9_ok"] = fix(b)
+    seeds["v3_minor9_ok"] = fix(b)
     b = bytearray(basic)
     b[10] |= 0x80  # Flags bit 7: reserved
-    seeds["v2_reserved_flag"] = fix(b)
-    seeds["v2_skippable_section_ok"] = fix(basic + varint(9 << 1 | 1) + varint(3) + b"abc")
-    seeds["v2_unknown_section"] = fix(basic + varint(9 << 1) + varint(0))
+    seeds["v3_reserved_flag"] = fix(b)
+    b = bytearray(basic)
+    b[8] = 2  # a format 2 reader's blob: Format_Major 2
+    seeds["v3_major2"] = fix(b)
+    seeds["v3_skippable_section_ok"] = fix(basic + varint(9 << 1 | 1) + varint(3) + b"abc")
+    seeds["v3_unknown_section"] = fix(basic + varint(9 << 1) + varint(0))
 
     # One bit of STRINGS flipped, the Checksum left as it was.
     st, _ = sections(patterns)[1]
     b = bytearray(patterns)
     b[st + 40] ^= 0x10
-    seeds["v2_bitflip"] = bytes(b)
+    seeds["v3_bitflip"] = bytes(b)
 
-    # A glob rule whose match text no longer has its '*' where the program
-    # says: the pattern "/*.php$" (rank by its RULES row) with the '*' made
-    # an 'x' in STRINGS, the Checksum fixed.
-    sec = sections(patterns)
-    st, stn = sec[1]
-    rp, _ = sec[2]
-    count, pos = rd_varint(patterns, rp)
-    w = patterns[pos:pos + 3]
-    pos += 3
-    b = bytearray(patterns)
-    for r in range(count):
-        row = pos + r * sum(w)
-        off = int.from_bytes(patterns[row + w[0]:row + w[0] + w[1]], "little")
-        ln = int.from_bytes(patterns[row + w[0] + w[1]:row + sum(w)], "little")
-        if patterns[st + off:st + off + ln] == b"/*.php$":
-            b[st + off + 1] = ord("x")
-            break
-    else:
-        sys.exit("load_seeds.py: no rule /*.php$ in patterns")
-    seeds["v2_glob_tail_not_star"] = fix(b)
+    # The wildcard tables of the compiled patterns, damaged one field at a
+    # time (Checksum fixed): each breaks a rule of FORMAT.md rule 10.
+    part = program_parts(patterns)
+    nslots = part["tabs"][0][1]
+    nstates = part["tabs"][2][1]
+    nouts = part["tabs"][1][1]
+    at, w = cell(part, 0, 1, 0)
+    seeds["v3_roots_level16"] = poke(patterns, at, w, 16)
+    at, w = cell(part, 1, 1, 1)
+    seeds["v3_outs_next_later"] = poke(patterns, at, w, 2)
+    at, w = cell(part, 2, 1, 3)
+    seeds["v3_states_fail_range"] = poke(patterns, at, w, nstates)
+    at, w = cell(part, 2, 1, 4)
+    seeds["v3_states_out_range"] = poke(patterns, at, w, nouts + 1)
+    at, w = cell(part, 3, 0, 0)
+    seeds["v3_edges_parent_range"] = poke(patterns, at, w, nslots)
+    seeds["v3_pad_nonzero"] = poke(patterns, part["end"] + 1, 1, 1)
+    # Failure links a compiler never writes (state 1 failing to itself):
+    # valid, safe to match (the matcher bounds its failure steps).
+    at, w = cell(part, 2, 1, 3)
+    seeds["v3_fail_loop_ok"] = poke(patterns, at, w, 1)
 
     # A rule of priority 0 (the empty pattern) in a program: the root's
     # Accept 1; it loads and decides nothing. Rule 2 "/x" under it.
-    data = b"\x00\x21\x01/\x00" + b"\x02x\x01\x02"
-    seeds["v2_priority0_rule_ok"] = blob(0, [
-        (2, b"/x"),
-        (4, table([[1 << 1, 0, 0], [2 << 1, 0, 2]], 3)),
-        (6, table([[len(data)]], 1) + data),
-        (10, b"\x01" + table([], 3)),
-    ])
+    seeds["v3_priority0_rule_ok"] = one_program(
+        [[1 << 1, 0, 0], [2 << 1, 0, 2]], program(b"\x00\x21\x01/\x00" + b"\x02x\x01\x02"),
+        strings=b"/x")
 
-    seeds["v2_chain4096_ok"] = chain(4096)
-    seeds["v2_chain4097"] = chain(4097)
+    seeds["v3_chain4096_ok"] = chain(4096)
+    seeds["v3_chain4097"] = chain(4097)
 
-    # Refined-format features: a label by Rep past its rule's match text
-    # (rule 1 "/ab": 2 bytes from depth 1 fit, 3 do not); SETS left out
-    # with two programs named by AGENTS; an empty Table written the draft
-    # way (Count 0 followed by widths).
+    # Root slots and wildcard tables by hand: rule 1 "*ab" at the root.
+    star_ab = wild(0, [[0, 1]], [[2, 0, 1, 0, 1, 0]],
+                   [[0, 1, 1, 0, 0], [ord("a"), 2, 1, 0, 0], [ord("b"), 0, 0, 0, 1]],
+                   [[0, 1, 0, 1]])
+    seeds["v3_root_slot_ok"] = one_program([[1 << 1, 0, 3]], program(b"\x00\x04\x00", star_ab),
+                                           strings=b"*ab")
+    seeds["v3_slot_range"] = one_program([[1 << 1, 0, 3]], program(b"\x00\x04\x01", star_ab),
+                                         strings=b"*ab")
+    seeds["v3_pad_missing"] = one_program([[1 << 1, 0, 3]],
+                                          program(b"\x00\x04\x00", star_ab[:-PAD]),
+                                          strings=b"*ab")
+    seeds["v3_internal513"] = one_program(
+        [[1 << 1, 0, 3]], program(b"\x00\x04\x00", varint(513 << 1) + star_ab[1:]),
+        strings=b"*ab")
+    # A chain program (Shape 1 << 1 | 1): rule 1 "*ab*c", segment "ab" then
+    # "c", each a line of states with its KMP failure links.
+    chain_w = [[[0, 1]], [[2, 0, 1, 0, 1, 0], [1, 0, 1, 1, 1, 0]],
+               [[0, 1, 1, 0, 0], [ord("a"), 2, 1, 0, 0], [ord("b"), 0, 0, 0, 1],
+                [0, 4, 1, 3, 0], [ord("c"), 0, 0, 3, 2]],
+               [[0, 0, 1, 1], [1, 1, 0, 1]]]
+    seeds["v3_chain_program_ok"] = one_program(
+        [[1 << 1, 0, 5]], program(b"\x00\x04\x00", wild(3, *chain_w)), strings=b"*ab*c")
+    bad = [chain_w[0], [[2, 0, 1, 0, 1, 0], [2, 0, 1, 1, 1, 0]]] + chain_w[2:]
+    seeds["v3_chain_states_sum"] = one_program(
+        [[1 << 1, 0, 5]], program(b"\x00\x04\x00", wild(3, *bad)), strings=b"*ab*c")
+
+    # A label by Rep past its rule's match text (rule 1 "/ab": 2 bytes
+    # from depth 1 fit, 3 do not); SETS left out with two programs named
+    # by AGENTS; an empty Table written the draft way (Count 0 followed by
+    # widths).
     def rep_label(n):
-        data = b"\x00\x20/\x00" + varint(n << 1 | 1) + b"\x01\x01\x01"
-        return blob(0, [(2, b"/ab"), (4, table([[1 << 1, 0, 3]], 3)),
-                        (6, table([[len(data)]], 1) + data),
-                        (10, b"\x01" + table([], 3))])
-    seeds["v2_label_rep_ok"] = rep_label(2)
-    seeds["v2_label_rep_past_text"] = rep_label(3)
-    p0 = b"\x00\x20/\x00\x02a\x01\x01"  # "/a": Accept 1
-    p1 = b"\x00\x20/\x00\x02b\x01\x02"  # "/b": Accept 2
-    seeds["v2_sets_absent_ok"] = blob(0, [
+        trie = b"\x00\x20/\x00" + varint(n << 1 | 1) + b"\x01\x01\x01"
+        return one_program([[1 << 1, 0, 3]], program(trie), strings=b"/ab")
+    seeds["v3_label_rep_ok"] = rep_label(2)
+    seeds["v3_label_rep_past_text"] = rep_label(3)
+    p0 = program(b"\x00\x20/\x00\x02a\x01\x01")  # "/a": Accept 1
+    p1 = program(b"\x00\x20/\x00\x02b\x01\x02")  # "/b": Accept 2
+    seeds["v3_sets_absent_ok"] = blob(0, [
         (2, b"/a/bbot"),
         (4, table([[2 << 1, 0, 2], [1 << 1, 2, 2]], 3)),  # equal lengths: later line first
         (6, table([[len(p0)], [len(p0) + len(p1)]], 1) + p0 + p1),
         (10, b"\x01" + table([[4, 3, 1]], 3)),  # "bot" -> set 1 (program 1)
     ])
-    seeds["v2_empty_table_widths"] = blob(0, [(2, b"/a"), (14, b"\x00\x01\x01\x01")])
+    seeds["v3_empty_table_widths"] = blob(0, [(2, b"/a"), (14, b"\x00\x01\x01\x01")])
 
     os.makedirs(out, exist_ok=True)
     for name, data in sorted(seeds.items()):

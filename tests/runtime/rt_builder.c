@@ -180,7 +180,7 @@ uint8_t *tb_wrap(uint8_t flags, const uint8_t *body, size_t n, size_t *size)
 {
     bb b = {0};
     bb_raw(&b, RSC_MAGIC, RSC_MAGIC_LEN);
-    bb_u8(&b, 2); /* Format_Major */
+    bb_u8(&b, 3); /* Format_Major */
     bb_u8(&b, 0); /* Format_Minor */
     bb_u8(&b, flags);
     bb_un(&b, (uint32_t)(RSC_HEADER_SIZE + n), 4);
@@ -223,15 +223,22 @@ size_t tb_section(const uint8_t *b, size_t size, uint32_t id, size_t *sec_size)
     return 0;
 }
 
-/* ---- program tries ---------------------------------------------------- */
+/* ---- programs ---------------------------------------------------------- */
 
 typedef struct ttn {
     int parent;
     uint8_t key;
-    bb label, globs; /* inline label; glob ranks as varints */
+    bb label;        /* inline label */
     int ref;         /* label by Rep */
     uint32_t rep, ll;
-    uint32_t accept, end, nglobs;
+    uint32_t accept, end;
+    uint32_t *globs; /* glob ranks, in the order given */
+    size_t nglobs;
+    int forced;      /* tt_slot() */
+    uint32_t fslot;
+    int has_slot;    /* as encoded */
+    uint32_t slot;
+    size_t depth;    /* length of the node's string */
     int *kids;
     size_t nk, capk;
     unsigned width, w; /* forced; effective */
@@ -242,7 +249,12 @@ typedef struct ttn {
 struct tt {
     ttn *n;
     size_t count, cap;
-    unsigned minw; /* least Offsets width of nodes with children */
+    unsigned minw; /* least Offsets and column width */
+    const char *const *mt;
+    uint32_t nmt;
+    int wild_set; /* tt_wild_set() */
+    tt_wild wild;
+    tt_wpos wpos;
 };
 
 static int tt_add(tt *t, int parent, uint8_t key)
@@ -273,15 +285,23 @@ tt *tt_new(void)
     return t;
 }
 
+void tt_wild_free(tt_wild *w)
+{
+    for (int k = 0; k < 4; k++)
+        free(w->rows[k]);
+    memset(w, 0, sizeof *w);
+}
+
 void tt_free(tt *t)
 {
     if (!t)
         return;
     for (size_t i = 0; i < t->count; i++) {
         bb_free(&t->n[i].label);
-        bb_free(&t->n[i].globs);
+        free(t->n[i].globs);
         free(t->n[i].kids);
     }
+    tt_wild_free(&t->wild);
     free(t->n);
     free(t);
 }
@@ -311,11 +331,21 @@ void tt_end(tt *t, int node, uint32_t rank)
     t->n[node].end = rank;
 }
 
+void tt_texts(tt *t, const char *const *mt, uint32_t n)
+{
+    t->mt = mt, t->nmt = n;
+}
+
 void tt_glob(tt *t, int node, uint32_t rank)
 {
     ttn *x = &t->n[node];
-    x->nglobs++;
-    bb_varint(&x->globs, rank);
+    x->globs = xrealloc(x->globs, (x->nglobs + 1) * sizeof *x->globs);
+    x->globs[x->nglobs++] = rank;
+}
+
+void tt_slot(tt *t, int node, uint32_t slot)
+{
+    t->n[node].forced = 1, t->n[node].fslot = slot;
 }
 
 void tt_width(tt *t, int node, unsigned w)
@@ -333,10 +363,304 @@ size_t tt_count(const tt *t)
     return t->count;
 }
 
+void tt_wild_set(tt *t, const tt_wild *w)
+{
+    static const unsigned cols[4] = {RSC_ROOTS_COLS, RSC_OUTS_COLS, RSC_STATES_COLS,
+                                     RSC_EDGES_COLS};
+    tt_wild_free(&t->wild);
+    t->wild.shape = w->shape;
+    for (int k = 0; k < 4; k++) {
+        size_t bytes = w->n[k] * cols[k] * sizeof(uint32_t);
+        t->wild.n[k] = w->n[k];
+        t->wild.rows[k] = xrealloc(NULL, bytes);
+        if (bytes)
+            memcpy(t->wild.rows[k], w->rows[k], bytes);
+    }
+    t->wild_set = 1;
+}
+
+/* ---- the wildcard tables, by brute force ------------------------------ */
+
+/* A growable array of uint32_t rows. */
+typedef struct rows {
+    uint32_t *v;
+    size_t n, cols;
+} rows;
+
+static uint32_t *rows_add(rows *r)
+{
+    r->v = xrealloc(r->v, (r->n + 1) * r->cols * sizeof *r->v);
+    memset(r->v + r->n * r->cols, 0, r->cols * sizeof *r->v);
+    return r->v + r->n++ * r->cols;
+}
+
+/* A byte string (not owned). */
+typedef struct str {
+    const uint8_t *p;
+    size_t len;
+} str;
+
+static int str_eq(str a, str b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.p, b.p, a.len) == 0);
+}
+
+/* An edge: parent (a slot, or slots + an internal node), segment, kind. */
+typedef struct wedge {
+    uint32_t parent, seg, rank, max;
+    int anch;
+    int target; /* internal node, or -1 */
+} wedge;
+
+typedef struct wb {
+    str *seg; /* distinct segments */
+    size_t nseg;
+    wedge *e;
+    size_t ne;
+    uint32_t nslots, nint;
+} wb;
+
+static uint32_t wb_seg(wb *w, str s)
+{
+    for (size_t i = 0; i < w->nseg; i++)
+        if (str_eq(w->seg[i], s))
+            return (uint32_t)i;
+    w->seg = xrealloc(w->seg, (w->nseg + 1) * sizeof *w->seg);
+    w->seg[w->nseg] = s;
+    return (uint32_t)w->nseg++;
+}
+
+static size_t wb_edge(wb *w, uint32_t parent, uint32_t seg, int anch)
+{
+    for (size_t i = 0; i < w->ne; i++)
+        if (w->e[i].parent == parent && w->e[i].seg == seg && w->e[i].anch == anch)
+            return i;
+    w->e = xrealloc(w->e, (w->ne + 1) * sizeof *w->e);
+    wedge *x = &w->e[w->ne];
+    memset(x, 0, sizeof *x);
+    x->parent = parent, x->seg = seg, x->anch = anch, x->target = -1;
+    return w->ne++;
+}
+
+/* The best rank on edge i and below it. */
+static uint32_t wb_max(const wb *w, size_t i)
+{
+    uint32_t m = w->e[i].rank;
+    if (w->e[i].target >= 0)
+        for (size_t j = 0; j < w->ne; j++)
+            if (w->e[j].parent == w->nslots + (uint32_t)w->e[i].target) {
+                uint32_t x = wb_max(w, j);
+                if (x > m)
+                    m = x;
+            }
+    return m;
+}
+
+/* A state of the automaton: a prefix of a segment. */
+typedef struct wstate {
+    str s;
+    uint32_t first, n;
+} wstate;
+
+/* The state whose string is s, found by walking down from the root; -1
+ * when s is no prefix of a segment. */
+static long find_state(const wstate *st, size_t ns, str s)
+{
+    size_t u = 0;
+    (void)ns;
+    for (size_t k = 0; k < s.len; k++) {
+        size_t v = st[u].first, e = v + st[u].n;
+        while (v < e && st[v].s.p[k] != s.p[k])
+            v++;
+        if (v == e)
+            return -1;
+        u = v;
+    }
+    return (long)u;
+}
+
+static int is_prefix(str pre, str s)
+{
+    return pre.len <= s.len && (pre.len == 0 || memcmp(pre.p, s.p, pre.len) == 0);
+}
+
+void tt_wild_build(tt *t, tt_wild *out)
+{
+    wb w;
+    memset(&w, 0, sizeof w);
+    memset(out, 0, sizeof *out);
+    /* depths, slots and their levels */
+    rows roots = {NULL, 0, RSC_ROOTS_COLS};
+    for (size_t i = 0; i < t->count; i++) {
+        ttn *x = &t->n[i];
+        x->depth = x->parent < 0 ? 0 : t->n[x->parent].depth + 1 + x->ll;
+        x->has_slot = 0;
+        if (x->nglobs) {
+            uint32_t level = 0;
+            for (int p = x->parent; p >= 0; p = t->n[p].parent)
+                level += t->n[p].nglobs != 0;
+            x->has_slot = 1, x->slot = w.nslots++;
+            rows_add(&roots)[0] = level;
+        }
+    }
+    /* edges, rule by rule */
+    for (size_t i = 0; i < t->count; i++) {
+        ttn *x = &t->n[i];
+        for (size_t g = 0; g < x->nglobs; g++) {
+            uint32_t rank = x->globs[g];
+            if (rank < 1 || rank > t->nmt) {
+                fprintf(stderr, "rt_builder: glob of rank %u without a match text\n", rank);
+                abort();
+            }
+            const uint8_t *mt = (const uint8_t *)t->mt[rank - 1];
+            size_t len = strlen((const char *)mt), d = x->depth;
+            int anch = len && mt[len - 1] == '$';
+            if (anch)
+                len--;
+            if (d >= len || mt[d] != '*') {
+                fprintf(stderr, "rt_builder: rank %u's match text '%s' has no '*' at %zu\n",
+                        rank, (const char *)mt, d);
+                abort();
+            }
+            if (mt[len - 1] == '*') /* "...*S*$": the '$' is moot */
+                anch = 0;
+            str *segs = xrealloc(NULL, (len - d) * sizeof *segs);
+            size_t k = 0;
+            for (size_t j = d; j < len;) {
+                while (j < len && mt[j] == '*')
+                    j++;
+                size_t a0 = j;
+                while (j < len && mt[j] != '*')
+                    j++;
+                if (j > a0)
+                    segs[k++] = (str){mt + a0, j - a0};
+            }
+            if (k == 0) {
+                fprintf(stderr, "rt_builder: rank %u's tail has no segment (an Accept)\n", rank);
+                abort();
+            }
+            uint32_t parent = x->slot;
+            for (size_t j = 0; j < k; j++) {
+                int last = j + 1 == k;
+                size_t e = wb_edge(&w, parent, wb_seg(&w, segs[j]), last && anch);
+                if (last) {
+                    if (rank > w.e[e].rank)
+                        w.e[e].rank = rank;
+                } else {
+                    if (w.e[e].target < 0)
+                        w.e[e].target = (int)w.nint++;
+                    parent = w.nslots + (uint32_t)w.e[e].target;
+                }
+            }
+            free(segs);
+        }
+    }
+    for (size_t i = 0; i < w.ne; i++)
+        w.e[i].max = wb_max(&w, i);
+    for (size_t i = 0; i < w.ne; i++)
+        if (w.e[i].parent < w.nslots && w.e[i].max > roots.v[w.e[i].parent * 2 + 1])
+            roots.v[w.e[i].parent * 2 + 1] = w.e[i].max;
+    /* OUTS rows: segments by (length, bytes) */
+    uint32_t *order = xrealloc(NULL, (w.nseg + 1) * sizeof *order);
+    uint32_t *row_of = xrealloc(NULL, (w.nseg + 1) * sizeof *row_of);
+    for (size_t i = 0; i < w.nseg; i++)
+        order[i] = (uint32_t)i;
+    for (size_t i = 1; i < w.nseg; i++) /* insertion sort */
+        for (size_t j = i; j > 0; j--) {
+            str a = w.seg[order[j - 1]], b = w.seg[order[j]];
+            int gt = a.len != b.len ? a.len > b.len : memcmp(a.p, b.p, a.len) > 0;
+            if (!gt)
+                break;
+            uint32_t tmp = order[j - 1];
+            order[j - 1] = order[j], order[j] = tmp;
+        }
+    for (size_t r = 0; r < w.nseg; r++)
+        row_of[order[r]] = (uint32_t)r;
+    rows outs = {NULL, 0, RSC_OUTS_COLS}, edges = {NULL, 0, RSC_EDGES_COLS};
+    for (size_t r = 0; r < w.nseg; r++) {
+        str s = w.seg[order[r]];
+        uint32_t *o = rows_add(&outs);
+        o[0] = (uint32_t)s.len;
+        size_t best = 0;
+        for (size_t q = 0; q < w.nseg; q++) { /* the longest proper suffix */
+            str x = w.seg[q];
+            if (x.len < s.len && x.len > best && memcmp(x.p, s.p + s.len - x.len, x.len) == 0)
+                best = x.len, o[1] = row_of[q] + 1;
+        }
+        o[3] = (uint32_t)edges.n;
+        for (int anch = 0; anch < 2; anch++) {
+            for (uint32_t par = 0; par < w.nslots + w.nint; par++) /* by Parent */
+                for (size_t i = 0; i < w.ne; i++) {
+                    const wedge *e = &w.e[i];
+                    if (e->seg != order[r] || e->anch != anch || e->parent != par)
+                        continue;
+                    uint32_t *x = rows_add(&edges);
+                    x[0] = e->parent, x[1] = e->rank;
+                    x[2] = e->target < 0 ? 0 : (uint32_t)e->target + 1, x[3] = e->max;
+                    o[4 + anch]++;
+                    if (e->max > o[2])
+                        o[2] = e->max;
+                }
+        }
+        /* Max covers the rows reached through Next (earlier rows: done) */
+        uint32_t *o0 = outs.v + r * RSC_OUTS_COLS;
+        if (o0[1] && outs.v[(o0[1] - 1) * RSC_OUTS_COLS + 2] > o0[2])
+            o0[2] = outs.v[(o0[1] - 1) * RSC_OUTS_COLS + 2];
+    }
+    /* STATES: every prefix of a segment, breadth first, children by key */
+    wstate *st = xrealloc(NULL, sizeof *st);
+    size_t ns = 1;
+    memset(st, 0, sizeof *st);
+    st[0].s = (str){(const uint8_t *)"", 0};
+    for (size_t u = 0; w.ne && u < ns; u++) {
+        str s = st[u].s;
+        st[u].first = (uint32_t)ns;
+        for (unsigned c = 0; c < 256; c++)
+            for (size_t q = 0; q < w.nseg; q++) {
+                str x = w.seg[q];
+                if (x.len > s.len && x.p[s.len] == c && is_prefix(s, x)) {
+                    st = xrealloc(st, (ns + 1) * sizeof *st);
+                    st[ns].s = (str){x.p, s.len + 1}, st[ns].first = st[ns].n = 0;
+                    ns++, st[u].n++;
+                    break;
+                }
+            }
+        if (!st[u].n)
+            st[u].first = 0;
+    }
+    rows states = {NULL, 0, RSC_STATES_COLS};
+    for (size_t u = 0; w.ne && u < ns; u++) {
+        str s = st[u].s;
+        uint32_t *x = rows_add(&states);
+        x[0] = s.len ? s.p[s.len - 1] : 0, x[1] = st[u].first, x[2] = st[u].n;
+        for (size_t k = 1; k <= s.len; k++) { /* the longest proper suffix that is a state */
+            long f = find_state(st, ns, (str){s.p + k, s.len - k});
+            if (f >= 0) {
+                x[3] = (uint32_t)f;
+                break;
+            }
+        }
+        for (size_t k = 0; k < s.len && !x[4]; k++) /* the longest segment that is a suffix */
+            for (size_t q = 0; q < w.nseg; q++)
+                if (str_eq(w.seg[q], (str){s.p + k, s.len - k})) {
+                    x[4] = row_of[q] + 1;
+                    break;
+                }
+    }
+    out->shape = w.nint << 1;
+    out->n[TT_ROOTS] = roots.n, out->rows[TT_ROOTS] = roots.v;
+    out->n[TT_OUTS] = outs.n, out->rows[TT_OUTS] = outs.v;
+    out->n[TT_STATES] = states.n, out->rows[TT_STATES] = states.v;
+    out->n[TT_EDGES] = edges.n, out->rows[TT_EDGES] = edges.v;
+    free(order), free(row_of), free(st), free(w.seg), free(w.e);
+}
+
+/* ---- encoding ------------------------------------------------------------ */
+
 static uint32_t tt_head(const ttn *x)
 {
     return (uint32_t)x->nk << RSC_N_CHILD_SHIFT | (x->w - 1) << RSC_N_WIDTH_SHIFT |
-           (x->nglobs ? RSC_N_GLOBS : 0) | (x->end ? RSC_N_END : 0) |
+           (x->has_slot ? RSC_N_ROOT : 0) | (x->end ? RSC_N_END : 0) |
            (x->accept ? RSC_N_ACCEPT : 0);
 }
 
@@ -354,13 +678,44 @@ static size_t tt_fixed(const ttn *x)
         n += varint_len(x->accept);
     if (x->end)
         n += varint_len(x->end);
-    if (x->nglobs)
-        n += varint_len(x->nglobs) + x->globs.n;
+    if (x->has_slot)
+        n += varint_len(x->slot);
     return n;
+}
+
+/* A Table with each column at least minw wide. */
+static void wild_table(bb *out, size_t count, unsigned cols, const uint32_t *vals,
+                       unsigned minw)
+{
+    uint8_t w[8];
+    for (unsigned c = 0; c < cols; c++) {
+        uint32_t max = 0;
+        for (size_t r = 0; r < count; r++)
+            if (vals[r * cols + c] > max)
+                max = vals[r * cols + c];
+        w[c] = (uint8_t)tb_width(max);
+        if (w[c] < minw)
+            w[c] = (uint8_t)minw;
+    }
+    tb_table(out, count, cols, vals, w);
 }
 
 void tt_encode(tt *t, bb *out)
 {
+    static const unsigned cols[4] = {RSC_ROOTS_COLS, RSC_OUTS_COLS, RSC_STATES_COLS,
+                                     RSC_EDGES_COLS};
+    tt_wild built;
+    const tt_wild *wild = &t->wild;
+    if (t->wild_set) {
+        for (size_t i = 0; i < t->count; i++)
+            t->n[i].has_slot = 0;
+    } else {
+        tt_wild_build(t, &built);
+        wild = &built;
+    }
+    for (size_t i = 0; i < t->count; i++)
+        if (t->n[i].forced)
+            t->n[i].has_slot = 1, t->n[i].slot = t->n[i].fslot;
     /* Sizes bottom-up: a child's index is above its parent's. */
     for (size_t i = t->count; i-- > 0;) {
         ttn *x = &t->n[i];
@@ -375,19 +730,22 @@ void tt_encode(tt *t, bb *out)
             x->w = t->minw;
         x->size = tt_fixed(x) + x->nk * x->w + kids;
     }
+    size_t prog = out->n;
+    bb_varint(out, (uint32_t)t->n[0].size);
     size_t base = out->n;
+    t->wpos.trie = base - prog;
     bb_raw(out, NULL, t->n[0].size);
     /* Positions top-down, then the bytes. */
-    t->n[0].pos.start = 0;
-    t->n[0].pos.span_end = t->n[0].size;
+    t->n[0].pos.start = base - prog;
+    t->n[0].pos.span_end = base - prog + t->n[0].size;
     for (size_t i = 0; i < t->count; i++) {
         ttn *x = &t->n[i];
         tt_pos *q = &x->pos;
-        uint8_t *d = out->d + base;
+        uint8_t *d = out->d + prog;
         size_t p = q->start;
         uint8_t v[8];
         bb tmp = {0};
-        q->label = q->rep = q->accept = q->end = q->globs = q->globs_data = SIZE_MAX;
+        q->label = q->rep = q->accept = q->end = q->slot = SIZE_MAX;
 #define PUTV(val)                                                             \
     do {                                                                      \
         tmp.n = 0;                                                            \
@@ -415,12 +773,9 @@ void tt_encode(tt *t, bb *out)
             q->end = p;
             PUTV(x->end);
         }
-        if (x->nglobs) {
-            q->globs = p;
-            PUTV(x->nglobs);
-            q->globs_data = p;
-            memcpy(d + p, x->globs.d, x->globs.n);
-            p += x->globs.n;
+        if (x->has_slot) {
+            q->slot = p;
+            PUTV(x->slot);
         }
 #undef PUTV
         bb_free(&tmp);
@@ -440,11 +795,28 @@ void tt_encode(tt *t, bb *out)
             off += c->size;
         }
     }
+    t->wpos.shape = out->n - prog;
+    bb_varint(out, wild->shape);
+    for (int k = 0; k < 4; k++) {
+        t->wpos.tab[k] = out->n - prog;
+        wild_table(out, wild->n[k], cols[k], wild->rows[k], t->minw);
+    }
+    t->wpos.pad = out->n - prog;
+    if (wild->n[TT_ROOTS]) /* Pad: zeros after the tables of a program with slots */
+        bb_raw(out, NULL, RSC_PAD);
+    t->wpos.end = out->n - prog;
+    if (!t->wild_set)
+        tt_wild_free(&built);
 }
 
 tt_pos tt_where(const tt *t, int node)
 {
     return t->n[node].pos;
+}
+
+tt_wpos tt_wild_where(const tt *t)
+{
+    return t->wpos;
 }
 
 /* ---- whole blobs from rules ------------------------------------------- */
@@ -553,6 +925,10 @@ static void program_trie(bb *out, const tp_prog *p, const tp_program *pg,
     for (size_t i = 0; i < pg->n; i++)
         un_insert(&u, mt[pg->rules[i]], rank_of[pg->rules[i]]);
     tt *t = tt_new();
+    const char *by_rank[48];
+    for (size_t i = 0; i < p->n_rules; i++)
+        by_rank[rank_of[i] - 1] = mt[i];
+    tt_texts(t, by_rank, (uint32_t)p->n_rules);
     un_entries(t, 0, &u.n[0]);
     /* Depth first with an explicit stack of (uncompressed, trie) nodes. */
     int *stack = xrealloc(NULL, 2 * (u.count + 1) * sizeof *stack);

@@ -1,11 +1,14 @@
-/* A hand blob builder for the runtime tests: writes format 2 blobs to
+/* A hand blob builder for the runtime tests: writes format 3 blobs to
  * docs/FORMAT.md (19-byte header, Adler-32 checksum, sections with varint
  * Tag and Size, Tables with per-column widths, program tries whose labels
- * are inline or point into a rule's match text, glob lists of ranks). Independent of the
- * compiler: it shares no code with compiler/ and makes its own choices
- * (no pruning; optional uncompressed tries and forced widths), so a test
- * can build valid blobs the encoder never makes, and damage any of them
- * (poke bytes, then tb_fix_checksum()). */
+ * are inline or point into a rule's match text, root slots, and the
+ * wildcard tables: ROOTS, OUTS, STATES of an Aho-Corasick automaton over
+ * the segments, EDGES). Independent of the compiler: it shares no code
+ * with compiler/ and makes its own choices (no pruning, no budgets, no
+ * chain form unless a test writes one by hand; optional uncompressed tries
+ * and forced widths; every automaton link found by brute force), so a
+ * test can build valid blobs the encoder never makes, and damage any of
+ * them (poke bytes, then tb_fix_checksum()). */
 #ifndef RT_BUILDER_H
 #define RT_BUILDER_H
 
@@ -63,7 +66,7 @@ typedef struct tb_sec {
 } tb_sec;
 #define TB_SEC(id, data) {(uint32_t)(id) << 1, (data)}
 
-/* Header (19 bytes: magic, 2.0, flags u8, Total_Size, Checksum) + body;
+/* Header (19 bytes: magic, 3.0, flags u8, Total_Size, Checksum) + body;
  * the blob is malloc'ed. */
 uint8_t *tb_wrap(uint8_t flags, const uint8_t *body, size_t n, size_t *size);
 /* Header + the sections as given (Size 0 ones included, in the given
@@ -79,12 +82,14 @@ void tb_fix_checksum(uint8_t *blob, size_t size);
  * its Size. Walks a well-framed blob. */
 size_t tb_section(const uint8_t *blob, size_t size, uint32_t id, size_t *sec_size);
 
-/* ---- program tries ---------------------------------------------------- */
+/* ---- programs ---------------------------------------------------------- */
 
-/* A trie built node by node. Node 0 is the root; a child is added after
- * its parent (so indices grow downwards), with its key and label. Keys are
- * emitted in the order the children were added (give them increasing for
- * a valid trie). */
+/* A program built node by node: the trie, then its wildcard part (Shape,
+ * ROOTS, OUTS, STATES, EDGES), computed from the glob rules given with
+ * tt_glob() or set by hand with tt_wild_set(). Node 0 is the root; a
+ * child is added after its parent (so indices grow downwards), with its
+ * key and label. Keys are emitted in the order the children were added
+ * (give them increasing for a valid trie). */
 typedef struct tt tt;
 tt *tt_new(void);
 void tt_free(tt *t);
@@ -95,27 +100,65 @@ int tt_child(tt *t, int parent, uint8_t key, const void *label, size_t ll);
 int tt_child_ref(tt *t, int parent, uint8_t key, uint32_t rep, size_t ll);
 void tt_accept(tt *t, int node, uint32_t rank);
 void tt_end(tt *t, int node, uint32_t rank);
-/* Appends a glob rank (give ranks decreasing for a valid list; the rule's
- * match text must have a '*' at the node's depth). */
+/* The match texts of the rules, rank r's at mt[r-1] (r in 1..n; the
+ * strings must outlive tt_encode()): tt_glob() reads tails there. */
+void tt_texts(tt *t, const char *const *mt, uint32_t n);
+/* A wildcard rule of rank `rank` whose literal prefix is the node's
+ * string: its match text (tt_texts) has a '*' at the node's depth and at
+ * least one non-'*' byte after it (a tail of stars only is an Accept:
+ * the builder aborts). The node becomes a root slot; the rule's segments
+ * go into the wildcard tables (FORMAT.md, Segments), computed naively:
+ * slots and internal nodes numbered in the order met (nodes by index,
+ * globs in the order given), OUTS by (length, bytes), every link by
+ * brute force. */
 void tt_glob(tt *t, int node, uint32_t rank);
+/* Forces the node's Slot (Has_Root) to slot, whether it has globs or not. */
+void tt_slot(tt *t, int node, uint32_t slot);
 /* Forces a node's Offsets width (1..4); 0: the smallest. A forced width
  * on a childless node makes it invalid (Width must be 0). */
 void tt_width(tt *t, int node, unsigned w);
 /* Every node with children not forced by tt_width() gets Offsets at least
- * w bytes wide (valid: widths need not be the smallest). */
+ * w bytes wide, and every column of the wildcard tables at least w bytes
+ * (valid: widths need not be the smallest). */
 void tt_min_width(tt *t, unsigned w);
 size_t tt_count(const tt *t);
-/* Appends the encoded trie to out. */
+
+/* The wildcard part of a program: Shape (N_Internal << 1 | Chain) and the
+ * rows of its four Tables, row-major (RSC_ROOTS_COLS, RSC_OUTS_COLS,
+ * RSC_STATES_COLS, RSC_EDGES_COLS values a row). */
+enum { TT_ROOTS, TT_OUTS, TT_STATES, TT_EDGES };
+typedef struct tt_wild {
+    uint32_t shape;
+    size_t n[4];
+    uint32_t *rows[4];
+} tt_wild;
+/* The tables tt_encode() computes from the globs (malloc'ed rows). */
+void tt_wild_build(tt *t, tt_wild *w);
+void tt_wild_free(tt_wild *w);
+/* Writes a copy of *w instead of the computed tables; the nodes' Slots
+ * are then only those of tt_slot() (tt_glob() is ignored). */
+void tt_wild_set(tt *t, const tt_wild *w);
+
+/* Appends the encoded program to out: varint Trie_Size, the trie, Shape,
+ * ROOTS, OUTS, STATES, EDGES, and when ROOTS is not empty the padding
+ * (RSC_PAD zero bytes). */
 void tt_encode(tt *t, bb *out);
 
-/* Where tt_encode() put a node's fields, from the start of the encoding.
- * Absent fields are SIZE_MAX. label: the inline label bytes; rep: the Rep
- * varint of a Ref label; globs: Glob_Count; globs_data: the first glob
- * rank. c is the offset C (just after Offsets). */
+/* Where tt_encode() put a node's fields, from the start of the program
+ * (its Trie_Size). Absent fields are SIZE_MAX. label: the inline label
+ * bytes; rep: the Rep varint of a Ref label; slot: the Slot varint. c is
+ * the offset C (just after Offsets). */
 typedef struct tt_pos {
-    size_t start, label, rep, head, accept, end, globs, globs_data, keys, offsets, c, span_end;
+    size_t start, label, rep, head, accept, end, slot, keys, offsets, c, span_end;
 } tt_pos;
 tt_pos tt_where(const tt *t, int node);
+/* Where tt_encode() put the program's parts: the trie (after Trie_Size),
+ * Shape, each Table's Count, the padding (where it is or would be), and
+ * the program's end. */
+typedef struct tt_wpos {
+    size_t trie, shape, tab[4], pad, end;
+} tt_wpos;
+tt_wpos tt_wild_where(const tt *t);
 
 /* ---- whole blobs from rules ------------------------------------------- */
 

@@ -1,8 +1,11 @@
-/* The format 2 seeds of tests/fuzz/regress/load (v2_*.rbc, written by
+/* The format 3 seeds of tests/fuzz/regress/load (v3_*.rbc, written by
  * load_seeds.py): each valid one loads (and answers a match its source
  * defines), each broken one is rejected with the status, offset and
- * reason its name says. A v2_*.rbc not listed here must load when its
- * name ends in "_ok" and be rejected otherwise. Argument: the directory. */
+ * reason its name says. A v3_*.rbc not listed here must load when its
+ * name ends in "_ok" and be rejected otherwise. The format 2 seeds
+ * (v2_*.rbc, kept as they were written) must all be rejected with
+ * RSC_E_VERSION at offset 8: this runtime reads format 3 only. Argument:
+ * the directory. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdint.h>
@@ -23,24 +26,37 @@ static const struct seed {
     const char *agent, *path; /* valid ones: a match ... */
     int allowed;              /* ... and its verdict */
 } seeds[] = {
-    {"v2_basic", RSC_OK, 0, NULL, "Googlebot", "/private/x", 0},
-    {"v2_patterns", RSC_OK, 0, NULL, "x", "/x/a/yz", 0},
-    {"v2_groups", RSC_OK, 0, NULL, "b", "/bc/ok", 1},
-    {"v2_rfc_escapes", RSC_OK, 0, NULL, "x", "/%7Euser/x", 0},
-    {"v2_empty", RSC_OK, 0, NULL, "x", "/", 1},
-    {"v2_minor9_ok", RSC_OK, 0, NULL, "Googlebot", "/private/index.html", 1},
-    {"v2_skippable_section_ok", RSC_OK, 0, NULL, "x", "/admin/", 0},
-    {"v2_priority0_rule_ok", RSC_OK, 0, NULL, "x", "/y", 1},
-    {"v2_chain4096_ok", RSC_OK, 0, NULL, "x", "/", 1},
-    {"v2_label_rep_ok", RSC_OK, 0, NULL, "x", "/ab", 0},
-    {"v2_sets_absent_ok", RSC_OK, 0, NULL, "BOT", "/b", 0},
-    {"v2_reserved_flag", RSC_E_CORRUPT, 10, "reserved", NULL, NULL, 0},
-    {"v2_unknown_section", RSC_E_VERSION, ANY, "unknown section", NULL, NULL, 0},
-    {"v2_bitflip", RSC_E_CHECKSUM, 15, "checksum", NULL, NULL, 0},
-    {"v2_glob_tail_not_star", RSC_E_CORRUPT, ANY, "'*'", NULL, NULL, 0},
-    {"v2_chain4097", RSC_E_CORRUPT, ANY, "4096", NULL, NULL, 0},
-    {"v2_label_rep_past_text", RSC_E_CORRUPT, ANY, "Rep's match text", NULL, NULL, 0},
-    {"v2_empty_table_widths", RSC_E_CORRUPT, ANY, "fill", NULL, NULL, 0},
+    {"v3_basic", RSC_OK, 0, NULL, "Googlebot", "/private/x", 0},
+    {"v3_patterns", RSC_OK, 0, NULL, "x", "/x/a/yz", 0},
+    {"v3_groups", RSC_OK, 0, NULL, "b", "/bc/ok", 1},
+    {"v3_rfc_escapes", RSC_OK, 0, NULL, "x", "/%7Euser/x", 0},
+    {"v3_empty", RSC_OK, 0, NULL, "x", "/", 1},
+    {"v3_minor9_ok", RSC_OK, 0, NULL, "Googlebot", "/private/index.html", 1},
+    {"v3_skippable_section_ok", RSC_OK, 0, NULL, "x", "/admin/", 0},
+    {"v3_priority0_rule_ok", RSC_OK, 0, NULL, "x", "/y", 1},
+    {"v3_chain4096_ok", RSC_OK, 0, NULL, "x", "/", 1},
+    {"v3_label_rep_ok", RSC_OK, 0, NULL, "x", "/ab", 0},
+    {"v3_sets_absent_ok", RSC_OK, 0, NULL, "BOT", "/b", 0},
+    {"v3_root_slot_ok", RSC_OK, 0, NULL, "x", "/xaab", 0},
+    {"v3_chain_program_ok", RSC_OK, 0, NULL, "x", "/abxc", 0},
+    {"v3_fail_loop_ok", RSC_OK, 0, NULL, "x", "/x/c/yz", 0},
+    {"v3_major2", RSC_E_VERSION, 8, "Format_Major", NULL, NULL, 0},
+    {"v3_reserved_flag", RSC_E_CORRUPT, 10, "reserved", NULL, NULL, 0},
+    {"v3_unknown_section", RSC_E_VERSION, ANY, "unknown section", NULL, NULL, 0},
+    {"v3_bitflip", RSC_E_CHECKSUM, 15, "checksum", NULL, NULL, 0},
+    {"v3_chain4097", RSC_E_CORRUPT, ANY, "4096", NULL, NULL, 0},
+    {"v3_label_rep_past_text", RSC_E_CORRUPT, ANY, "Rep's match text", NULL, NULL, 0},
+    {"v3_empty_table_widths", RSC_E_CORRUPT, ANY, "fill", NULL, NULL, 0},
+    {"v3_roots_level16", RSC_E_CORRUPT, ANY, "root Level", NULL, NULL, 0},
+    {"v3_outs_next_later", RSC_E_CORRUPT, ANY, "Next not an earlier row", NULL, NULL, 0},
+    {"v3_states_fail_range", RSC_E_CORRUPT, ANY, "state Fail or Out", NULL, NULL, 0},
+    {"v3_states_out_range", RSC_E_CORRUPT, ANY, "state Fail or Out", NULL, NULL, 0},
+    {"v3_edges_parent_range", RSC_E_CORRUPT, ANY, "edge Parent", NULL, NULL, 0},
+    {"v3_pad_nonzero", RSC_E_CORRUPT, ANY, "padding byte not zero", NULL, NULL, 0},
+    {"v3_pad_missing", RSC_E_CORRUPT, ANY, "padding", NULL, NULL, 0},
+    {"v3_slot_range", RSC_E_CORRUPT, ANY, "Slot", NULL, NULL, 0},
+    {"v3_internal513", RSC_E_CORRUPT, ANY, "N_Internal", NULL, NULL, 0},
+    {"v3_chain_states_sum", RSC_E_CORRUPT, ANY, "chain states", NULL, NULL, 0},
 };
 #define N_SEEDS (sizeof seeds / sizeof seeds[0])
 
@@ -109,7 +125,8 @@ int main(int argc, char **argv)
         }
         free(b);
     }
-    /* Every v2 seed is listed. */
+    /* Every v3 seed is listed (or loads as its name says); every v2 seed
+     * is a format 2 blob: RSC_E_VERSION at Format_Major. */
     DIR *d = opendir(argv[1]);
     if (!d) {
         fprintf(stderr, "%s: cannot list\n", argv[1]);
@@ -118,7 +135,27 @@ int main(int argc, char **argv)
         struct dirent *de;
         while ((de = readdir(d)) != NULL) {
             size_t l = strlen(de->d_name), i;
-            if (strncmp(de->d_name, "v2_", 3) != 0 || l < 4 || strcmp(de->d_name + l - 4, ".rbc"))
+            if (l < 7 || strcmp(de->d_name + l - 4, ".rbc") != 0)
+                continue;
+            if (strncmp(de->d_name, "v2_", 3) == 0) {
+                char path[4096];
+                snprintf(path, sizeof path, "%s/%s", argv[1], de->d_name);
+                size_t n;
+                uint8_t *b = slurp(path, &n);
+                rsc_program p;
+                rsc_load_error e = {0, NULL};
+                rsc_status st = b ? rsc_load(&p, b, n, &e) : RSC_E_IO;
+                if (st == RSC_E_VERSION && e.offset == 8) {
+                    passed++;
+                } else {
+                    tu_failures++;
+                    fprintf(stderr, "%s: a format 2 blob: got %s at %zu, want %s at 8\n",
+                            de->d_name, rsc_strerror(st), e.offset, rsc_strerror(RSC_E_VERSION));
+                }
+                free(b);
+                continue;
+            }
+            if (strncmp(de->d_name, "v3_", 3) != 0)
                 continue;
             for (i = 0; i < N_SEEDS; i++)
                 if (strlen(seeds[i].name) == l - 4 && !strncmp(seeds[i].name, de->d_name, l - 4))
