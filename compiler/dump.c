@@ -25,7 +25,7 @@
  *                                                    spaces a level; O from
  *                                                    the trie start; edge:
  *                                                    key byte + Label
- *     internal N                                     the wildcard part:
+ *     internal N | chain of N segments               the wildcard part:
  *     root S: level L max R                          one line per row of
  *     segment O: "bytes" next O' max R               ROOTS, OUTS (with the
  *       edge E: parent P rank R [then I] [$]         segment's edges: P is
@@ -338,14 +338,14 @@ static uint32_t dget(const dtab *t, uint32_t r, unsigned c)
 static int walk(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t size, counts *n)
 {
     const uint8_t *p = pg, *end = pg + size;
-    uint32_t tsize, nint;
+    uint32_t tsize, shape;
     dtab roots, outs, states, edges;
     n->nodes = n->globs = n->states = 0;
     if (!uvb(&p, end, &tsize) || tsize > (size_t)(end - p) ||
         !walk_trie(o, prog, p, tsize, n))
         return 0;
     p += tsize;
-    if (!uvb(&p, end, &nint) || !dtab_open(&roots, &p, end, RSC_ROOTS_COLS) ||
+    if (!uvb(&p, end, &shape) || !dtab_open(&roots, &p, end, RSC_ROOTS_COLS) ||
         !dtab_open(&outs, &p, end, RSC_OUTS_COLS) ||
         !dtab_open(&states, &p, end, RSC_STATES_COLS) ||
         !dtab_open(&edges, &p, end, RSC_EDGES_COLS))
@@ -353,7 +353,8 @@ static int walk(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t siz
     n->globs = edges.n, n->states = states.n;
     if (!o || roots.n == 0)
         return 1;
-    say(o, "  internal %u\n", nint);
+    say(o, shape & 1 ? "  chain of %u segments\n" : "  internal %u\n",
+        shape & 1 ? (shape >> 1) + 1 : shape >> 1);
     for (uint32_t r = 0; r < roots.n; r++)
         say(o, "  root %u: level %u max %u\n", r, dget(&roots, r, 0), dget(&roots, r, 1));
     /* each segment's bytes: follow a state that outputs it back to the root */
