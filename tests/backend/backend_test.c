@@ -1604,6 +1604,7 @@ static void test_trie_small(void)
             0x00, 0x03, 0x00, 0x03,                   /*  slot 0, Rank 3, no Target, Max 3 */
             0x00, 0x07, 0x00, 0x07,                   /*  slot 0, Rank 7 */
             0x00, 0x02, 0x00, 0x02,                   /*  slot 0, Rank 2 (anchored) */
+            0x00, 0x00, 0x00,                         /* Pad: ROOTS is not empty */
         };
         rsc_status st2 = rsc_trie_emit(&m, ps.p, 3, 0, &out, NULL);
         TU_CHECK(st2 == RSC_OK && out.len == sizeof want2 &&

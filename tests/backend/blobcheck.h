@@ -488,7 +488,8 @@ enum { BC_E_PARENT, BC_E_RANK, BC_E_TARGET, BC_E_MAX };
 
 /* Splits program pg[0..size) into its trie (*tsize bytes from *trie) and
  * its wildcard part; checks the Tables' framing (Verification 10, and the
- * encoder's smallest widths) and that they end the program. */
+ * encoder's smallest widths) and that they end the program (with the 3
+ * zero bytes of Pad when ROOTS is not empty). */
 static inline int bc_split_program(const uint8_t *pg, size_t size, const uint8_t **trie,
                                    uint32_t *tsize, bc_wild *w, bc_err *e)
 {
@@ -507,8 +508,14 @@ static inline int bc_split_program(const uint8_t *pg, size_t size, const uint8_t
         !bc_read_table(&p, end, 5, &w->states, "STATES", e) ||
         !bc_read_table(&p, end, 4, &w->edges, "EDGES", e))
         return 0;
+    if (w->roots.count) { /* Pad[3]: zeros, when ROOTS is not empty */
+        if ((size_t)(end - p) < 3 || p[0] || p[1] || p[2])
+            return bc_fail(e, "no 3 zero bytes of padding after EDGES");
+        p += 3;
+    }
     if (p != end)
-        return bc_fail(e, "%zu bytes after EDGES", (size_t)(end - p));
+        return bc_fail(e, "%zu bytes after EDGES%s", (size_t)(end - p),
+                       w->roots.count ? " and its padding" : "");
     return 1;
 }
 
@@ -1343,8 +1350,8 @@ static inline int bc_check_program(const uint8_t *pg, size_t size, const bc_text
                                    int pruned, bc_prog *out, bc_err *e)
 {
     memset(out, 0, sizeof *out);
-    const uint8_t *trie;
-    uint32_t tsize;
+    const uint8_t *trie = NULL;
+    uint32_t tsize = 0;
     bc_wild w;
     bc_seg sg;
     if (size == 0)
@@ -1453,8 +1460,8 @@ static inline uint32_t bc_segments(const bc_wild *w, const bc_seg *sg, size_t *r
 static inline uint32_t bc_walk(const uint8_t *pg, size_t size, const bc_texts *tx, const uint8_t *p,
                                size_t n, uint32_t best)
 {
-    const uint8_t *trie;
-    uint32_t tsize;
+    const uint8_t *trie = NULL;
+    uint32_t tsize = 0;
     bc_wild w;
     bc_seg sg;
     /* the last program decoded, kept: paths are matched many at a time */

@@ -54,6 +54,7 @@ typedef struct vstate {
     bs_blob *x;
     int record;
     uint32_t n_rules, n_programs, n_sets, n_groups, prog_nodes;
+    uint32_t n_slots; /* the current program's ROOTS Count */
 } vstate;
 
 static int fail(vstate *v, int st, size_t off, const char *what)
@@ -282,24 +283,11 @@ static int node(vstate *v, size_t at, size_t end, uint32_t chain, uint64_t d)
         rec(v, BS_END, f, pos - f, r, 3, 0, 0, 0, 0);
         BAD(rank_ok(v, r), f, "End not in 1..Rule_Count");
     }
-    if (head & 4) {
-        uint32_t gn, prev = 0;
+    if (head & 4) { /* Has_Root: a row of ROOTS */
         f = pos;
-        BAD(varint(b, &pos, end, &gn), f, "Glob_Count");
-        rec(v, BS_GCOUNT, f, pos - f, gn, 3, 0, 0, 0, 0);
-        BAD(gn >= 1, f, "Glob_Count 0");
-        for (uint32_t k = 0; k < gn; k++) {
-            f = pos;
-            BAD(varint(b, &pos, end, &r), f, "glob Rank");
-            rec(v, BS_GRANK, f, pos - f, r, 3, 0, 0, k, prev);
-            BAD(rank_ok(v, r) && (prev == 0 || r < prev), f, "glob Rank not in 1..Rule_Count or not decreasing");
-            const uint8_t *t = match_text(b, x, r, &ml);
-            if (depth < ml)
-                rec(v, BS_STAR, (size_t)(t + depth - b), 1, t[depth], 1, 0, 0, 0, 0);
-            BAD(depth < ml && t[depth] == '*', f, "glob rule's match text without a '*' at the node's depth");
-            prev = r;
-            x->globs++;
-        }
+        BAD(varint(b, &pos, end, &r), f, "Slot");
+        rec(v, BS_SLOT, f, pos - f, r, 3, 0, 0, 0, v->n_slots);
+        BAD(r < v->n_slots, f, "Slot not below the ROOTS Count");
     }
     f = pos;
     BAD(children <= end - pos, f, "Keys past the span");
@@ -328,6 +316,69 @@ static int node(vstate *v, size_t at, size_t end, uint32_t chain, uint64_t d)
     return 0;
 }
 
+/* Rule 10 for one program in [pos, end): Trie_Size, Shape, the four
+ * Tables and their rows, then the trie. */
+static int program(vstate *v, size_t pos, size_t end)
+{
+    const uint8_t *b = v->b;
+    bs_blob *x = v->x;
+    size_t f = pos;
+    uint32_t tsize, shape;
+    BAD(varint(b, &pos, end, &tsize), f, "Trie_Size");
+    rec(v, BS_TRIE_SIZE, f, pos - f, tsize, 3, 0, 0, 0, (uint32_t)(end - pos));
+    BAD(tsize >= 1 && tsize <= end - pos, f, "Trie_Size 0 or past the program");
+    size_t trie = pos, g = pos + tsize;
+    f = g;
+    BAD(varint(b, &g, end, &shape), f, "Shape");
+    rec(v, BS_SHAPE, f, g - f, shape, 3, 0, 0, 0, 0);
+    uint32_t nint = shape >> 1, chain = shape & 1;
+    BAD(chain || nint <= BS_MAX_INTERNAL, f, "N_Internal over 512");
+    bs_tab R, O, S, E;
+    TRY(table(v, &g, end, 2, &R, 3, 1, 0));
+    TRY(table(v, &g, end, 6, &O, 3, 2, 0));
+    TRY(table(v, &g, end, 5, &S, 3, 3, 0));
+    TRY(table(v, &g, end, 4, &E, 3, 4, 0));
+    if (R.count) { /* Pad[3], zeros, when ROOTS is not empty */
+        BAD(end - g == 3, g, "program with root slots without its 3 bytes of padding");
+        for (unsigned k = 0; k < 3; k++) {
+            rec(v, BS_PAD, g, 1, b[g], 3, 0, 0, k, 0);
+            BAD(b[g] == 0, g, "padding byte not zero");
+            g++;
+        }
+    }
+    BAD(g == end, g, "program does not end with its EDGES");
+    BAD(R.count == 0 || S.count >= 1, R.off, "ROOTS without STATES");
+    for (uint32_t r = 0; r < R.count; r++)
+        BAD(bs_cell(b, &R, r, 0) < 16 && bs_cell(b, &R, r, 1) <= v->n_rules, row_at(&R, r),
+            "ROOTS Level over 15 or Max over Rule_Count");
+    for (uint32_t r = 0; r < O.count; r++) {
+        uint64_t ed = bs_cell(b, &O, r, 3), nf = bs_cell(b, &O, r, 4), na = bs_cell(b, &O, r, 5);
+        BAD(bs_cell(b, &O, r, 0) >= 1 && bs_cell(b, &O, r, 1) <= r && bs_cell(b, &O, r, 2) <= v->n_rules &&
+                ed + nf + na <= E.count,
+            row_at(&O, r), "OUTS row out of range");
+    }
+    for (uint32_t r = 0; r < S.count; r++) {
+        uint64_t first = bs_cell(b, &S, r, 1), n = bs_cell(b, &S, r, 2);
+        BAD(first + n <= S.count && n <= 256 && bs_cell(b, &S, r, 3) < S.count && bs_cell(b, &S, r, 4) <= O.count,
+            row_at(&S, r), "STATES row out of range");
+    }
+    for (uint32_t r = 0; r < E.count; r++)
+        BAD((uint64_t)bs_cell(b, &E, r, 0) < (uint64_t)R.count + nint && bs_cell(b, &E, r, 1) <= v->n_rules &&
+                bs_cell(b, &E, r, 2) <= nint && bs_cell(b, &E, r, 3) <= v->n_rules,
+            row_at(&E, r), "EDGES row out of range");
+    if (chain) { /* one slot, an edge a segment, a line of Len + 1 states each */
+        uint64_t sum = 0;
+        for (uint32_t r = 0; r < O.count; r++)
+            sum += (uint64_t)bs_cell(b, &O, r, 0) + 1;
+        BAD(R.count == 1 && O.count >= 1 && E.count == O.count && sum == S.count, f,
+            "chain without one slot, an edge a segment and a line a segment");
+        x->chains++;
+    }
+    x->globs += E.count, x->slots += R.count, x->states += S.count;
+    v->n_slots = R.count;
+    return node(v, trie, trie + tsize, 1, 0);
+}
+
 static int programs(vstate *v)
 {
     bs_blob *x = v->x;
@@ -343,7 +394,7 @@ static int programs(vstate *v)
         BAD(e > prev && e <= x->data_size && (k + 1 < n || e == x->data_size), row_at(&x->progs, k),
             "Ends not strictly increasing to the size of Data");
         v->prog_nodes = 0;
-        TRY(node(v, pos + prev, pos + e, 1, 0));
+        TRY(program(v, pos + prev, pos + e));
         if (v->prog_nodes > x->max_prog_nodes)
             x->max_prog_nodes = v->prog_nodes;
         prev = e;
@@ -466,7 +517,7 @@ static int verify(vstate *v, size_t n)
     REQ(n >= BS_HEADER, RSC_E_TRUNCATED, n, "shorter than the header");
     for (size_t i = 0; i < 8; i++)
         REQ(b[i] == MAGIC[i], RSC_E_MAGIC, i, "magic");
-    REQ(b[8] == 2, RSC_E_VERSION, 8, "Format_Major");
+    REQ(b[8] == 3, RSC_E_VERSION, 8, "Format_Major");
     x->flags = b[10];
     BAD((x->flags & 0xFEu) == 0, 10, "reserved flag");
     uint32_t total = bs_rd32(b + BS_H_TOTAL);
@@ -521,7 +572,7 @@ static int verify(vstate *v, size_t n)
 int bs_verify(const uint8_t *b, size_t n, bs_blob *x, int record)
 {
     memset(x, 0, sizeof *x);
-    vstate v0 = {b, x, record, 0, 0, 0, 0, 0};
+    vstate v0 = {b, x, record, 0, 0, 0, 0, 0, 0};
     x->what = "ok";
     verify(&v0, n);
     return x->status;
@@ -536,40 +587,6 @@ void bs_free(bs_blob *x)
 
 /* ---- Matching ------------------------------------------------------------ */
 
-/* glob(): p[j..n) against a tail, leftmost search of each run. */
-static int glob(const uint8_t *p, size_t n, size_t j, const uint8_t *tail, size_t tl, int anchored)
-{
-    size_t k = 0;
-    /* last: the final run when anchored and the tail does not end in '*' */
-    size_t last_at = tl, last_len = 0;
-    if (anchored && tl && tail[tl - 1] != '*') {
-        last_at = tl;
-        while (last_at > 0 && tail[last_at - 1] != '*')
-            last_at--;
-        last_len = tl - last_at;
-    }
-    while (k < tl) {
-        if (tail[k] == '*') {
-            k++;
-            continue;
-        }
-        size_t s = k;
-        while (k < tl && tail[k] != '*')
-            k++;
-        if (last_len && s == last_at)
-            break;
-        size_t m = k - s, at = j;
-        while (at + m <= n && memcmp(p + at, tail + s, m) != 0)
-            at++;
-        if (at + m > n)
-            return 0;
-        j = at + m;
-    }
-    if (last_len)
-        return n - j >= last_len && memcmp(p + n - last_len, tail + last_at, last_len) == 0;
-    return 1;
-}
-
 static uint32_t uv(const uint8_t *b, size_t *pos)
 {
     uint32_t out = 0;
@@ -577,18 +594,32 @@ static uint32_t uv(const uint8_t *b, size_t *pos)
     return out;
 }
 
-typedef struct pending {
-    size_t g;   /* the Glob_Count varint */
-    size_t j;   /* where the tails start: |s| */
-} pending;
-
-/* walk() from the root at `at`. */
-static uint32_t walk(const uint8_t *b, const bs_blob *x, size_t at, const uint8_t *p, size_t n, uint32_t best)
+/* A verified Table at *pos (no checks). */
+static void tab_at(const uint8_t *b, size_t *pos, unsigned cols, bs_tab *t)
 {
-    size_t pos = at, i = 0, np = 0, cap = 16;
-    pending *pend = malloc(cap * sizeof *pend);
-    if (!pend)
-        exit(1);
+    memset(t, 0, sizeof *t);
+    t->count = uv(b, pos);
+    if (t->count) {
+        for (unsigned c = 0; c < cols; c++)
+            t->w[c] = b[*pos + c], t->row += b[*pos + c];
+        *pos += cols;
+    }
+    t->off = (uint32_t)*pos;
+    *pos += (size_t)t->count * t->row;
+}
+
+typedef struct active {
+    uint32_t slot;
+    size_t i;
+} active;
+
+/* FORMAT.md walk(): the Accept and End ranks on the way, and the root
+ * slots passed with where. */
+static uint32_t walk(const uint8_t *b, const bs_blob *x, size_t pos, const uint8_t *p, size_t n, uint32_t best,
+                     active **act, size_t *nact)
+{
+    size_t i = 0, cap = 0;
+    *act = NULL, *nact = 0;
     for (;;) {
         uint32_t lh = uv(b, &pos), ll = lh >> 1, ml;
         const uint8_t *label = b + pos;
@@ -600,26 +631,18 @@ static uint32_t walk(const uint8_t *b, const bs_blob *x, size_t at, const uint8_
             break;
         i += ll;
         uint32_t head = uv(b, &pos);
-        if (head & 1) {
-            uint32_t a = uv(b, &pos);
-            best = a > best ? a : best;
-        }
-        if (head & 2) {
-            uint32_t e = uv(b, &pos);
-            if (i == n)
-                best = e > best ? e : best;
-        }
+        uint32_t acc = head & 1 ? uv(b, &pos) : 0, end = head & 2 ? uv(b, &pos) : 0;
+        best = acc > best ? acc : best;
         if (head & 4) {
-            if (np == cap && !(pend = realloc(pend, (cap *= 2) * sizeof *pend)))
+            if (*nact == cap && !(*act = realloc(*act, (cap = cap ? 2 * cap : 8) * sizeof **act)))
                 exit(1);
-            pend[np].g = pos, pend[np++].j = i;
-            uint32_t gn = uv(b, &pos);
-            while (gn--)
-                uv(b, &pos);
+            (*act)[*nact].slot = uv(b, &pos), (*act)[(*nact)++].i = i;
+        }
+        if (i == n) {
+            best = end > best ? end : best;
+            break;
         }
         uint32_t children = head >> 5, w = ((head >> 3) & 3) + 1, k;
-        if (i == n)
-            break;
         for (k = 0; k < children && b[pos + k] != p[i]; k++)
             ;
         if (k == children)
@@ -628,23 +651,118 @@ static uint32_t walk(const uint8_t *b, const bs_blob *x, size_t at, const uint8_
         pos = c + rdn(b + pos + children + (size_t)k * w, w);
         i++;
     }
-    for (size_t q = 0; q < np; q++) {
-        size_t g = pend[q].g, j = pend[q].j;
-        uint32_t gn = uv(b, &g);
-        while (gn--) {
-            uint32_t rank = uv(b, &g), ml;
-            if (rank <= best)
+    return best;
+}
+
+/* The automaton's move from state s on byte c, within the states rooted
+ * at root: its child with key c, else the failure links (each failure
+ * step taken from *budget: a matcher bounds them by the bytes read). */
+static uint32_t move(const uint8_t *b, const bs_tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *budget)
+{
+    for (;;) {
+        uint32_t first = bs_cell(b, S, s, 1), n = bs_cell(b, S, s, 2);
+        for (uint32_t k = first; k < first + n; k++)
+            if (bs_cell(b, S, k, 0) == c)
+                return k;
+        if (s == root || *budget == 0)
+            return root;
+        --*budget;
+        s = bs_cell(b, S, s, 3);
+    }
+}
+
+/* One program at pos: walk(), then segments() or, in chain form, the
+ * segments searched in turn ("Chains"). */
+static uint32_t program_best(const uint8_t *b, const bs_blob *x, size_t pos, const uint8_t *p, size_t n,
+                             uint32_t best)
+{
+    uint32_t tsize = uv(b, &pos);
+    size_t g = pos + tsize;
+    uint32_t shape = uv(b, &g), nint = shape >> 1;
+    bs_tab R, O, S, E;
+    tab_at(b, &g, 2, &R), tab_at(b, &g, 6, &O), tab_at(b, &g, 5, &S), tab_at(b, &g, 4, &E);
+    active *act;
+    size_t nact;
+    best = walk(b, x, pos, p, n, best, &act, &nact);
+    /* reached: slots then internal nodes; SIZE_MAX when not */
+    size_t nr = R.count, *reached = malloc((nr + nint + 1) * sizeof *reached), from = SIZE_MAX;
+    if (!reached)
+        exit(1);
+    for (size_t k = 0; k < nr + nint; k++)
+        reached[k] = SIZE_MAX;
+    for (size_t k = 0; k < nact; k++) {
+        if (reached[act[k].slot] == SIZE_MAX)
+            reached[act[k].slot] = act[k].i;
+        if (bs_cell(b, &R, act[k].slot, 1) > best && act[k].i < from)
+            from = act[k].i;
+    }
+    free(act);
+    if (from == SIZE_MAX) {
+        free(reached);
+        return best;
+    }
+    size_t budget = 0;
+    if (shape & 1) { /* a chain: segment f's line from base */
+        uint32_t f = 0, base = 0, st = 0, last = O.count - 1;
+        int done = 0;
+        for (size_t j = from; j < n && !done; j++) {
+            budget++;
+            st = move(b, &S, st, p[j], base, &budget);
+            if (!bs_cell(b, &S, st, 4) || !bs_cell(b, &O, f, 4))
+                continue; /* not at its end, or the last, anchored */
+            if (f == last) {
+                done = 1;
                 break;
-            const uint8_t *t = match_text(b, x, rank, &ml) + j;
-            size_t tl = ml - j;
-            int anchored = tl && t[tl - 1] == '$';
-            if (glob(p, n, j, t, tl - (size_t)anchored, anchored)) {
-                best = rank;
+            }
+            base += bs_cell(b, &O, f, 0) + 1;
+            st = base, f++, budget = 0;
+        }
+        if (!done && f == last && bs_cell(b, &O, f, 5) && bs_cell(b, &S, st, 4))
+            done = 1;
+        if (done && bs_cell(b, &E, f, 1) > best)
+            best = bs_cell(b, &E, f, 1);
+        free(reached);
+        return best;
+    }
+    uint32_t st = 0;
+    for (size_t j = from; j < n; j++) {
+        budget++;
+        st = move(b, &S, st, p[j], 0, &budget);
+        uint32_t o = bs_cell(b, &S, st, 4);
+        for (unsigned k = 0; o && k < 16; k++, o = bs_cell(b, &O, o - 1, 1)) {
+            uint32_t row = o - 1, len = bs_cell(b, &O, row, 0);
+            if (bs_cell(b, &O, row, 2) <= best)
                 break;
+            if (len > j + 1)
+                continue;
+            size_t start = j + 1 - len;
+            uint32_t e0 = bs_cell(b, &O, row, 3), nf = bs_cell(b, &O, row, 4);
+            for (uint32_t e = e0; e < e0 + nf; e++) {
+                uint32_t par = bs_cell(b, &E, e, 0), t = bs_cell(b, &E, e, 2), rank = bs_cell(b, &E, e, 1);
+                if (reached[par] == SIZE_MAX || reached[par] > start)
+                    continue;
+                best = rank > best ? rank : best;
+                if (t && reached[nr + t - 1] == SIZE_MAX)
+                    reached[nr + t - 1] = j + 1;
             }
         }
     }
-    free(pend);
+    /* the path's end: the anchored edges of the segments ending there */
+    uint32_t o = st ? bs_cell(b, &S, st, 4) : 0;
+    for (unsigned k = 0; o && k < 16; k++, o = bs_cell(b, &O, o - 1, 1)) {
+        uint32_t row = o - 1, len = bs_cell(b, &O, row, 0);
+        if (bs_cell(b, &O, row, 2) <= best)
+            break;
+        if (len > n)
+            continue;
+        uint32_t e0 = bs_cell(b, &O, row, 3) + bs_cell(b, &O, row, 4), na = bs_cell(b, &O, row, 5);
+        for (uint32_t e = e0; e < e0 + na; e++) {
+            uint32_t par = bs_cell(b, &E, e, 0), rank = bs_cell(b, &E, e, 1);
+            if (reached[par] != SIZE_MAX && reached[par] <= n - len)
+                best = rank > best ? rank : best;
+        }
+    }
+    free(reached);
     return best;
 }
 
@@ -751,7 +869,7 @@ int bs_match(const uint8_t *b, const bs_blob *x, const char *const *agents, cons
         for (uint32_t j = first; j < first + cnt; j++) {
             uint32_t pr = x->sec_size[4] ? bs_cell(b, &x->slist, j, 0) : j;
             uint32_t start = pr ? bs_cell(b, &x->progs, pr - 1, 0) : 0;
-            best = walk(b, x, x->data_off + start, np, n, best);
+            best = program_best(b, x, x->data_off + start, np, n, best);
         }
     }
     free(np);
@@ -841,7 +959,7 @@ void bs_section(bs_out *o, uint32_t tag, const bs_out *content)
 void bs_finish(bs_out *o, uint16_t flags)
 {
     memcpy(o->p, MAGIC, 8);
-    o->p[8] = 2, o->p[9] = 0;
+    o->p[8] = 3, o->p[9] = 0;
     o->p[10] = (uint8_t)flags;
     bs_wr32(o->p + BS_H_TOTAL, (uint32_t)o->n);
     bs_checksum(o->p, o->n);

@@ -1,4 +1,4 @@
-/* An independent reading of docs/FORMAT.md (version 2) for the hostile
+/* An independent reading of docs/FORMAT.md (version 3) for the hostile
  * tests: a verifier, a matcher and a small encoder written from the
  * document, sharing no code with runtime/ or compiler/ (only the public
  * status numbers). The hostile tests use it as an oracle: rsc_load() must
@@ -7,8 +7,12 @@
  * also records where every field of a blob lies (bs_field), so that the
  * tests can damage one field at a time.
  *
- * It favours obviousness over speed (the trie walk is recursive, the glob
- * search naive). */
+ * It favours obviousness over speed (the trie walk is recursive, the
+ * automaton's children searched one by one). Its matcher follows the
+ * pseudo-code of "Matching" (the walk, the one-pass automaton with its
+ * Max cut-offs, chains as "Chains" says); on a blob whose unverified
+ * fields (levels, links, Max values, sort orders) are not those an encoder
+ * writes, FORMAT.md leaves the answer open ("safe but wrong"). */
 #ifndef RSC_HOSTILE_BLOBSPEC_H
 #define RSC_HOSTILE_BLOBSPEC_H
 
@@ -19,6 +23,7 @@
 #define BS_H_TOTAL 11u /* Total_Size */
 #define BS_H_CHECK 15u /* Checksum */
 #define BS_MAX_CHAIN 4096u /* nodes on a root-to-leaf chain, root included */
+#define BS_MAX_INTERNAL 512u /* N_Internal of a program not in chain form */
 
 /* Kinds of recorded fields. */
 enum {
@@ -34,10 +39,10 @@ enum {
     BS_HEAD,       /* node Head (aux: the node's span end)                */
     BS_ACCEPT,     /* node Accept rank                                    */
     BS_END,        /* node End rank                                       */
-    BS_GCOUNT,     /* node Glob_Count                                     */
-    BS_GRANK,      /* glob Rank (aux: the previous one's, or 0)           */
-    BS_STAR,       /* the '*' of a glob rule's match text at the node's
-                      depth (a byte of STRINGS)                           */
+    BS_SLOT,       /* node Slot (aux: the ROOTS Count)                    */
+    BS_TRIE_SIZE,  /* a program's Trie_Size (aux: room to the program end)*/
+    BS_SHAPE,      /* a program's Shape                                   */
+    BS_PAD,        /* a byte of a program's padding (row: its index)      */
     BS_KEY,        /* one key of a node (row: its index)                  */
     BS_OFFSET,     /* one child offset (row: its index; aux: span room,
                       i.e. the span end minus C)                          */
@@ -48,7 +53,9 @@ typedef struct bs_field {
     uint32_t off, len; /* bytes of the blob */
     uint32_t value;    /* the decoded value */
     uint32_t row, aux;
-    uint8_t kind, sec, tab, col; /* sec: section id; tab: table of the section */
+    uint8_t kind, sec, tab, col; /* sec: section id; tab: table of the section
+                                    (PROGRAMS: 0 the Ends, 1..4 a program's
+                                    ROOTS, OUTS, STATES, EDGES) */
     uint8_t last;      /* BS_CELL/BS_COUNT: the section's last table */
 } bs_field;
 
@@ -67,7 +74,8 @@ typedef struct bs_blob {
     bs_tab rules, progs, sets, slist, agents, groups, glist, sitemaps, dirs;
     uint32_t data_off, data_size, global;
     uint32_t n_sets; /* the sets, or the programs when SETS is absent */
-    uint32_t nodes, globs, max_prog_nodes, max_chain;
+    uint32_t nodes, globs, max_prog_nodes, max_chain; /* globs: EDGES rows */
+    uint32_t slots, states, chains; /* ROOTS and STATES rows; chain programs */
     bs_field *fields; /* recorded when asked */
     size_t n_fields, cap_fields;
 } bs_blob;
