@@ -80,29 +80,39 @@ static inline int src_get(src *s, uint8_t *c)
 typedef struct tab {
     const uint8_t *rows;
     uint32_t n, size;
-    uint8_t off[RSC_TAB_MAX_COLS], w[RSC_TAB_MAX_COLS];
+    uint8_t off[RSC_TAB_MAX_COLS];
     uint32_t mask[RSC_TAB_MAX_COLS];
 } tab;
 
-/* A verified Table at *pp of cols columns; *pp moves past it. */
+/* A verified Table at p of cols columns; returns the byte after it. */
 static const uint8_t *tab_open(tab *t, const uint8_t *p, unsigned cols)
 {
+    static const uint32_t wmask[5] = {0, 0xffu, 0xffffu, 0xffffffu, 0xffffffffu};
+    uint32_t size = 0;
     t->n = rsc_uv(&p);
-    t->size = 0;
     if (!t->n)
         return p;
     for (unsigned c = 0; c < cols; c++) {
-        t->w[c] = p[c];
-        t->mask[c] = (uint32_t)(0xffffffffu >> (8 * (4 - p[c])));
-        t->off[c] = (uint8_t)t->size;
-        t->size += p[c];
+        t->off[c] = (uint8_t)size;
+        t->mask[c] = wmask[p[c] & 7]; /* verified: 1..4 */
+        size += p[c];
     }
+    t->size = size;
     t->rows = p + cols;
-    return t->rows + (size_t)t->n * t->size;
+    return t->rows + (size_t)t->n * size;
 }
 
-/* A column of a program's tables: RSC_PAD zero bytes follow them (FORMAT.md),
- * so four bytes can always be loaded and masked to the column's width. */
+/* The byte after a verified Table of cols columns at p. */
+static const uint8_t *tab_skip(const uint8_t *p, unsigned cols)
+{
+    uint32_t n = rsc_uv(&p), size = 0;
+    if (!n)
+        return p;
+    for (unsigned c = 0; c < cols; c++)
+        size += p[c];
+    return p + cols + (size_t)n * size;
+}
+
 HOT uint32_t tab_get(const tab *t, uint32_t r, unsigned c)
 {
     return rsc_rd32(t->rows + (size_t)r * t->size + t->off[c]) & t->mask[c];
@@ -194,6 +204,7 @@ typedef struct run {
     size_t rpos[RSC_MAX_INTERNAL];
     tab roots, outs, states, edges;
     uint32_t nslots;
+    const uint8_t *at_outs, *at_edges; /* OUTS and EDGES, opened on first use */
 } run;
 
 /* A test build counts the matcher's steps (tests/runtime, the bound of
@@ -284,6 +295,11 @@ static void edges_at(run *r, uint32_t lo, uint32_t hi, size_t start, size_t at)
 static void outputs(run *r, uint32_t s, size_t at, int anchored)
 {
     uint32_t o = tab_get(&r->states, s, S_OUT);
+    if (r->at_outs) { /* most paths end no segment: open these on the first */
+        tab_open(&r->outs, r->at_outs, RSC_OUTS_COLS);
+        tab_open(&r->edges, r->at_edges, RSC_EDGES_COLS);
+        r->at_outs = NULL;
+    }
     for (unsigned k = 0; o && k < RSC_MAX_CHAIN; k++) {
         uint32_t row = o - 1;
         STEP(r);
@@ -539,11 +555,14 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
             from = r.adepth[k];
     if (from == SIZE_MAX)
         return r.best;
-    g = tab_open(&r.outs, g, RSC_OUTS_COLS);
-    g = tab_open(&r.states, g, RSC_STATES_COLS);
-    tab_open(&r.edges, g, RSC_EDGES_COLS);
-    if (shape & 1)
+    r.at_outs = g;
+    g = tab_skip(g, RSC_OUTS_COLS);
+    r.at_edges = tab_open(&r.states, g, RSC_STATES_COLS);
+    if (shape & 1) {
+        tab_open(&r.outs, r.at_outs, RSC_OUTS_COLS);
+        tab_open(&r.edges, r.at_edges, RSC_EDGES_COLS);
         return chain(&r, s0, from);
+    }
     memset(r.seen, 0, (nint + 63) / 64 * sizeof r.seen[0]);
     segments(&r, s0, from);
     return r.best;
