@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/run.sh: the whole benchmark suite of issue 4, one command.
+# bench/run.sh: the whole benchmark suite of issues 4 and 10, one command.
 #
 #   bench/run.sh            # builds, runs everything, writes bench/REPORT.md
 #
@@ -12,6 +12,9 @@
 #   3. scaling           bench_scale rules / length (seeded synthetic data)
 #   4. threads           bench_threads, 1 and 2 threads, one shared blob
 #   5. peers             urllib.robotparser, Protego, robots-parser (node)
+#   6. format 2 vs 3     the format-2 CLI (built from git ref RSC_BENCH_F2_REF)
+#                        and this one, back to back on each real list and on
+#                        the hostile cases of issue 10 (bench/hostile_cases.py)
 # and writes bench/REPORT.md with PNG plots in bench/plots/ (and the README
 # performance section, bench/README_SECTION.md, from the same figures;
 # bench/ANALYSIS.md, hand-written, is appended to the report). Raw results stay
@@ -26,6 +29,9 @@
 #   RSC_BENCH_SCALE_TIMEOUT seconds allowed per synthetic rule count (240)
 #   RSC_BENCH_WAIT_IDLE=S  wait up to S seconds for the 1-minute load average
 #                     to fall below 1 before measuring (default 0: no wait)
+#   RSC_BENCH_F2_REF  git ref of the format-2 build compared in step 6
+#                     (default 2d9e8f4); built in <build>/f2build; when it
+#                     cannot be built the report says so and skips step 6
 #   RSC_BENCH_COMPILE_BUDGET seconds of compiling allowed for pass 1 of the
 #                     corpus (480); beyond it the report says "partial"
 set -eu
@@ -126,7 +132,7 @@ else
 fi
 
 # ---- 1. corpus compile -----------------------------------------------------
-log "1/5 corpus compile: $CORPUS/robots"
+log "1/6 corpus compile: $CORPUS/robots"
 "$B/bench_compile" --rounds "$CROUNDS" --budget-s "$COMPILE_BUDGET" --progress --out "$RES/compile.tsv" "$CORPUS/robots" >"$RES/compile.txt" \
     2>"$RES/compile.log"
 
@@ -137,7 +143,7 @@ log "1/5 corpus compile: $CORPUS/robots"
 awk -F'\t' -v c="$CORPUS" -v n="$NLISTS" 'NR > 1 && NR <= n + 1 {
         r = $5 != "" && $5 != "-" ? $5 : $6; if (r == "" || r == "-") next
         print $2 "\t" c "/" r "\t" c "/" $1 }' "$CORPUS/urls-index.tsv" >"$RES/jobs.tsv"
-log "2/5 real URL lists: $(wc -l <"$RES/jobs.tsv") lists"
+log "2/6 real URL lists: $(wc -l <"$RES/jobs.tsv") lists"
 printf 'name\tn_urls\tdisallowed\trules\tprograms\tnodes\tcompile_us\tblob_bytes\tsource_bytes\tverify_ns\tmatch_ns\tfloor_ns\tratio\n' \
     >"$RES/match.tsv"
 while IFS="$(printf '\t')" read -r name robots urls; do
@@ -158,7 +164,7 @@ while IFS="$(printf '\t')" read -r name robots urls; do
 done <"$RES/jobs.tsv"
 
 # ---- 3. scaling --------------------------------------------------------------
-log "3/5 scaling: rule counts $COUNTS"
+log "3/6 scaling: rule counts $COUNTS"
 printf 'rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\tratio\tdisallowed\n' \
     >"$RES/scale_rules.tsv"
 for n in $(echo "$COUNTS" | tr ',' ' '); do
@@ -171,12 +177,12 @@ for n in $(echo "$COUNTS" | tr ',' ' '); do
             "$(tr '\n' ' ' <"$RES/scale_rules_$n.err")" >>"$RES/scale_rules.tsv"
     fi
 done
-log "3/5 scaling: path length"
+log "3/6 scaling: path length"
 timeout "$SCALE_TIMEOUT" "$B/bench_scale" length --rules 100 --rounds "$ROUNDS" --min-ms "$MINMS" \
     >"$RES/scale_length.tsv" 2>"$RES/scale_length.err" || log "  path length: failed (see $RES/scale_length.err)"
 
 # ---- 4. threads --------------------------------------------------------------
-log "4/5 threads"
+log "4/6 threads"
 "$B/rsc-datagen" robots 42 100 >"$RES/synth_robots.txt"
 "$B/rsc-datagen" urls 42 1000 >"$RES/synth_urls.txt"
 BIG=$(awk -F'\t' 'NR > 1 && $3 > m { m = $3; f = $1 } END { print f }' "$CORPUS/urls-index.tsv")
@@ -188,7 +194,7 @@ BIGROBOTS=$(awk -F'\t' -v f="$BIG" '$1 == f { print ($5 != "" ? $5 : $6) }' "$CO
 echo "$BIG $BIGROBOTS" >"$RES/threads_real.name"
 
 # ---- 5. peers ----------------------------------------------------------------
-log "5/5 peers"
+log "5/6 peers"
 PROUNDS=3
 "$PY" "$ROOT/bench/peers/peer_py.py" --lib urllib --rounds $PROUNDS --min-ms "$MINMS" "$RES/jobs.tsv" \
     >"$RES/peer_urllib.tsv" 2>"$RES/peer_urllib.err" || log "  urllib.robotparser failed"
@@ -203,6 +209,89 @@ if [ -d "$NODE_DIR/node_modules/robots-parser" ]; then
         "$RES/jobs.tsv" >"$RES/peer_robots_parser.tsv" 2>"$RES/peer_robots_parser.err" || log "  robots-parser failed"
 else
     log "  robots-parser missing: skipped"
+fi
+
+# ---- 6. format 2 against format 3 -------------------------------------------------
+# The format-2 CLI built from a git ref of this repository, run back to back
+# with this build's on each real list (order alternating) and on the hostile
+# cases of issue 10 (bench/hostile_cases.py), so that their ratios to the
+# floor compare within one run.
+F2_REF=${RSC_BENCH_F2_REF:-2d9e8f4}
+F2SRC=$BUILD/f2src
+F2BUILD=$BUILD/f2build
+F2=$F2BUILD/robotsc
+log "6/6 format 2 ($F2_REF) against format 3"
+f2_commit=$(git -C "$ROOT" rev-parse --verify -q "$F2_REF^{commit}" 2>/dev/null || true)
+f2_ok=0
+if [ -z "$f2_commit" ]; then
+    echo "git ref $F2_REF not found" >"$RES/f2_build.log"
+else
+    # Re-extract only when the ref changed, so a second run rebuilds nothing.
+    if [ "$(cat "$F2SRC/.rsc_ref" 2>/dev/null)" != "$f2_commit" ]; then
+        rm -rf "$F2SRC" "$F2BUILD"
+        mkdir -p "$F2SRC"
+        git -C "$ROOT" archive "$f2_commit" | tar -x -C "$F2SRC" && echo "$f2_commit" >"$F2SRC/.rsc_ref"
+    fi
+    if [ -f "$F2SRC/.rsc_ref" ] &&
+       cmake -S "$F2SRC" -B "$F2BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" \
+           -DRSC_BUILD_BENCH=OFF -DRSC_BUILD_TESTS=OFF -DRSC_SANITIZE=OFF >"$RES/f2_build.log" 2>&1 &&
+       cmake --build "$F2BUILD" --target robotsc-cli -j 2 >>"$RES/f2_build.log" 2>&1 && [ -x "$F2" ]; then
+        f2_ok=1
+    fi
+fi
+{
+    echo "ref=$F2_REF"
+    echo "commit=$f2_commit"
+    echo "built=$f2_ok"
+} >"$RES/f23.txt"
+F23=$RES/f23
+mkdir -p "$F23"
+# One row per (case, format): the figures of robotsc bench's last line.
+printf 'kind\tname\tformat\tn_urls\tdisallowed\tcompile_us\tblob_bytes\tsource_bytes\tmatch_ns\tfloor_ns\tratio\n' \
+    >"$RES/f23.tsv"
+f23_one() { # kind name format binary robots urls
+    out=$F23/$2.f$3.txt
+    if "$4" bench --rounds "$ROUNDS" --min-ms "$MINMS" "$5" "$6" >"$out" 2>&1 </dev/null; then
+        awk -v kind="$1" -v name="$2" -v f="$3" '
+            /^urls:/ { n = $3; sub(/\(/, "", n) }
+            /^verdicts:/ { d = $4 }
+            /^compile_us=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kind, name, f, n, d, v["compile_us"],
+                  v["blob_bytes"], v["source_bytes"], v["match_ns"], v["floor_ns"], v["ratio"] }' "$out" >>"$RES/f23.tsv"
+    else
+        log "  format $3: robotsc bench failed on $2 (see $out)"
+        printf '%s\t%s\t%s\tFAILED\n' "$1" "$2" "$3" >>"$RES/f23.tsv"
+    fi
+}
+HQ=
+[ "$QUICK" = 1 ] && HQ=--quick
+# The hostile cases run with format 3 even when format 2 could not be built (issue 10's targets).
+# shellcheck disable=SC2086
+if "$PY" "$ROOT/bench/hostile_cases.py" $HQ "$CORPUS" "$RES/hostile" >"$RES/hostile.log" 2>&1; then
+    cp "$RES/hostile/cases.tsv" "$RES/hostile_cases.tsv"
+    tail -n +2 "$RES/hostile/cases.tsv" | while IFS="$(printf '\t')" read -r name robots urls desc; do
+        log "  hostile $name: $desc"
+        [ "$f2_ok" = 1 ] && f23_one hostile "$name" 2 "$F2" "$robots" "$urls"
+        f23_one hostile "$name" 3 "$RSC" "$robots" "$urls"
+    done
+else
+    log "  hostile_cases.py failed (see $RES/hostile.log)"
+fi
+if [ "$f2_ok" = 1 ]; then
+    log "  real lists: $(wc -l <"$RES/jobs.tsv")"
+    k=0
+    while IFS="$(printf '\t')" read -r name robots urls; do
+        k=$((k + 1))
+        if [ $((k % 2)) = 1 ]; then
+            f23_one real "$name" 2 "$F2" "$robots" "$urls"
+            f23_one real "$name" 3 "$RSC" "$robots" "$urls"
+        else
+            f23_one real "$name" 3 "$RSC" "$robots" "$urls"
+            f23_one real "$name" 2 "$F2" "$robots" "$urls"
+        fi
+    done <"$RES/jobs.tsv"
+else
+    log "  the format 2 CLI could not be built (see $RES/f2_build.log): comparison skipped"
 fi
 
 echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/machine.txt"
