@@ -74,18 +74,26 @@ expect_rc 0 "$R" lint "$EX/robots.txt"
 printf 'Disalow: /x\nuser-agent: *\nfoo bar baz\n' > "$T/l.txt"
 expect_rc 1 "$R" lint "$T/l.txt"
 grep -q "l.txt:1: warning:" "$T/out" && ok || bad "lint format: $(cat "$T/out")"
-# docs/FORMAT.md's Example: its hex dump is exactly the blob the compiler
-# writes for the example file (addresses consecutive, the size it states),
-# and its `robotsc dump` block is exactly what `robotsc dump` prints.
+# docs/FORMAT.md's Example section: for each of its examples (### Example
+# K), the hex dump is exactly the blob the compiler writes for that example's
+# file (addresses consecutive, the size it states), and its `robotsc dump`
+# block is exactly what `robotsc dump` prints.
 FMT=$EX/../docs/FORMAT.md
-printf 'User-agent: *\nDisallow: /a\n' > "$T/fmt.txt"
-expect_rc 0 "$R" compile "$T/fmt.txt" -o "$T/fmt.rbc"
-expect_rc 0 "$R" dump "$T/fmt.rbc"; cp "$T/out" "$T/fmt.dump"
-python3 - "$FMT" "$T/fmt.hex" "$T/fmt.dumpdoc" <<'PY'
+fmt_example() { # K body
+  local k=$1
+  printf '%b' "$2" > "$T/fmt$k.txt"
+  expect_rc 0 "$R" compile "$T/fmt$k.txt" -o "$T/fmt$k.rbc"
+  expect_rc 0 "$R" dump "$T/fmt$k.rbc"; cp "$T/out" "$T/fmt$k.dump"
+  python3 - "$FMT" "$k" "$T/fmt$k.hex" "$T/fmt$k.dumpdoc" <<'PY'
 import re, sys
 doc = open(sys.argv[1]).read()
 sec = doc.split("\n## Example\n")[1].split("\n## ")[0]   # the section only
-blocks = sec.split("```")[1::2]                            # fenced blocks, in order
+subs = sec.split("\n### Example ")[1:]                    # its examples, in order
+k = int(sys.argv[2])
+if len(subs) < k or not subs[k - 1].startswith("%d:" % k):
+    sys.exit("no '### Example %d:' in the Example section" % k)
+sub = subs[k - 1]
+blocks = sub.split("```")[1::2]                            # fenced blocks, in order
 hexb, dump = blocks[0], [b for b in blocks if b.lstrip().startswith("robotsc blob")][0]
 out = bytearray()
 for i, l in enumerate(hexb.strip().splitlines()):
@@ -93,14 +101,17 @@ for i, l in enumerate(hexb.strip().splitlines()):
     if int(addr, 16) != 16 * i or len(data.split()) > 16:
         sys.exit("bad hex dump line %d: %s" % (i, l))
     out += bytes(int(x, 16) for x in data.split())
-said = re.search(r"(\d+) bytes:", sec.split("```")[0])
+said = re.search(r"(\d+)\s+bytes:", sub.split("```")[0])
 if not said or int(said.group(1)) != len(out):
-    sys.exit("the section states %s bytes, the hex dump has %d" % (said and said.group(1), len(out)))
-open(sys.argv[2], "wb").write(out)
-open(sys.argv[3], "w").write(dump.lstrip("\n"))
+    sys.exit("the example states %s bytes, the hex dump has %d" % (said and said.group(1), len(out)))
+open(sys.argv[3], "wb").write(out)
+open(sys.argv[4], "w").write(dump.lstrip("\n"))
 PY
-[ $? = 0 ] && ok || bad "FORMAT.md Example section malformed"
-cmp -s "$T/fmt.hex" "$T/fmt.rbc" && ok || bad "FORMAT.md example hex differs from the compiler's blob"
-cmp -s "$T/fmt.dumpdoc" "$T/fmt.dump" && ok || { bad "FORMAT.md example dump differs from robotsc dump"; diff "$T/fmt.dumpdoc" "$T/fmt.dump" | head; }
+  [ $? = 0 ] && ok || bad "FORMAT.md Example $k malformed"
+  cmp -s "$T/fmt$k.hex" "$T/fmt$k.rbc" && ok || bad "FORMAT.md example $k hex differs from the compiler's blob"
+  cmp -s "$T/fmt$k.dumpdoc" "$T/fmt$k.dump" && ok || { bad "FORMAT.md example $k dump differs from robotsc dump"; diff "$T/fmt$k.dumpdoc" "$T/fmt$k.dump" | head; }
+}
+fmt_example 1 'User-agent: *\nDisallow: /a\n'
+fmt_example 2 'User-agent: *\nDisallow: /*.pdf$\n'
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]
