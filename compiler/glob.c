@@ -552,6 +552,12 @@ rsc_status rsc_glob_emit(rsc_mem *m, const rsc_gent *ent, size_t n, const uint32
                          uint32_t nslots, rsc_buf *out, rsc_glob_stats *stats)
 {
     gb g;
+    if (n == 0) { /* no wildcard rule: Shape 0 and four empty Tables */
+        static const uint8_t none[5] = {0, 0, 0, 0, 0};
+        if (stats)
+            memset(stats, 0, sizeof *stats);
+        return rsc_buf_put(m, out, none, sizeof none) != 0 ? RSC_E_NOMEM : RSC_OK;
+    }
     memset(&g, 0, sizeof g);
     g.m = m;
     rsc_status st = build_edges(&g, ent, n);
