@@ -30,6 +30,7 @@
 
 #include "backend.h"
 #include "blobcheck.h"
+#include "format.h"
 #include "ref_robots.h"
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
@@ -1918,6 +1919,400 @@ static void test_trie_limits(void)
     }
 }
 
+/* ==== format 3: the segment tree, the automaton, splitting, chains ======== */
+
+/* The wildcard part of a program from rsc_trie_emit, decoded by the
+ * checker (which has verified it: emit_both). */
+typedef struct wild {
+    bc_wild w;
+    bc_seg sg;
+    int ok;
+} wild;
+
+static int wild_of(const emitted *em, int np, wild *x)
+{
+    const uint8_t *trie;
+    uint32_t tsize;
+    memset(x, 0, sizeof *x);
+    x->ok = bc_split_program(em->prog[np].p, em->prog[np].len, &trie, &tsize, &x->w, NULL) &&
+            bc_decode_wild(&x->w, em->tx.n, &x->sg, NULL);
+    TU_CHECK(x->ok, "wild part of the program");
+    return x->ok;
+}
+
+/* The OUTS row of segment s, or -1. */
+static long row_of(const wild *x, const char *s)
+{
+    for (uint32_t r = 0; r < x->sg.nrow; r++)
+        if (x->sg.len[r] == strlen(s) && memcmp(x->sg.bytes + x->sg.off[r], s, x->sg.len[r]) == 0)
+            return (long)r;
+    return -1;
+}
+
+/* The state whose string is s (walked down the automaton's children). */
+static long state_of(const wild *x, const char *s)
+{
+    const bc_table *S = &x->w.states;
+    uint32_t st = 0;
+    for (const char *p = s; *p; p++) {
+        uint32_t first = bc_cell(S, st, BC_S_FIRST), n = bc_cell(S, st, BC_S_N), k;
+        for (k = first; k < first + n && bc_cell(S, k, BC_S_KEY) != (uint8_t)*p; k++)
+            ;
+        if (k == first + n)
+            return -1;
+        st = k;
+    }
+    return (long)st;
+}
+
+static void test_segments(void)
+{
+    /* Shared edges: "/p*ab" (1), "/p*ab*cd" (2), "/p*ab*ef$" (3) and "/p*ab*cd*g" (4)
+     * share the slot "/p" and the edge "ab" (rank 1, to internal node
+     * 0); below it "cd" (rank 2, to internal node 1, where "g" hangs) and
+     * "ef" anchored: 4 edges, 2 internal nodes, one slot. */
+    {
+        static const char *const p[] = {"/p*ab", "/p*ab*cd", "/p*ab*ef$", "/p*ab*cd*g"};
+        pset ps = make_pset(p, NULL, 4);
+        emitted em;
+        wild x;
+        if (emit_both(&ps, &em) && wild_of(&em, 0, &x)) {
+            const bc_table *E = &x.w.edges;
+            long rab = row_of(&x, "ab"), rcd = row_of(&x, "cd"), ref = row_of(&x, "ef"), rg = row_of(&x, "g");
+            int ok = em.shape[0].slots == 1 && em.shape[0].edges == 4 && em.shape[0].internal == 2 &&
+                     x.w.nint == 2 && !x.w.chain && x.sg.nrow == 4 && rab >= 0 && rcd >= 0 && ref >= 0 &&
+                     rg >= 0 && x.sg.nedge == 4;
+            for (uint32_t k = 0; ok && k < 4; k++) {
+                uint32_t par = bc_cell(E, k, BC_E_PARENT), rank = bc_cell(E, k, BC_E_RANK);
+                uint32_t t = bc_cell(E, k, BC_E_TARGET), mx = bc_cell(E, k, BC_E_MAX);
+                long r = (long)x.sg.e_row[k];
+                if (r == rab) /* from the slot (Parent 0), internal node 0 */
+                    ok = par == 0 && rank == 1 && t == 1 && mx == 4 && !x.sg.e_anch[k];
+                else if (r == rcd) /* from internal node 0: Parent ROOTS Count + 0 */
+                    ok = par == 1 && rank == 2 && t == 2 && mx == 4 && !x.sg.e_anch[k];
+                else if (r == ref)
+                    ok = par == 1 && rank == 3 && t == 0 && mx == 3 && x.sg.e_anch[k];
+                else
+                    ok = par == 2 && rank == 4 && t == 0 && mx == 4 && !x.sg.e_anch[k];
+            }
+            TU_CHECK(ok, "shared edges: slots %u edges %u internal %u", em.shape[0].slots,
+                     em.shape[0].edges, em.shape[0].internal);
+            exhaustive(&ps, &em, "/pabcdefg", 5);
+            static const char *const paths[] = {"/pab", "/pxabcd", "/pabcd", "/pabxcdxg", "/pcdab",
+                                                "/pabef", "/pabefx", "/pabcdef", "/pabgcd", "/pab/cd/g"};
+            for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+                compare_path(&ps, &em, (const uint8_t *)paths[i], strlen(paths[i]));
+            bc_seg_free(&x.sg);
+        }
+        emitted_free(&em);
+        free(ps.p);
+        passed++;
+    }
+    /* Internal nodes: one rule of 6 segments is a path of 6 edges through
+     * 5 internal nodes; two rules parting after 2 segments share 2 edges. */
+    {
+        static const char *const p[] = {"/*a*b*c*d*e*f", "/*a*b*x", "/*a*b*y*z$"};
+        pset ps = make_pset(p, NULL, 3);
+        emitted em;
+        if (emit_both(&ps, &em)) {
+            TU_CHECK(em.shape[0].internal == 5 + 0 + 1 && em.shape[0].edges == 6 + 1 + 2 &&
+                         em.shape[0].slots == 1,
+                     "internal nodes: %u, edges %u", em.shape[0].internal, em.shape[0].edges);
+            exhaustive(&ps, &em, "/abcxyz", 6);
+            static const char *const paths[] = {"/abcdef", "/aabbccddeeff", "/fedcba", "/a/b/c/d/e/f/",
+                                                "/abxyz", "/abyz", "/abyzz", "/abzy", "/xaxbxcxdxexf"};
+            for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+                compare_path(&ps, &em, (const uint8_t *)paths[i], strlen(paths[i]));
+        }
+        emitted_free(&em);
+        free(ps.p);
+        passed++;
+    }
+    /* The automaton's links: "abcd", "bcd", "cd", "d" are suffixes of one
+     * another (OUTS Next: abcd -> bcd -> cd -> d), "bc" is a suffix of
+     * "abc": the state "abc" (not a segment) fails to "bc" and outputs it;
+     * "cdx" shares the prefix "cd" with a segment. */
+    {
+        static const char *const p[] = {"/*abcd", "/*bcd", "/*cd", "/*d", "/*bc", "/*cdx"};
+        static const uint32_t r[] = {6, 5, 4, 3, 2, 1};
+        pset ps = make_pset(p, r, 6);
+        emitted em;
+        wild x;
+        if (emit_both(&ps, &em) && wild_of(&em, 0, &x)) {
+            const bc_table *O = &x.w.outs, *S = &x.w.states;
+            long rabcd = row_of(&x, "abcd"), rbcd = row_of(&x, "bcd"), rcd = row_of(&x, "cd");
+            long rd = row_of(&x, "d"), rbc = row_of(&x, "bc"), rcdx = row_of(&x, "cdx");
+            long sabc = state_of(&x, "abc"), sbc = state_of(&x, "bc"), sabcd = state_of(&x, "abcd");
+            long scd = state_of(&x, "cd"), scdx = state_of(&x, "cdx"), sbcd = state_of(&x, "bcd");
+            int ok = rabcd >= 0 && rbcd >= 0 && rcd >= 0 && rd >= 0 && rbc >= 0 && rcdx >= 0 &&
+                     sabc > 0 && sbc > 0 && sabcd > 0 && scd > 0 && scdx > 0 && sbcd > 0;
+            ok = ok && bc_cell(O, (uint32_t)rabcd, BC_O_NEXT) == (uint32_t)rbcd + 1 &&
+                 bc_cell(O, (uint32_t)rbcd, BC_O_NEXT) == (uint32_t)rcd + 1 &&
+                 bc_cell(O, (uint32_t)rcd, BC_O_NEXT) == (uint32_t)rd + 1 &&
+                 bc_cell(O, (uint32_t)rd, BC_O_NEXT) == 0 && bc_cell(O, (uint32_t)rbc, BC_O_NEXT) == 0 &&
+                 bc_cell(O, (uint32_t)rcdx, BC_O_NEXT) == 0;
+            /* Max covers the chain: "d" (rank 3) under "cd" (4) under "bcd" (5) */
+            ok = ok && bc_cell(O, (uint32_t)rabcd, BC_O_MAX) == 6 &&
+                 bc_cell(O, (uint32_t)rcd, BC_O_MAX) == 4 && bc_cell(O, (uint32_t)rcdx, BC_O_MAX) == 1;
+            ok = ok && bc_cell(S, (uint32_t)sabc, BC_S_FAIL) == (uint32_t)sbc &&
+                 bc_cell(S, (uint32_t)sabc, BC_S_OUT) == (uint32_t)rbc + 1 &&
+                 bc_cell(S, (uint32_t)sabcd, BC_S_FAIL) == (uint32_t)sbcd &&
+                 bc_cell(S, (uint32_t)sabcd, BC_S_OUT) == (uint32_t)rabcd + 1 &&
+                 bc_cell(S, (uint32_t)scdx, BC_S_FAIL) == 0 &&
+                 bc_cell(S, (uint32_t)scd, BC_S_OUT) == (uint32_t)rcd + 1;
+            TU_CHECK(ok, "failure and dictionary links of nested segments");
+            exhaustive(&ps, &em, "/abcdx", 7);
+            bc_seg_free(&x.sg);
+        }
+        emitted_free(&em);
+        free(ps.p);
+        passed++;
+    }
+}
+
+/* ---- splitting and chains, through the whole compiler ------------------- */
+
+/* Paths for a body's patterns: each pattern with its '*'s filled (nothing,
+ * one letter, or a run), cut or extended, plus random a/b/x paths. */
+static size_t split_paths(const char *const *pats, size_t np, char **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < np && n < max; i++) {
+        for (int v = 0; v < 4 && n < max; v++) {
+            tu_buf b = {NULL, 0, 0};
+            for (const char *q = pats[i]; *q; q++) {
+                if (*q == '$')
+                    continue;
+                if (*q == '*') {
+                    static const char *const fill[] = {"", "q", "aXb", "zzzz"};
+                    tu_buf_puts(&b, fill[(v + (q - pats[i])) % 4]);
+                } else {
+                    tu_buf_put(&b, q, 1);
+                }
+            }
+            if (v == 2)
+                tu_buf_puts(&b, "/tail");
+            if (v == 3 && b.n > 2)
+                b.p[--b.n] = 0;
+            out[n++] = b.p ? b.p : calloc(1, 1);
+        }
+    }
+    while (n < max) {
+        tu_buf b = {NULL, 0, 0};
+        tu_buf_puts(&b, "/");
+        for (unsigned k = rnd(30); k > 0; k--)
+            tu_buf_put(&b, &"abqx/"[rnd(5)], 1);
+        out[n++] = b.p;
+    }
+    return n;
+}
+
+/* Compiles body (checked by compile_ex: every program within the budgets
+ * or in chain form, FORMAT.md's blobcheck.h), then matches every path
+ * through the runtime, through the checker's own matcher over each program
+ * of the global set (the maximum of their ranks, FORMAT.md SETS) and
+ * through the reference: all must agree. Returns the programs of the
+ * global set. */
+static uint32_t split_agree(const char *what, const char *body, const char *const *pats, size_t np,
+                            bc_info *bi)
+{
+    rsc_blob b = compile_ex(body, strlen(body), 0, 0, bi);
+    rsc_program p;
+    rsc_selection sel;
+    rsc_bytes ag = {"bot", 3};
+    long set = agent_set(&b, NULL);
+    if (!b.data || rsc_load(&p, b.data, b.size, NULL) != RSC_OK ||
+        rsc_select(&p, &ag, 1, &sel) != RSC_OK) {
+        TU_CHECK(0, "%s: load", what);
+        rsc_blob_free(&b, NULL);
+        return 0;
+    }
+    ref_robots rr;
+    if (ref_parse(&rr, body, strlen(body), 0) != 0)
+        exit(2);
+    bc_texts tx;
+    texts_of(&b, &tx);
+    bc_table rules;
+    first_table(&b, BC_RULES, &rules, NULL);
+    /* the programs of the global set: without SETS, set k is program k */
+    bc_table sets, list;
+    bc_blob bb;
+    const uint8_t *sp, *send;
+    uint32_t first = (uint32_t)set, count = 1, progs[64];
+    int has = open_blob(&b, &bb) && (bc_section(&bb, BC_SETS, &sp, &send), sp != NULL);
+    if (has && bc_read_table(&sp, send, 2, &sets, "SETS", NULL) &&
+        bc_read_table(&sp, send, 1, &list, "list", NULL)) {
+        first = bc_cell(&sets, (uint32_t)set, 0), count = bc_cell(&sets, (uint32_t)set, 1);
+        for (uint32_t k = 0; k < count && k < 64; k++)
+            progs[k] = bc_cell(&list, first + k, 0);
+    } else {
+        progs[0] = (uint32_t)set;
+    }
+    char *paths[400];
+    size_t n = split_paths(pats, np, paths, 400);
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(paths[i]);
+        ref_str rag = {"bot", 3};
+        ref_verdict want = ref_check_parsed(&rr, &rag, 1, paths[i], len, 1);
+        rsc_match m;
+        int got = rsc_match_path(&sel, paths[i], len, &m);
+        uint32_t best = 0;
+        for (uint32_t k = 0; k < count && k < 64; k++) {
+            const uint8_t *pg;
+            size_t size;
+            if (program_of(&b, progs[k], &pg, &size))
+                best = bc_walk(pg, size, &tx, (const uint8_t *)paths[i], len, best);
+        }
+        int line = best && bc_cell(&rules, best - 1, 2) ? (int)(bc_cell(&rules, best - 1, 0) >> 1) : 0;
+        if (got != want.allowed || (int)m.line != want.line || line != want.line) {
+            if (bad++ < 3)
+                TU_CHECK(0, "%s: path %.60s: runtime %d line %u, blobcheck line %d, reference %d line %d",
+                         what, paths[i], got, m.line, line, want.allowed, want.line);
+        }
+        passed++;
+        free(paths[i]);
+    }
+    TU_CHECK(bad == 0, "%s: %d verdicts differ", what, bad);
+    bc_texts_free(&tx);
+    ref_free(&rr);
+    rsc_blob_free(&b, NULL);
+    return count;
+}
+
+/* A body "User-agent: *" + lines (Disallow, or Allow every k-th). */
+static char *body_of(char **pats, size_t n, unsigned allow_every)
+{
+    tu_buf b = {NULL, 0, 0};
+    tu_buf_puts(&b, "User-agent: *\n");
+    for (size_t i = 0; i < n; i++) {
+        tu_buf_puts(&b, allow_every && i % allow_every == 0 ? "Allow: " : "Disallow: ");
+        tu_buf_puts(&b, pats[i]);
+        tu_buf_puts(&b, "\n");
+    }
+    return b.p;
+}
+
+static void test_split(void)
+{
+    char *pats[700];
+    char buf[2200];
+    bc_info bi;
+    /* Levels: 40 nested literal prefixes "/a", "/aa", ... each with a
+     * wildcard rule: 40 root slots on one chain of the trie, over the 16
+     * a program holds (RSC_MAX_LEVELS): split. */
+    for (int i = 0; i < 40; i++) {
+        int k = snprintf(buf, sizeof buf, "/%.*s*x%d", i + 1,
+                         "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", i % 3);
+        pats[i] = malloc((size_t)k + 1);
+        memcpy(pats[i], buf, (size_t)k + 1);
+    }
+    char *body = body_of(pats, 40, 3);
+    uint32_t np = split_agree("40 levels", body, (const char *const *)pats, 40, &bi);
+    TU_CHECK(np >= (40 + RSC_MAX_LEVELS - 1) / RSC_MAX_LEVELS && bi.programs == np,
+             "40 levels: %u programs in the set, %u in the blob", np, bi.programs);
+    free(body);
+    for (int i = 0; i < 40; i++)
+        free(pats[i]);
+    /* Internal nodes: RSC_MAX_INTERNAL + 100 rules "/" "*qN*zN" of two
+     * segments each, every one with its own internal node: over
+     * RSC_MAX_INTERNAL, split. */
+    size_t ni = RSC_MAX_INTERNAL + 100 < 700 ? RSC_MAX_INTERNAL + 100 : 699;
+    for (size_t i = 0; i < ni; i++) {
+        int k = snprintf(buf, sizeof buf, "/*q%zu*z%zu", i, i * 7 % 1000);
+        pats[i] = malloc((size_t)k + 1);
+        memcpy(pats[i], buf, (size_t)k + 1);
+    }
+    body = body_of(pats, ni, 5);
+    np = split_agree("internal nodes", body, (const char *const *)pats, ni, &bi);
+    TU_CHECK(np >= 2 && bi.chains == 0, "internal nodes: %u programs", np);
+    free(body);
+    /* Edges of one segment from internal nodes (RSC_MAX_INNER): "/" "*qN*z"
+     * hang RSC_MAX_INNER + 20 edges "z" below internal nodes: split. */
+    size_t ne = RSC_MAX_INNER + 20;
+    for (size_t i = 0; i < ne; i++)
+        snprintf(pats[i], 12, "/*q%zu*z", i);
+    body = body_of(pats, ne, 4);
+    np = split_agree("inner edges", body, (const char *const *)pats, ne, &bi);
+    TU_CHECK(np >= 2, "inner edges: %u programs", np);
+    free(body);
+    for (size_t i = 0; i < ni; i++)
+        free(pats[i]);
+    /* Dictionary chains: "/" "*a", "/" "*aa", ... "/" "*a{24}": 24 segments suffixes of
+     * one another, over RSC_MAX_CHAIN (16) ending at one position: split. */
+    for (int i = 0; i < 24; i++) {
+        int k = snprintf(buf, sizeof buf, "/*%.*s%s", i + 1, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                         i % 5 == 4 ? "$" : "");
+        pats[i] = malloc((size_t)k + 1);
+        memcpy(pats[i], buf, (size_t)k + 1);
+    }
+    body = body_of(pats, 24, 2);
+    np = split_agree("nested segments", body, (const char *const *)pats, 24, &bi);
+    TU_CHECK(np >= 2 && bi.chains == 0, "nested segments: %u programs", np);
+    free(body);
+    for (int i = 0; i < 24; i++)
+        free(pats[i]);
+    passed++;
+
+    /* Chain form: one rule over the budgets on its own. (1) more segments
+     * than RSC_MAX_INTERNAL + 1: "/x" then "*sN" for N up to it; (2) 20
+     * segments "a", "aa", ... nested suffixes: "/" "*a*aa*aaa*...". */
+    {
+        tu_buf r = {NULL, 0, 0};
+        tu_buf_puts(&r, "/x");
+        for (int i = 0; i < RSC_MAX_INTERNAL + 10; i++) {
+            snprintf(buf, sizeof buf, "*s%d", i % 97);
+            tu_buf_puts(&r, buf);
+        }
+        pats[0] = r.p;
+        pats[1] = "/x*s1";
+        char *bd = body_of(pats, 2, 0);
+        np = split_agree("chain of many segments", bd, (const char *const *)pats, 1, &bi);
+        TU_CHECK(bi.chains == 1 && bi.programs == 2, "chain of many segments: %u chains, %u programs",
+                 bi.chains, bi.programs);
+        /* the whole rule matches: the segments in order, anything between */
+        rsc_blob b = compile(bd, 0);
+        rsc_program p;
+        rsc_selection sel;
+        rsc_bytes ag = {"bot", 3};
+        if (b.data && rsc_load(&p, b.data, b.size, NULL) == RSC_OK &&
+            rsc_select(&p, &ag, 1, &sel) == RSC_OK) {
+            tu_buf path = {NULL, 0, 0};
+            tu_buf_puts(&path, "/x");
+            for (int i = 0; i < RSC_MAX_INTERNAL + 10; i++) {
+                snprintf(buf, sizeof buf, "-s%d", i % 97);
+                tu_buf_puts(&path, buf);
+            }
+            rsc_match m;
+            TU_CHECK(rsc_match_path(&sel, path.p, path.n, &m) == 0 && m.line == 2,
+                     "chain: the whole rule matches (line %u)", m.line);
+            path.p[path.n - 1] = '#'; /* the last segment's last byte changed */
+            TU_CHECK(rsc_match_path(&sel, path.p, path.n, &m) == 0 && m.line == 3,
+                     "chain: one byte short of the rule (line %u)", m.line);
+            free(path.p);
+        }
+        rsc_blob_free(&b, NULL);
+        free(bd);
+        free(r.p);
+        tu_buf s = {NULL, 0, 0};
+        tu_buf_puts(&s, "/*");
+        for (int i = 1; i <= 20; i++) {
+            snprintf(buf, sizeof buf, "%s%.*s", i > 1 ? "*" : "", i, "aaaaaaaaaaaaaaaaaaaaaaaaa");
+            tu_buf_puts(&s, buf);
+        }
+        tu_buf_puts(&s, "$");
+        pats[0] = s.p;
+        pats[1] = "/*b";
+        bd = body_of(pats, 2, 0);
+        np = split_agree("chain of nested segments", bd, (const char *const *)pats, 1, &bi);
+        TU_CHECK(bi.chains == 1, "chain of nested segments: %u chains, %u programs", bi.chains,
+                 bi.programs);
+        free(bd);
+        free(s.p);
+    }
+    passed++;
+}
+
 /* Allocation failure in the encoder: every k, RSC_E_NOMEM and no leak;
  * then the same bytes as with malloc. */
 static void test_trie_nomem(void)
@@ -1972,6 +2367,8 @@ int main(void)
     test_trie_small();
     test_trie_random();
     test_trie_limits();
+    test_segments();
+    test_split();
     test_trie_nomem();
     printf("encoder: %ld paths matched by the naive matcher, walk() and the runtime (rfc; "
            "google too for %ld)\n",
