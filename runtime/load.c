@@ -406,8 +406,8 @@ static rsc_status check_program(verifier *v, size_t pos, size_t end)
      * a 4-byte load masked to its width (as the matcher reads it) */
     uint32_t off[RSC_STATES_COLS], mask[RSC_STATES_COLS], o = 0;
     for (unsigned c = 0; c < RSC_STATES_COLS; c++) {
-        unsigned wc = RSC_TAB_WIDTH(states[2], c);
-        off[c] = o, o += wc, mask[c] = (uint32_t)(0xffffffffu >> (8 * (4 - wc)));
+        unsigned wc = RSC_TAB_WIDTH(states[2], c); /* 0 when STATES is empty */
+        off[c] = o, o += wc, mask[c] = wc ? (uint32_t)(0xffffffffu >> (8 * (4 - wc))) : 0;
     }
     for (uint32_t r = 0; r < ns; r++) {
         const uint8_t *row = v->b + TROW_AT(states, r);

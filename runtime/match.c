@@ -261,7 +261,9 @@ static uint32_t find_parent(const run *r, uint32_t lo, uint32_t hi, uint32_t p)
  * start: fire those whose parent was reached at or before start. A short
  * list is scanned. A long one is searched for the root slots the walk
  * passed (at most RSC_MAX_LEVELS), and its edges from internal nodes, at
- * most RSC_MAX_INNER by the budget, are scanned. */
+ * most RSC_MAX_INNER by the budget, are scanned: a verified blob may have
+ * more, which are then ignored (safe, its answer wrong), so the cost stays
+ * bounded whatever the blob. */
 static void edges_at(run *r, uint32_t lo, uint32_t hi, size_t start, size_t at)
 {
     uint32_t from = lo;
@@ -281,6 +283,8 @@ static void edges_at(run *r, uint32_t lo, uint32_t hi, size_t start, size_t at)
                 fire(r, e, at);
         }
         from = a;
+        if (hi - from > RSC_MAX_INNER) /* never in a compiled blob: the bound holds */
+            hi = from + RSC_MAX_INNER;
     }
     for (uint32_t e = from; e < hi; e++) {
         STEP(r);
