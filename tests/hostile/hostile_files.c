@@ -12,7 +12,7 @@
  * over ~10 s or ~1 GiB is a bug to report, see docs/LIMITS.md "Adversarial
  * files: measured").
  *
- * Cases aimed at the trie design of format 2:
+ * Cases aimed at the trie of literal prefixes (formats 2 and 3):
  *  (h) the deepest tries a parsed file can make: nested literal prefixes
  *      (/a, /aa, /aaa, ... as many as fit in 500 KiB: a chain of about
  *      1,000 nodes), the same with End and glob entries all along the
@@ -28,6 +28,17 @@
  *      reference, and the time per path byte is printed for 1,000, 10,000
  *      and 100,000 bytes (linear matching shows as a flat ns/B; google and
  *      rfc profiles: in rfc, a path over 4 KiB is matched as a stream).
+ *
+ * Cases aimed at format 3's segment pass (one Aho-Corasick automaton a
+ * program, budgets, splitting, chains), from the issue:
+ *  (j) 10,000 rules "Disallow: /\*<24 random a/b letters>" with 1 KB a/b
+ *      paths; 3 rules /\*a{5000}b, /\*a{4999}b, /\*a{4998}b and the URL
+ *      http://h.test;ab + 60,000 'a's; 10,000 "Disallow: /\*qNNNNN" and
+ *      "Allow: /k{200}"; a rule of 200 segments (a chain program); nested
+ *      suffix segments /\*a*aa*aaa*...; 40 nested literal prefixes each
+ *      with a wildcard rule (more than 16 root slots on one trie chain:
+ *      split). Their verdicts are also checked against blobspec.c's own
+ *      reading of FORMAT.md "Matching" (bs_match), not only the reference.
  *
  * Also (item 5): rsc_compile with an allocator that fails the k-th
  * allocation returns RSC_E_NOMEM and leaks nothing, on a mid-size
@@ -212,6 +223,14 @@ typedef struct hcase {
     int probe;          /* paths checked against a verdict by construction */
     size_t chain_d, chain_step; /* PROBE_CHAIN: levels, bytes a level */
     int bin_depth;              /* PROBE_BINARY: word lengths 1..bin_depth */
+    int spec;                   /* also compare every verdict with bs_match (blobspec.c) */
+    uint32_t min_programs;      /* the blob must have at least this many programs */
+    /* a URL: url_prefix, then url_fill repeated url_fill_n times
+     * (rsc_match_url against the reference, and url_expect when >= 0) */
+    const char *url_prefix;
+    char url_fill;
+    size_t url_fill_n;
+    int url_expect;
 } hcase;
 
 enum { PROBE_NONE, PROBE_CHAIN, PROBE_BINARY };
@@ -257,6 +276,8 @@ typedef struct ctx {
     ref_robots ref;
     double ref_unit; /* parsed pattern bytes + rules: cost of one ref path byte */
     row *r;
+    const uint8_t *blob; /* with hc->spec: the blob and blobspec.c's reading */
+    bs_blob bx;
 } ctx;
 
 /* Checks one path (against expect when >= 0, and against the reference
@@ -279,6 +300,17 @@ static int check_path_r(ctx *c, const rsc_bytes *ag, size_t n_ag, const char *pa
     if (expect >= 0)
         CHECK(v == expect, "%s: path of %zu bytes '%.40s': got %d, want %d (by construction)", c->hc->name, plen,
               path, v, expect);
+    if (c->hc->spec && c->blob) { /* FORMAT.md "Matching" as blobspec.c reads it */
+        const char *an[4];
+        size_t al[4];
+        bs_verdict bv;
+        for (size_t i = 0; i < n_ag && i < 4; i++)
+            an[i] = ag[i].ptr, al[i] = ag[i].len;
+        if (bs_match(c->blob, &c->bx, an, al, n_ag < 4 ? n_ag : 4, path, plen, &bv) == 0)
+            CHECK(v == bv.allowed && m.line == bv.line,
+                  "%s: path (%zu bytes) '%.60s': lib %d line %u, FORMAT.md (blobspec.c) %d line %u", c->hc->name,
+                  plen, path, v, (unsigned)m.line, bv.allowed, bv.line);
+    }
     double cost = c->ref_unit * (double)(plen + 1);
     if (cost > ref_budget_left)
         return v;
@@ -423,7 +455,14 @@ static void run_case(hcase *hc)
               r->info.total_nodes, r->info.n_globs, r->info.max_nodes, bx.nodes, bx.globs, bx.max_prog_nodes);
         CHECK(r->chain >= hc->min_chain, "%s: deepest chain %u nodes, the file makes at least %u", hc->name,
               r->chain, hc->min_chain);
-        bs_free(&bx);
+        CHECK(bx.progs.count >= hc->min_programs, "%s: %u programs, want at least %u (a split rule set)",
+              hc->name, bx.progs.count, hc->min_programs);
+        if (hc->spec && bx.status == 0) {
+            c.blob = b.data;
+            c.bx = bx;
+        }
+        printf("%s: %u programs (%u in chain form), %u root slots, %u states, %u edges\n", hc->name,
+               bx.progs.count, bx.chains, bx.slots, bx.states, bx.globs);
     }
 
     /* Agents and patterns of the file, as the front end sees them. */
@@ -523,6 +562,32 @@ static void run_case(hcase *hc)
         }
         free(p);
     }
+    if (hc->url_prefix) { /* a URL: rsc_match_url against the reference */
+        size_t ul = strlen(hc->url_prefix), n = ul + hc->url_fill_n;
+        char *u = malloc(n + 1);
+        memcpy(u, hc->url_prefix, ul);
+        memset(u + ul, hc->url_fill, hc->url_fill_n);
+        rsc_bytes ag = {"unnamedbot", 10};
+        rsc_selection sel;
+        rsc_match m;
+        if (rsc_select(&c.prog, &ag, 1, &sel) == RSC_OK) {
+            double t1 = now();
+            int v = rsc_match_url(&sel, u, n, &m);
+            double dt = now() - t1;
+            ref_str rag = {"unnamedbot", 10};
+            ref_verdict rv = ref_check_parsed(&c.ref, &rag, 1, u, n, 0);
+            CHECK(v == rv.allowed && (int)m.line == rv.line, "%s: URL of %zu bytes: lib %d line %u, ref %d line %d",
+                  hc->name, n, v, (unsigned)m.line, rv.allowed, rv.line);
+            if (hc->url_expect >= 0)
+                CHECK(v == hc->url_expect, "%s: URL of %zu bytes: %d, want %d (by construction)", hc->name, n, v,
+                      hc->url_expect);
+            printf("%s: URL of %zu bytes: verdict %d (line %u), %.1f ns/B\n", hc->name, n, v, (unsigned)m.line,
+                   dt * 1e9 / (double)n);
+        }
+        free(u);
+    }
+    if (c.blob)
+        bs_free(&c.bx);
     ref_free(&c.ref);
     rsc_ir_free(ir);
     rsc_blob_free(&b, &o);
@@ -996,6 +1061,72 @@ static void gen_binary(hcase *hc, uint64_t seed, size_t bytes, int tokens)
     hc->long_expect = -1;
 }
 
+/* (j) format 3: n rules "Disallow: /\*" + 24 random letters a/b. */
+static void gen_ab24(hcase *hc, size_t n)
+{
+    rng_seed(701);
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\n");
+    for (size_t i = 0; i < n; i++) {
+        sb_str(b, "Disallow: /*");
+        for (int k = 0; k < 24; k++)
+            sb_c(b, rn(2) ? 'b' : 'a');
+        sb_c(b, '\n');
+    }
+}
+
+/* (j) n rules "Disallow: /\*qNNNNN" and one "Allow: /k{200}". */
+static void gen_q5(hcase *hc, size_t n)
+{
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\n");
+    for (size_t i = 0; i < n; i++)
+        sb_printf(b, "Disallow: /*q%05zu\n", i);
+    sb_str(b, "Allow: /");
+    sb_rep(b, 'k', 200);
+    sb_c(b, '\n');
+}
+
+/* (j) one rule of nseg segments "sN" (over the budgets on its own: a
+ * chain program), and a short one beside it. */
+static void gen_segments(hcase *hc, size_t nseg)
+{
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\nAllow: /x*s7\nDisallow: /x");
+    for (size_t i = 0; i < nseg; i++)
+        sb_printf(b, "*s%zu", i % 150);
+    sb_str(b, "\n");
+}
+
+/* (j) nested suffix segments: /\*a*aa*aaa*... (n segments), and each
+ * segment as a rule of its own ("/\*a{k}b", sharing the suffix chains). */
+static void gen_nested(hcase *hc, size_t n)
+{
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\nDisallow: /");
+    for (size_t i = 1; i <= n; i++)
+        sb_c(b, '*'), sb_rep(b, 'a', i);
+    sb_str(b, "$\n");
+    for (size_t i = 1; i <= n; i++) {
+        sb_str(b, i % 2 ? "Allow: /*" : "Disallow: /*");
+        sb_rep(b, 'a', i);
+        sb_str(b, "b\n");
+    }
+}
+
+/* (j) n nested literal prefixes /p, /pp, ... each with a wildcard rule:
+ * n root slots on one trie chain. */
+static void gen_levels(hcase *hc, size_t n)
+{
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\n");
+    for (size_t i = 1; i <= n; i++) {
+        sb_str(b, i % 3 ? "Disallow: /" : "Allow: /");
+        sb_rep(b, 'p', i);
+        sb_printf(b, "*x%zu\n", i % 7);
+    }
+}
+
 static const char *only, *dump_dir;
 
 /* --dump DIR: the generated file, for reproducing a case with the CLI. */
@@ -1293,6 +1424,98 @@ int main(int argc, char **argv)
             hc->long_max = 10000;
         run_and_free(hc);
     }
+
+    /* (j) format 3: the segment pass, budgets, splitting, chains. */
+    hc = new_case("j-ab24-10k");
+    gen_ab24(hc, SZ(10000, 10000, 2000));
+    hc->spec = 1;
+    hc->alphabet = "abbabaabbbaababbabaa"; /* 1 KB a/b paths */
+    hc->long_max = SZ(100000, 1000, 1000);
+    hc->lp[0].prefix = "/", hc->lp[0].rep = "ab", hc->lp[0].suffix = "", hc->lp[0].expect = -1;
+    hc->lp[1].prefix = "/", hc->lp[1].rep = "aababbbaba", hc->lp[1].suffix = "", hc->lp[1].expect = -1;
+    hc->n_lp = 2;
+    hc->lp_ref_all = 1;
+    hc->ref_budget = I_BUDGET;
+    hc->must_compile = 1;
+    run_and_free(hc);
+    hc = new_case("j-a5000b-url");
+    {
+        sbuf *b = &hc->body;
+        sb_str(b, "User-agent: *\n");
+        for (int k = 5000; k >= 4998; k--) {
+            sb_str(b, "Disallow: /*");
+            sb_rep(b, 'a', (size_t)k);
+            sb_str(b, "b\n");
+        }
+        hc->url_prefix = "http://h.test;ab"; /* the path "/;ab" + 60,000 a's */
+        hc->url_fill = 'a';
+        hc->url_fill_n = SZ(60000, 60000, 10000);
+        hc->url_expect = 1; /* no 'b' after the run of a's */
+        hc->spec = 1;
+        hc->must_compile = 1;
+        /* "/" a^m "b": disallowed once m >= 4998 (the 10,000 and 100,000
+         * byte paths), allowed below; without the 'b', allowed */
+        hc->lp[0].prefix = "/", hc->lp[0].rep = "a", hc->lp[0].suffix = "b", hc->lp[0].expect = -1;
+        hc->lp[1].prefix = "/", hc->lp[1].rep = "a", hc->lp[1].suffix = "", hc->lp[1].expect = 1;
+        hc->lp[2].prefix = "/;", hc->lp[2].rep = "a", hc->lp[2].suffix = "ab", hc->lp[2].expect = -1;
+        hc->n_lp = 3;
+        hc->lp_ref_all = 1;
+        hc->long_max = SZ(100000, 10000, 10000);
+        hc->ref_budget = I_BUDGET;
+    }
+    run_and_free(hc);
+    hc = new_case("j-q5-10k-k200");
+    gen_q5(hc, SZ(10000, 10000, 2000));
+    hc->spec = 1;
+    hc->must_compile = 1;
+    hc->known[0] = "/abcq01234", hc->known_allowed[0] = 0;
+    hc->known[1] = "/q99999x", hc->known_allowed[1] = SZ(10000, 10000, 2000) > 99999 ? 0 : 1;
+    hc->known[2] = "/kkk", hc->known_allowed[2] = 1;
+    hc->n_known = 3;
+    hc->lp[0].prefix = "/", hc->lp[0].rep = "k", hc->lp[0].suffix = "", hc->lp[0].expect = 1;
+    hc->lp[1].prefix = "/", hc->lp[1].rep = "q00000", hc->lp[1].suffix = "", hc->lp[1].expect = 0;
+    hc->lp[2].prefix = "/", hc->lp[2].rep = "kq", hc->lp[2].suffix = "q00042", hc->lp[2].expect = -1;
+    hc->n_lp = 3;
+    hc->long_max = SZ(100000, 10000, 1000);
+    hc->ref_budget = I_BUDGET;
+    run_and_free(hc);
+    /* a rule of 200 segments (199 internal nodes: within the budget of
+     * 512), then one of 600 (over it on its own: a chain program) */
+    static const char *const seg_names[] = {"j-200-segments", "j-600-segments"};
+    for (int i = 0; i < 2; i++) {
+        hc = new_case(seg_names[i]);
+        gen_segments(hc, i ? 600 : 200);
+        hc->spec = 1;
+        hc->must_compile = 1;
+        hc->min_programs = i ? 2 : 1; /* the long rule a chain program of its own */
+        hc->lp[0].prefix = "/x", hc->lp[0].rep = "s1s2s3s4s5s6s7s8s9s10s11", hc->lp[0].suffix = "",
+        hc->lp[0].expect = 1;
+        hc->lp[1].prefix = "/x", hc->lp[1].rep = "-s1-s2-s3-s4-s5-s6-s7-s8-s9", hc->lp[1].suffix = "", hc->lp[1].expect = -1;
+        hc->n_lp = 2;
+        hc->lp_ref_all = 1;
+        hc->long_max = 10000;
+        run_and_free(hc);
+    }
+    hc = new_case("j-nested-suffixes");
+    gen_nested(hc, 40);
+    hc->spec = 1;
+    hc->must_compile = 1;
+    hc->alphabet = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab";
+    hc->lp[0].prefix = "/", hc->lp[0].rep = "a", hc->lp[0].suffix = "", hc->lp[0].expect = -1;
+    hc->n_lp = 1;
+    hc->lp_ref_all = 1;
+    hc->long_max = SZ(100000, 10000, 1000);
+    hc->ref_budget = I_BUDGET;
+    run_and_free(hc);
+    hc = new_case("j-40-levels");
+    gen_levels(hc, 40);
+    hc->spec = 1;
+    hc->must_compile = 1;
+    hc->min_programs = 3; /* 40 root slots on one chain, 16 a program */
+    hc->max_rules = 40;
+    hc->alphabet = "ppppx1";
+    hc->long_max = 10000;
+    run_and_free(hc);
 
     /* (g) several MiB of random bytes in total (ctest: 4.4 MiB, full: 20). */
     size_t n_bin = SZ(32, 8, 4), n_tok = SZ(32, 3, 2), bin_size = SZ(512 * 1024, 512 * 1024, 96 * 1024);
