@@ -1147,13 +1147,19 @@ static void test_internal(void)
     tt_free(t);
 
     /* 513 segments: internal nodes 0..511 on one path, the most a
-     * program holds (RSC_MAX_INTERNAL) */
+     * program holds (RSC_MAX_INTERNAL); the segments are the 64 words of
+     * three letters over {a,b,c,d}, each used about 8 times, so that no
+     * segment has more than RSC_MAX_INNER edges from internal nodes */
     enum { NSEG = RSC_MAX_INTERNAL + 1 };
-    static char big[2 + 2 * NSEG + 2], q[2 * NSEG];
+    static char big[2 + 4 * NSEG + 2], q[3 * NSEG + 4];
     size_t m = 0;
     big[m++] = '/';
-    for (int k = 0; k < NSEG; k++)
-        big[m++] = '*', big[m++] = (char)('a' + (k % 3 == 2));
+    for (int k = 0; k < NSEG; k++) {
+        int wd = k % 64;
+        big[m++] = '*';
+        big[m++] = (char)('a' + wd / 16), big[m++] = (char)('a' + wd / 4 % 4),
+        big[m++] = (char)('a' + wd % 4);
+    }
     big[m] = 0;
     const char *bt[1] = {big};
     t = tt_new();
@@ -1167,16 +1173,24 @@ static void test_internal(void)
     b = trie_blob(t, bt, 1, &n);
     p = load_or_die(b, n);
     s = sel1(&p, "x");
-    q[0] = '/';
-    for (int k = 0; k < NSEG; k++)
-        q[1 + k] = (char)('a' + (k % 3 == 2));
-    q[NSEG + 1] = 0;
-    CHECK(rank_for(&s, q, NSEG + 1) == 1 && rank_for(&s, q, NSEG) == 0,
-          "%d segments: all needed", NSEG);
-    q[NSEG + 1] = 'b', q[NSEG + 2] = 0;
-    CHECK(rank_for(&s, q, NSEG + 2) == 1, "%d segments: a byte after", NSEG);
-    q[NSEG - 20] = 0; /* the first segments, then random ones */
-    compare_random("512 internal nodes", &s, bt, 1, NULL, q, "a|b|aab", 30, 2000, &seed);
+    m = 0;
+    q[m++] = '/';
+    for (int k = 0; k < NSEG; k++) {
+        int wd = k % 64;
+        q[m++] = (char)('a' + wd / 16), q[m++] = (char)('a' + wd / 4 % 4), q[m++] = (char)('a' + wd % 4);
+    }
+    q[m] = 0;
+    CHECK(rank_for(&s, q, m) == 1 && rank_for(&s, q, m - 1) == 0, "%d segments: all needed", NSEG);
+    q[m] = 'b', q[m + 1] = 0;
+    CHECK(rank_for(&s, q, m + 1) == 1, "%d segments: a byte after", NSEG);
+    q[1 + 3 * (NSEG - 3)] = 0; /* the first segments, then random ones: the last 3 */
+    static char lastw[3 * 4 + 1];
+    for (int k = NSEG - 3, j = 0; k < NSEG; k++) {
+        int wd = k % 64;
+        lastw[j++] = (char)('a' + wd / 16), lastw[j++] = (char)('a' + wd / 4 % 4);
+        lastw[j++] = (char)('a' + wd % 4), lastw[j++] = k + 1 < NSEG ? '|' : 0;
+    }
+    compare_random("512 internal nodes", &s, bt, 1, NULL, q, lastw, 12, 2000, &seed);
     free(b);
     tt_free(t);
 }
@@ -1261,37 +1275,36 @@ static void test_many_edges(void)
               "many edges: spot values");
         free(x.b);
     }
-    /* 100 internal nodes ("/" then "*" two letters "*y") and one segment
-     * "y" of 100 edges from them: more than an encoder puts in a program
-     * (RSC_MAX_INNER, a budget FORMAT.md does not make a verification
-     * rule); the matcher scans them, and answers right. */
+    /* 64 internal nodes ("/" then "*" two letters "*y") and one segment
+     * "y" of 64 edges from them, the most an encoder puts in a program
+     * (RSC_MAX_INNER): the matcher scans them and answers right. */
     {
-        static char txt[100][8], alpha[100 * 3 + 16];
-        const char *tx[100];
+        static char txt[64][8], alpha[64 * 3 + 16];
+        const char *tx[64];
         size_t m = 0;
         tt *t = tt_new();
         int sl = tt_child(t, 0, '/', "", 0);
-        for (int k = 0; k < 100; k++) {
+        for (int k = 0; k < 64; k++) {
             snprintf(txt[k], sizeof txt[k], "/*%c%c*y", 'a' + k / 10, 'a' + k % 10);
             tx[k] = txt[k];
             tt_glob(t, sl, (uint32_t)k + 1);
             m += (size_t)snprintf(alpha + m, sizeof alpha - m, "%c%c|", 'a' + k / 10, 'a' + k % 10);
         }
         snprintf(alpha + m, sizeof alpha - m, "y|y|y|y|y|y|y|y|y|y");
-        tt_texts(t, tx, 100);
+        tt_texts(t, tx, 64);
         tt_wild w;
         tt_wild_build(t, &w);
-        CHECK(w.shape == 100 << 1 && w.n[TT_EDGES] == 200 && w.n[TT_OUTS] == 101,
-              "100 internal nodes, a segment of 100 edges from them");
+        CHECK(w.shape == 64 << 1 && w.n[TT_EDGES] == 128 && w.n[TT_OUTS] == 65,
+              "64 internal nodes, a segment of 64 edges from them");
         tt_wild_free(&w);
         size_t n;
-        uint8_t *b = trie_blob(t, tx, 100, &n);
+        uint8_t *b = trie_blob(t, tx, 64, &n);
         rsc_program p = load_or_die(b, n);
         rsc_selection s = sel1(&p, "x");
-        CHECK(RANK(&s, "/aay") == 1 && RANK(&s, "/jjy") == 100 && RANK(&s, "/aajjy") == 100 &&
+        CHECK(RANK(&s, "/aay") == 1 && RANK(&s, "/gdy") == 64 && RANK(&s, "/aagdy") == 64 &&
                   RANK(&s, "/aa") == 0 && RANK(&s, "/yaa") == 0 && RANK(&s, "/aybby") == 12,
-              "100 edges from internal nodes: spot values");
-        compare_random("100 edges from internal nodes", &s, tx, 100, NULL, "/", alpha, 12, 3000,
+              "64 edges from internal nodes: spot values");
+        compare_random("64 edges from internal nodes", &s, tx, 64, NULL, "/", alpha, 12, 3000,
                        &seed);
         free(b);
         tt_free(t);
