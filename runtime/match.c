@@ -331,9 +331,13 @@ HOT uint32_t col(const tab *t, const uint8_t *row, unsigned c)
     return rsc_rd32(row + t->off[c]) & t->mask[c];
 }
 
-HOT uint32_t step(const tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *budget)
+HOT uint32_t step(const tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *budget,
+                  const uint8_t *rk, uint32_t first0)
 {
     for (;;) {
+        if (rk && s == 0) { /* the automaton's root: one table look-up */
+            return rk[c] == 0xff ? 0 : first0 + rk[c];
+        }
         const uint8_t *row = S->rows + (size_t)s * S->size;
         uint32_t first = col(S, row, S_FIRST), n = col(S, row, S_N);
         /* keys are bytes: their column's low byte, whatever its width */
@@ -366,7 +370,8 @@ HOT uint32_t step(const tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *bu
  * one bit test (the root's keys, gathered once a pass). */
 typedef struct scan {
     tab S;
-    uint64_t lead[4]; /* the root's keys */
+    uint8_t rk[256]; /* the root's child on each byte (its index), or 0xff */
+    uint32_t first;  /* the root's first child */
     uint32_t st;
     size_t at, budget;
 } scan;
@@ -374,11 +379,11 @@ typedef struct scan {
 HOT void feed(run *r, scan *k, uint8_t c)
 {
     k->at++;
-    if (k->st == 0 && !(k->lead[c >> 6] >> (c & 63) & 1))
+    if (k->st == 0 && k->rk[c] == 0xff)
         return;
     STEP(r);
     k->budget++;
-    k->st = step(&k->S, k->st, c, 0, &k->budget);
+    k->st = step(&k->S, k->st, c, 0, &k->budget, k->rk, k->first);
     if (k->st && tab_get(&k->S, k->st, S_OUT))
         outputs(r, k->st, k->at, 0);
 }
@@ -401,11 +406,11 @@ static void segments(run *r, const src *s0, size_t from)
     uint8_t c;
     uint32_t nlead = 0;
     k.S = r->states, k.st = 0, k.at = 0, k.budget = 0;
-    memset(k.lead, 0, sizeof k.lead);
-    for (uint32_t j = tab_get(&k.S, 0, S_FIRST), e = j + tab_get(&k.S, 0, S_N); j < e; j++) {
+    k.first = tab_get(&k.S, 0, S_FIRST);
+    memset(k.rk, 0xff, sizeof k.rk);
+    for (uint32_t j = k.first, e = j + tab_get(&k.S, 0, S_N); j < e && nlead < 0xff; j++) {
         c = (uint8_t)tab_get(&k.S, j, S_KEY);
-        k.lead[c >> 6] |= 1ull << (c & 63);
-        nlead++;
+        k.rk[c] = (uint8_t)nlead++; /* keys increase: at most 255 of them */
     }
     if (s.rfc) {
         while (k.at < from && src_get(&s, &c))
@@ -431,13 +436,13 @@ static void segments(run *r, const src *s0, size_t from)
                 if (!q)
                     break;
                 i = (size_t)(q - p), c = one;
-            } else if (!(k.lead[c >> 6] >> (c & 63) & 1)) {
+            } else if (k.rk[c] == 0xff) {
                 continue;
             }
         }
         STEP(r);
         k.budget++;
-        k.st = step(&k.S, k.st, c, 0, &k.budget);
+        k.st = step(&k.S, k.st, c, 0, &k.budget, k.rk, k.first);
         if (k.st && tab_get(&k.S, k.st, S_OUT))
             outputs(r, k.st, i + sl + 1, 0);
     }
@@ -458,7 +463,7 @@ static uint32_t chain(run *r, const src *s0, size_t from)
         at++;
     while (src_get(&s, &c)) {
         at++, budget++;
-        st = step(&r->states, st, c, base, &budget);
+        st = step(&r->states, st, c, base, &budget, NULL, 0);
         if (!tab_get(&r->states, st, S_OUT) || !tab_get(&r->outs, f, O_NFLOAT))
             continue;
         if (f == last) { /* the rule matches */
