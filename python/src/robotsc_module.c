@@ -1,0 +1,1177 @@
+/* robotsc._robotsc: the CPython binding. It uses the public headers only
+ * (include/robotsc/) and holds no copies of private layouts.
+ *
+ * Ownership: a Robots object holds a buffer export of the blob it was given
+ * (zero-copy for read-only buffers) for as long as it lives, because the
+ * runtime borrows the blob (runtime.h). A writable buffer is copied: bytes
+ * changed after verification could break the runtime's guarantees.
+ *
+ * Threads: everything runs under the GIL except the loop of allowed_many()
+ * and the compilation of immutable bodies; the runtime's program and
+ * selection are immutable, so the loop works on private copies. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "robotsc/compiler.h"
+#include "robotsc/crawl.h"
+#include "robotsc/runtime.h"
+
+#ifndef ROBOTSC_PY_VERSION
+#define ROBOTSC_PY_VERSION "0"
+#endif
+
+static PyObject *Error, *BlobError, *CompileError, *URLError;
+static PyTypeObject ExplanationType, OriginType, PolicyType, DirectiveType,
+    DiagnosticType, RequestRateType;
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* Raises type(msg) with .status, .status_name, .offset (None when
+ * negative) and .reason attributes. Returns NULL. */
+static PyObject *raise_status(PyObject *type, const char *msg, int status,
+                              const char *status_name, Py_ssize_t offset,
+                              const char *reason)
+{
+    PyObject *exc = PyObject_CallFunction(type, "s", msg);
+    if (!exc)
+        return NULL;
+    PyObject *st = PyLong_FromLong(status);
+    PyObject *name = PyUnicode_FromString(status_name ? status_name : "");
+    PyObject *off = offset >= 0 ? PyLong_FromSsize_t(offset) : Py_NewRef(Py_None);
+    PyObject *why = reason ? PyUnicode_FromString(reason) : Py_NewRef(Py_None);
+    int bad = !st || !name || !off || !why ||
+              PyObject_SetAttrString(exc, "status", st) < 0 ||
+              PyObject_SetAttrString(exc, "status_name", name) < 0 ||
+              PyObject_SetAttrString(exc, "offset", off) < 0 ||
+              PyObject_SetAttrString(exc, "reason", why) < 0;
+    Py_XDECREF(st);
+    Py_XDECREF(name);
+    Py_XDECREF(off);
+    Py_XDECREF(why);
+    if (!bad)
+        PyErr_SetObject(type, exc);
+    Py_DECREF(exc);
+    return NULL;
+}
+
+static PyObject *raise_rsc(PyObject *type, const char *what, rsc_status st)
+{
+    if (st == RSC_E_NOMEM)
+        return PyErr_NoMemory();
+    PyObject *msg = PyUnicode_FromFormat("%s: %s", what, rsc_strerror(st));
+    if (!msg)
+        return NULL;
+    raise_status(type, PyUnicode_AsUTF8(msg), st, rsc_strerror(st), -1, NULL);
+    Py_DECREF(msg);
+    return NULL;
+}
+
+/* ---- argument helpers -------------------------------------------------- */
+
+/* A str (as UTF-8) or a bytes-like object. *view is released by the caller
+ * with release_text() when *held is set. Returns 0, or -1 with TypeError. */
+typedef struct text_arg {
+    const char *ptr;
+    size_t len;
+    Py_buffer view;
+    int held;
+} text_arg;
+
+static int get_text(PyObject *o, text_arg *t, const char *what)
+{
+    t->held = 0;
+    if (PyUnicode_Check(o)) {
+        Py_ssize_t n;
+        t->ptr = PyUnicode_AsUTF8AndSize(o, &n);
+        if (!t->ptr)
+            return -1;
+        t->len = (size_t)n;
+        return 0;
+    }
+    if (PyBytes_Check(o)) {
+        t->ptr = PyBytes_AS_STRING(o);
+        t->len = (size_t)PyBytes_GET_SIZE(o);
+        return 0;
+    }
+    if (PyObject_CheckBuffer(o)) {
+        if (PyObject_GetBuffer(o, &t->view, PyBUF_SIMPLE) < 0)
+            return -1;
+        t->held = 1;
+        t->ptr = t->view.buf;
+        t->len = (size_t)t->view.len;
+        return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "%s must be str or bytes-like, not %.100s",
+                 what, Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+static void release_text(text_arg *t)
+{
+    if (t->held) {
+        PyBuffer_Release(&t->view);
+        t->held = 0;
+    }
+}
+
+static int parse_profile(PyObject *o, rsc_profile *p)
+{
+    const char *s;
+    if (o == NULL || o == Py_None) {
+        *p = RSC_PROFILE_GOOGLE;
+        return 0;
+    }
+    if (!PyUnicode_Check(o) || !(s = PyUnicode_AsUTF8(o))) {
+        PyErr_SetString(PyExc_TypeError, "profile must be 'google' or 'rfc'");
+        return -1;
+    }
+    if (strcmp(s, "google") == 0)
+        *p = RSC_PROFILE_GOOGLE;
+    else if (strcmp(s, "rfc") == 0)
+        *p = RSC_PROFILE_RFC;
+    else {
+        PyErr_Format(PyExc_ValueError, "unknown profile '%s' (google or rfc)", s);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *str_from(const char *p, size_t n)
+{
+    return PyUnicode_DecodeUTF8(p ? p : "", (Py_ssize_t)n, "surrogateescape");
+}
+
+/* The product token of a User-Agent value: rsc_agent_token() when the
+ * runtime has it, else the spec F.2 cut of the first word. */
+static void agent_token(const char *ua, size_t len, rsc_bytes *tok)
+{
+#ifdef RSC_HAVE_AGENT_TOKEN
+    int changed = 0;
+    if (rsc_agent_token(ua, len, tok, &changed) == RSC_OK)
+        return;
+    tok->ptr = ua;
+    tok->len = len;
+#else
+    size_t i = 0, j;
+    while (i < len && (ua[i] == ' ' || ua[i] == '\t'))
+        i++;
+    for (j = i; j < len; j++) {
+        char c = ua[j];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == '-'))
+            break;
+    }
+    if (j > i) {
+        tok->ptr = ua + i;
+        tok->len = j - i;
+    } else {
+        tok->ptr = ua;
+        tok->len = len;
+    }
+#endif
+}
+
+/* ---- compile ----------------------------------------------------------- */
+
+typedef struct diag_ctx {
+    PyObject *list;
+    int failed;
+} diag_ctx;
+
+static void on_diag(void *ud, const rsc_diagnostic *d)
+{
+    diag_ctx *c = ud;
+    if (c->failed)
+        return;
+    PyObject *t = PyStructSequence_New(&DiagnosticType);
+    if (!t) {
+        c->failed = 1;
+        return;
+    }
+    PyObject *detail = d->detail ? str_from(d->detail, d->detail_len) : Py_NewRef(Py_None);
+    PyObject *line = PyLong_FromUnsignedLong(d->line);
+    PyObject *name = PyUnicode_FromString(rsc_warning_name(d->warning));
+    PyObject *msg = PyUnicode_FromString(rsc_warning_message(d->warning));
+    if (!detail || !line || !name || !msg) {
+        Py_XDECREF(detail);
+        Py_XDECREF(line);
+        Py_XDECREF(name);
+        Py_XDECREF(msg);
+        Py_DECREF(t);
+        c->failed = 1;
+        return;
+    }
+    PyStructSequence_SET_ITEM(t, 0, line);
+    PyStructSequence_SET_ITEM(t, 1, name);
+    PyStructSequence_SET_ITEM(t, 2, msg);
+    PyStructSequence_SET_ITEM(t, 3, detail);
+    if (PyList_Append(c->list, t) < 0)
+        c->failed = 1;
+    Py_DECREF(t);
+}
+
+/* Compiles body into a new bytes object. diags (nullable) receives
+ * Diagnostic records. */
+static PyObject *compile_body(PyObject *body, rsc_profile profile, PyObject *diags)
+{
+    text_arg t;
+    if (get_text(body, &t, "body") < 0)
+        return NULL;
+    rsc_compile_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.profile = profile;
+    diag_ctx dc = {diags, 0};
+    if (diags) {
+        opt.diag = on_diag;
+        opt.diag_ud = &dc;
+    }
+    rsc_blob blob = {NULL, 0};
+    rsc_status st;
+    /* An immutable body with no callback compiles without the GIL. */
+    if (!diags && (!t.held || t.view.readonly)) {
+        Py_BEGIN_ALLOW_THREADS
+        st = rsc_compile(t.ptr, t.len, &opt, &blob);
+        Py_END_ALLOW_THREADS
+    } else {
+        st = rsc_compile(t.ptr, t.len, &opt, &blob);
+    }
+    release_text(&t);
+    if (dc.failed) {
+        rsc_blob_free(&blob, &opt);
+        return NULL;
+    }
+    if (st != RSC_OK)
+        return raise_rsc(CompileError, "cannot compile", st);
+    PyObject *out = PyBytes_FromStringAndSize((const char *)blob.data, (Py_ssize_t)blob.size);
+    rsc_blob_free(&blob, &opt);
+    return out;
+}
+
+PyDoc_STRVAR(compile_doc,
+"compile(body, profile='google', *, diagnostics=None) -> bytes\n\n"
+"Compiles a robots.txt body (bytes-like, or str encoded as UTF-8) to a\n"
+"verified blob for Robots(). profile is 'google' (Google's verdicts) or\n"
+"'rfc'. When diagnostics is a list, the lint warnings found while\n"
+"compiling are appended to it as Diagnostic(line, name, message, detail).\n"
+"Raises CompileError (with .status) when a documented limit is exceeded.");
+
+static PyObject *py_compile(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwlist[] = {"body", "profile", "diagnostics", NULL};
+    PyObject *body, *prof = NULL, *diags = NULL;
+    rsc_profile profile;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$O:compile", kwlist, &body, &prof, &diags))
+        return NULL;
+    if (parse_profile(prof, &profile) < 0)
+        return NULL;
+    if (diags == Py_None)
+        diags = NULL;
+    if (diags && !PyList_Check(diags)) {
+        PyErr_SetString(PyExc_TypeError, "diagnostics must be a list or None");
+        return NULL;
+    }
+    return compile_body(body, profile, diags);
+}
+
+/* ---- Robots ------------------------------------------------------------ */
+
+typedef struct RobotsObject {
+    PyObject_HEAD
+    Py_buffer view; /* held for the program's lifetime */
+    int has_view;
+    int zero_copy;
+    rsc_program prog;
+    PyObject *sel_key; /* agent of the cached selection (str/bytes), or NULL */
+    rsc_selection sel;
+    PyObject *weakrefs;
+} RobotsObject;
+
+static PyTypeObject RobotsType;
+
+static RobotsObject *robots_from_buffer(PyTypeObject *type, PyObject *blob)
+{
+    RobotsObject *r = (RobotsObject *)type->tp_alloc(type, 0);
+    if (!r)
+        return NULL;
+    if (!PyObject_CheckBuffer(blob)) {
+        PyErr_Format(PyExc_TypeError, "Robots() needs a bytes-like blob, not %.100s "
+                     "(use Robots.parse() for a robots.txt text)", Py_TYPE(blob)->tp_name);
+        Py_DECREF(r);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(blob, &r->view, PyBUF_SIMPLE) < 0) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    r->has_view = 1;
+    r->zero_copy = 1;
+    if (!r->view.readonly) {
+        PyObject *copy = PyBytes_FromStringAndSize(r->view.buf, r->view.len);
+        PyBuffer_Release(&r->view);
+        r->has_view = 0;
+        if (!copy) {
+            Py_DECREF(r);
+            return NULL;
+        }
+        int bad = PyObject_GetBuffer(copy, &r->view, PyBUF_SIMPLE);
+        Py_DECREF(copy); /* the view holds it */
+        if (bad < 0) {
+            Py_DECREF(r);
+            return NULL;
+        }
+        r->has_view = 1;
+        r->zero_copy = 0;
+    }
+    rsc_load_error err = {0, NULL};
+    rsc_status st = rsc_load(&r->prog, r->view.buf, (size_t)r->view.len, &err);
+    if (st != RSC_OK) {
+        PyObject *msg = PyUnicode_FromFormat("invalid blob: %s at byte %zu (%s)",
+                                             rsc_strerror(st), err.offset,
+                                             err.what ? err.what : "?");
+        if (msg) {
+            raise_status(BlobError, PyUnicode_AsUTF8(msg), st, rsc_strerror(st),
+                         (Py_ssize_t)err.offset, err.what);
+            Py_DECREF(msg);
+        }
+        Py_DECREF(r);
+        return NULL;
+    }
+    return r;
+}
+
+static PyObject *robots_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"blob", NULL};
+    PyObject *blob;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O:Robots", kwlist, &blob))
+        return NULL;
+    return (PyObject *)robots_from_buffer(type, blob);
+}
+
+static void robots_dealloc(RobotsObject *r)
+{
+    if (r->weakrefs)
+        PyObject_ClearWeakRefs((PyObject *)r);
+    Py_CLEAR(r->sel_key);
+    if (r->has_view)
+        PyBuffer_Release(&r->view);
+    Py_TYPE(r)->tp_free((PyObject *)r);
+}
+
+/* Fills *sel for agent: a str/bytes User-Agent (its product token is used)
+ * or a sequence of names used as given (spec F.7). Returns a pointer to
+ * the selection (the cache or *tmp), or NULL with an exception. */
+static const rsc_selection *robots_select(RobotsObject *r, PyObject *agent, rsc_selection *tmp)
+{
+    int single = PyUnicode_Check(agent) || PyBytes_Check(agent);
+    if (single && r->sel_key && (r->sel_key == agent ||
+        (Py_TYPE(r->sel_key) == Py_TYPE(agent) &&
+         PyObject_RichCompareBool(r->sel_key, agent, Py_EQ) == 1)))
+        return &r->sel;
+    rsc_status st;
+    if (single) {
+        text_arg t;
+        if (get_text(agent, &t, "agent") < 0)
+            return NULL;
+        rsc_bytes tok;
+        agent_token(t.ptr, t.len, &tok);
+        st = rsc_select(&r->prog, &tok, 1, tmp);
+        if (st == RSC_OK) {
+            memcpy(&r->sel, tmp, sizeof *tmp);
+            Py_INCREF(agent);
+            Py_XSETREF(r->sel_key, agent);
+            return &r->sel;
+        }
+    } else {
+        PyObject *seq = PySequence_Fast(agent, "agent must be str, bytes or a sequence of names");
+        if (!seq)
+            return NULL;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        if (n == 0 || n > 64) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "agent list must hold 1 to 64 names");
+            return NULL;
+        }
+        rsc_bytes names[64];
+        text_arg ts[64];
+        Py_ssize_t got = 0;
+        for (; got < n; got++) {
+            if (get_text(PySequence_Fast_GET_ITEM(seq, got), &ts[got], "agent name") < 0)
+                break;
+            names[got].ptr = ts[got].ptr;
+            names[got].len = ts[got].len;
+        }
+        st = got == n ? rsc_select(&r->prog, names, (size_t)n, tmp) : RSC_OK;
+        for (Py_ssize_t i = 0; i < got; i++)
+            release_text(&ts[i]);
+        Py_DECREF(seq);
+        if (got != n)
+            return NULL;
+        if (st == RSC_OK)
+            return tmp;
+    }
+    raise_rsc(Error, "cannot select agents", st);
+    return NULL;
+}
+
+PyDoc_STRVAR(allowed_doc,
+"allowed(url, agent) -> bool\n\n"
+"Google's verdict for url (str or bytes; matched byte for byte, as the\n"
+"C library does) for agent: a product token ('Googlebot'), 'Name/1.2' or a\n"
+"full User-Agent header (its product token is used), or a list of names\n"
+"used as given (spec F.7: a crawler with several names).");
+
+static PyObject *robots_allowed(RobotsObject *r, PyObject *const *args, Py_ssize_t n, PyObject *kw)
+{
+    static const char *names[] = {"url", "agent"};
+    PyObject *a[2] = {NULL, NULL};
+    if (n > 2) {
+        PyErr_SetString(PyExc_TypeError, "allowed() takes 2 arguments (url, agent)");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        a[i] = args[i];
+    if (kw) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kw); i++) {
+            const char *k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kw, i));
+            int j = k && strcmp(k, names[0]) == 0 ? 0 : k && strcmp(k, names[1]) == 0 ? 1 : -1;
+            if (j < 0 || a[j]) {
+                PyErr_Format(PyExc_TypeError, "allowed() got an unexpected or repeated argument '%s'", k ? k : "?");
+                return NULL;
+            }
+            a[j] = args[n + i];
+        }
+    }
+    if (!a[0] || !a[1]) {
+        PyErr_SetString(PyExc_TypeError, "allowed() needs url and agent");
+        return NULL;
+    }
+    rsc_selection tmp;
+    const rsc_selection *sel = robots_select(r, a[1], &tmp);
+    if (!sel)
+        return NULL;
+    text_arg u;
+    if (get_text(a[0], &u, "url") < 0)
+        return NULL;
+    int ok = rsc_match_url(sel, u.ptr, u.len, NULL);
+    release_text(&u);
+    return PyBool_FromLong(ok);
+}
+
+PyDoc_STRVAR(explain_doc,
+"explain(url, agent) -> Explanation\n\n"
+"The verdict and the rule that decided it: Explanation(allowed, line,\n"
+"pattern) with .decided, .rule ('allow', 'disallow' or None) and\n"
+".priority. line is 0 and pattern None when no rule applied.");
+
+static PyObject *robots_explain(RobotsObject *r, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"url", "agent", NULL};
+    PyObject *url, *agent;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:explain", kwlist, &url, &agent))
+        return NULL;
+    rsc_selection tmp;
+    const rsc_selection *sel = robots_select(r, agent, &tmp);
+    if (!sel)
+        return NULL;
+    text_arg u;
+    if (get_text(url, &u, "url") < 0)
+        return NULL;
+    rsc_match m;
+    memset(&m, 0, sizeof m);
+    rsc_match_url(sel, u.ptr, u.len, &m);
+    release_text(&u);
+    PyObject *t = PyStructSequence_New(&ExplanationType);
+    if (!t)
+        return NULL;
+    PyObject *items[6];
+    items[0] = PyBool_FromLong(m.allowed);
+    items[1] = PyLong_FromUnsignedLong(m.decided ? m.line : 0);
+    items[2] = m.decided && m.pattern ? str_from(m.pattern, m.pattern_len) : Py_NewRef(Py_None);
+    items[3] = PyBool_FromLong(m.decided);
+    items[4] = m.decided ? PyUnicode_FromString(m.rule_allow ? "allow" : "disallow") : Py_NewRef(Py_None);
+    items[5] = PyLong_FromUnsignedLong(m.decided ? m.priority : 0);
+    for (int i = 0; i < 6; i++) {
+        if (!items[i]) {
+            for (int j = 0; j < 6; j++)
+                Py_XDECREF(items[j]);
+            for (int j = 0; j < 6; j++)
+                PyStructSequence_SET_ITEM(t, j, Py_NewRef(Py_None));
+            Py_DECREF(t);
+            return NULL;
+        }
+    }
+    for (int i = 0; i < 6; i++)
+        PyStructSequence_SET_ITEM(t, i, items[i]);
+    return t;
+}
+
+PyDoc_STRVAR(allowed_many_doc,
+"allowed_many(urls, agent, out=None) -> list[bool] | out\n\n"
+"Verdicts for an iterable of URLs (str or bytes) for one agent, matched\n"
+"without the GIL. With out (a writable buffer of at least len(urls)\n"
+"bytes) the verdicts are written there as 1/0 and out is returned.");
+
+static PyObject *robots_allowed_many(RobotsObject *r, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"urls", "agent", "out", NULL};
+    PyObject *urls, *agent, *out = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:allowed_many", kwlist, &urls, &agent, &out))
+        return NULL;
+    if (out == Py_None)
+        out = NULL;
+    rsc_selection tmp;
+    const rsc_selection *s = robots_select(r, agent, &tmp);
+    if (!s)
+        return NULL;
+    rsc_selection sel;
+    memcpy(&sel, s, sizeof sel);
+    /* A private tuple: another thread may change a list while the GIL is
+     * released, but not the tuple that holds our references. */
+    PyObject *tup = PySequence_Tuple(urls);
+    if (!tup)
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(tup);
+    Py_buffer ob;
+    int have_out = 0;
+    if (out) {
+        if (PyObject_GetBuffer(out, &ob, PyBUF_WRITABLE) < 0) {
+            Py_DECREF(tup);
+            return NULL;
+        }
+        have_out = 1;
+        if (ob.len < n) {
+            PyBuffer_Release(&ob);
+            Py_DECREF(tup);
+            PyErr_Format(PyExc_ValueError, "out holds %zd bytes, %zd URLs given", ob.len, n);
+            return NULL;
+        }
+    }
+    rsc_bytes *spans = PyMem_Malloc(sizeof *spans * (size_t)(n ? n : 1));
+    unsigned char *res = have_out ? ob.buf : PyMem_Malloc((size_t)(n ? n : 1));
+    text_arg *held = NULL;
+    Py_ssize_t n_held = 0;
+    if (!spans || !res)
+        goto nomem;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *o = PyTuple_GET_ITEM(tup, i);
+        text_arg t;
+        if (get_text(o, &t, "url") < 0)
+            goto fail;
+        if (t.held) {
+            /* A buffer other than str/bytes: keep its export. */
+            if (!held) {
+                held = PyMem_Calloc((size_t)n, sizeof *held);
+                if (!held) {
+                    release_text(&t);
+                    goto nomem;
+                }
+            }
+            held[n_held++] = t;
+        }
+        spans[i].ptr = t.ptr;
+        spans[i].len = t.len;
+    }
+    /* Buffers other than str/bytes may be mutable: match them with the
+     * GIL held; otherwise release it. */
+    if (n_held) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            res[i] = (unsigned char)rsc_match_url(&sel, spans[i].ptr, spans[i].len, NULL);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < n; i++)
+            res[i] = (unsigned char)rsc_match_url(&sel, spans[i].ptr, spans[i].len, NULL);
+        Py_END_ALLOW_THREADS
+    }
+    for (Py_ssize_t i = 0; i < n_held; i++)
+        release_text(&held[i]);
+    PyMem_Free(held);
+    PyMem_Free(spans);
+    Py_DECREF(tup);
+    if (have_out) {
+        PyBuffer_Release(&ob);
+        return Py_NewRef(out);
+    }
+    PyObject *list = PyList_New(n);
+    if (list) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            PyList_SET_ITEM(list, i, PyBool_FromLong(res[i]));
+    }
+    PyMem_Free(res);
+    return list;
+nomem:
+    PyErr_NoMemory();
+fail:
+    for (Py_ssize_t i = 0; i < n_held; i++)
+        release_text(&held[i]);
+    PyMem_Free(held);
+    PyMem_Free(spans);
+    if (have_out)
+        PyBuffer_Release(&ob);
+    else
+        PyMem_Free(res);
+    Py_DECREF(tup);
+    return NULL;
+}
+
+#ifndef RSC_HAVE_CRAWL_DELAY
+/* For runtimes without rsc_crawl_delay(): a non-negative decimal. */
+static int parse_number(const char *p, size_t n, double *out)
+{
+    char buf[64];
+    if (n == 0 || n >= sizeof buf)
+        return 0;
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (end == buf || *end || errno || !(v >= 0) || v > 1e12)
+        return 0;
+    *out = v;
+    return 1;
+}
+#endif
+
+PyDoc_STRVAR(crawl_delay_doc,
+"crawl_delay(agent) -> float | None\n\n"
+"Crawl-delay in seconds of the groups that apply to agent (the global\n"
+"groups when none names it), or None when there is none.");
+
+static PyObject *robots_crawl_delay(RobotsObject *r, PyObject *agent)
+{
+    rsc_selection tmp;
+    const rsc_selection *sel = robots_select(r, agent, &tmp);
+    if (!sel)
+        return NULL;
+    double secs = 0;
+#ifdef RSC_HAVE_CRAWL_DELAY
+    if (rsc_crawl_delay(sel, &secs) == 1)
+        return PyFloat_FromDouble(secs);
+#else
+    rsc_bytes v;
+    uint32_t line;
+    if (rsc_group_directive(sel, "crawl-delay", &v, &line) == 1 &&
+        parse_number(v.ptr, v.len, &secs))
+        return PyFloat_FromDouble(secs);
+#endif
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(request_rate_doc,
+"request_rate(agent) -> RequestRate | None\n\n"
+"Request-rate of the groups that apply to agent as RequestRate(requests,\n"
+"seconds), or None when there is none or it cannot be read.");
+
+static PyObject *robots_request_rate(RobotsObject *r, PyObject *agent)
+{
+    rsc_selection tmp;
+    const rsc_selection *sel = robots_select(r, agent, &tmp);
+    if (!sel)
+        return NULL;
+    uint32_t req = 0;
+    double secs = 0;
+    int have = 0;
+#ifdef RSC_HAVE_CRAWL_DELAY
+    have = rsc_request_rate(sel, &req, &secs) == 1;
+#else
+    rsc_bytes v;
+    uint32_t line;
+    if (rsc_group_directive(sel, "request-rate", &v, &line) == 1) {
+        const char *slash = memchr(v.ptr, '/', v.len);
+        double a;
+        if (slash && parse_number(v.ptr, (size_t)(slash - v.ptr), &a) && a >= 1 && a < 4e9) {
+            size_t rest = v.len - (size_t)(slash + 1 - v.ptr);
+            const char *q = slash + 1;
+            double mult = 1;
+            if (rest && (q[rest - 1] == 's' || q[rest - 1] == 'm' || q[rest - 1] == 'h')) {
+                mult = q[rest - 1] == 'm' ? 60 : q[rest - 1] == 'h' ? 3600 : 1;
+                rest--;
+            }
+            if (parse_number(q, rest, &secs) && secs > 0) {
+                req = (uint32_t)a;
+                secs *= mult;
+                have = 1;
+            }
+        }
+    }
+#endif
+    if (!have)
+        Py_RETURN_NONE;
+    PyObject *t = PyStructSequence_New(&RequestRateType);
+    if (!t)
+        return NULL;
+    PyObject *a = PyLong_FromUnsignedLong(req), *b = PyFloat_FromDouble(secs);
+    if (!a || !b) {
+        PyStructSequence_SET_ITEM(t, 0, a ? a : Py_NewRef(Py_None));
+        PyStructSequence_SET_ITEM(t, 1, b ? b : Py_NewRef(Py_None));
+        Py_DECREF(t);
+        return NULL;
+    }
+    PyStructSequence_SET_ITEM(t, 0, a);
+    PyStructSequence_SET_ITEM(t, 1, b);
+    return t;
+}
+
+PyDoc_STRVAR(group_directive_doc,
+"group_directive(key, agent) -> str | None\n\n"
+"The value of the first directive named key (case-insensitive, e.g.\n"
+"'crawl-delay') in the groups that apply to agent, or None.");
+
+static PyObject *robots_group_directive(RobotsObject *r, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"key", "agent", NULL};
+    const char *key;
+    PyObject *agent;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "sO:group_directive", kwlist, &key, &agent))
+        return NULL;
+    rsc_selection tmp;
+    const rsc_selection *sel = robots_select(r, agent, &tmp);
+    if (!sel)
+        return NULL;
+    rsc_bytes v;
+    uint32_t line;
+    if (rsc_group_directive(sel, key, &v, &line) == 1)
+        return str_from(v.ptr, v.len);
+    Py_RETURN_NONE;
+}
+
+static PyObject *robots_get_sitemaps(RobotsObject *r, void *c)
+{
+    (void)c;
+    size_t n = rsc_sitemap_count(&r->prog);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        uint32_t line;
+        rsc_bytes url = {NULL, 0};
+        rsc_sitemap_get(&r->prog, i, &line, &url);
+        PyObject *s = str_from(url.ptr, url.len);
+        if (!s) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, s);
+    }
+    return list;
+}
+
+static PyObject *robots_get_directives(RobotsObject *r, void *c)
+{
+    (void)c;
+    size_t n = rsc_directive_count(&r->prog);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        uint32_t line = 0;
+        rsc_bytes k = {NULL, 0}, v = {NULL, 0};
+        rsc_directive_get(&r->prog, i, &line, &k, &v);
+        PyObject *t = PyStructSequence_New(&DirectiveType);
+        PyObject *a = PyLong_FromUnsignedLong(line), *b = str_from(k.ptr, k.len),
+                 *d = str_from(v.ptr, v.len);
+        if (!t || !a || !b || !d) {
+            Py_XDECREF(a);
+            Py_XDECREF(b);
+            Py_XDECREF(d);
+            if (t) {
+                for (int j = 0; j < 3; j++)
+                    PyStructSequence_SET_ITEM(t, j, Py_NewRef(Py_None));
+                Py_DECREF(t);
+            }
+            Py_CLEAR(list);
+            break;
+        }
+        PyStructSequence_SET_ITEM(t, 0, a);
+        PyStructSequence_SET_ITEM(t, 1, b);
+        PyStructSequence_SET_ITEM(t, 2, d);
+        PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+    }
+    return list;
+}
+
+static PyObject *robots_get_profile(RobotsObject *r, void *c)
+{
+    (void)c;
+    return PyUnicode_FromString(rsc_program_profile(&r->prog) ? "rfc" : "google");
+}
+
+static PyObject *robots_get_size(RobotsObject *r, void *c)
+{
+    (void)c;
+    return PyLong_FromSsize_t(r->view.len);
+}
+
+static PyObject *robots_get_zero_copy(RobotsObject *r, void *c)
+{
+    (void)c;
+    return PyBool_FromLong(r->zero_copy);
+}
+
+static PyObject *robots_get_blob(RobotsObject *r, void *c)
+{
+    (void)c;
+    /* A read-only view of the verified bytes (never writable). */
+    return PyMemoryView_FromMemory(r->view.buf, r->view.len, PyBUF_READ);
+}
+
+PyDoc_STRVAR(parse_doc,
+"Robots.parse(body, profile='google') -> Robots\n\n"
+"Compiles a robots.txt body (bytes-like or str) and loads the blob.");
+
+static PyObject *robots_parse(PyObject *cls, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"body", "profile", NULL};
+    PyObject *body, *prof = NULL;
+    rsc_profile profile;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:parse", kwlist, &body, &prof))
+        return NULL;
+    if (parse_profile(prof, &profile) < 0)
+        return NULL;
+    PyObject *blob = compile_body(body, profile, NULL);
+    if (!blob)
+        return NULL;
+    PyObject *r = (PyObject *)robots_from_buffer((PyTypeObject *)cls, blob);
+    Py_DECREF(blob);
+    return r;
+}
+
+static PyObject *robots_repr(RobotsObject *r)
+{
+    return PyUnicode_FromFormat("<robotsc.Robots %s, %zd bytes, %zu sitemaps, %zu directives>",
+                                rsc_program_profile(&r->prog) ? "rfc" : "google", r->view.len,
+                                rsc_sitemap_count(&r->prog), rsc_directive_count(&r->prog));
+}
+
+static PyMethodDef robots_methods[] = {
+    {"allowed", (PyCFunction)(void (*)(void))robots_allowed, METH_FASTCALL | METH_KEYWORDS, allowed_doc},
+    {"explain", (PyCFunction)(void (*)(void))robots_explain, METH_VARARGS | METH_KEYWORDS, explain_doc},
+    {"allowed_many", (PyCFunction)(void (*)(void))robots_allowed_many, METH_VARARGS | METH_KEYWORDS, allowed_many_doc},
+    {"crawl_delay", (PyCFunction)robots_crawl_delay, METH_O, crawl_delay_doc},
+    {"request_rate", (PyCFunction)robots_request_rate, METH_O, request_rate_doc},
+    {"group_directive", (PyCFunction)(void (*)(void))robots_group_directive, METH_VARARGS | METH_KEYWORDS, group_directive_doc},
+    {"parse", (PyCFunction)(void (*)(void))robots_parse, METH_VARARGS | METH_KEYWORDS | METH_CLASS, parse_doc},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef robots_getset[] = {
+    {"sitemaps", (getter)robots_get_sitemaps, NULL, "Sitemap URLs, in file order (list of str).", NULL},
+    {"directives", (getter)robots_get_directives, NULL,
+     "Unknown directives (crawl-delay, host, ...) as Directive(line, key, value), in file order.", NULL},
+    {"profile", (getter)robots_get_profile, NULL, "'google' or 'rfc'.", NULL},
+    {"size", (getter)robots_get_size, NULL, "Size of the blob in bytes.", NULL},
+    {"zero_copy", (getter)robots_get_zero_copy, NULL,
+     "True when the program reads the caller's buffer in place (read-only buffers).", NULL},
+    {"blob", (getter)robots_get_blob, NULL, "A read-only memoryview of the verified blob.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyDoc_STRVAR(robots_doc,
+"Robots(blob)\n\n"
+"A verified compiled robots.txt. blob is any bytes-like object (bytes,\n"
+"memoryview, mmap, an LMDB value); a read-only buffer is used in place and\n"
+"kept alive as long as this object, a writable one is copied first.\n"
+"Raises BlobError (.status, .offset, .reason) when verification fails.\n"
+"Use Robots.parse(text) to compile and load in one step. Thread-safe.");
+
+static PyTypeObject RobotsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "robotsc.Robots",
+    .tp_basicsize = sizeof(RobotsObject),
+    .tp_dealloc = (destructor)robots_dealloc,
+    .tp_repr = (reprfunc)robots_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = robots_doc,
+    .tp_weaklistoffset = offsetof(RobotsObject, weakrefs),
+    .tp_methods = robots_methods,
+    .tp_getset = robots_getset,
+    .tp_new = robots_new,
+};
+
+/* ---- crawler helpers --------------------------------------------------- */
+
+PyDoc_STRVAR(origin_doc,
+"origin(url) -> Origin\n\n"
+"The robots.txt that governs url (spec I): Origin(key, robots_url) with\n"
+".scheme, .host (punycode, lower case), .port and .default_port. Two URLs\n"
+"share a robots.txt iff their keys are equal. Raises URLError (.status,\n"
+".status_name) for relative URLs, other schemes, bad hosts or ports.");
+
+static PyObject *py_origin(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    text_arg t;
+    if (get_text(arg, &t, "url") < 0)
+        return NULL;
+    rsc_origin o;
+    rsc_url_status st = rsc_origin_parse(t.ptr, t.len, &o);
+    release_text(&t);
+    if (st != RSC_URL_OK) {
+        PyObject *msg = PyUnicode_FromFormat("no robots.txt for this URL: %s", rsc_url_strerror(st));
+        if (msg) {
+            raise_status(URLError, PyUnicode_AsUTF8(msg), st, rsc_url_strerror(st), -1, NULL);
+            Py_DECREF(msg);
+        }
+        return NULL;
+    }
+    PyObject *t2 = PyStructSequence_New(&OriginType);
+    if (!t2)
+        return NULL;
+    PyObject *items[6] = {
+        PyUnicode_FromStringAndSize(o.key, (Py_ssize_t)o.key_len),
+        PyUnicode_FromStringAndSize(o.robots_url, (Py_ssize_t)o.robots_url_len),
+        PyUnicode_FromString(o.scheme), PyUnicode_FromString(o.host),
+        PyLong_FromLong(o.port), PyBool_FromLong(o.default_port)};
+    int bad = 0;
+    for (int i = 0; i < 6; i++)
+        bad |= items[i] == NULL;
+    for (int i = 0; i < 6; i++)
+        PyStructSequence_SET_ITEM(t2, i, items[i] ? items[i] : Py_NewRef(Py_None));
+    if (bad) {
+        Py_DECREF(t2);
+        return NULL;
+    }
+    return t2;
+}
+
+PyDoc_STRVAR(is_robots_url_doc,
+"is_robots_url(url) -> bool\n\n"
+"True when url is itself a robots.txt that crawlers read (path exactly\n"
+"/robots.txt of an http, https or ftp URL).");
+
+static PyObject *py_is_robots_url(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    text_arg t;
+    if (get_text(arg, &t, "url") < 0)
+        return NULL;
+    int r = rsc_url_is_robots(t.ptr, t.len);
+    release_text(&t);
+    return PyBool_FromLong(r);
+}
+
+PyDoc_STRVAR(status_policy_doc,
+"status_policy(status, error=None, body=b'') -> Policy\n\n"
+"What to compile after fetching a robots.txt (spec I): status is the HTTP\n"
+"status of the final response (0 when none); error is None, 'network',\n"
+"'timeout' or 'redirects'. Returns Policy(policy, definite, body, reason):\n"
+"policy is 'parse', 'allow-all' or 'disallow-all', body the text to\n"
+"compile, definite True when the answer may be cached as a good copy.");
+
+static PyObject *py_status_policy(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *kwlist[] = {"status", "error", "body", NULL};
+    int status;
+    PyObject *err = Py_None, *body = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "i|OO:status_policy", kwlist, &status, &err, &body))
+        return NULL;
+    rsc_fetch_outcome o;
+    memset(&o, 0, sizeof o);
+    o.status = status;
+    if (err != Py_None) {
+        const char *e = PyUnicode_Check(err) ? PyUnicode_AsUTF8(err) : NULL;
+        if (e && strcmp(e, "network") == 0)
+            o.error = RSC_FETCH_E_NETWORK;
+        else if (e && strcmp(e, "timeout") == 0)
+            o.error = RSC_FETCH_E_TIMEOUT;
+        else if (e && strcmp(e, "redirects") == 0)
+            o.error = RSC_FETCH_E_REDIRECTS;
+        else {
+            PyErr_SetString(PyExc_ValueError, "error must be None, 'network', 'timeout' or 'redirects'");
+            return NULL;
+        }
+    }
+    text_arg t = {"", 0, {0}, 0};
+    if (body && body != Py_None && get_text(body, &t, "body") < 0)
+        return NULL;
+    o.body = t.ptr;
+    o.body_len = t.len;
+    rsc_policy_result pr;
+    rsc_status_policy(&o, &pr);
+    PyObject *res = PyStructSequence_New(&PolicyType);
+    PyObject *items[4] = {PyUnicode_FromString(rsc_policy_name(pr.policy)),
+                          PyBool_FromLong(pr.definite),
+                          PyBytes_FromStringAndSize(pr.body, (Py_ssize_t)pr.body_len),
+                          PyUnicode_FromString(pr.reason ? pr.reason : "")};
+    release_text(&t);
+    int bad = res == NULL;
+    for (int i = 0; i < 4; i++)
+        bad |= items[i] == NULL;
+    if (bad) {
+        for (int i = 0; i < 4; i++)
+            Py_XDECREF(items[i]);
+        if (res) {
+            for (int i = 0; i < 4; i++)
+                PyStructSequence_SET_ITEM(res, i, Py_NewRef(Py_None));
+            Py_DECREF(res);
+        }
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++)
+        PyStructSequence_SET_ITEM(res, i, items[i]);
+    return res;
+}
+
+PyDoc_STRVAR(cache_ttl_doc,
+"cache_ttl(cache_control=None) -> int\n\n"
+"Seconds a definite robots.txt answer may be cached given its\n"
+"Cache-Control header value (spec I defaults: 24 h, at least 60 s,\n"
+"at most 30 days).");
+
+static PyObject *py_cache_ttl(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *cc = Py_None;
+    if (!PyArg_ParseTuple(args, "|O:cache_ttl", &cc))
+        return NULL;
+    text_arg t = {NULL, 0, {0}, 0};
+    if (cc != Py_None && get_text(cc, &t, "cache_control") < 0)
+        return NULL;
+    int64_t ttl = rsc_cache_ttl(t.ptr, t.len, NULL);
+    release_text(&t);
+    return PyLong_FromLongLong((long long)ttl);
+}
+
+PyDoc_STRVAR(agent_token_doc,
+"agent_token(user_agent) -> str\n\n"
+"The product token that allowed() compares with the file's user-agent\n"
+"lines: 'Googlebot' for 'Googlebot/2.1' or a full User-Agent header.");
+
+static PyObject *py_agent_token(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    text_arg t;
+    if (get_text(arg, &t, "user_agent") < 0)
+        return NULL;
+    rsc_bytes tok;
+    agent_token(t.ptr, t.len, &tok);
+    PyObject *s = str_from(tok.ptr, tok.len);
+    release_text(&t);
+    return s;
+}
+
+/* ---- module ------------------------------------------------------------ */
+
+static PyMethodDef module_methods[] = {
+    {"compile", (PyCFunction)(void (*)(void))py_compile, METH_VARARGS | METH_KEYWORDS, compile_doc},
+    {"origin", py_origin, METH_O, origin_doc},
+    {"is_robots_url", py_is_robots_url, METH_O, is_robots_url_doc},
+    {"status_policy", (PyCFunction)(void (*)(void))py_status_policy, METH_VARARGS | METH_KEYWORDS, status_policy_doc},
+    {"cache_ttl", py_cache_ttl, METH_VARARGS, cache_ttl_doc},
+    {"agent_token", py_agent_token, METH_O, agent_token_doc},
+    {NULL, NULL, 0, NULL}};
+
+static PyStructSequence_Field explanation_fields[] = {
+    {"allowed", "the verdict"}, {"line", "source line of the deciding rule, 0 when none"},
+    {"pattern", "the deciding rule's escaped pattern, None when none"},
+    {"decided", "True when a rule decided"}, {"rule", "'allow', 'disallow' or None"},
+    {"priority", "the rule's priority (spec E.6)"}, {NULL, NULL}};
+static PyStructSequence_Desc explanation_desc = {
+    "robotsc.Explanation", "Why a URL is allowed or not.", explanation_fields, 3};
+
+static PyStructSequence_Field origin_fields[] = {
+    {"key", "canonical origin, the cache key"}, {"robots_url", "key + '/robots.txt'"},
+    {"scheme", "http, https or ftp"}, {"host", "lower-case ASCII host"},
+    {"port", "effective port"}, {"default_port", "True when the scheme's default"},
+    {NULL, NULL}};
+static PyStructSequence_Desc origin_desc = {
+    "robotsc.Origin", "The origin of a URL and its robots.txt.", origin_fields, 2};
+
+static PyStructSequence_Field policy_fields[] = {
+    {"policy", "'parse', 'allow-all' or 'disallow-all'"},
+    {"definite", "True when the answer may be cached as the last good copy"},
+    {"body", "the text to compile"}, {"reason", "why"}, {NULL, NULL}};
+static PyStructSequence_Desc policy_desc = {
+    "robotsc.Policy", "What to compile for a fetch outcome.", policy_fields, 4};
+
+static PyStructSequence_Field directive_fields[] = {
+    {"line", "source line"}, {"key", "the key as written"},
+    {"value", "the value, escaped per spec D"}, {NULL, NULL}};
+static PyStructSequence_Desc directive_desc = {
+    "robotsc.Directive", "An unknown directive (crawl-delay, host, ...).", directive_fields, 3};
+
+static PyStructSequence_Field diagnostic_fields[] = {
+    {"line", "source line, 0 for the whole file"}, {"name", "warning name, e.g. 'typo'"},
+    {"message", "human-readable text"}, {"detail", "extra text or None"}, {NULL, NULL}};
+static PyStructSequence_Desc diagnostic_desc = {
+    "robotsc.Diagnostic", "A lint warning found while compiling.", diagnostic_fields, 4};
+
+static PyStructSequence_Field request_rate_fields[] = {
+    {"requests", "requests"}, {"seconds", "per this many seconds"}, {NULL, NULL}};
+static PyStructSequence_Desc request_rate_desc = {
+    "robotsc.RequestRate", "A Request-rate value.", request_rate_fields, 2};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "robotsc._robotsc",
+    "robotsc: robots.txt compiled to verified bytecode, Google's exact verdicts.",
+    -1, module_methods, NULL, NULL, NULL, NULL};
+
+static int add_obj(PyObject *m, const char *name, PyObject *o)
+{
+    if (!o)
+        return -1;
+    if (PyModule_AddObject(m, name, o) < 0) {
+        Py_DECREF(o);
+        return -1;
+    }
+    return 0;
+}
+
+PyMODINIT_FUNC PyInit__robotsc(void);
+PyMODINIT_FUNC PyInit__robotsc(void)
+{
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m)
+        return NULL;
+    struct {
+        PyTypeObject *t;
+        PyStructSequence_Desc *d;
+    } seqs[] = {{&ExplanationType, &explanation_desc}, {&OriginType, &origin_desc},
+                {&PolicyType, &policy_desc}, {&DirectiveType, &directive_desc},
+                {&DiagnosticType, &diagnostic_desc}, {&RequestRateType, &request_rate_desc}};
+    for (size_t i = 0; i < sizeof seqs / sizeof seqs[0]; i++) {
+        if (seqs[i].t->tp_name == NULL && PyStructSequence_InitType2(seqs[i].t, seqs[i].d) < 0)
+            goto fail;
+        const char *dot = strrchr(seqs[i].d->name, '.');
+        if (add_obj(m, dot + 1, Py_NewRef((PyObject *)seqs[i].t)) < 0)
+            goto fail;
+    }
+    if (PyType_Ready(&RobotsType) < 0 || add_obj(m, "Robots", Py_NewRef((PyObject *)&RobotsType)) < 0)
+        goto fail;
+    Error = PyErr_NewExceptionWithDoc("robotsc.Error",
+        "Base of robotsc's errors: .status (int), .status_name, .offset (int or None), .reason.",
+        NULL, NULL);
+    if (add_obj(m, "Error", Py_XNewRef(Error)) < 0)
+        goto fail;
+    PyObject *bases = Py_BuildValue("(OO)", Error, PyExc_ValueError);
+    BlobError = bases ? PyErr_NewExceptionWithDoc("robotsc.BlobError",
+        "A blob failed verification: .status, .status_name, .offset (byte), .reason.",
+        bases, NULL) : NULL;
+    URLError = bases ? PyErr_NewExceptionWithDoc("robotsc.URLError",
+        "A URL has no robots.txt: .status and .status_name say why.", bases, NULL) : NULL;
+    Py_XDECREF(bases);
+    CompileError = PyErr_NewExceptionWithDoc("robotsc.CompileError",
+        "A body could not be compiled (a documented limit): .status.", Error, NULL);
+    if (add_obj(m, "BlobError", Py_XNewRef(BlobError)) < 0 ||
+        add_obj(m, "URLError", Py_XNewRef(URLError)) < 0 ||
+        add_obj(m, "CompileError", Py_XNewRef(CompileError)) < 0)
+        goto fail;
+    if (PyModule_AddStringConstant(m, "__version__", ROBOTSC_PY_VERSION) < 0)
+        goto fail;
+#ifdef RSC_HAVE_VERSION
+    if (PyModule_AddStringConstant(m, "library_version", rsc_version()) < 0)
+        goto fail;
+#else
+    if (PyModule_AddStringConstant(m, "library_version", ROBOTSC_PY_VERSION) < 0)
+        goto fail;
+#endif
+    if (PyModule_AddIntConstant(m, "MAX_BODY", RSC_MAX_BODY) < 0)
+        goto fail;
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}
