@@ -82,7 +82,7 @@ class BuildExt(build_ext):
             args = [cmake, "-S", SOURCE, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
                     "-DCMAKE_POSITION_INDEPENDENT_CODE=ON", "-DBUILD_SHARED_LIBS=OFF",
                     "-DRSC_BUILD_TESTS=OFF", "-DRSC_BUILD_CLI=OFF", "-DRSC_BUILD_BENCH=OFF",
-                    "-DRSC_SANITIZE=OFF"]
+                    "-DRSC_BUILD_STORE=OFF", "-DRSC_SANITIZE=OFF"]
             if shutil.which("ninja"):
                 args += ["-G", "Ninja"]
             subprocess.run(args, check=True)
