@@ -22,6 +22,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.abspath(os.environ.get("ROBOTSC_SOURCE_DIR", os.path.join(HERE, "..")))
 PREFIX = os.environ.get("ROBOTSC_PREFIX")
 INCLUDE = os.path.join(PREFIX or SOURCE, "include")
+# robotsc.Store needs the LMDB store (store/); ROBOTSC_STORE=0 leaves it out.
+STORE = (os.environ.get("ROBOTSC_STORE", "1") != "0"
+         and os.path.exists(os.path.join(INCLUDE, "robotsc", "store.h")))
+LIBS = (["robotsc_store"] if STORE else []) + ["robotsc_crawl", "robotsc", "robotsc_runtime"]
 
 
 def project_version():
@@ -48,6 +52,8 @@ def header_defines():
                         ("rsc_version", "RSC_HAVE_VERSION")):
         if re.search(r"\b%s\s*\(" % name, text):
             found.append((macro, "1"))
+    if STORE:
+        found.append(("RSC_HAVE_STORE", "1"))
     return found
 
 
@@ -57,7 +63,7 @@ def pkg_libs(*mods):
                              capture_output=True, text=True).stdout
         return out.split()
     except (OSError, subprocess.CalledProcessError):
-        return ["-lidn2", "-lcurl"]
+        return ["-l" + m.replace("lib", "", 1) for m in mods]
 
 
 class BuildExt(build_ext):
@@ -65,10 +71,10 @@ class BuildExt(build_ext):
         ext = self.extensions[0]
         if PREFIX:
             ext.library_dirs.append(os.path.join(PREFIX, "lib"))
-            ext.libraries += ["robotsc_crawl", "robotsc", "robotsc_runtime"]
+            ext.libraries += LIBS
         else:
             ext.extra_objects += self.cmake_archives()
-        ext.extra_link_args += pkg_libs("libidn2", "libcurl")
+        ext.extra_link_args += pkg_libs(*(["lmdb"] if STORE else []), "libidn2", "libcurl")
         super().build_extensions()
 
     def cmake_archives(self):
@@ -82,15 +88,18 @@ class BuildExt(build_ext):
             args = [cmake, "-S", SOURCE, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
                     "-DCMAKE_POSITION_INDEPENDENT_CODE=ON", "-DBUILD_SHARED_LIBS=OFF",
                     "-DRSC_BUILD_TESTS=OFF", "-DRSC_BUILD_CLI=OFF", "-DRSC_BUILD_BENCH=OFF",
-                    "-DRSC_BUILD_STORE=OFF", "-DRSC_SANITIZE=OFF"]
+                    "-DRSC_BUILD_STORE=%s" % ("ON" if STORE else "OFF"), "-DRSC_SANITIZE=OFF"]
             if shutil.which("ninja"):
                 args += ["-G", "Ninja"]
             subprocess.run(args, check=True)
+        else:
+            # An existing build directory follows this build's choices.
+            subprocess.run([cmake, "-S", SOURCE, "-B", build, "-DRSC_BUILD_STORE=%s" % ("ON" if STORE else "OFF")],
+                           check=True, stdout=subprocess.DEVNULL)
         jobs = os.environ.get("ROBOTSC_JOBS", "2")
-        subprocess.run([cmake, "--build", build, "-j", jobs, "--target",
-                        "robotsc_crawl", "robotsc", "robotsc_runtime"], check=True)
+        subprocess.run([cmake, "--build", build, "-j", jobs, "--target", *LIBS], check=True)
         archives = []
-        for name in ("robotsc_crawl", "robotsc", "robotsc_runtime"):
+        for name in LIBS:
             hits = sorted(glob.glob(os.path.join(build, "**", "lib%s.a" % name), recursive=True))
             if not hits:
                 raise RuntimeError("lib%s.a not found under %s" % (name, build))

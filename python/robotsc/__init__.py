@@ -33,6 +33,11 @@ from ._robotsc import (  # noqa: F401
     status_policy,
 )
 
+try:  # present when the extension was built with the LMDB store
+    from ._robotsc import Store, StoreError, StoreKeyError  # noqa: F401
+except ImportError:
+    pass
+
 
 def lint(body, profile="google"):
     """The lint warnings of a robots.txt body, as a list of Diagnostic."""
@@ -46,4 +51,4 @@ __all__ = [
     "MAX_BODY", "Origin", "Policy", "RequestRate", "Robots", "URLError",
     "agent_token", "cache_ttl", "compile", "is_robots_url", "library_version",
     "lint", "origin", "status_policy",
-]
+] + (["Store", "StoreError", "StoreKeyError"] if "Store" in globals() else [])

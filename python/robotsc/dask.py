@@ -4,9 +4,11 @@ Inputs are (origin, source) pairs, source being the body (bytes) or a file
 path that the worker reads; read_directory(), read_tsv() and read_warc()
 make them. compile_collection() splits them into partitions, compiles each
 partition on a worker into a pack (part-NNNNN.bin: blobs back to back,
-part-NNNNN.tsv: origin, offset, size, policy, status, error) and writes
-manifest.json. open_pack()/Pack map an origin to a zero-copy Robots over an
-mmap of the pack; merge() joins the partitions into one pack for workers.
+part-NNNNN.tsv: origin, offset, size, error) or, with output="store", an
+LMDB store per partition (robotsc.Store), and writes manifest.json.
+open_pack()/Pack map an origin to a zero-copy Robots over an mmap of the
+pack; merge() joins the partitions into one pack for workers, merge_stores()
+into one store.
 
     from dask.distributed import Client
     from robotsc import dask as rd
@@ -17,7 +19,6 @@ mmap of the pack; merge() joins the partitions into one pack for workers.
     pack = rd.open_pack("/shared/all")
     pack.allowed("https://example.com/x", "mybot")
 """
-import base64
 import gzip
 import hashlib
 import io
@@ -29,7 +30,7 @@ import time
 from ._robotsc import Error, Robots, compile as _compile, status_policy
 
 __all__ = ["read_directory", "read_tsv", "read_warc", "compile_collection",
-           "compile_partition", "Pack", "open_pack", "merge"]
+           "compile_partition", "Pack", "open_pack", "open_output", "merge", "merge_stores"]
 
 FORMAT = "robotsc-pack-1"
 
@@ -47,16 +48,20 @@ def read_directory(path, suffix=".txt"):
 
 
 def read_tsv(path):
-    """(origin, body) from a TSV file: origin, then the body in base64.
-    Lines starting with '#' are skipped."""
+    """(origin key, file path) from a TSV file of ORIGIN_OR_URL<TAB>PATH lines,
+    the format `robotsc store build` reads (relative paths are from the TSV's
+    folder). Lines starting with '#' are skipped."""
+    from ._robotsc import origin as _origin
+
+    base = os.path.dirname(os.path.abspath(path))
     out = []
-    with open(path, "rb") as f:
+    with open(path, encoding="utf-8") as f:
         for line in f:
-            line = line.rstrip(b"\r\n")
-            if not line or line.startswith(b"#"):
+            line = line.rstrip("\r\n")
+            if not line or line.startswith("#"):
                 continue
-            origin, _, b64 = line.partition(b"\t")
-            out.append((origin.decode("utf-8"), base64.b64decode(b64, validate=True)))
+            where, _, file_path = line.partition("\t")
+            out.append((_origin(where).key, os.path.join(base, file_path)))
     return out
 
 
@@ -120,45 +125,68 @@ def read_warc(paths):
 
 # ---- compile ----------------------------------------------------------------
 
-def compile_partition(index, items, out_dir, profile="google"):
-    """Compiles one partition into out_dir/part-INDEX.{bin,tsv}; returns its
-    summary (dict). Runs on a worker."""
+def _read_and_compile(source, profile):
+    """(blob, body, error text) for one source; a failure compiles to
+    disallow-all so that every origin gets an answer."""
+    try:
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            body = bytes(source)
+        else:
+            with open(source, "rb") as f:
+                body = f.read()
+        return _compile(body, profile), body, ""
+    except (OSError, Error) as e:
+        error = str(e).replace("\t", " ").replace("\n", " ")
+        return _compile(b"User-agent: *\nDisallow: /\n", profile), None, error
+
+
+def compile_partition(index, items, out_dir, profile="google", output="pack"):
+    """Compiles one partition into out_dir/part-INDEX.{bin,tsv} (output
+    "pack") or the LMDB store out_dir/part-INDEX.mdb (output "store", keys
+    canonicalised with origin()); returns its summary (dict). Runs on a
+    worker."""
     base = os.path.join(out_dir, "part-%05d" % index)
     n_ok = n_err = 0
     size = 0
     digest = hashlib.sha256()
     t0 = time.perf_counter()
-    with open(base + ".bin.tmp", "wb") as bin_f, open(base + ".tsv.tmp", "w", encoding="utf-8") as tsv:
-        for origin, source in items:
-            error = ""
-            try:
-                if isinstance(source, (bytes, bytearray, memoryview)):
-                    body = bytes(source)
-                else:
-                    with open(source, "rb") as f:
-                        body = f.read()
-                blob = _compile(body, profile)
-            except (OSError, Error) as e:
-                error = str(e).replace("\t", " ").replace("\n", " ")
-                blob = _compile(b"User-agent: *\nDisallow: /\n", profile)
-            bin_f.write(blob)
-            digest.update(blob)
-            tsv.write("%s\t%d\t%d\t%s\n" % (origin, size, len(blob), error))
-            size += len(blob)
-            if error:
-                n_err += 1
-            else:
-                n_ok += 1
-    os.replace(base + ".bin.tmp", base + ".bin")
-    os.replace(base + ".tsv.tmp", base + ".tsv")
-    return {"partition": index, "bin": os.path.basename(base) + ".bin",
-            "index": os.path.basename(base) + ".tsv", "files": n_ok + n_err,
-            "errors": n_err, "bytes": size, "sha256": digest.hexdigest(),
-            "seconds": round(time.perf_counter() - t0, 6)}
+    if output == "store":
+        from ._robotsc import Store, origin as _origin
+        if os.path.exists(base + ".mdb"):
+            os.remove(base + ".mdb")
+        with Store(base + ".mdb", no_sync=True) as st:
+            for origin, source in items:
+                blob, body, error = _read_and_compile(source, profile)
+                key = _origin(origin).key
+                st.put(key, blob, source_url=key + "/robots.txt", source=body,
+                       policy="disallow-all" if error else "parse")
+                digest.update(blob)
+                size += len(blob)
+                n_err += bool(error)
+                n_ok += not error
+        files = {"store": os.path.basename(base) + ".mdb"}
+    else:
+        with open(base + ".bin.tmp", "wb") as bin_f, \
+                open(base + ".tsv.tmp", "w", encoding="utf-8") as tsv:
+            for origin, source in items:
+                blob, _, error = _read_and_compile(source, profile)
+                bin_f.write(blob)
+                digest.update(blob)
+                tsv.write("%s\t%d\t%d\t%s\n" % (origin, size, len(blob), error))
+                size += len(blob)
+                n_err += bool(error)
+                n_ok += not error
+        os.replace(base + ".bin.tmp", base + ".bin")
+        os.replace(base + ".tsv.tmp", base + ".tsv")
+        files = {"bin": os.path.basename(base) + ".bin", "index": os.path.basename(base) + ".tsv"}
+    summary = {"partition": index, "files": n_ok + n_err, "errors": n_err, "bytes": size,
+               "sha256": digest.hexdigest(), "seconds": round(time.perf_counter() - t0, 6)}
+    summary.update(files)
+    return summary
 
 
 def compile_collection(items, out_dir, partitions=None, client=None, profile="google",
-                       progress=True):
+                       progress=True, output="pack"):
     """Compiles (origin, source) pairs across a Dask cluster into per-partition
     packs plus out_dir/manifest.json, and returns the manifest (dict).
 
@@ -167,8 +195,12 @@ def compile_collection(items, out_dir, partitions=None, client=None, profile="go
     4 per worker thread. progress shows a progress bar on stderr/stdout.
     A file that cannot be read or compiled is stored as disallow-all and
     counted in the manifest's errors, so the output always covers every
-    origin given."""
+    origin given. output "store" writes one LMDB store per partition
+    (robotsc.Store; merge_stores() joins them)."""
     import dask
+
+    if output not in ("pack", "store"):
+        raise ValueError("output must be 'pack' or 'store'")
 
     items = list(items)
     os.makedirs(out_dir, exist_ok=True)
@@ -183,7 +215,7 @@ def compile_collection(items, out_dir, partitions=None, client=None, profile="go
         partitions = max(1, 4 * threads)
     partitions = max(1, min(partitions, len(items) or 1))
     chunks = [items[i::partitions] for i in range(partitions)]
-    tasks = [dask.delayed(compile_partition, pure=False)(i, chunk, out_dir, profile)
+    tasks = [dask.delayed(compile_partition, pure=False)(i, chunk, out_dir, profile, output)
              for i, chunk in enumerate(chunks)]
     t0 = time.perf_counter()
     if client is not None:
@@ -198,7 +230,7 @@ def compile_collection(items, out_dir, partitions=None, client=None, profile="go
             parts = list(dask.compute(*tasks))
     else:
         parts = list(dask.compute(*tasks))
-    manifest = {"format": FORMAT, "profile": profile, "partitions": parts,
+    manifest = {"format": FORMAT, "output": output, "profile": profile, "partitions": parts,
                 "files": sum(p["files"] for p in parts),
                 "errors": sum(p["errors"] for p in parts),
                 "bytes": sum(p["bytes"] for p in parts),
@@ -300,3 +332,26 @@ def merge(out_dir, dest):
     os.replace(dest + ".bin.tmp", dest + ".bin")
     os.replace(dest + ".tsv.tmp", dest + ".tsv")
     return len(order)
+
+
+def merge_stores(out_dir, dest):
+    """Copies the records of every partition store of out_dir (output
+    "store") into the LMDB store dest (created when missing); returns the
+    number of records copied. Workers then open robotsc.Store(dest,
+    readonly=True)."""
+    from ._robotsc import Store
+
+    with open(os.path.join(out_dir, "manifest.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+    n = 0
+    with Store(dest) as out:
+        for p in manifest["partitions"]:
+            with Store(os.path.join(out_dir, p["store"]), readonly=True) as src:
+                for key in src.keys():
+                    robots, meta = src.get(key)
+                    out.put(key, bytes(robots.blob), source_url=meta["source_url"],
+                            http_status=meta["http_status"], policy=meta["policy"],
+                            fetched_at=meta["fetched_at"], expires=meta["expires"],
+                            has_copy=meta["has_copy"])
+                    n += 1
+    return n

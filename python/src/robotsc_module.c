@@ -20,12 +20,18 @@
 #include "robotsc/compiler.h"
 #include "robotsc/crawl.h"
 #include "robotsc/runtime.h"
+#ifdef RSC_HAVE_STORE
+#include "robotsc/store.h"
+#endif
 
 #ifndef ROBOTSC_PY_VERSION
 #define ROBOTSC_PY_VERSION "0"
 #endif
 
 static PyObject *Error, *BlobError, *CompileError, *URLError;
+#ifdef RSC_HAVE_STORE
+static PyObject *StoreError, *StoreKeyError;
+#endif
 static PyTypeObject ExplanationType, OriginType, PolicyType, DirectiveType,
     DiagnosticType, RequestRateType;
 
@@ -1053,6 +1059,431 @@ static PyObject *py_agent_token(PyObject *self, PyObject *arg)
     return s;
 }
 
+/* ---- Store (LMDB) ------------------------------------------------------ */
+#ifdef RSC_HAVE_STORE
+
+/* Every call opens and ends its own read transaction, under the GIL: the
+ * store's program cache is per thread and the GIL is that thread. */
+typedef struct StoreObject {
+    PyObject_HEAD
+    rsc_store *st;
+    rsc_store_cache *cache;
+    PyObject *cache_agent; /* the str/bytes agent the cache's selection is for */
+    PyObject *weakrefs;
+} StoreObject;
+
+static PyObject *raise_store(StoreObject *s, const char *what, rsc_store_status st)
+{
+    if (st == RSC_STORE_E_NOMEM)
+        return PyErr_NoMemory();
+    const char *detail = rsc_store_last_error(s ? s->st : NULL);
+    PyObject *msg = PyUnicode_FromFormat("%s: %s%s%s", what, rsc_store_strerror(st),
+                                         detail && *detail ? ": " : "", detail ? detail : "");
+    if (!msg)
+        return NULL;
+    raise_status(st == RSC_STORE_NOTFOUND ? StoreKeyError : StoreError, PyUnicode_AsUTF8(msg),
+                 st, rsc_store_strerror(st), -1, NULL);
+    Py_DECREF(msg);
+    return NULL;
+}
+
+static int store_open_check(StoreObject *s)
+{
+    if (!s->st) {
+        PyErr_SetString(PyExc_ValueError, "the store is closed");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *store_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"path", "readonly", "map_size", "no_sync", NULL};
+    PyObject *path;
+    int readonly = 0, no_sync = 0;
+    Py_ssize_t map_size = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|pnp:Store", kwlist, PyUnicode_FSConverter,
+                                     &path, &readonly, &map_size, &no_sync))
+        return NULL;
+    StoreObject *s = (StoreObject *)type->tp_alloc(type, 0);
+    if (!s) {
+        Py_DECREF(path);
+        return NULL;
+    }
+    rsc_store_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.readonly = readonly;
+    opt.map_size = map_size > 0 ? (size_t)map_size : 0;
+    opt.no_sync = no_sync;
+    rsc_store_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = rsc_store_open(PyBytes_AS_STRING(path), &opt, &s->st);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path);
+    if (st != RSC_STORE_OK) {
+        raise_store(NULL, "cannot open the store", st);
+        Py_DECREF(s);
+        return NULL;
+    }
+    return (PyObject *)s;
+}
+
+static void store_close_all(StoreObject *s)
+{
+    rsc_store_cache_free(s->cache);
+    s->cache = NULL;
+    Py_CLEAR(s->cache_agent);
+    rsc_store_close(s->st);
+    s->st = NULL;
+}
+
+static void store_dealloc(StoreObject *s)
+{
+    if (s->weakrefs)
+        PyObject_ClearWeakRefs((PyObject *)s);
+    store_close_all(s);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static PyObject *store_close(StoreObject *s, PyObject *unused)
+{
+    (void)unused;
+    store_close_all(s);
+    Py_RETURN_NONE;
+}
+
+static PyObject *store_enter(StoreObject *s, PyObject *unused)
+{
+    (void)unused;
+    if (store_open_check(s) < 0)
+        return NULL;
+    return Py_NewRef(s);
+}
+
+static PyObject *store_exit(StoreObject *s, PyObject *args)
+{
+    (void)args;
+    store_close_all(s);
+    Py_RETURN_FALSE;
+}
+
+PyDoc_STRVAR(store_allowed_doc,
+"allowed(url, agent, now=0) -> bool\n\n"
+"Routes url to its origin's record, verifies the blob and returns the\n"
+"verdict for agent (as Robots.allowed). Raises StoreKeyError (a KeyError)\n"
+"when the store has no record for the origin (or it expired before now,\n"
+"Unix seconds; 0 does not check expiry), URLError-like StoreError for a\n"
+"URL with no robots.txt, StoreError for a damaged record.");
+
+static PyObject *store_allowed(StoreObject *s, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"url", "agent", "now", NULL};
+    PyObject *url, *agent;
+    long long now = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|L:allowed", kwlist, &url, &agent, &now))
+        return NULL;
+    if (store_open_check(s) < 0)
+        return NULL;
+    rsc_bytes names[64];
+    text_arg ts[64];
+    Py_ssize_t n = 0;
+    int single = PyUnicode_Check(agent) || PyBytes_Check(agent);
+    PyObject *seq = NULL;
+    if (single) {
+        if (get_text(agent, &ts[0], "agent") < 0)
+            return NULL;
+        agent_token(ts[0].ptr, ts[0].len, &names[0]);
+        n = 1;
+    } else {
+        seq = PySequence_Fast(agent, "agent must be str, bytes or a sequence of names");
+        if (!seq)
+            return NULL;
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+        if (m == 0 || m > 64) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "agent list must hold 1 to 64 names");
+            return NULL;
+        }
+        for (; n < m; n++) {
+            if (get_text(PySequence_Fast_GET_ITEM(seq, n), &ts[n], "agent name") < 0)
+                break;
+            names[n].ptr = ts[n].ptr;
+            names[n].len = ts[n].len;
+        }
+        if (n != m)
+            goto done_err;
+    }
+    /* The cache holds selections for one agent: a new agent, a new cache. */
+    rsc_store_cache *cache = NULL;
+    if (single) {
+        if (!s->cache_agent || (s->cache_agent != agent &&
+            !(Py_TYPE(s->cache_agent) == Py_TYPE(agent) &&
+              PyObject_RichCompareBool(s->cache_agent, agent, Py_EQ) == 1))) {
+            rsc_store_cache_free(s->cache);
+            s->cache = rsc_store_cache_new(256, 0);
+            Py_INCREF(agent);
+            Py_XSETREF(s->cache_agent, agent);
+        }
+        cache = s->cache;
+    }
+    text_arg u;
+    if (get_text(url, &u, "url") < 0)
+        goto done_err;
+    rsc_store_txn *t = NULL;
+    int verdict = 0;
+    rsc_store_status st = rsc_store_begin(s->st, &t);
+    if (st == RSC_STORE_OK)
+        st = rsc_store_check(t, cache, names, (size_t)n, u.ptr, u.len, (int64_t)now, &verdict);
+    rsc_store_end(t);
+    release_text(&u);
+    for (Py_ssize_t i = 0; i < n; i++)
+        release_text(&ts[i]);
+    Py_XDECREF(seq);
+    if (st != RSC_STORE_OK)
+        return raise_store(s, "cannot check the URL", st);
+    return PyBool_FromLong(verdict == RSC_STORE_ALLOW);
+done_err:
+    for (Py_ssize_t i = 0; i < n; i++)
+        release_text(&ts[i]);
+    Py_XDECREF(seq);
+    return NULL;
+}
+
+static PyObject *meta_dict(const rsc_store_meta *m)
+{
+    return Py_BuildValue("{s:L,s:L,s:L,s:i,s:s,s:s,s:O,s:s,s:i,s:K,s:K,s:N,s:N,s:N}",
+        "fetched_at", (long long)m->fetched_at, "expires", (long long)m->expires,
+        "error_since", (long long)m->error_since, "http_status", (int)m->http_status,
+        "fetch_error", m->fetch_error == RSC_FETCH_E_NETWORK ? "network" :
+                       m->fetch_error == RSC_FETCH_E_TIMEOUT ? "timeout" :
+                       m->fetch_error == RSC_FETCH_E_REDIRECTS ? "redirects" : "",
+        "policy", rsc_policy_name(m->policy), "has_copy", m->has_copy ? Py_True : Py_False,
+        "profile", m->profile ? "rfc" : "google", "format", (int)m->format,
+        "source_size", (unsigned long long)m->source_size,
+        "source_hash", (unsigned long long)m->source_hash,
+        "source_url", str_from(m->source_url.ptr, m->source_url.len),
+        "etag", str_from(m->etag.ptr, m->etag.len),
+        "last_modified", str_from(m->last_modified.ptr, m->last_modified.len));
+}
+
+PyDoc_STRVAR(store_get_doc,
+"get(key) -> (Robots, dict)\n\n"
+"The record of an origin key ('https://example.com'): a Robots over a\n"
+"verified copy of its blob, and its metadata. StoreKeyError when absent.");
+
+static PyObject *store_get(StoreObject *s, PyObject *arg)
+{
+    if (store_open_check(s) < 0)
+        return NULL;
+    text_arg k;
+    if (get_text(arg, &k, "key") < 0)
+        return NULL;
+    rsc_store_txn *t = NULL;
+    rsc_store_record rec;
+    rsc_program prog;
+    rsc_load_error err = {0, NULL};
+    PyObject *blob = NULL, *meta = NULL;
+    rsc_store_status st = rsc_store_begin(s->st, &t);
+    if (st == RSC_STORE_OK)
+        st = rsc_store_get(t, k.ptr, k.len, &rec, &prog, &err);
+    if (st == RSC_STORE_OK) {
+        /* A copy: the map's bytes are valid only inside the transaction. */
+        blob = PyBytes_FromStringAndSize((const char *)rec.blob, (Py_ssize_t)rec.blob_len);
+        meta = meta_dict(&rec.meta);
+    }
+    rsc_store_end(t);
+    release_text(&k);
+    if (st != RSC_STORE_OK)
+        return raise_store(s, "cannot read the record", st);
+    PyObject *r = blob && meta ? (PyObject *)robots_from_buffer(&RobotsType, blob) : NULL;
+    Py_XDECREF(blob);
+    if (!r) {
+        Py_XDECREF(meta);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", r, meta);
+}
+
+PyDoc_STRVAR(store_put_doc,
+"put(key, blob, *, source_url='', http_status=200, policy='parse',\n"
+"    fetched_at=0, expires=None, has_copy=True, source=None)\n\n"
+"Writes one record (one transaction). key must be a canonical origin key\n"
+"(origin(url).key); blob a compiled blob (verified before it is stored).\n"
+"expires None means never; source (the robots.txt body) sets the source\n"
+"size and hash.");
+
+static PyObject *store_put(StoreObject *s, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"key", "blob", "source_url", "http_status", "policy", "fetched_at",
+                             "expires", "has_copy", "source", NULL};
+    PyObject *key, *blob, *expires = Py_None, *source = Py_None;
+    const char *source_url = "", *policy = "parse";
+    int http_status = 200, has_copy = 1;
+    long long fetched_at = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$sisLOpO:put", kwlist, &key, &blob,
+                                     &source_url, &http_status, &policy, &fetched_at,
+                                     &expires, &has_copy, &source))
+        return NULL;
+    if (store_open_check(s) < 0)
+        return NULL;
+    rsc_store_meta m;
+    memset(&m, 0, sizeof m);
+    m.fetched_at = fetched_at;
+    m.expires = RSC_STORE_NEVER;
+    if (expires != Py_None) {
+        long long e = PyLong_AsLongLong(expires);
+        if (e == -1 && PyErr_Occurred())
+            return NULL;
+        m.expires = e;
+    }
+    m.http_status = http_status;
+    m.has_copy = (uint8_t)has_copy;
+    if (strcmp(policy, "parse") == 0)
+        m.policy = RSC_POLICY_PARSE;
+    else if (strcmp(policy, "allow-all") == 0)
+        m.policy = RSC_POLICY_ALLOW_ALL;
+    else if (strcmp(policy, "disallow-all") == 0)
+        m.policy = RSC_POLICY_DISALLOW_ALL;
+    else {
+        PyErr_SetString(PyExc_ValueError, "policy must be 'parse', 'allow-all' or 'disallow-all'");
+        return NULL;
+    }
+    m.source_url.ptr = source_url;
+    m.source_url.len = strlen(source_url);
+    text_arg k, b, src = {NULL, 0, {0}, 0};
+    if (get_text(key, &k, "key") < 0)
+        return NULL;
+    if (get_text(blob, &b, "blob") < 0) {
+        release_text(&k);
+        return NULL;
+    }
+    if (source != Py_None) {
+        if (get_text(source, &src, "source") < 0) {
+            release_text(&k);
+            release_text(&b);
+            return NULL;
+        }
+        m.source_size = src.len;
+        m.source_hash = rsc_store_hash(src.ptr, src.len);
+    }
+    rsc_program prog;
+    if (rsc_load(&prog, b.ptr, b.len, NULL) == RSC_OK)
+        m.profile = (uint8_t)rsc_program_profile(&prog);
+    rsc_store_status st = rsc_store_put(s->st, k.ptr, k.len, &m, b.ptr, b.len);
+    release_text(&k);
+    release_text(&b);
+    release_text(&src);
+    if (st != RSC_STORE_OK)
+        return raise_store(s, "cannot write the record", st);
+    Py_RETURN_NONE;
+}
+
+static PyObject *store_delete(StoreObject *s, PyObject *arg)
+{
+    if (store_open_check(s) < 0)
+        return NULL;
+    text_arg k;
+    if (get_text(arg, &k, "key") < 0)
+        return NULL;
+    rsc_store_status st = rsc_store_del(s->st, k.ptr, k.len);
+    release_text(&k);
+    if (st != RSC_STORE_OK)
+        return raise_store(s, "cannot delete the record", st);
+    Py_RETURN_NONE;
+}
+
+typedef struct keys_ctx {
+    PyObject *list;
+    int failed;
+} keys_ctx;
+
+static int collect_key(void *ud, const char *key, size_t len, rsc_store_status st,
+                       const rsc_store_record *rec)
+{
+    (void)st;
+    (void)rec;
+    keys_ctx *c = ud;
+    PyObject *k = str_from(key, len);
+    if (!k || PyList_Append(c->list, k) < 0) {
+        Py_XDECREF(k);
+        c->failed = 1;
+        return 1;
+    }
+    Py_DECREF(k);
+    return 0;
+}
+
+static PyObject *store_keys(StoreObject *s, PyObject *unused)
+{
+    (void)unused;
+    if (store_open_check(s) < 0)
+        return NULL;
+    keys_ctx c = {PyList_New(0), 0};
+    if (!c.list)
+        return NULL;
+    rsc_store_txn *t = NULL;
+    rsc_store_status st = rsc_store_begin(s->st, &t);
+    if (st == RSC_STORE_OK)
+        st = rsc_store_foreach(t, collect_key, &c);
+    rsc_store_end(t);
+    if (c.failed) {
+        Py_DECREF(c.list);
+        return NULL;
+    }
+    if (st != RSC_STORE_OK) {
+        Py_DECREF(c.list);
+        return raise_store(s, "cannot list the store", st);
+    }
+    return c.list;
+}
+
+static Py_ssize_t store_len(StoreObject *s)
+{
+    if (store_open_check(s) < 0)
+        return -1;
+    rsc_store_stats stats;
+    rsc_store_status st = rsc_store_stat(s->st, &stats);
+    if (st != RSC_STORE_OK) {
+        raise_store(s, "cannot read the store's statistics", st);
+        return -1;
+    }
+    return (Py_ssize_t)stats.records;
+}
+
+static PyMethodDef store_methods[] = {
+    {"allowed", (PyCFunction)(void (*)(void))store_allowed, METH_VARARGS | METH_KEYWORDS, store_allowed_doc},
+    {"get", (PyCFunction)store_get, METH_O, store_get_doc},
+    {"put", (PyCFunction)(void (*)(void))store_put, METH_VARARGS | METH_KEYWORDS, store_put_doc},
+    {"delete", (PyCFunction)store_delete, METH_O, "delete(key): removes a record (StoreKeyError when absent)."},
+    {"keys", (PyCFunction)store_keys, METH_NOARGS, "keys() -> list[str]: the origin keys, in order."},
+    {"close", (PyCFunction)store_close, METH_NOARGS, "close(): closes the store (idempotent)."},
+    {"__enter__", (PyCFunction)store_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)store_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL}};
+
+static PySequenceMethods store_as_sequence = {.sq_length = (lenfunc)store_len};
+
+PyDoc_STRVAR(store_doc,
+"Store(path, readonly=False, map_size=0, no_sync=False)\n\n"
+"An LMDB store of compiled robots.txt programs keyed by origin (the store\n"
+"that `robotsc store build` writes). Store(path).allowed(url, agent) routes\n"
+"a URL to its origin's record, verifies it and answers. Records read from\n"
+"the file are verified, never trusted. Usable as a context manager.");
+
+static PyTypeObject StoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "robotsc.Store",
+    .tp_basicsize = sizeof(StoreObject),
+    .tp_dealloc = (destructor)store_dealloc,
+    .tp_as_sequence = &store_as_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = store_doc,
+    .tp_weaklistoffset = offsetof(StoreObject, weakrefs),
+    .tp_methods = store_methods,
+    .tp_new = store_new,
+};
+#endif /* RSC_HAVE_STORE */
+
 /* ---- module ------------------------------------------------------------ */
 
 static PyMethodDef module_methods[] = {
@@ -1159,6 +1590,19 @@ PyMODINIT_FUNC PyInit__robotsc(void)
         add_obj(m, "URLError", Py_XNewRef(URLError)) < 0 ||
         add_obj(m, "CompileError", Py_XNewRef(CompileError)) < 0)
         goto fail;
+#ifdef RSC_HAVE_STORE
+    if (PyType_Ready(&StoreType) < 0 || add_obj(m, "Store", Py_NewRef((PyObject *)&StoreType)) < 0)
+        goto fail;
+    StoreError = PyErr_NewExceptionWithDoc("robotsc.StoreError",
+        "A store operation failed: .status and .status_name (rsc_store_status).", Error, NULL);
+    bases = StoreError ? Py_BuildValue("(OO)", StoreError, PyExc_KeyError) : NULL;
+    StoreKeyError = bases ? PyErr_NewExceptionWithDoc("robotsc.StoreKeyError",
+        "The store has no record for the origin (a KeyError).", bases, NULL) : NULL;
+    Py_XDECREF(bases);
+    if (add_obj(m, "StoreError", Py_XNewRef(StoreError)) < 0 ||
+        add_obj(m, "StoreKeyError", Py_XNewRef(StoreKeyError)) < 0)
+        goto fail;
+#endif
     if (PyModule_AddStringConstant(m, "__version__", ROBOTSC_PY_VERSION) < 0)
         goto fail;
 #ifdef RSC_HAVE_VERSION

@@ -1,7 +1,6 @@
 """robotsc.dask on a LocalCluster of 2 workers: a corpus sample compiled into
 per-partition packs + manifest; merged; verdicts equal direct compilation.
 TSV and WARC inputs are built here."""
-import base64
 import gzip
 import json
 import os
@@ -70,21 +69,46 @@ def test_tsv_input_without_a_cluster(tmp_path):
     bodies = {"https://a.example": b"User-agent: *\nDisallow: /a\n",
               "https://b.example": b"User-agent: *\nDisallow: /b\n",
               "https://c.example": b""}
-    tsv = tmp_path / "in.tsv"
-    tsv.write_bytes(b"# origin\tbody\n" + b"".join(
-        o.encode() + b"\t" + base64.b64encode(b) + b"\n" for o, b in bodies.items()))
-    items = rd.read_tsv(str(tsv))
-    assert items == list(bodies.items())
+    lines = ["# ORIGIN_OR_URL\tPATH"]
+    for i, (o, b) in enumerate(bodies.items()):
+        (tmp_path / ("f%d.txt" % i)).write_bytes(b)
+        lines.append("%s/some/page\tf%d.txt" % (o.upper().replace("HTTPS", "https"), i))
+    lines.append("https://d.example\tmissing.txt")
+    (tmp_path / "in.tsv").write_text("\n".join(lines) + "\n")
+    items = rd.read_tsv(str(tmp_path / "in.tsv"))
+    assert [o for o, _ in items] == list(bodies) + ["https://d.example"]
     manifest = rd.compile_collection(items, str(tmp_path / "out"), partitions=2, progress=False)
-    assert manifest["files"] == 3 and len(manifest["partitions"]) == 2
+    assert manifest["files"] == 4 and manifest["errors"] == 1 and len(manifest["partitions"]) == 2
     rd.merge(str(tmp_path / "out"), str(tmp_path / "all"))
     pack = rd.open_pack(str(tmp_path / "all"))
     assert pack.allowed("https://a.example/a", "x") is False
     assert pack.allowed("https://a.example/b", "x") is True
     assert pack.allowed("https://b.example/b", "x") is False
     assert pack.allowed("https://c.example/b", "x") is True
+    # An unreadable file is stored as disallow-all, with its error.
+    assert pack.allowed("https://d.example/", "x") is False
+    assert "missing.txt" in pack.error("https://d.example")
     with pytest.raises(KeyError):
-        pack.allowed("https://d.example/", "x")
+        pack.allowed("https://e.example/", "x")
+
+
+@pytest.mark.skipif(not hasattr(robotsc, "Store"), reason="built without the LMDB store")
+def test_store_output_merged(corpus, client, tmp_path):
+    items = rd.read_directory(os.path.join(corpus, "robots"))[::400][:40]
+    out = str(tmp_path / "out")
+    manifest = rd.compile_collection(items, out, partitions=3, client=client, progress=False,
+                                     output="store")
+    assert manifest["output"] == "store" and manifest["files"] == len(items)
+    assert all(os.path.exists(os.path.join(out, p["store"])) for p in manifest["partitions"])
+    assert rd.merge_stores(out, str(tmp_path / "all.mdb")) == len(items)
+    with robotsc.Store(str(tmp_path / "all.mdb"), readonly=True) as st:
+        assert len(st) == len(items)
+        for origin, path in items:
+            with open(path, "rb") as f:
+                direct = robotsc.Robots.parse(f.read())
+            for agent in AGENTS:
+                for u in URLS:
+                    assert st.allowed(origin + u, agent) == direct.allowed(origin + u, agent)
 
 
 def warc_record(uri, status, body, kind="response"):
