@@ -3,6 +3,8 @@
 need=""
 command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
+# The install test builds C++ consumers of the public headers.
+command -v c++ >/dev/null 2>&1 || need="$need g++"
 command -v bison >/dev/null 2>&1 || need="$need bison"
 command -v re2c >/dev/null 2>&1 || need="$need re2c"
 command -v ninja >/dev/null 2>&1 || need="$need ninja-build"
