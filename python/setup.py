@@ -38,23 +38,8 @@ def project_version():
 
 
 def header_defines():
-    """Feature macros for runtime functions that newer headers declare."""
-    text = ""
-    for h in ("runtime.h", "compiler.h", "crawl.h"):
-        try:
-            with open(os.path.join(INCLUDE, "robotsc", h), encoding="utf-8") as f:
-                text += f.read()
-        except OSError:
-            pass
-    found = []
-    for name, macro in (("rsc_agent_token", "RSC_HAVE_AGENT_TOKEN"),
-                        ("rsc_crawl_delay", "RSC_HAVE_CRAWL_DELAY"),
-                        ("rsc_version", "RSC_HAVE_VERSION")):
-        if re.search(r"\b%s\s*\(" % name, text):
-            found.append((macro, "1"))
-    if STORE:
-        found.append(("RSC_HAVE_STORE", "1"))
-    return found
+    """Feature macros: RSC_HAVE_STORE when the LMDB store is linked in."""
+    return [("RSC_HAVE_STORE", "1")] if STORE else []
 
 
 def pkg_libs(*mods):

@@ -13,7 +13,6 @@
 #include <Python.h>
 #include <structmember.h>
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,33 +151,15 @@ static PyObject *str_from(const char *p, size_t n)
     return PyUnicode_DecodeUTF8(p ? p : "", (Py_ssize_t)n, "surrogateescape");
 }
 
-/* The product token of a User-Agent value: rsc_agent_token() when the
- * runtime has it, else the spec F.2 cut of the first word. */
+/* The product token of a User-Agent value (a token, "Name/1.2" or a full
+ * header); the value itself when the runtime finds none. */
 static void agent_token(const char *ua, size_t len, rsc_bytes *tok)
 {
-#ifdef RSC_HAVE_AGENT_TOKEN
     int changed = 0;
-    if (rsc_agent_token(ua, len, tok, &changed) == RSC_OK)
-        return;
-    tok->ptr = ua;
-    tok->len = len;
-#else
-    size_t i = 0, j;
-    while (i < len && (ua[i] == ' ' || ua[i] == '\t'))
-        i++;
-    for (j = i; j < len; j++) {
-        char c = ua[j];
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == '-'))
-            break;
-    }
-    if (j > i) {
-        tok->ptr = ua + i;
-        tok->len = j - i;
-    } else {
+    if (rsc_agent_token(ua, len, tok, &changed) != RSC_OK) {
         tok->ptr = ua;
         tok->len = len;
     }
-#endif
 }
 
 /* ---- compile ----------------------------------------------------------- */
@@ -625,27 +606,6 @@ fail:
     return NULL;
 }
 
-#ifndef RSC_HAVE_CRAWL_DELAY
-/* For runtimes without rsc_crawl_delay(): a non-negative decimal. */
-static int parse_number(const char *p, size_t n, double *out)
-{
-    char buf[64];
-    if (n == 0 || n >= sizeof buf)
-        return 0;
-    memcpy(buf, p, n);
-    buf[n] = 0;
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    while (*end == ' ' || *end == '\t')
-        end++;
-    if (end == buf || *end || errno || !(v >= 0) || v > 1e12)
-        return 0;
-    *out = v;
-    return 1;
-}
-#endif
-
 PyDoc_STRVAR(crawl_delay_doc,
 "crawl_delay(agent) -> float | None\n\n"
 "Crawl-delay in seconds of the groups that apply to agent (the global\n"
@@ -658,16 +618,8 @@ static PyObject *robots_crawl_delay(RobotsObject *r, PyObject *agent)
     if (!sel)
         return NULL;
     double secs = 0;
-#ifdef RSC_HAVE_CRAWL_DELAY
     if (rsc_crawl_delay(sel, &secs) == 1)
         return PyFloat_FromDouble(secs);
-#else
-    rsc_bytes v;
-    uint32_t line;
-    if (rsc_group_directive(sel, "crawl-delay", &v, &line) == 1 &&
-        parse_number(v.ptr, v.len, &secs))
-        return PyFloat_FromDouble(secs);
-#endif
     Py_RETURN_NONE;
 }
 
@@ -684,31 +636,7 @@ static PyObject *robots_request_rate(RobotsObject *r, PyObject *agent)
         return NULL;
     uint32_t req = 0;
     double secs = 0;
-    int have = 0;
-#ifdef RSC_HAVE_CRAWL_DELAY
-    have = rsc_request_rate(sel, &req, &secs) == 1;
-#else
-    rsc_bytes v;
-    uint32_t line;
-    if (rsc_group_directive(sel, "request-rate", &v, &line) == 1) {
-        const char *slash = memchr(v.ptr, '/', v.len);
-        double a;
-        if (slash && parse_number(v.ptr, (size_t)(slash - v.ptr), &a) && a >= 1 && a < 4e9) {
-            size_t rest = v.len - (size_t)(slash + 1 - v.ptr);
-            const char *q = slash + 1;
-            double mult = 1;
-            if (rest && (q[rest - 1] == 's' || q[rest - 1] == 'm' || q[rest - 1] == 'h')) {
-                mult = q[rest - 1] == 'm' ? 60 : q[rest - 1] == 'h' ? 3600 : 1;
-                rest--;
-            }
-            if (parse_number(q, rest, &secs) && secs > 0) {
-                req = (uint32_t)a;
-                secs *= mult;
-                have = 1;
-            }
-        }
-    }
-#endif
+    int have = rsc_request_rate(sel, &req, &secs) == 1;
     if (!have)
         Py_RETURN_NONE;
     PyObject *t = PyStructSequence_New(&RequestRateType);
@@ -1605,13 +1533,8 @@ PyMODINIT_FUNC PyInit__robotsc(void)
 #endif
     if (PyModule_AddStringConstant(m, "__version__", ROBOTSC_PY_VERSION) < 0)
         goto fail;
-#ifdef RSC_HAVE_VERSION
     if (PyModule_AddStringConstant(m, "library_version", rsc_version()) < 0)
         goto fail;
-#else
-    if (PyModule_AddStringConstant(m, "library_version", ROBOTSC_PY_VERSION) < 0)
-        goto fail;
-#endif
     if (PyModule_AddIntConstant(m, "MAX_BODY", RSC_MAX_BODY) < 0)
         goto fail;
     return m;
