@@ -1056,6 +1056,8 @@ out:
 static const char check_usage[] =
     "usage: robotsc store check DB --agent A [--agent B ...] [--missing allow|disallow|unknown]\n"
     "                           [--now T] [--no-cache] [URL ...]\n"
+    "An agent is a product token, Name/version or a whole User-Agent header (matched by\n"
+    "its product token, as robotsc check does).\n"
     "Routes each URL (arguments, or standard input one per line, any origins) to its\n"
     "origin's record and prints allow, disallow or unknown, a tab and the URL. unknown:\n"
     "no record, or the record expired (at --now T, default the clock); --missing chooses\n"
@@ -1087,8 +1089,17 @@ static int cmd_check(int argc, char **argv)
                 rsc_cli_fail(CMD, "too many agents");
                 goto out;
             }
-            agents[n_agents].ptr = val;
-            agents[n_agents++].len = strlen(val);
+            /* As `robotsc check`: a token, Name/1.2 or a whole User-Agent
+             * header is matched by its product token. */
+            int changed = 0;
+            if (rsc_agent_token(val, strlen(val), &agents[n_agents], &changed) != RSC_OK) {
+                rsc_cli_fail(CMD, "agent '%s' has no product token (letters, '_' and '-')", val);
+                goto out;
+            }
+            if (changed)
+                fprintf(stderr, "robotsc store: note: agent '%s' is matched as its product token '%.*s'\n", val,
+                        (int)agents[n_agents].len, agents[n_agents].ptr);
+            n_agents++;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--missing", &val)) != 0) {
             if (r < 0)
                 goto missing;

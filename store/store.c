@@ -268,6 +268,9 @@ static rsc_store_status record_read(const char *key, size_t klen, const uint8_t 
         return RSC_STORE_E_DAMAGED;
     if (get64(p + 64) != record_sum(key, klen, p, strings))
         return RSC_STORE_E_DAMAGED;
+    for (size_t i = HDR + strings; i < off; i++) /* padding: zeros */
+        if (p[i])
+            return RSC_STORE_E_DAMAGED;
     rsc_store_meta *m = &r->meta;
     m->format = p[5];
     m->policy = p[6];
