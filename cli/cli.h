@@ -18,6 +18,7 @@ int rsc_cmd_url(int argc, char **argv);     /* cli/cmd_url.c */
 int rsc_cmd_fetch(int argc, char **argv);   /* cli/cmd_fetch.c */
 int rsc_cmd_bench(int argc, char **argv);   /* cli/cmd_bench.c */
 int rsc_cmd_store(int argc, char **argv);   /* cli/cmd_store.c (RSC_HAVE_STORE) */
+int rsc_store_fetch(int argc, char **argv); /* cli/store_fetch.c: fetch --store */
 
 /* Reads a whole file ("-" is standard input). Returns a malloc'ed buffer
  * or NULL with errno set. */

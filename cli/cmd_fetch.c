@@ -177,6 +177,12 @@ static const char usage_text[] =
 
 int rsc_cmd_fetch(int argc, char **argv)
 {
+#ifdef RSC_HAVE_STORE
+    /* --store DB: many origins into a store (cli/store_fetch.c). */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--store") == 0 || strncmp(argv[i], "--store=", 8) == 0)
+            return rsc_store_fetch(argc, argv);
+#endif
     const char *url = NULL, *out = NULL, *ua = "robotsc/" RSC_VERSION_STRING, *val;
     double timeout = 30;
     int64_t now = (int64_t)time(NULL);
