@@ -12,6 +12,10 @@ command -v ninja >/dev/null 2>&1 || need="$need ninja-build"
 for p in libcurl4-openssl-dev libidn2-dev pkg-config; do
   dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
+# The store (robotsc store, fetch --store): LMDB; zlib reads .warc.gz.
+for p in liblmdb-dev zlib1g-dev; do
+  dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
+done
 # The Python binding and its tests (python/, tests/python): Debian's python3
 # with setuptools and venv, pytest, the frameworks the binding plugs into, and
 # LMDB for robotsc.Store.
