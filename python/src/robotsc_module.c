@@ -356,7 +356,10 @@ static void robots_dealloc(RobotsObject *r)
 static const rsc_selection *robots_select(RobotsObject *r, PyObject *agent, rsc_selection *tmp)
 {
     int single = PyUnicode_Check(agent) || PyBytes_Check(agent);
-    if (single && r->sel_key && (r->sel_key == agent ||
+    /* Only exact str/bytes are cached: comparing them runs no Python code,
+     * so no other thread can replace the cache in between. */
+    int cacheable = PyUnicode_CheckExact(agent) || PyBytes_CheckExact(agent);
+    if (cacheable && r->sel_key && (r->sel_key == agent ||
         (Py_TYPE(r->sel_key) == Py_TYPE(agent) &&
          PyObject_RichCompareBool(r->sel_key, agent, Py_EQ) == 1)))
         return &r->sel;
@@ -368,6 +371,8 @@ static const rsc_selection *robots_select(RobotsObject *r, PyObject *agent, rsc_
         rsc_bytes tok;
         agent_token(t.ptr, t.len, &tok);
         st = rsc_select(&r->prog, &tok, 1, tmp);
+        if (st == RSC_OK && !cacheable)
+            return tmp;
         if (st == RSC_OK) {
             memcpy(&r->sel, tmp, sizeof *tmp);
             Py_INCREF(agent);
@@ -1143,7 +1148,7 @@ static PyObject *store_allowed(StoreObject *s, PyObject *args, PyObject *kw)
     }
     /* The cache holds selections for one agent: a new agent, a new cache. */
     rsc_store_cache *cache = NULL;
-    if (single) {
+    if (PyUnicode_CheckExact(agent) || PyBytes_CheckExact(agent)) {
         if (!s->cache_agent || (s->cache_agent != agent &&
             !(Py_TYPE(s->cache_agent) == Py_TYPE(agent) &&
               PyObject_RichCompareBool(s->cache_agent, agent, Py_EQ) == 1))) {

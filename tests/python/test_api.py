@@ -329,3 +329,21 @@ def test_threads_share_a_robots(blob):
     for t in threads:
         t.join()
     assert errors == []
+
+
+def test_str_subclass_agents_are_not_cached(robots):
+    class Agent(str):
+        calls = 0
+
+        def __eq__(self, other):  # would run Python code inside a cache lookup
+            Agent.calls += 1
+            return str.__eq__(self, other)
+
+        __hash__ = str.__hash__
+
+    url = "https://example.com/nogoogle/page"
+    for _ in range(3):
+        assert robots.allowed(url, Agent("Googlebot")) is False
+        assert robots.allowed(url, "FooBot") is True
+        assert robots.allowed(url, Agent("FooBot")) is True
+    assert Agent.calls == 0
