@@ -191,7 +191,7 @@ def compile_collection(items, out_dir, partitions=None, client=None, profile="go
     packs plus out_dir/manifest.json, and returns the manifest (dict).
 
     client: a dask.distributed Client (the current one when None and one
-    exists; else Dask's local threaded scheduler). partitions defaults to
+    exists; else, or when False, Dask's local threaded scheduler). partitions defaults to
     4 per worker thread. progress shows a progress bar on stderr/stdout.
     A file that cannot be read or compiled is stored as disallow-all and
     counted in the manifest's errors, so the output always covers every
@@ -204,7 +204,9 @@ def compile_collection(items, out_dir, partitions=None, client=None, profile="go
 
     items = list(items)
     os.makedirs(out_dir, exist_ok=True)
-    if client is None:
+    if client is False:  # Dask's local threaded scheduler, even with a client around
+        client = None
+    elif client is None:
         try:
             from distributed import get_client
             client = get_client()
@@ -227,9 +229,9 @@ def compile_collection(items, out_dir, partitions=None, client=None, profile="go
     elif progress:
         from dask.diagnostics import ProgressBar
         with ProgressBar():
-            parts = list(dask.compute(*tasks))
+            parts = list(dask.compute(*tasks, scheduler="threads"))
     else:
-        parts = list(dask.compute(*tasks))
+        parts = list(dask.compute(*tasks, scheduler="threads"))
     manifest = {"format": FORMAT, "output": output, "profile": profile, "partitions": parts,
                 "files": sum(p["files"] for p in parts),
                 "errors": sum(p["errors"] for p in parts),

@@ -65,7 +65,7 @@ def test_corpus_sample_on_local_cluster(corpus, client, tmp_path, capsys):
             assert [merged.allowed(u, agent) for u in urls] == direct.allowed_many(urls, agent)
 
 
-def test_tsv_input_without_a_cluster(tmp_path):
+def test_tsv_input_on_the_local_scheduler(tmp_path, capsys):
     bodies = {"https://a.example": b"User-agent: *\nDisallow: /a\n",
               "https://b.example": b"User-agent: *\nDisallow: /b\n",
               "https://c.example": b""}
@@ -77,7 +77,8 @@ def test_tsv_input_without_a_cluster(tmp_path):
     (tmp_path / "in.tsv").write_text("\n".join(lines) + "\n")
     items = rd.read_tsv(str(tmp_path / "in.tsv"))
     assert [o for o, _ in items] == list(bodies) + ["https://d.example"]
-    manifest = rd.compile_collection(items, str(tmp_path / "out"), partitions=2, progress=False)
+    manifest = rd.compile_collection(items, str(tmp_path / "out"), partitions=2, client=False)
+    assert "100%" in capsys.readouterr().out  # dask.diagnostics.ProgressBar
     assert manifest["files"] == 4 and manifest["errors"] == 1 and len(manifest["partitions"]) == 2
     rd.merge(str(tmp_path / "out"), str(tmp_path / "all"))
     pack = rd.open_pack(str(tmp_path / "all"))
