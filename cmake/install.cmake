@@ -26,6 +26,11 @@ set(rsc_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/robotsc)
 install(EXPORT robotscTargets NAMESPACE robotsc:: DESTINATION ${rsc_cmake_dir})
 # What the package file needs to know about this build.
 set(RSC_CONFIG_SHARED ${BUILD_SHARED_LIBS})
+if(TARGET robotsc_store)
+  set(RSC_CONFIG_STORE ON)
+else()
+  set(RSC_CONFIG_STORE OFF)
+endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/robotscConfig.cmake.in
   ${PROJECT_BINARY_DIR}/robotscConfig.cmake INSTALL_DESTINATION ${rsc_cmake_dir})
 # 0.x: the minor is the ABI major's stand-in until 1.0 (soname .0 stays).

@@ -45,11 +45,15 @@ ROBOTS="User-agent: *
 Disallow: /private"
 
 # Consumers through find_package; $1 prefix, $2 build dir, $3 WITH_COMPILER.
+# robotsc::store too when the install has it (RSC_BUILD_STORE).
 cmake_consumer() {
+  local store=OFF
+  [ -e "$1/include/robotsc/store.h" ] && store=ON
   run "configure find_package consumer ($2)" cmake -S "$HERE/consumer" -B "$2" "${GENARGS[@]}" \
-      -DCMAKE_PREFIX_PATH="$1" -DWITH_COMPILER="$3" -DCMAKE_C_FLAGS="$CFL" -DCMAKE_CXX_FLAGS="$CFL" \
-      -DCMAKE_EXE_LINKER_FLAGS="$CFL" || return 1
+      -DCMAKE_PREFIX_PATH="$1" -DWITH_COMPILER="$3" -DWITH_STORE=$store -DCMAKE_C_FLAGS="$CFL" \
+      -DCMAKE_CXX_FLAGS="$CFL" -DCMAKE_EXE_LINKER_FLAGS="$CFL" || return 1
   run "build find_package consumer ($2)" cmake --build "$2" || return 1
+  if [ $store = ON ]; then run "use_store ($2)" "$2/use_store"; fi
 }
 # Consumers through pkg-config; $1 prefix, $2 output dir, $3 "all" or
 # "runtime", $4 extra link flags.
