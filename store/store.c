@@ -129,6 +129,95 @@ const char *rsc_store_last_error(const rsc_store *st)
     return st ? st->err : open_err;
 }
 
+/* The fast path of rsc_store_origin_key(): returns 0 when the URL needs
+ * the general parser (spaces around it, userinfo, %-escapes, IPv6, bytes
+ * other than letters, digits, '.', '-', '_' in the host, odd ports). */
+static int fast_key(const char *u, size_t len, char *key, size_t *klen)
+{
+    static const struct {
+        const char *name;
+        size_t n;
+        unsigned port;
+    } sch[] = {{"https://", 8, 443}, {"http://", 7, 80}, {"ftp://", 6, 21}};
+    size_t k, i;
+    for (k = 0; k < 3; k++) {
+        if (len < sch[k].n)
+            continue;
+        for (i = 0; i < sch[k].n; i++) {
+            unsigned char c = (unsigned char)u[i];
+            if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != (unsigned char)sch[k].name[i])
+                break;
+        }
+        if (i == sch[k].n)
+            break;
+    }
+    if (k == 3 || (unsigned char)u[len - 1] <= 0x20)
+        return 0;
+    size_t o = sch[k].n - 3;
+    memcpy(key, sch[k].name, o + 3);
+    o += 3;
+    i = sch[k].n;
+    size_t hb = i;
+    for (; i < len; i++) {
+        unsigned char c = (unsigned char)u[i];
+        if (c >= 'a' && c <= 'z')
+            ;
+        else if (c >= 'A' && c <= 'Z')
+            c += 32;
+        else if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_'))
+            break;
+        if (i - hb >= RSC_HOST_MAX)
+            return 0;
+        key[o++] = (char)c;
+    }
+    if (i == hb)
+        return 0;
+    unsigned port = sch[k].port;
+    if (i < len && u[i] == ':') {
+        size_t pb = ++i;
+        unsigned v = 0;
+        while (i < len && u[i] >= '0' && u[i] <= '9' && i - pb < 5)
+            v = v * 10 + (unsigned)(u[i++] - '0');
+        if (i > pb) {
+            if (v == 0 || v > 65535)
+                return 0;
+            port = v;
+        }
+    }
+    if (i < len && u[i] != '/' && u[i] != '?' && u[i] != '#')
+        return 0;
+    if (port != sch[k].port) {
+        char d[8];
+        int n = 0;
+        for (unsigned v = port; v; v /= 10)
+            d[n++] = (char)('0' + v % 10);
+        key[o++] = ':';
+        while (n)
+            key[o++] = d[--n];
+    }
+    key[o] = 0;
+    *klen = o;
+    return 1;
+}
+
+rsc_url_status rsc_store_origin_key(const char *url, size_t len, char *key, size_t *key_len)
+{
+    if (!url || !key || !key_len)
+        return RSC_URL_E_ARG;
+    if (fast_key(url, len, key, key_len))
+        return RSC_URL_OK;
+    rsc_origin o;
+    rsc_url_status s = rsc_origin_parse(url, len, &o);
+    if (s != RSC_URL_OK) {
+        key[0] = 0;
+        *key_len = 0;
+        return s;
+    }
+    memcpy(key, o.key, o.key_len + 1);
+    *key_len = o.key_len;
+    return RSC_URL_OK;
+}
+
 int rsc_store_key_valid(const char *key, size_t len)
 {
     rsc_origin o;
@@ -677,8 +766,8 @@ rsc_store_status rsc_store_stat(rsc_store *st, rsc_store_stats *s)
 typedef struct cache_entry {
     uint64_t hash;
     int64_t loaded_at, expires;
+    uint64_t stamp; /* last use, for replacement */
     int used;
-    int status;  /* OK or NOTFOUND/errors are not cached */
     uint8_t *blob;
     size_t key_len;
     char key[RSC_ORIGIN_MAX];
@@ -688,13 +777,14 @@ typedef struct cache_entry {
 
 struct rsc_store_cache {
     size_t mask;
+    uint64_t clock;
     int64_t max_age;
     cache_entry *e;
 };
 
 rsc_store_cache *rsc_store_cache_new(size_t slots, int64_t max_age)
 {
-    size_t n = 1;
+    size_t n = 2;
     while (n < slots && n < ((size_t)1 << 30))
         n <<= 1;
     rsc_store_cache *c = malloc(sizeof *c);
@@ -706,6 +796,7 @@ rsc_store_cache *rsc_store_cache_new(size_t slots, int64_t max_age)
         return NULL;
     }
     c->mask = n - 1;
+    c->clock = 0;
     c->max_age = max_age > 0 ? max_age : 300;
     return c;
 }
@@ -720,12 +811,12 @@ void rsc_store_cache_free(rsc_store_cache *c)
     free(c);
 }
 
-static rsc_store_status check_uncached(rsc_store_txn *t, const rsc_bytes *agents, size_t n, const rsc_origin *o,
-                                       const char *url, size_t len, int64_t now, int *verdict)
+static rsc_store_status check_uncached(rsc_store_txn *t, const rsc_bytes *agents, size_t n, const char *key,
+                                       size_t klen, const char *url, size_t len, int64_t now, int *verdict)
 {
     rsc_store_record r;
     rsc_program prog;
-    rsc_store_status s = rsc_store_get(t, o->key, o->key_len, &r, &prog, NULL);
+    rsc_store_status s = rsc_store_get(t, key, klen, &r, &prog, NULL);
     if (s != RSC_STORE_OK)
         return s;
     if (now && r.meta.expires <= now)
@@ -742,23 +833,31 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
 {
     if (!t || !agents || !n || !url || !verdict)
         return RSC_STORE_E_ARG;
-    rsc_origin o;
-    if (rsc_origin_parse(url, len, &o) != RSC_URL_OK)
+    char key[RSC_ORIGIN_MAX];
+    size_t klen;
+    if (rsc_store_origin_key(url, len, key, &klen) != RSC_URL_OK)
         return RSC_STORE_E_KEY;
     if (!cache)
-        return check_uncached(t, agents, n, &o, url, len, now, verdict);
-    uint64_t h = rsc_store_hash(o.key, o.key_len);
-    cache_entry *e = &cache->e[h & cache->mask];
-    if (e->used && e->hash == h && e->key_len == o.key_len && memcmp(e->key, o.key, o.key_len) == 0 &&
-        (!now || (now < e->expires && now < e->loaded_at + cache->max_age))) {
+        return check_uncached(t, agents, n, key, klen, url, len, now, verdict);
+    /* Two ways per set: the entry of either slot, else the older one is
+     * replaced. */
+    uint64_t h = rsc_store_hash(key, klen);
+    cache_entry *set = &cache->e[h & cache->mask & ~(size_t)1], *e = NULL;
+    for (int w = 0; w < 2; w++)
+        if (set[w].used && set[w].hash == h && set[w].key_len == klen && memcmp(set[w].key, key, klen) == 0)
+            e = &set[w];
+    if (e && (!now || (now < e->expires && now < e->loaded_at + cache->max_age))) {
+        e->stamp = ++cache->clock;
         *verdict = rsc_match_url(&e->sel, url, len, NULL) ? RSC_STORE_ALLOW : RSC_STORE_DISALLOW;
         return RSC_STORE_OK;
     }
+    if (!e)
+        e = !set[0].used ? &set[0] : !set[1].used ? &set[1] : set[0].stamp <= set[1].stamp ? &set[0] : &set[1];
     /* Miss: read the record, verify a private copy of the blob (the map's
      * bytes are only valid inside the transaction). */
     e->used = 0;
     rsc_store_record r;
-    rsc_store_status s = rsc_store_get(t, o.key, o.key_len, &r, NULL, NULL);
+    rsc_store_status s = rsc_store_get(t, key, klen, &r, NULL, NULL);
     if (s != RSC_STORE_OK)
         return s;
     if (now && r.meta.expires <= now)
@@ -773,8 +872,9 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
     if (rsc_select(&e->prog, agents, n, &e->sel) != RSC_OK)
         return RSC_STORE_E_ARG;
     e->hash = h;
-    e->key_len = o.key_len;
-    memcpy(e->key, o.key, o.key_len);
+    e->key_len = klen;
+    memcpy(e->key, key, klen);
+    e->stamp = ++cache->clock;
     e->loaded_at = now;
     e->expires = r.meta.expires;
     e->used = 1;

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "robotsc/crawl.h"
 #include "robotsc/runtime.h"
 
 #ifndef RSC_API /* runtime.h defines it (exported symbols) */
@@ -100,6 +101,12 @@ RSC_API const char *rsc_store_last_error(const rsc_store *st);
 /* 1 when key[0..len) is a canonical origin key (rsc_origin_parse() gives
  * it back unchanged). */
 RSC_API int rsc_store_key_valid(const char *key, size_t len);
+
+/* The origin key of a URL into key[RSC_ORIGIN_MAX], exactly as
+ * rsc_origin_parse() gives it: plain lower-case-able ASCII http, https and
+ * ftp URLs are read directly (no struct, no printf: several times
+ * faster), anything else goes through rsc_origin_parse(). */
+RSC_API rsc_url_status rsc_store_origin_key(const char *url, size_t len, char *key, size_t *key_len);
 
 /* ---- Writing (one writer at a time; blocks while another writes) ----- */
 
@@ -180,7 +187,7 @@ RSC_API rsc_store_status rsc_store_stat(rsc_store *st, rsc_store_stats *s);
 #define RSC_STORE_DISALLOW 0
 #define RSC_STORE_ALLOW 1
 
-/* Verified programs per origin for one worker thread: a direct-mapped
+/* Verified programs per origin for one worker thread: a two-way
  * table of `slots` entries, each holding a private copy of the blob, its
  * program and the selection for the cache's agents. An entry is used
  * until its record expires or `max_age` seconds after it was loaded

@@ -513,6 +513,56 @@ static void test_concurrent(void)
     CHECK(records > 0 && last_v == ROUNDS, "reader saw the writes (last %d)", last_v);
 }
 
+/* The fast origin key equals rsc_origin_parse()'s, status and key, on
+ * hand-picked URLs and on random strings built from URL-ish pieces. */
+static void key_same(const char *u, size_t n)
+{
+    rsc_origin o;
+    char key[RSC_ORIGIN_MAX];
+    size_t kl = 99;
+    rsc_url_status a = rsc_origin_parse(u, n, &o);
+    rsc_url_status b = rsc_store_origin_key(u, n, key, &kl);
+    CHECK(a == b && (a != RSC_URL_OK || (kl == o.key_len && memcmp(key, o.key, kl) == 0)),
+          "origin key of '%.*s': %d '%s' vs %d '%.*s'", (int)n, u, a, o.key, b, (int)kl, key);
+}
+
+static void test_origin_key(void)
+{
+    const char *fixed[] = {"https://www.example.com/a", "HTTPS://WWW.Example.COM", "http://example.com:80/",
+                           "http://example.com:8080", "https://example.com:443?x", "https://example.com:0443#f",
+                           "ftp://Example.com:21/pub", "http://example.com:", "http://example.com:/x",
+                           "http://example.com:99999/", "http://example.com:0/", "http://example.com:00000/",
+                           "http://user:pw@example.com/", "http://ex%41mple.com/", "http://[::1]:8080/",
+                           " http://example.com/ ", "http://example.com\\x", "http://exa_mple.com/",
+                           "http://a..b/", "http://./", "http://:80/", "http:///x", "mailto:a@b.c", "/rel",
+                           "http://xn--exmple-cua.com/", "http://ex\xc3\xa4mple.com/", "http://1.2.3.4:81/x",
+                           "https://example.com:443:1/", "http://ex!ample.com/", "https://a.b/?q=http://c.d/",
+                           "HtTp://A.B", "http://a.b:65535", "http://a.b:65536", "gopher://a.b/"};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        key_same(fixed[i], strlen(fixed[i]));
+    static const char *pre[] = {"http://", "https://", "HTTPS://", "ftp://", "http:/", " http://", "htp://", ""};
+    static const char *piece[] = {"a", "Z", "0", "9", ".", "-", "_", ":", "@", "%41", "%", "/", "?", "#",
+                                  "[", "]", " ", "\t", "\xc3\xa4", "80", "443", "xn--", "!", "\\", "65536"};
+    unsigned seed = 12345;
+    char u[300];
+    for (int i = 0; i < 200000; i++) {
+        seed = seed * 1103515245u + 12345u;
+        size_t n = (size_t)snprintf(u, sizeof u, "%s", pre[(seed >> 16) % 8]);
+        int parts = 1 + (int)((seed >> 8) % 10);
+        for (int k = 0; k < parts; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *p = piece[(seed >> 16) % (sizeof piece / sizeof piece[0])];
+            if (n + strlen(p) < sizeof u)
+                n += (size_t)snprintf(u + n, sizeof u - n, "%s", p);
+        }
+        key_same(u, n);
+    }
+    memset(u, 'a', sizeof u);
+    memcpy(u, "http://", 7);
+    for (size_t n = 250; n < 270; n++) /* around RSC_HOST_MAX */
+        key_same(u, n);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/rsc_store_test.XXXXXX");
@@ -520,6 +570,7 @@ int main(void)
         perror("mkdtemp");
         return 1;
     }
+    test_origin_key();
     test_roundtrip();
     test_damage();
     test_stale();
