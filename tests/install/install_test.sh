@@ -56,22 +56,25 @@ cmake_consumer() {
   if [ $store = ON ]; then run "use_store ($2)" "$2/use_store"; fi
 }
 # Consumers through pkg-config; $1 prefix, $2 output dir, $3 "all" or
-# "runtime", $4 extra link flags.
+# "runtime", $4 extra link flags. Shared libraries are found through an
+# RPATH to the prefix's libdir.
 pkgconfig_consumer() {
   local pcdir; pcdir=$(dirname "$(find "$1" -name robotsc-runtime.pc | head -1)")
   mkdir -p "$2"
   export PKG_CONFIG_PATH=$pcdir
+  local libdir; libdir=$(pkg-config --variable=libdir robotsc-runtime)
+  [ -d "$libdir" ] && ok || bad "pkg-config libdir $libdir"
   expect_out "pkg-config version" 0.2.0 pkg-config --modversion robotsc-runtime
   # shellcheck disable=SC2046
   run "pkg-config runtime consumer" "$CC" $CFL -o "$2/use_runtime" "$HERE/consumer/use_runtime.c" \
-      $(pkg-config --cflags --libs robotsc-runtime) $4 && run "pkg-config use_runtime" "$2/use_runtime" "$W/ex.rbc"
+      $(pkg-config --cflags --libs robotsc-runtime) -Wl,-rpath,"$libdir" $4 && run "pkg-config use_runtime" "$2/use_runtime" "$W/ex.rbc"
   if [ "$3" = all ]; then
     run "pkg-config compiler consumer" "$CC" $CFL -o "$2/use_compiler" "$HERE/consumer/use_compiler.c" \
-        $(pkg-config --cflags --libs robotsc) $4 && run "pkg-config use_compiler" "$2/use_compiler"
+        $(pkg-config --cflags --libs robotsc) -Wl,-rpath,"$libdir" $4 && run "pkg-config use_compiler" "$2/use_compiler"
     run "pkg-config C++ consumer" "$CXX" $CFL -o "$2/use_cxx" "$HERE/consumer/use_cxx.cpp" \
-        $(pkg-config --cflags --libs robotsc-crawl) $4 && run "pkg-config use_cxx" "$2/use_cxx"
+        $(pkg-config --cflags --libs robotsc-crawl) -Wl,-rpath,"$libdir" $4 && run "pkg-config use_cxx" "$2/use_cxx"
     run "pkg-config crawl consumer" "$CC" $CFL -o "$2/use_crawl" "$HERE/consumer/use_crawl.c" \
-        $(pkg-config --cflags --libs robotsc-crawl) $4 && run "pkg-config use_crawl" "$2/use_crawl"
+        $(pkg-config --cflags --libs robotsc-crawl) -Wl,-rpath,"$libdir" $4 && run "pkg-config use_crawl" "$2/use_crawl"
   fi
   unset PKG_CONFIG_PATH
 }
@@ -123,8 +126,7 @@ if run "configure shared build" cmake -S "$SRC" -B "$B" "${GENARGS[@]}" -DCMAKE_
     ldd "$W/cons-b/use_compiler" | grep -q "$P/.*librobotsc.so.0" && ok ||
       bad "use_compiler does not load the installed librobotsc.so.0: $(ldd "$W/cons-b/use_compiler")"
   fi
-  libdir=$(dirname "$(find "$P" -name librobotsc_runtime.so.0 | head -1)")
-  pkgconfig_consumer "$P" "$W/pc-b" all "-Wl,-rpath,$libdir"
+  pkgconfig_consumer "$P" "$W/pc-b" all ""
 fi
 
 echo "== C: the runtime alone, no front-end tools"
