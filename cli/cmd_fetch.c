@@ -414,8 +414,11 @@ int rsc_cmd_fetch(int argc, char **argv)
     }
     if (n_checks) {
         if (n_agents == 0) { /* the product token of the User-Agent (spec F.2) */
-            if (rsc_cli_agent(CMD, ua, &agents[0]) != 0)
+            int changed;
+            if (rsc_agent_token(ua, strlen(ua), &agents[0], &changed) != RSC_OK) {
+                rsc_cli_fail(CMD, "the User-Agent has no product token: give --agent");
                 goto end;
+            }
             n_agents = 1;
         }
         rsc_selection sel;

@@ -166,6 +166,10 @@ for c in info dump; do
   expect_rc 2 "$R" $c "$EX"; grep -q "$EX: .*[Dd]irectory" "$T/err" && ok || bad "$c directory: $(cat "$T/err")"
 done
 expect_rc 2 "$R" lint "$EX"; grep -q "$EX: .*[Dd]irectory" "$T/err" && ok || bad "lint directory"
+# Unreadable even for root: reading /proc/self/mem at offset 0 fails (EIO).
+expect_rc 2 "$R" compile /proc/self/mem -o "$T/x.rbc"
+grep -q "/proc/self/mem: cannot read" "$T/err" && ok || bad "unreadable input: $(cat "$T/err")"
+[ ! -e "$T/x.rbc" ] && ok || bad "unreadable input wrote a file"
 if [ "$(id -u)" != 0 ]; then
   cp "$EX/robots.txt" "$T/noread.txt"; chmod 000 "$T/noread.txt"
   expect_rc 2 "$R" compile "$T/noread.txt" -o "$T/x.rbc"; grep -q "noread.txt" "$T/err" && ok || bad "unreadable named"
