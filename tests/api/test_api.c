@@ -100,6 +100,12 @@ static void tokens(void)
     token("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0", "Mozilla", 1);
     /* Case of "compatible" does not matter; a comment not closed still counts. */
     token("Mozilla/5.0 (Compatible; FooBot/1", "FooBot", 1);
+    /* Nested parentheses stay in their comment; "compatible" wins over an
+     * earlier crawler comment; only the item right after it counts. */
+    token("X/1 (a (b; c) d; compatible; Bar/2)", "Bar", 1);
+    token("X/1 (Early/1; +http://e.example) (compatible; Late/2)", "Late", 1);
+    token("X/1 (compatible) (Other/3; http://o.example)", "Other", 1);
+    token("X/1 (https://x.example)", "X", 1); /* a URL is not a product */
     /* No valid token. */
     token("", NULL, 0);
     token("   ", NULL, 0);
