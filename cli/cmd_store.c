@@ -673,8 +673,12 @@ static void *worker(void *arg)
         int unchanged = j->has_prev && j->prev_hash == h && j->prev_size == len && j->prev_profile == b->profile &&
                         j->prev_policy == pr.policy;
         rsc_status cs = RSC_OK;
-        if (!unchanged)
+        if (!unchanged) {
             cs = rsc_compile(pr.body, pr.body_len, &b->co, &res.blob);
+            rsc_program prog; /* verified here, in parallel, not by the writer */
+            if (cs == RSC_OK)
+                cs = rsc_load(&prog, res.blob.data, res.blob.size, NULL);
+        }
         free(file);
         if (j->body) { /* WARC bodies are needed once */
             free(j->body);
@@ -692,6 +696,7 @@ static void *worker(void *arg)
             b->done++;
             fail_reason(b, R_COMPILE, j->src, rsc_strerror(cs));
             pthread_mutex_unlock(&b->mu);
+            rsc_blob_free(&res.blob, &b->co);
             continue;
         }
         rsc_store_meta *m = &res.meta;
@@ -723,7 +728,8 @@ static void *worker(void *arg)
         b->q[(b->q_head + b->q_len++) % b->q_cap] = res;
         b->compiled++;
         b->bytes_out += res.blob.size;
-        pthread_cond_signal(&b->not_empty);
+        if (b->q_len >= b->batch) /* wake the writer per batch, not per record */
+            pthread_cond_signal(&b->not_empty);
         pthread_mutex_unlock(&b->mu);
     }
 }
@@ -755,7 +761,7 @@ static void *writer(void *arg)
     for (;;) {
         size_t n = 0;
         pthread_mutex_lock(&b->mu);
-        while (b->q_len == 0 && b->workers_left > 0)
+        while (b->q_len < b->batch && b->workers_left > 0 && !b->stop)
             pthread_cond_wait(&b->not_empty, &b->mu);
         while (b->q_len && n < b->batch) {
             batch[n++] = b->q[b->q_head];
@@ -773,6 +779,7 @@ static void *writer(void *arg)
                 items[i].meta = &batch[i].meta;
                 items[i].blob = batch[i].blob.data;
                 items[i].blob_len = batch[i].blob.size;
+                items[i].verified = 1;
             }
             /* Key order: LMDB touches fewer pages. */
             qsort(items, n, sizeof *items, cmp_item);

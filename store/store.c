@@ -220,12 +220,13 @@ rsc_url_status rsc_store_origin_key(const char *url, size_t len, char *key, size
 
 int rsc_store_key_valid(const char *key, size_t len)
 {
-    rsc_origin o;
+    char k[RSC_ORIGIN_MAX];
+    size_t n;
     if (!key || len == 0 || len >= RSC_ORIGIN_MAX)
         return 0;
-    if (rsc_origin_parse(key, len, &o) != RSC_URL_OK)
+    if (rsc_store_origin_key(key, len, k, &n) != RSC_URL_OK)
         return 0;
-    return o.key_len == len && memcmp(o.key, key, len) == 0;
+    return n == len && memcmp(k, key, len) == 0;
 }
 
 rsc_store_status rsc_store_open(const char *path, const rsc_store_options *opt, rsc_store **out)
@@ -502,7 +503,7 @@ rsc_store_status rsc_store_put_many(rsc_store *st, const rsc_store_item *items, 
             it->blob_len > UINT32_MAX)
             return RSC_STORE_E_TOOBIG;
         rsc_program p;
-        if (rsc_load(&p, it->blob, it->blob_len, NULL) != RSC_OK)
+        if (!it->verified && rsc_load(&p, it->blob, it->blob_len, NULL) != RSC_OK)
             return RSC_STORE_E_BLOB;
     }
     put_ctx c = {items, n, bad};
@@ -514,7 +515,7 @@ rsc_store_status rsc_store_put(rsc_store *st, const char *key, size_t key_len, c
 {
     if (!blob)
         return RSC_STORE_E_ARG;
-    rsc_store_item it = {key, key_len, meta, blob, blob_len};
+    rsc_store_item it = {key, key_len, meta, blob, blob_len, 0};
     return rsc_store_put_many(st, &it, 1, NULL);
 }
 

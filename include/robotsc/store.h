@@ -117,12 +117,16 @@ typedef struct rsc_store_item {
     const void *blob; /* a blob from rsc_compile(); NULL with blob_len 0
                          deletes the key */
     size_t blob_len;
+    int verified;     /* 1: the caller has rsc_load()ed this very blob (a
+                         batch compiler verifies in its threads); put does
+                         not verify it again */
 } rsc_store_item;
 
 /* Writes items[0..n) in one transaction: all or nothing. Keys are
  * validated first (RSC_STORE_E_KEY, *bad = index). When the map is full it
  * grows (doubling, up to max_map) and the transaction is retried. Blobs are
- * checked with rsc_load() before they are stored (RSC_STORE_E_BLOB).
+ * checked with rsc_load() before they are stored (RSC_STORE_E_BLOB) unless
+ * the item says it was.
  * bad is nullable. */
 RSC_API rsc_store_status rsc_store_put_many(rsc_store *st, const rsc_store_item *items,
                                     size_t n, size_t *bad);

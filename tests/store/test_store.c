@@ -102,7 +102,7 @@ static void test_roundtrip(void)
     /* Not a blob: refused before anything is written. */
     CHECK(rsc_store_put(st, "https://x.org", 13, &m, "User-agent: *\n", 14) == RSC_STORE_E_BLOB, "raw text");
     /* One bad item fails the whole batch. */
-    rsc_store_item items[2] = {{"https://one.org", 15, &m, b.data, b.size}, {"one.org", 7, &m, b.data, b.size}};
+    rsc_store_item items[2] = {{"https://one.org", 15, &m, b.data, b.size, 0}, {"one.org", 7, &m, b.data, b.size, 0}};
     size_t badi = 99;
     CHECK(rsc_store_put_many(st, items, 2, &badi) == RSC_STORE_E_KEY && badi == 1, "batch key");
 
@@ -430,7 +430,7 @@ static void writer_proc(void)
             metas[i] = meta_for(texts[i], srcs[i]);
             metas[i].fetched_at = v;
             int kl = snprintf(keys[i], sizeof keys[i], "https://k%d.example", i);
-            items[i] = (rsc_store_item){keys[i], (size_t)kl, &metas[i], blobs[i].data, blobs[i].size};
+            items[i] = (rsc_store_item){keys[i], (size_t)kl, &metas[i], blobs[i].data, blobs[i].size, i & 1};
         }
         if (rsc_store_put_many(st, items, KEYS, NULL) != RSC_STORE_OK)
             _exit(3);
