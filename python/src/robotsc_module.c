@@ -779,6 +779,14 @@ static PyObject *robots_parse(PyObject *cls, PyObject *args, PyObject *kw)
     return r;
 }
 
+/* Pickling (Dask, multiprocessing) sends the verified bytes; the receiver
+ * verifies them again. */
+static PyObject *robots_reduce(RobotsObject *r, PyObject *unused)
+{
+    (void)unused;
+    return Py_BuildValue("(O(y#))", (PyObject *)Py_TYPE(r), (const char *)r->view.buf, r->view.len);
+}
+
 static PyObject *robots_repr(RobotsObject *r)
 {
     return PyUnicode_FromFormat("<robotsc.Robots %s, %zd bytes, %zu sitemaps, %zu directives>",
@@ -794,6 +802,7 @@ static PyMethodDef robots_methods[] = {
     {"request_rate", (PyCFunction)robots_request_rate, METH_O, request_rate_doc},
     {"group_directive", (PyCFunction)(void (*)(void))robots_group_directive, METH_VARARGS | METH_KEYWORDS, group_directive_doc},
     {"parse", (PyCFunction)(void (*)(void))robots_parse, METH_VARARGS | METH_KEYWORDS | METH_CLASS, parse_doc},
+    {"__reduce__", (PyCFunction)robots_reduce, METH_NOARGS, "Pickle support: the blob's bytes."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef robots_getset[] = {

@@ -347,3 +347,10 @@ def test_str_subclass_agents_are_not_cached(robots):
         assert robots.allowed(url, "FooBot") is True
         assert robots.allowed(url, Agent("FooBot")) is True
     assert Agent.calls == 0
+
+
+def test_pickle_round_trip(robots):
+    import pickle
+    r2 = pickle.loads(pickle.dumps(robots))
+    assert r2 is not robots and bytes(r2.blob) == bytes(robots.blob)
+    assert verdicts(r2) == verdicts(robots)
