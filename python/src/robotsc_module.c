@@ -239,7 +239,7 @@ static PyObject *compile_body(PyObject *body, rsc_profile profile, PyObject *dia
 }
 
 PyDoc_STRVAR(compile_doc,
-"compile(body, profile='google', *, diagnostics=None) -> bytes\n\n"
+"compile($module, /, body, profile='google', *, diagnostics=None)\n--\n\n-> bytes. "
 "Compiles a robots.txt body (bytes-like, or str encoded as UTF-8) to a\n"
 "verified blob for Robots(). profile is 'google' (Google's verdicts) or\n"
 "'rfc'. When diagnostics is a list, the lint warnings found while\n"
@@ -412,7 +412,7 @@ static const rsc_selection *robots_select(RobotsObject *r, PyObject *agent, rsc_
 }
 
 PyDoc_STRVAR(allowed_doc,
-"allowed(url, agent) -> bool\n\n"
+"allowed($self, /, url, agent)\n--\n\n-> bool. "
 "Google's verdict for url (str or bytes; matched byte for byte, as the\n"
 "C library does) for agent: a product token ('Googlebot'), 'Name/1.2' or a\n"
 "full User-Agent header (its product token is used), or a list of names\n"
@@ -456,7 +456,7 @@ static PyObject *robots_allowed(RobotsObject *r, PyObject *const *args, Py_ssize
 }
 
 PyDoc_STRVAR(explain_doc,
-"explain(url, agent) -> Explanation\n\n"
+"explain($self, /, url, agent)\n--\n\n-> Explanation. "
 "The verdict and the rule that decided it: Explanation(allowed, line,\n"
 "pattern) with .decided, .rule ('allow', 'disallow' or None) and\n"
 ".priority. line is 0 and pattern None when no rule applied.");
@@ -504,7 +504,7 @@ static PyObject *robots_explain(RobotsObject *r, PyObject *args, PyObject *kw)
 }
 
 PyDoc_STRVAR(allowed_many_doc,
-"allowed_many(urls, agent, out=None) -> list[bool] | out\n\n"
+"allowed_many($self, /, urls, agent, out=None)\n--\n\n-> list[bool] | out. "
 "Verdicts for an iterable of URLs (str or bytes) for one agent, matched\n"
 "without the GIL. With out (a writable buffer of at least len(urls)\n"
 "bytes) the verdicts are written there as 1/0 and out is returned.");
@@ -612,7 +612,7 @@ fail:
 }
 
 PyDoc_STRVAR(crawl_delay_doc,
-"crawl_delay(agent) -> float | None\n\n"
+"crawl_delay($self, agent, /)\n--\n\n-> float | None. "
 "Crawl-delay in seconds of the groups that apply to agent (the global\n"
 "groups when none names it), or None when there is none.");
 
@@ -629,7 +629,7 @@ static PyObject *robots_crawl_delay(RobotsObject *r, PyObject *agent)
 }
 
 PyDoc_STRVAR(request_rate_doc,
-"request_rate(agent) -> RequestRate | None\n\n"
+"request_rate($self, agent, /)\n--\n\n-> RequestRate | None. "
 "Request-rate of the groups that apply to agent as RequestRate(requests,\n"
 "seconds), or None when there is none or it cannot be read.");
 
@@ -660,7 +660,7 @@ static PyObject *robots_request_rate(RobotsObject *r, PyObject *agent)
 }
 
 PyDoc_STRVAR(group_directive_doc,
-"group_directive(key, agent) -> str | None\n\n"
+"group_directive($self, /, key, agent)\n--\n\n-> str | None. "
 "The value of the first directive named key (case-insensitive, e.g.\n"
 "'crawl-delay') in the groups that apply to agent, or None.");
 
@@ -759,7 +759,7 @@ static PyObject *robots_get_blob(RobotsObject *r, void *c)
 }
 
 PyDoc_STRVAR(parse_doc,
-"Robots.parse(body, profile='google') -> Robots\n\n"
+"parse($type, /, body, profile='google')\n--\n\n-> Robots. "
 "Compiles a robots.txt body (bytes-like or str) and loads the blob.");
 
 static PyObject *robots_parse(PyObject *cls, PyObject *args, PyObject *kw)
@@ -817,7 +817,7 @@ static PyGetSetDef robots_getset[] = {
     {NULL, NULL, NULL, NULL, NULL}};
 
 PyDoc_STRVAR(robots_doc,
-"Robots(blob)\n\n"
+"Robots(blob)\n--\n\n"
 "A verified compiled robots.txt. blob is any bytes-like object (bytes,\n"
 "memoryview, mmap, an LMDB value); a read-only buffer is used in place and\n"
 "kept alive as long as this object, a writable one is copied first.\n"
@@ -841,7 +841,7 @@ static PyTypeObject RobotsType = {
 /* ---- crawler helpers --------------------------------------------------- */
 
 PyDoc_STRVAR(origin_doc,
-"origin(url) -> Origin\n\n"
+"origin($module, url, /)\n--\n\n-> Origin. "
 "The robots.txt that governs url (spec I): Origin(key, robots_url) with\n"
 ".scheme, .host (punycode, lower case), .port and .default_port. Two URLs\n"
 "share a robots.txt iff their keys are equal. Raises URLError (.status,\n"
@@ -885,7 +885,7 @@ static PyObject *py_origin(PyObject *self, PyObject *arg)
 }
 
 PyDoc_STRVAR(is_robots_url_doc,
-"is_robots_url(url) -> bool\n\n"
+"is_robots_url($module, url, /)\n--\n\n-> bool. "
 "True when url is itself a robots.txt that crawlers read (path exactly\n"
 "/robots.txt of an http, https or ftp URL).");
 
@@ -901,7 +901,7 @@ static PyObject *py_is_robots_url(PyObject *self, PyObject *arg)
 }
 
 PyDoc_STRVAR(status_policy_doc,
-"status_policy(status, error=None, body=b'') -> Policy\n\n"
+"status_policy($module, /, status, error=None, body=b'')\n--\n\n-> Policy. "
 "What to compile after fetching a robots.txt (spec I): status is the HTTP\n"
 "status of the final response (0 when none); error is None, 'network',\n"
 "'timeout' or 'redirects'. Returns Policy(policy, definite, body, reason):\n"
@@ -964,7 +964,7 @@ static PyObject *py_status_policy(PyObject *self, PyObject *args, PyObject *kw)
 }
 
 PyDoc_STRVAR(cache_ttl_doc,
-"cache_ttl(cache_control=None) -> int\n\n"
+"cache_ttl($module, cache_control=None, /)\n--\n\n-> int. "
 "Seconds a definite robots.txt answer may be cached given its\n"
 "Cache-Control header value (spec I defaults: 24 h, at least 60 s,\n"
 "at most 30 days).");
@@ -984,7 +984,7 @@ static PyObject *py_cache_ttl(PyObject *self, PyObject *args)
 }
 
 PyDoc_STRVAR(agent_token_doc,
-"agent_token(user_agent) -> str\n\n"
+"agent_token($module, user_agent, /)\n--\n\n-> str. "
 "The product token that allowed() compares with the file's user-agent\n"
 "lines: 'Googlebot' for 'Googlebot/2.1' or a full User-Agent header.");
 
@@ -1110,7 +1110,7 @@ static PyObject *store_exit(StoreObject *s, PyObject *args)
 }
 
 PyDoc_STRVAR(store_allowed_doc,
-"allowed(url, agent, now=0) -> bool\n\n"
+"allowed($self, /, url, agent, now=0)\n--\n\n-> bool. "
 "Routes url to its origin's record, verifies the blob and returns the\n"
 "verdict for agent (as Robots.allowed). Raises StoreKeyError (a KeyError)\n"
 "when the store has no record for the origin (or it expired before now,\n"
@@ -1209,7 +1209,7 @@ static PyObject *meta_dict(const rsc_store_meta *m)
 }
 
 PyDoc_STRVAR(store_get_doc,
-"get(key) -> (Robots, dict)\n\n"
+"get($self, key, /)\n--\n\n-> (Robots, dict). "
 "The record of an origin key ('https://example.com'): a Robots over a\n"
 "verified copy of its blob, and its metadata. StoreKeyError when absent.");
 
@@ -1247,8 +1247,8 @@ static PyObject *store_get(StoreObject *s, PyObject *arg)
 }
 
 PyDoc_STRVAR(store_put_doc,
-"put(key, blob, *, source_url='', http_status=200, policy='parse',\n"
-"    fetched_at=0, expires=None, has_copy=True, source=None)\n\n"
+"put($self, /, key, blob, *, source_url='', http_status=200, policy='parse', "
+"fetched_at=0, expires=None, has_copy=True, source=None)\n--\n\n"
 "Writes one record (one transaction). key must be a canonical origin key\n"
 "(origin(url).key); blob a compiled blob (verified before it is stored).\n"
 "expires None means never; source (the robots.txt body) sets the source\n"
@@ -1406,7 +1406,7 @@ static PyMethodDef store_methods[] = {
 static PySequenceMethods store_as_sequence = {.sq_length = (lenfunc)store_len};
 
 PyDoc_STRVAR(store_doc,
-"Store(path, readonly=False, map_size=0, no_sync=False)\n\n"
+"Store(path, readonly=False, map_size=0, no_sync=False)\n--\n\n"
 "An LMDB store of compiled robots.txt programs keyed by origin (the store\n"
 "that `robotsc store build` writes). Store(path).allowed(url, agent) routes\n"
 "a URL to its origin's record, verifies it and answers. Records read from\n"
