@@ -126,7 +126,9 @@ typedef struct rsc_store_item {
  * validated first (RSC_STORE_E_KEY, *bad = index). When the map is full it
  * grows (doubling, up to max_map) and the transaction is retried. Blobs are
  * checked with rsc_load() before they are stored (RSC_STORE_E_BLOB) unless
- * the item says it was.
+ * the item says it was. Growing the map needs no read transaction of this
+ * process to be open (LMDB's rule): a process that writes should not keep
+ * read transactions open across writes.
  * bad is nullable. */
 RSC_API rsc_store_status rsc_store_put_many(rsc_store *st, const rsc_store_item *items,
                                     size_t n, size_t *bad);
