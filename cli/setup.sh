@@ -17,11 +17,10 @@ for p in liblmdb-dev zlib1g-dev; do
   dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 # The Python binding and its tests (python/, tests/python): Debian's python3
-# with setuptools and venv, pytest, the frameworks the binding plugs into, and
-# LMDB for robotsc.Store.
+# with setuptools and venv, pytest, and the frameworks the binding plugs into
+# (robotsc.Store uses the store's LMDB, above).
 for p in python3-dev python3-venv python3-pip python3-setuptools python3-wheel \
-         python3-pytest python3-scrapy python3-protego python3-dask python3-distributed \
-         liblmdb-dev; do
+         python3-pytest python3-scrapy python3-protego python3-dask python3-distributed; do
   dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 if [ -n "${1:-}" ]; then
