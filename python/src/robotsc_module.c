@@ -2,8 +2,8 @@
  * (include/robotsc/) and holds no copies of private layouts.
  *
  * Ownership: a Robots object holds a buffer export of the blob it was given
- * (zero-copy for read-only buffers) for as long as it lives, because the
- * runtime borrows the blob (runtime.h). A writable buffer is copied: bytes
+ * (zero-copy for immutable bytes) for as long as it lives, because the
+ * runtime borrows the blob (runtime.h). Writable bytes are copied: bytes
  * changed after verification could break the runtime's guarantees.
  *
  * Threads: everything runs under the GIL except the loop of allowed_many()
@@ -218,8 +218,9 @@ static PyObject *compile_body(PyObject *body, rsc_profile profile, PyObject *dia
     }
     rsc_blob blob = {NULL, 0};
     rsc_status st;
-    /* An immutable body with no callback compiles without the GIL. */
-    if (!diags && (!t.held || t.view.readonly)) {
+    /* str and bytes are immutable: with no callback they compile without
+     * the GIL (another thread could change a buffer's bytes meanwhile). */
+    if (!diags && !t.held) {
         Py_BEGIN_ALLOW_THREADS
         st = rsc_compile(t.ptr, t.len, &opt, &blob);
         Py_END_ALLOW_THREADS
@@ -280,6 +281,22 @@ typedef struct RobotsObject {
 
 static PyTypeObject RobotsType;
 
+/* 1 when the bytes behind o may change: o (or the object under a
+ * memoryview, even a read-only view of it) exports a writable buffer. */
+static int buffer_mutable(PyObject *o)
+{
+    PyObject *base = PyMemoryView_Check(o) ? PyMemoryView_GET_BASE(o) : o;
+    if (base == NULL)
+        return 1; /* a view of raw memory: nothing says it is immutable */
+    Py_buffer w;
+    if (PyObject_GetBuffer(base, &w, PyBUF_WRITABLE) == 0) {
+        PyBuffer_Release(&w);
+        return 1;
+    }
+    PyErr_Clear();
+    return 0;
+}
+
 static RobotsObject *robots_from_buffer(PyTypeObject *type, PyObject *blob)
 {
     RobotsObject *r = (RobotsObject *)type->tp_alloc(type, 0);
@@ -297,7 +314,7 @@ static RobotsObject *robots_from_buffer(PyTypeObject *type, PyObject *blob)
     }
     r->has_view = 1;
     r->zero_copy = 1;
-    if (!r->view.readonly) {
+    if (!r->view.readonly || buffer_mutable(blob)) {
         PyObject *copy = PyBytes_FromStringAndSize(r->view.buf, r->view.len);
         PyBuffer_Release(&r->view);
         r->has_view = 0;
@@ -819,8 +836,8 @@ static PyGetSetDef robots_getset[] = {
 PyDoc_STRVAR(robots_doc,
 "Robots(blob)\n--\n\n"
 "A verified compiled robots.txt. blob is any bytes-like object (bytes,\n"
-"memoryview, mmap, an LMDB value); a read-only buffer is used in place and\n"
-"kept alive as long as this object, a writable one is copied first.\n"
+"memoryview, mmap, an LMDB value); immutable bytes are used in place and\n"
+"kept alive as long as this object, writable ones are copied first.\n"
 "Raises BlobError (.status, .offset, .reason) when verification fails.\n"
 "Use Robots.parse(text) to compile and load in one step. Thread-safe.");
 

@@ -302,6 +302,29 @@ def test_writable_buffers_are_copied(blob):
     ba[:] = b"\0" * len(ba)  # cannot reach the program
     ba.extend(b"more")
     assert verdicts(r) == want
+    # A read-only view of writable bytes is copied too.
+    ba = bytearray(blob)
+    r = robotsc.Robots(memoryview(ba).toreadonly())
+    assert not r.zero_copy
+    ba[:] = b"\0" * len(ba)
+    assert verdicts(r) == want
+
+
+def test_writable_mmap_is_copied(blob, tmp_path):
+    path = tmp_path / "w.rbc"
+    path.write_bytes(blob)
+    with open(path, "r+b") as f:
+        mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_WRITE)
+    want = verdicts(robotsc.Robots(blob))
+    for src in (mm, memoryview(mm).toreadonly()):
+        r = robotsc.Robots(src)
+        assert not r.zero_copy
+        mm[:] = b"\xff" * len(mm)
+        assert verdicts(r) == want
+        mm[:] = blob
+        del r
+    del src
+    mm.close()
 
 
 # ---- threads -----------------------------------------------------------------
