@@ -133,9 +133,12 @@ int rsc_cli_write_atomic(const char *path, const void *data, size_t len)
         errno = e;
         return -1;
     }
+    /* The mode of the file replaced, else what fopen() would give. */
+    struct stat old;
     mode_t mask = umask(0);
     umask(mask);
-    int r = fchmod(fd, 0666 & ~mask);
+    mode_t mode = stat(path, &old) == 0 && S_ISREG(old.st_mode) ? old.st_mode & 07777 : 0666 & ~mask;
+    int r = fchmod(fd, mode);
     if (r == 0)
         r = write_all(fd, data, len);
     if (r == 0)
