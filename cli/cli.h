@@ -17,10 +17,28 @@ int rsc_cmd_info(int argc, char **argv);    /* cli/cmd_compile.c */
 int rsc_cmd_url(int argc, char **argv);     /* cli/cmd_url.c */
 int rsc_cmd_fetch(int argc, char **argv);   /* cli/cmd_fetch.c */
 int rsc_cmd_bench(int argc, char **argv);   /* cli/cmd_bench.c */
+int rsc_cmd_store(int argc, char **argv);   /* cli/cmd_store.c (RSC_HAVE_STORE) */
+int rsc_store_fetch(int argc, char **argv); /* cli/store_fetch.c: fetch --store */
 
 /* Reads a whole file ("-" is standard input). Returns a malloc'ed buffer
  * or NULL with errno set. */
 unsigned char *rsc_cli_read(const char *path, size_t *len);
+
+/* Writes path's new content: "-" is standard output; otherwise a temporary
+ * file in the same directory, fsync'ed, then renamed over path, so that on
+ * any failure path is untouched and no partial file is left. Returns 0, or
+ * -1 with errno set. */
+int rsc_cli_write_atomic(const char *path, const void *data, size_t len);
+
+/* Writes s[0..n) with '\' as "\\" and bytes outside printable ASCII as
+ * "\xHH": file content never reaches a terminal raw. */
+void rsc_cli_escaped(FILE *out, const char *s, size_t n);
+
+/* An --agent value: its product token (rsc_agent_token, so a whole
+ * User-Agent header works), with a note on stderr when that differs from
+ * the value. Returns 0, or 2 after a message when there is no token. */
+struct rsc_bytes;
+int rsc_cli_agent(const char *cmd, const char *val, struct rsc_bytes *out);
 
 /* Prints "robotsc CMD: message" to stderr and returns 2. */
 int rsc_cli_fail(const char *cmd, const char *fmt, ...);

@@ -57,8 +57,8 @@ static int parse_args(int argc, char **argv, bench_args *a)
                 return rsc_cli_fail("bench", "--agent needs a value");
             if (a->n_agents == MAX_AGENTS)
                 return rsc_cli_fail("bench", "too many agents");
-            a->agents[a->n_agents].ptr = val;
-            a->agents[a->n_agents++].len = strlen(val);
+            if (rsc_cli_agent("bench", val, &a->agents[a->n_agents++]) != 0)
+                return 2;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--rounds", &val)) != 0) {
             char *end = NULL;
             long n = r < 0 ? 0 : strtol(val, &end, 10);

@@ -109,33 +109,10 @@ static void meta_read(const char *path, meta *m)
     free(t);
 }
 
-static int write_file(const char *path, const void *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    int ok = fwrite(data, 1, len, f) == len;
-    ok = fclose(f) == 0 && ok;
-    return ok ? 0 : -1;
-}
-
-/* Writes via a temporary file and rename(), so a reader never sees half a
- * blob. */
+/* A temporary file, fsync and rename(): a reader never sees half a blob. */
 static int write_atomic(const char *path, const void *data, size_t len)
 {
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 5);
-    if (!tmp)
-        return -1;
-    memcpy(tmp, path, n);
-    memcpy(tmp + n, ".tmp", 5);
-    int r = write_file(tmp, data, len);
-    if (r == 0 && rename(tmp, path) != 0)
-        r = -1;
-    if (r != 0)
-        remove(tmp);
-    free(tmp);
-    return r;
+    return rsc_cli_write_atomic(path, data, len);
 }
 
 static int meta_write(const char *path, const meta *m)
@@ -200,7 +177,13 @@ static const char usage_text[] =
 
 int rsc_cmd_fetch(int argc, char **argv)
 {
-    const char *url = NULL, *out = NULL, *ua = "robotsc/0.1", *val;
+#ifdef RSC_HAVE_STORE
+    /* --store DB: many origins into a store (cli/store_fetch.c). */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--store") == 0 || strncmp(argv[i], "--store=", 8) == 0)
+            return rsc_store_fetch(argc, argv);
+#endif
+    const char *url = NULL, *out = NULL, *ua = "robotsc/" RSC_VERSION_STRING, *val;
     double timeout = 30;
     int64_t now = (int64_t)time(NULL);
     rsc_profile profile = RSC_PROFILE_GOOGLE;
@@ -228,8 +211,8 @@ int rsc_cmd_fetch(int argc, char **argv)
                 rsc_cli_fail(CMD, "too many agents");
                 goto done;
             }
-            agents[n_agents].ptr = val;
-            agents[n_agents++].len = strlen(val);
+            if (rsc_cli_agent(CMD, val, &agents[n_agents++]) != 0)
+                goto done;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--check", &val)) != 0) {
             if (r < 0)
                 goto missing;
@@ -431,8 +414,11 @@ int rsc_cmd_fetch(int argc, char **argv)
     }
     if (n_checks) {
         if (n_agents == 0) { /* the product token of the User-Agent (spec F.2) */
-            agents[0].ptr = ua;
-            agents[0].len = rsc_extract_agent(ua, strlen(ua));
+            int changed;
+            if (rsc_agent_token(ua, strlen(ua), &agents[0], &changed) != RSC_OK) {
+                rsc_cli_fail(CMD, "the User-Agent has no product token: give --agent");
+                goto end;
+            }
             n_agents = 1;
         }
         rsc_selection sel;

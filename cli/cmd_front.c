@@ -13,7 +13,8 @@ static const char lint_usage[] =
     "\n"
     "Reports problems in a robots.txt (FILE '-' is standard input):\n"
     "  FILE:LINE: warning: MESSAGE [NAME]   (FILE: warning: ... for the whole file)\n"
-    "Exit status: 0 no warnings, 1 warnings, 2 errors.\n"
+    "Exit status: 0 no warnings, 1 warnings, 2 errors. A binary file gets one\n"
+    "warning and no more.\n"
     "\n"
     "  --records          print each line's lint record instead (conformance format)\n"
     "  --profile P        google (default) or rfc\n";
@@ -82,7 +83,7 @@ static int load(const char *cmd, const front_args *a, rsc_ir **ir)
     size_t len = 0;
     unsigned char *buf = rsc_cli_read(a->path, &len);
     if (!buf)
-        return rsc_cli_fail(cmd, "%s: %s", a->path, strerror(errno));
+        return rsc_cli_fail(cmd, "%s: cannot read: %s", a->path, strerror(errno));
     rsc_parse_options opt = {a->profile, NULL, NULL};
     rsc_status st = rsc_parse(buf, len, &opt, ir);
     free(buf);
@@ -147,6 +148,13 @@ int rsc_cmd_lint(int argc, char **argv)
         return 0;
     }
     lint_out o = {strcmp(a.path, "-") == 0 ? "<stdin>" : a.path, 0};
+    if (ir->looks_binary) {
+        /* A binary file's "lines" are noise: one warning, nothing else. */
+        rsc_diagnostic d = {RSC_W_NOT_ROBOTS_BINARY, 0, NULL, 0};
+        on_diag(&o, &d);
+        rsc_ir_free(ir);
+        return 1;
+    }
     rsc_lint(ir, on_diag, &o);
     rsc_ir_free(ir);
     return o.count ? 1 : 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "robotsc/runtime.h"
 
 static const struct {
     const char *name;
@@ -19,13 +20,19 @@ static const struct {
     {"url", rsc_cmd_url, "print the robots.txt URL and origin key of a URL"},
     {"fetch", rsc_cmd_fetch, "fetch, apply the status policy, compile, check"},
     {"bench", rsc_cmd_bench, "time compile, verify and matching against a URL list"},
+#ifdef RSC_HAVE_STORE
+    {"store", rsc_cmd_store, "build and query an LMDB store of blobs keyed by origin"},
+#endif
 };
 
 static void usage(FILE *out)
 {
-    fputs("usage: robotsc COMMAND [ARGS]   (robotsc COMMAND --help for more)\n\ncommands:\n", out);
+    fputs("usage: robotsc COMMAND [ARGS]   (robotsc COMMAND --help for more)\n"
+          "       robotsc --version\n\ncommands:\n", out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].what);
+    fputs("\nExit status: 0 success (check: allowed), 1 lint warnings (check: disallowed),\n"
+          "2 usage or input errors. Manual: man robotsc; blob format: man robotsc-format.\n", out);
 }
 
 int main(int argc, char **argv)
@@ -36,6 +43,11 @@ int main(int argc, char **argv)
     }
     if (rsc_cli_is_help(argv[1])) {
         usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        /* The library's version: a replaced shared library shows here. */
+        printf("robotsc %s\n", rsc_version());
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -1,19 +1,34 @@
 /* Small helpers shared by the commands. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fsync, fchmod, fileno */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "robotsc/runtime.h"
 
 unsigned char *rsc_cli_read(const char *path, size_t *len)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f)
         return NULL;
+    /* fopen() opens a directory; reading it fails with a vague EIO. */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (f != stdin)
+            fclose(f);
+        errno = EISDIR;
+        return NULL;
+    }
     size_t cap = 1 << 16, n = 0;
     unsigned char *buf = malloc(cap);
+    errno = 0;
     while (buf) {
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap)
@@ -28,7 +43,7 @@ unsigned char *rsc_cli_read(const char *path, size_t *len)
         buf = nb;
         cap *= 2;
     }
-    int err = ferror(f) ? EIO : 0;
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
     if (f != stdin)
         fclose(f);
     if (buf && err) {
@@ -71,4 +86,119 @@ int rsc_cli_opt(int argc, char **argv, int *i, const char *name, const char **va
 int rsc_cli_is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+/* Writes all of data to fd; -1 with errno on failure. */
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int rsc_cli_write_atomic(const char *path, const void *data, size_t len)
+{
+    if (strcmp(path, "-") == 0) {
+        int ok = fwrite(data, 1, len, stdout) == len;
+        return fflush(stdout) == 0 && ok ? 0 : -1;
+    }
+    /* Past a file size limit (ulimit -f), write() fails with EFBIG instead
+     * of the process being killed half-way. */
+    signal(SIGXFSZ, SIG_IGN);
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash - path) + 1 : 0, n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp)
+        return -1;
+    /* DIR/.NAME.XXXXXX: the same file system as the target, so rename()
+     * replaces it in one step. */
+    memcpy(tmp, path, dir);
+    tmp[dir] = '.';
+    memcpy(tmp + dir + 1, path + dir, n - dir);
+    memcpy(tmp + n + 1, ".XXXXXX", 8);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        errno = e;
+        return -1;
+    }
+    /* The mode of the file replaced, else what fopen() would give. */
+    struct stat old;
+    mode_t mask = umask(0);
+    umask(mask);
+    mode_t mode = stat(path, &old) == 0 && S_ISREG(old.st_mode) ? old.st_mode & 07777 : 0666 & ~mask;
+    int r = fchmod(fd, mode);
+    if (r == 0)
+        r = write_all(fd, data, len);
+    if (r == 0)
+        r = fsync(fd);
+    int e = errno;
+    if (close(fd) != 0 && r == 0) {
+        r = -1;
+        e = errno;
+    }
+    if (r == 0 && rename(tmp, path) != 0) {
+        r = -1;
+        e = errno;
+    }
+    if (r != 0)
+        unlink(tmp);
+    free(tmp);
+    if (r == 0 && dir > 0) { /* the rename itself, on disk (best effort) */
+        char *d = malloc(dir + 1);
+        if (d) {
+            memcpy(d, path, dir);
+            d[dir] = 0;
+            int dfd = open(d, O_RDONLY);
+            if (dfd >= 0) {
+                fsync(dfd);
+                close(dfd);
+            }
+            free(d);
+        }
+    }
+    errno = e;
+    return r;
+}
+
+void rsc_cli_escaped(FILE *out, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\\')
+            fputs("\\\\", out);
+        else if (c >= 0x20 && c < 0x7f)
+            putc(c, out);
+        else
+            fprintf(out, "\\x%02x", c);
+    }
+}
+
+int rsc_cli_agent(const char *cmd, const char *val, rsc_bytes *out)
+{
+    int changed = 0;
+    if (rsc_agent_token(val, strlen(val), out, &changed) != RSC_OK) {
+        fprintf(stderr, "robotsc %s: agent '", cmd);
+        rsc_cli_escaped(stderr, val, strlen(val));
+        fputs("' has no product token (letters, '_' and '-' that a user-agent line can name)\n",
+              stderr);
+        return 2;
+    }
+    if (changed) {
+        fprintf(stderr, "robotsc %s: note: agent '", cmd);
+        rsc_cli_escaped(stderr, val, strlen(val));
+        fprintf(stderr, "' is matched as its product token '%.*s'\n", (int)out->len, out->ptr);
+    }
+    return 0;
 }

@@ -43,8 +43,8 @@ typedef enum rsc_warning {
     RSC_W_COUNT
 } rsc_warning;
 
-const char *rsc_warning_name(int w);    /* "typo", ...               */
-const char *rsc_warning_message(int w); /* static, human-readable    */
+RSC_API const char *rsc_warning_name(int w);    /* "typo", ...               */
+RSC_API const char *rsc_warning_message(int w); /* static, human-readable    */
 
 typedef struct rsc_diagnostic {
     int warning;       /* rsc_warning */
@@ -56,7 +56,7 @@ typedef struct rsc_diagnostic {
 typedef void (*rsc_diag_fn)(void *ud, const rsc_diagnostic *d);
 
 /* Reports every lint warning of an IR, in line order. */
-void rsc_lint(const rsc_ir *ir, rsc_diag_fn fn, void *ud);
+RSC_API void rsc_lint(const rsc_ir *ir, rsc_diag_fn fn, void *ud);
 
 typedef struct rsc_compile_options {
     rsc_profile profile;
@@ -73,14 +73,14 @@ typedef struct rsc_blob {
 } rsc_blob;
 
 /* Compiles a robots.txt body. opt is nullable. On failure out is {NULL,0}. */
-rsc_status rsc_compile(const void *body, size_t len,
+RSC_API rsc_status rsc_compile(const void *body, size_t len,
                        const rsc_compile_options *opt, rsc_blob *out);
 
 /* Compiles an IR made by rsc_parse() (its profile must match opt's). */
-rsc_status rsc_compile_ir(const rsc_ir *ir, const rsc_compile_options *opt,
+RSC_API rsc_status rsc_compile_ir(const rsc_ir *ir, const rsc_compile_options *opt,
                           rsc_blob *out);
 
-void rsc_blob_free(rsc_blob *b, const rsc_compile_options *opt);
+RSC_API void rsc_blob_free(rsc_blob *b, const rsc_compile_options *opt);
 
 /* Output callback for text writers (no file I/O in the library). */
 typedef void (*rsc_write_fn)(void *ud, const char *s, size_t n);
@@ -88,7 +88,7 @@ typedef void (*rsc_write_fn)(void *ud, const char *s, size_t n);
 /* Human-readable disassembly of a verified program: header, sections,
  * agents, sets, programs (node by node), rules, sitemaps, directives.
  * Deterministic; the format is pinned by golden tests. */
-rsc_status rsc_dump(const rsc_program *prog, rsc_write_fn w, void *ud);
+RSC_API rsc_status rsc_dump(const rsc_program *prog, rsc_write_fn w, void *ud);
 
 /* Counts read off a verified program (for `robotsc info` and benchmarks). */
 typedef struct rsc_blob_info {
@@ -100,7 +100,7 @@ typedef struct rsc_blob_info {
     uint32_t n_globs;                /* wildcard tails, over all programs */
     uint32_t has_global;
 } rsc_blob_info;
-rsc_status rsc_blob_info_get(const rsc_program *prog, rsc_blob_info *info);
+RSC_API rsc_status rsc_blob_info_get(const rsc_program *prog, rsc_blob_info *info);
 
 #ifdef __cplusplus
 }

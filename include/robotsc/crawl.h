@@ -55,7 +55,7 @@ typedef enum rsc_url_status {
 } rsc_url_status;
 
 /* Static string describing an rsc_url_status, never NULL. */
-const char *rsc_url_strerror(int status);
+RSC_API const char *rsc_url_strerror(int status);
 
 #define RSC_HOST_MAX 255 /* bytes of a converted host: DNS names have at most
                             253 (+1 for a trailing dot); IPv6 literals fewer */
@@ -87,12 +87,12 @@ typedef struct rsc_origin {
  * and fragment do not matter: the robots.txt is always /robots.txt at the
  * top of the origin. Leading and trailing spaces, tabs, CR and LF are
  * ignored. On failure *out is zeroed. */
-rsc_url_status rsc_origin_parse(const char *url, size_t len, rsc_origin *out);
+RSC_API rsc_url_status rsc_origin_parse(const char *url, size_t len, rsc_origin *out);
 
 /* 1 when url is itself a robots.txt file that crawlers read: an http,
  * https or ftp URL whose path is exactly "/robots.txt" (any query ignored).
  * "https://example.com/folder/robots.txt" is not one. */
-int rsc_url_is_robots(const char *url, size_t len);
+RSC_API int rsc_url_is_robots(const char *url, size_t len);
 
 /* ---- Status policy (spec I) ---------------------------------------------- */
 
@@ -122,7 +122,7 @@ typedef enum rsc_policy {
 } rsc_policy;
 
 /* "parse", "allow-all", "disallow-all" ("?" for other values). */
-const char *rsc_policy_name(int policy);
+RSC_API const char *rsc_policy_name(int policy);
 
 /* What to compile for a policy. Allow-all and disallow-all are ordinary
  * robots.txt texts: one global group, so they apply to every agent (no
@@ -147,7 +147,7 @@ typedef struct rsc_policy_result {
  * followed, or the redirect limit) as 404; 4xx except 429 allow all; 429,
  * 5xx, network errors and timeouts disallow all; any other status (1xx,
  * >= 600, none) counts as a server error. */
-void rsc_status_policy(const rsc_fetch_outcome *o, rsc_policy_result *r);
+RSC_API void rsc_status_policy(const rsc_fetch_outcome *o, rsc_policy_result *r);
 
 /* ---- Cache lifetimes (spec I) -------------------------------------------- */
 
@@ -173,7 +173,7 @@ typedef struct rsc_cache_options {
  * Cache-Control header(s) (joined with ","; nullable): no-store or no-cache
  * -> min_ttl; else the first max-age, clamped to [min_ttl, max_ttl]; else
  * default_ttl. Other directives (s-maxage, private, ...) are ignored. */
-int64_t rsc_cache_ttl(const char *cache_control, size_t len,
+RSC_API int64_t rsc_cache_ttl(const char *cache_control, size_t len,
                       const rsc_cache_options *opt);
 
 /* What a crawler stores per origin next to the compiled blob. A zeroed
@@ -187,7 +187,7 @@ typedef struct rsc_cache_state {
 } rsc_cache_state;
 
 /* 1 when a stored blob may be used at `now` without refetching. */
-int rsc_cache_fresh(const rsc_cache_state *st, int64_t now);
+RSC_API int rsc_cache_fresh(const rsc_cache_state *st, int64_t now);
 
 typedef struct rsc_cache_decision {
     int keep;            /* 1: keep using the stored blob; compile nothing   */
@@ -205,7 +205,7 @@ typedef struct rsc_cache_decision {
  *  - an error with no good copy: disallow all, or, once the errors have
  *    lasted longer than `unreachable` (30 days), allow all.
  * cache_control: the final response's Cache-Control values (nullable). */
-void rsc_cache_decide(const rsc_cache_state *prev, const rsc_fetch_outcome *o,
+RSC_API void rsc_cache_decide(const rsc_cache_state *prev, const rsc_fetch_outcome *o,
                       const char *cache_control, size_t cc_len, int64_t now,
                       const rsc_cache_options *opt, rsc_cache_decision *d);
 
@@ -237,14 +237,14 @@ typedef struct rsc_fetch_result {
  * whenever res->outcome describes what happened, network errors included;
  * RSC_E_ARG, RSC_E_NOMEM, or RSC_E_IO when libcurl cannot be set up. res
  * must be freed with rsc_fetch_result_free() in every case. */
-rsc_status rsc_fetch(const char *url, const rsc_fetch_options *opt,
+RSC_API rsc_status rsc_fetch(const char *url, const rsc_fetch_options *opt,
                      rsc_fetch_result *res);
-void rsc_fetch_result_free(rsc_fetch_result *res); /* accepts NULL */
+RSC_API void rsc_fetch_result_free(rsc_fetch_result *res); /* accepts NULL */
 
 /* libcurl's global set-up and tear-down; call once per process, before
  * and after any threads use rsc_fetch(). Return RSC_OK or RSC_E_IO. */
-rsc_status rsc_crawl_global_init(void);
-void rsc_crawl_global_cleanup(void);
+RSC_API rsc_status rsc_crawl_global_init(void);
+RSC_API void rsc_crawl_global_cleanup(void);
 
 #ifdef __cplusplus
 }

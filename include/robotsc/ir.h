@@ -119,24 +119,24 @@ typedef struct rsc_ir {
 
 /* Parses any bytes. Never fails on content: only RSC_E_NOMEM or RSC_E_ARG.
  * *out is NULL on failure. opt is nullable (google profile, malloc). */
-rsc_status rsc_parse(const void *body, size_t len,
+RSC_API rsc_status rsc_parse(const void *body, size_t len,
                      const rsc_parse_options *opt, rsc_ir **out);
-void rsc_ir_free(rsc_ir *ir); /* accepts NULL */
+RSC_API void rsc_ir_free(rsc_ir *ir); /* accepts NULL */
 
 /* Tag names as in the conformance data: "UserAgent", "Allow", ... */
-const char *rsc_tag_name(int tag);
+RSC_API const char *rsc_tag_name(int tag);
 
 /* Writes the lint record of lines[i] in exactly the conformance format
  * ("line=N tag=... typo=... is_empty=... ..."), NUL-terminated, snprintf
  * style: returns the length it needs. */
-size_t rsc_ir_record(const rsc_ir *ir, size_t i, char *buf, size_t size);
+RSC_API size_t rsc_ir_record(const rsc_ir *ir, size_t i, char *buf, size_t size);
 
 /* Spec F.2: the part of a user-agent value compared with the caller's
  * agent; and spec D: escaping of a pattern. rsc_escape_pattern writes at
  * most 3*len bytes to dst and returns the length written. */
-size_t rsc_extract_agent(const char *value, size_t len);
-int rsc_is_valid_agent(const char *agent, size_t len);
-size_t rsc_escape_pattern(const char *src, size_t len, char *dst);
+RSC_API size_t rsc_extract_agent(const char *value, size_t len);
+RSC_API int rsc_is_valid_agent(const char *agent, size_t len);
+RSC_API size_t rsc_escape_pattern(const char *src, size_t len, char *dst);
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,25 @@
 extern "C" {
 #endif
 
+/* Library version. The ABI major (the shared libraries' soname) is
+ * RSC_VERSION_MAJOR; rsc_version() gives the version of the library linked,
+ * which can differ from these macros when a shared library was replaced. */
+#define RSC_VERSION_MAJOR 0
+#define RSC_VERSION_MINOR 2
+#define RSC_VERSION_PATCH 0
+#define RSC_VERSION_STRING "0.2.0"
+
+/* RSC_API marks the public functions: the libraries are built with hidden
+ * visibility, so only what carries it is exported from a shared library.
+ * Define RSC_API yourself to override (e.g. for a Windows DLL import). */
+#ifndef RSC_API
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define RSC_API __attribute__((visibility("default")))
+#else
+#define RSC_API
+#endif
+#endif
+
 #define RSC_FORMAT_MAJOR 3 /* blob format major version this runtime reads */
 #define RSC_FORMAT_MINOR 0 /* highest minor it knows; higher minors load  */
 
@@ -50,8 +69,11 @@ typedef enum rsc_status {
     RSC_E_SIZE = 15       /* trailing bytes, or Total_Size mismatch         */
 } rsc_status;
 
+/* The library version, RSC_VERSION_STRING when it was built: "0.2.0". */
+RSC_API const char *rsc_version(void);
+
 /* Static string describing a status, never NULL. */
-const char *rsc_strerror(int status);
+RSC_API const char *rsc_strerror(int status);
 
 /* Where and why rsc_load() rejected a blob. 'what' is a static string. */
 typedef struct rsc_load_error {
@@ -71,11 +93,11 @@ typedef struct rsc_program {
 /* Verifies blob[0..size) and fills *prog. On failure *prog is zeroed, the
  * status says what kind of failure it was and *err (nullable) where. Time is
  * linear in size; it uses about 64 KiB of stack (a bounded trie walk). */
-rsc_status rsc_load(rsc_program *prog, const void *blob, size_t size,
+RSC_API rsc_status rsc_load(rsc_program *prog, const void *blob, size_t size,
                     rsc_load_error *err);
 
 /* 1 when the blob was compiled with the rfc profile, 0 for google. */
-int rsc_program_profile(const rsc_program *prog);
+RSC_API int rsc_program_profile(const rsc_program *prog);
 
 /* A byte string that need not be NUL-terminated. */
 typedef struct rsc_bytes {
@@ -102,7 +124,7 @@ typedef struct rsc_selection {
  * given, case-insensitively, with the extracted tokens of the file).
  * Returns RSC_E_ARG for n == 0 or NULL pointers, RSC_E_LIMIT if the agents
  * name more than RSC_MAX_SELECT distinct rule sets or file tokens. */
-rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
+RSC_API rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
                       size_t n, rsc_selection *sel);
 
 /* Whether every URL gets the same verdict under a selection (crawler-
@@ -117,7 +139,7 @@ rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
 #define RSC_ALL_ALLOWED 1
 #define RSC_ALL_DISALLOWED 0
 #define RSC_MIXED (-1)
-int rsc_selection_uniform(const rsc_selection *sel);
+RSC_API int rsc_selection_uniform(const rsc_selection *sel);
 
 /* The rule that decided a verdict. */
 typedef struct rsc_match {
@@ -134,36 +156,70 @@ typedef struct rsc_match {
  * a URL). Returns 1 allowed, 0 disallowed. m is nullable. A selection that
  * rsc_select() failed to fill (prog NULL) answers 0, disallowed, with
  * m->decided 0: a failed selection never allows by accident (fail closed). */
-int rsc_match_path(const rsc_selection *sel, const char *path, size_t len,
+RSC_API int rsc_match_path(const rsc_selection *sel, const char *path, size_t len,
                    rsc_match *m);
 
 /* Verdict for a URL: extracts the path (spec G), then rsc_match_path(). */
-int rsc_match_url(const rsc_selection *sel, const char *url, size_t len,
+RSC_API int rsc_match_url(const rsc_selection *sel, const char *url, size_t len,
                   rsc_match *m);
 
 /* Spec G: the path, params and query of a URL, as a span of url (*off,
  * *len) plus whether a '/' must be put in front (*slash). A URL with no
  * path gives "/" (*len == 0, *slash == 1). */
-void rsc_url_path(const char *url, size_t len, size_t *off, size_t *plen,
+RSC_API void rsc_url_path(const char *url, size_t len, size_t *off, size_t *plen,
                   int *slash);
 
 /* Sitemaps, in file order. Returns 0 and leaves outputs untouched when
  * i >= count. */
-size_t rsc_sitemap_count(const rsc_program *prog);
-int rsc_sitemap_get(const rsc_program *prog, size_t i, uint32_t *line,
+RSC_API size_t rsc_sitemap_count(const rsc_program *prog);
+RSC_API int rsc_sitemap_get(const rsc_program *prog, size_t i, uint32_t *line,
                     rsc_bytes *url);
 
 /* Unknown directives (crawl-delay, request-rate, host, clean-param, ...), in
  * file order. key is as written; value is escaped per spec D. */
-size_t rsc_directive_count(const rsc_program *prog);
-int rsc_directive_get(const rsc_program *prog, size_t i, uint32_t *line,
+RSC_API size_t rsc_directive_count(const rsc_program *prog);
+RSC_API int rsc_directive_get(const rsc_program *prog, size_t i, uint32_t *line,
                       rsc_bytes *key, rsc_bytes *value);
 
 /* The value of the first directive named `key` (case-insensitive) in the
  * groups that apply to the selected agents (the global groups when none
  * names them); e.g. key "crawl-delay". Returns 1 when found. */
-int rsc_group_directive(const rsc_selection *sel, const char *key,
+RSC_API int rsc_group_directive(const rsc_selection *sel, const char *key,
                         rsc_bytes *value, uint32_t *line);
+
+/* The product token of a crawler name as robots.txt groups are matched
+ * (spec F.2): accepts a bare token ("Googlebot"), "Name/version", or a whole
+ * User-Agent header ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://...)":
+ * the crawler's token is the first product of the "compatible;" comment,
+ * otherwise the first product). *token points into ua. *changed is set to 1
+ * when the token differs from the input as given (trimmed or extracted).
+ * Returns RSC_OK, or RSC_E_ARG when no valid token ([A-Za-z_-]+) results.
+ *
+ * In detail (docs/SEMANTICS.md, "Notes"): leading and trailing whitespace is
+ * dropped; an input that is then all [A-Za-z_-] is the token. Otherwise the
+ * product chosen is, in this order: the item after a "compatible" item of a
+ * parenthesised comment (items are separated by ';'); the first item of a
+ * comment that starts with a "Name/version" product and holds a URL ("http"),
+ * as Applebot's "(Applebot/0.1; +http://...)"; the first product of the
+ * input. The token is the [A-Za-z_-] prefix of that product's name, the part
+ * a file's user-agent line would be cut to ("Bot2/1" gives "Bot"). */
+RSC_API rsc_status rsc_agent_token(const char *ua, size_t len, rsc_bytes *token, int *changed);
+
+/* crawl-delay of the selected groups (spec: first crawl-delay directive of the groups that apply,
+ * rsc_group_directive()), parsed as non-negative decimal seconds, fractions allowed ("0.5", "10").
+ * Returns 1 and sets *seconds when present and valid, 0 otherwise.
+ * Valid: digits with an optional '.' and fraction ("5", "0.5", ".5", "5."),
+ * at most 15 integer digits, surrounding whitespace allowed; fraction digits
+ * past the 18th are ignored. Anything else ("5s", "-1", "1e3") is invalid. */
+RSC_API int rsc_crawl_delay(const rsc_selection *sel, double *seconds);
+
+/* request-rate "N/T" with T an integer optionally followed by s, m, h or d ("1/5", "1/10s", "30/1m").
+ * Returns 1 and sets *requests and *seconds when present and valid.
+ * N and T are at least 1 and at most 4294967295; spaces may surround '/';
+ * the unit is case-insensitive (seconds when absent); a visit-time window
+ * after whitespace ("1/10s 0600-0845", from the extended standard) is
+ * accepted and ignored. */
+RSC_API int rsc_request_rate(const rsc_selection *sel, uint32_t *requests, double *seconds);
 
 #ifdef __cplusplus
 }

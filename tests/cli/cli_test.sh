@@ -46,9 +46,9 @@ printf '/private/x\r\n\n/ok\n' | "$R" check --agent SomeBot "$T/ex.rbc" >"$T/out
 [ "$(wc -l < "$T/out")" = 3 ] && ok || bad "stdin: 3 lines expected: $(cat "$T/out")"
 [ "$(sed -n 1p "$T/out")" = $'disallow\t/private/x' ] && ok || bad "stdin line 1"
 [ "$(sed -n 2p "$T/out")" = $'allow\t' ] && ok || bad "stdin empty line"
-# The empty agent is an agent like any other.
+# Passed as given (--exact-agent), the empty agent is an agent like any other.
 printf 'User-agent: *foo\nDisallow: /e\n' > "$T/e.txt"
-expect_rc 1 "$R" check --agent "" "$T/e.txt" /e
+expect_rc 1 "$R" check --exact-agent "" "$T/e.txt" /e
 expect_rc 0 "$R" check --agent x "$T/e.txt" /e
 # Damaged blobs are errors (exit 2 with a message), never signals.
 head -c 40 "$T/ex.rbc" > "$T/trunc.rbc"
@@ -113,5 +113,134 @@ PY
 }
 fmt_example 1 'User-agent: *\nDisallow: /a\n'
 fmt_example 2 'User-agent: *\nDisallow: /*.pdf$\n'
+
+# ---- issue 11 -------------------------------------------------------------
+DOC=$EX/..
+# --version; every command in --help, in the README's command list and in
+# the man page, each with its own --help.
+expect_rc 0 "$R" --version
+grep -Eq '^robotsc [0-9]+\.[0-9]+\.[0-9]+$' "$T/out" && ok || bad "--version: $(cat "$T/out")"
+"$R" --help > "$T/help"
+cmds=$(sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p' "$T/help")
+[ "$(echo "$cmds" | wc -w)" -ge 9 ] && ok || bad "--help lists commands: $cmds"
+readme_cmds=$(sed -n '/^## Command line/,/^## /p' "$DOC/README.md" | sed -n 's/^    robotsc \([a-z][a-z]*\).*/\1/p' | sort -u)
+for c in $cmds; do
+  expect_rc 0 "$R" $c --help
+  echo "$readme_cmds" | grep -qx "$c" && ok || bad "README's command list lacks $c"
+  grep -q "^\.SS $c\b\|^\.B robotsc $c\b\|^robotsc $c\b\|^\\fBrobotsc $c\b" "$DOC/docs/man/robotsc.1" && ok || bad "robotsc.1 lacks $c"
+done
+# store is optional (RSC_BUILD_STORE, LMDB): a build without it lacks it.
+for c in $readme_cmds; do
+  echo "$cmds" | grep -qx "$c" || [ $c = store ] && ok || bad "README lists $c, --help does not"
+done
+
+# --agent: a token, Name/version or a whole User-Agent header selects the
+# token's group (Googlebot: /search disallowed; '*' would allow it), with a
+# note on stderr when the token differs; no token is exit 2.
+expect_rc 1 "$R" check --agent Googlebot "$T/ex.rbc" /search
+[ ! -s "$T/err" ] && ok || bad "a plain token gets a note: $(cat "$T/err")"
+for a in "Googlebot/2.1" "Googlebot " \
+         "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" \
+         "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Googlebot/2.1; +http://www.google.com/bot.html) Chrome/131.0.0.0 Safari/537.36"; do
+  expect_rc 1 "$R" check --agent "$a" "$T/ex.rbc" /search
+  grep -q "matched as its product token 'Googlebot'" "$T/err" && ok || bad "no note for '$a': $(cat "$T/err")"
+done
+expect_rc 0 "$R" check --agent "Scrapy/2.11.2 (+https://scrapy.org)" "$T/ex.rbc" /search
+grep -q "'Scrapy'" "$T/err" && ok || bad "Scrapy note: $(cat "$T/err")"
+for a in "" "*" "  " "2.1" "/x"; do
+  expect_rc 2 "$R" check --agent "$a" "$T/ex.rbc" /search
+  grep -q "no product token" "$T/err" && ok || bad "no-token message for '$a': $(cat "$T/err")"
+done
+expect_rc 0 "$R" check --exact-agent "Googlebot/2.1" "$T/ex.rbc" /search   # as given: falls to '*'
+
+# compile: the old file survives a failed write (file size limit), and no
+# temporary file is left; a directory or missing input is named.
+python3 -c "
+print('User-agent: *')
+for i in range(4000): print('Disallow: /p%d/' % i)" > "$T/big.txt"
+mkdir "$T/w"; cp "$T/ex.rbc" "$T/w/out.rbc"
+(ulimit -f 4; "$R" compile "$T/big.txt" -o "$T/w/out.rbc") >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 2 ] && ok || bad "compile past ulimit -f: exit $rc"
+grep -q "out.rbc" "$T/err" && ok || bad "write failure names the file: $(cat "$T/err")"
+cmp -s "$T/ex.rbc" "$T/w/out.rbc" && ok || bad "a failed compile changed the old blob"
+[ "$(ls -A "$T/w")" = out.rbc ] && ok || bad "files left behind: $(ls -A "$T/w")"
+chmod 640 "$T/w/out.rbc"
+expect_rc 0 "$R" compile "$T/big.txt" -o "$T/w/out.rbc"
+[ "$(ls -A "$T/w")" = out.rbc ] && ok || bad "files left behind: $(ls -A "$T/w")"
+[ "$(stat -c %a "$T/w/out.rbc")" = 640 ] && ok || bad "mode of the replaced file not kept: $(stat -c %a "$T/w/out.rbc")"
+expect_rc 1 "$R" check --agent a "$T/w/out.rbc" /p3999/x; grep -q "^disallow" "$T/out" && ok || bad "new blob"
+expect_rc 2 "$R" compile "$EX/robots.txt" -o "$T/nodir/out.rbc"
+grep -q "nodir/out.rbc" "$T/err" && ok || bad "missing directory named"
+expect_rc 2 "$R" compile "$EX" -o "$T/x.rbc"
+grep -q "$EX: .*[Dd]irectory" "$T/err" && ok || bad "directory input: $(cat "$T/err")"
+[ ! -e "$T/x.rbc" ] && ok || bad "directory input wrote a file"
+expect_rc 2 "$R" check --agent a "$EX" /x; grep -q "$EX: .*[Dd]irectory" "$T/err" && ok || bad "check directory"
+for c in info dump; do
+  expect_rc 2 "$R" $c "$EX"; grep -q "$EX: .*[Dd]irectory" "$T/err" && ok || bad "$c directory: $(cat "$T/err")"
+done
+expect_rc 2 "$R" lint "$EX"; grep -q "$EX: .*[Dd]irectory" "$T/err" && ok || bad "lint directory"
+# Unreadable even for root: reading /proc/self/mem at offset 0 fails (EIO).
+expect_rc 2 "$R" compile /proc/self/mem -o "$T/x.rbc"
+grep -q "/proc/self/mem: cannot read" "$T/err" && ok || bad "unreadable input: $(cat "$T/err")"
+[ ! -e "$T/x.rbc" ] && ok || bad "unreadable input wrote a file"
+if [ "$(id -u)" != 0 ]; then
+  cp "$EX/robots.txt" "$T/noread.txt"; chmod 000 "$T/noread.txt"
+  expect_rc 2 "$R" compile "$T/noread.txt" -o "$T/x.rbc"; grep -q "noread.txt" "$T/err" && ok || bad "unreadable named"
+fi
+
+# Whole-file warnings on stderr, still compiled (exit 0); --strict: exit 2
+# and nothing written; a clean file is silent, with or without --strict.
+expect_rc 0 "$R" compile --strict "$EX/robots.txt" -o "$T/clean.rbc"
+[ ! -s "$T/err" ] && ok || bad "clean file warned: $(cat "$T/err")"
+head -c 3000 /dev/urandom > "$T/bin.txt"; printf '\0\1\2\3' >> "$T/bin.txt"
+printf '<!DOCTYPE html>\n<html><head><title>x</title></head><body>Not found</body></html>\n' > "$T/html.txt"
+printf 'User-agent: *\nDisallow: /x\n' | python3 -c "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode().encode('utf-16'))" > "$T/u16bom.txt"
+printf 'User-agent: *\nDisallow: /x\n' | python3 -c "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode().encode('utf-16-le'))" > "$T/u16.txt"
+printf 'User-agent: *\nDisallow: /caf\xe9\n' > "$T/latin1.txt"
+{ printf 'User-agent: *\nDisallow: /a\n'; head -c 600000 /dev/zero | tr '\0' '#'; printf '\nDisallow: /b\n'; } > "$T/huge.txt"
+for f in bin:binary html:html u16bom:utf-16 u16:utf-16 latin1:encoding huge:body-too-large; do
+  n=${f%%:*}; w=${f#*:}
+  expect_rc 0 "$R" compile "$T/$n.txt" -o "$T/$n.rbc"
+  grep -q "$n.txt: warning: .*\[$w\]" "$T/err" && ok || bad "$n: no [$w] warning: $(cat "$T/err")"
+  [ "$(wc -l < "$T/err")" = 1 ] && ok || bad "$n: one warning expected: $(cat "$T/err")"
+  [ -s "$T/$n.rbc" ] && ok || bad "$n: not compiled"
+  expect_rc 2 "$R" compile --strict "$T/$n.txt" -o "$T/$n.strict.rbc"
+  [ ! -e "$T/$n.strict.rbc" ] && ok || bad "$n: --strict wrote a blob"
+done
+expect_rc 1 "$R" check --agent a "$T/latin1.rbc" "/caf%E9"; grep -q "^disallow" "$T/out" && ok || bad "latin1 compiled as bytes"
+expect_rc 0 "$R" check --agent a "$T/huge.rbc" /b; grep -q "^allow" "$T/out" && ok || bad "cut at 500 KiB"
+
+# lint on binary input: one warning, exit 1.
+expect_rc 1 "$R" lint "$T/bin.txt"
+[ "$(wc -l < "$T/out")" = 1 ] && grep -q "\[binary\]" "$T/out" && ok || bad "lint binary: $(head -5 "$T/out")"
+
+# info and dump: bytes of the file that are control bytes or not ASCII are
+# escaped (\xHH); info --agent gives crawl-delay and request-rate per agent.
+printf 'User-agent: a\033[31mb\nCrawl-delay: 2.5\nRequest-rate: 1/10s\nDisallow: /x\nX-Evil: \033]0;pwned\007\377\nSitemap: http://e.com/\001s\n\nUser-agent: *\nCrawl-delay: soon\nDisallow: /y\n' > "$T/ctl.txt"
+for c in info dump; do
+  expect_rc 0 "$R" $c "$T/ctl.txt"
+  LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f-\xff]' "$T/out" && bad "$c prints raw control bytes" || ok
+done
+expect_rc 0 "$R" info "$T/ctl.txt"
+grep -qF 'X-Evil: \x1b]0;pwned\x07%FF' "$T/out" && ok || bad "info escapes: $(grep -a Evil "$T/out")"
+grep -qF 'http://e.com/\x01s' "$T/out" && ok || bad "info escapes the sitemap"
+expect_rc 0 "$R" dump "$T/ctl.txt"; grep -qF 'http://e.com/\x01s' "$T/out" && ok || bad "dump escapes the sitemap"
+expect_rc 0 "$R" info --agent a --agent zed --agent "Mozilla/5.0 (compatible; a/1.0)" "$T/ctl.txt"
+sed -n '/^agent a:/,/^agent zed:/p' "$T/out" > "$T/a.txt"
+grep -q "crawl-delay: 2.5 s" "$T/a.txt" && grep -q "request-rate: 1 per 10 s" "$T/a.txt" && ok || bad "info --agent a: $(cat "$T/out")"
+sed -n '/^agent zed:/,$p' "$T/out" > "$T/z.txt"
+grep -q "crawl-delay: invalid (line 9: 'soon')" "$T/z.txt" && grep -q "request-rate: none" "$T/z.txt" && ok || bad "info --agent zed: $(cat "$T/z.txt")"
+[ "$(grep -c '^agent a:' "$T/out")" = 2 ] && ok || bad "a whole User-Agent in info --agent"
+expect_rc 0 "$R" info --agent Googlebot --agent other "$EX/robots.txt"
+grep -A1 "^agent other:" "$T/out" | grep -q "crawl-delay: 5 s" && ok || bad "example: other's crawl-delay"
+grep -A1 "^agent Googlebot:" "$T/out" | grep -q "crawl-delay: none" && ok || bad "example: Googlebot has none"
+# info --agent says whether every URL gets one verdict (rsc_selection_uniform)
+printf 'User-agent: *\nDisallow: /\n\nUser-agent: open\nDisallow:\n\nUser-agent: some\nDisallow: /x\n' > "$T/uni.txt"
+expect_rc 0 "$R" info --agent nobody --agent open --agent some "$T/uni.txt"
+grep -A3 "^agent nobody:" "$T/out" | grep -q "verdicts: every URL disallowed" && ok || bad "info: disallow-all: $(cat "$T/out")"
+grep -A3 "^agent open:" "$T/out" | grep -q "verdicts: every URL allowed" && ok || bad "info: allow-all"
+grep -A3 "^agent some:" "$T/out" | grep -q "verdicts: depend on the URL" && ok || bad "info: mixed"
+expect_rc 2 "$R" info --agent "" "$EX/robots.txt"
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

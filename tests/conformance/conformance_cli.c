@@ -42,7 +42,7 @@ static int run_check(const char *exe, const char *agent, const char *src, const 
             dup2(fd, 1);
             dup2(fd, 2);
         }
-        char *args[] = {(char *)exe, "check", "--agent", (char *)agent, (char *)src,
+        char *args[] = {(char *)exe, "check", "--exact-agent", (char *)agent, (char *)src,
                         (char *)url, NULL};
         execv(exe, args);
         _exit(127);

@@ -132,7 +132,7 @@ for s in toomany err500 unavail close; do
   eq "$(( $(meta $s expires) - $(meta $s attempted_at) ))" 900 "$s retried in 15 min"
 done
 # Disallow-all holds for every agent (no group names any agent, spec F.6.3).
-for a in Googlebot FooBot '*' 'x y' ''; do expect_rc 1 "$R" check --agent "$a" "$T/unavail.rbc" /x; done
+for a in Googlebot FooBot '*' 'x y' ''; do expect_rc 1 "$R" check --exact-agent "$a" "$T/unavail.rbc" /x; done
 eq "$(meta toomany status)" 429 "429 meta"; eq "$(meta err500 status)" 500 "500 meta"
 eq "$(meta unavail status)" 503 "503 meta"; eq "$(meta close status)" 0 "close meta"
 # A stalled server and the timeout.

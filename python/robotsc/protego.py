@@ -1,0 +1,111 @@
+"""A drop-in for Protego with Google's verdicts.
+
+    from robotsc.protego import Protego     # instead of: from protego import Protego
+
+    rp = Protego.parse(robotstxt_text)
+    rp.can_fetch("https://example.com/page", "mybot")
+
+Same surface as protego.Protego: parse(), can_fetch(), crawl_delay(),
+request_rate(), visit_time(), sitemaps, preferred_host. Verdicts are
+Google's (docs/SEMANTICS.md); docs/PYTHON.md lists where Protego differs.
+"""
+import re
+from collections import namedtuple
+from datetime import time
+
+from ._robotsc import Robots
+
+__all__ = ["Protego", "RequestRate", "VisitTime"]
+
+RequestRate = namedtuple("RequestRate", ["requests", "seconds", "start_time", "end_time"])
+VisitTime = namedtuple("VisitTime", ["start_time", "end_time"])
+
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
+_WINDOW = re.compile(r"^\s*(\d{2}):?(\d{2})\s*-\s*(\d{2}):?(\d{2})\s*$")
+
+
+def quote_url(url):
+    """url as bytes with non-ASCII bytes percent-encoded (%XX), the form
+    crawlers request and that Google's matcher compares with the file's
+    (likewise encoded) patterns."""
+    if isinstance(url, str):
+        if url.isascii():
+            return url
+        url = url.encode("utf-8", "surrogateescape")
+    else:
+        url = bytes(url)
+    return _NON_ASCII.sub(lambda m: b"%%%02X" % m.group(0)[0], url)
+
+
+def _window(value):
+    m = _WINDOW.match(value or "")
+    if not m:
+        return None
+    h1, m1, h2, m2 = (int(g) for g in m.groups())
+    try:
+        return time(h1, m1), time(h2, m2)
+    except ValueError:
+        return None
+
+
+class Protego:
+    """robots.txt rules with Protego's interface and Google's verdicts."""
+
+    def __init__(self, robots=None):
+        self._robots = robots if robots is not None else Robots.parse(b"")
+
+    @classmethod
+    def parse(cls, content):
+        """Parses a robots.txt (str, or bytes taken as they are)."""
+        if isinstance(content, str):
+            content = content.encode("utf-8", "surrogateescape")
+        return cls(Robots.parse(content))
+
+    @property
+    def robots(self):
+        """The underlying robotsc.Robots."""
+        return self._robots
+
+    def can_fetch(self, url, user_agent):
+        """True if user_agent (a name or a User-Agent header) may fetch url."""
+        return self._robots.allowed(quote_url(url), user_agent)
+
+    def crawl_delay(self, user_agent):
+        """Crawl-delay in seconds (float) for user_agent, or None."""
+        return self._robots.crawl_delay(user_agent)
+
+    def request_rate(self, user_agent):
+        """RequestRate(requests, seconds, start_time, end_time) or None."""
+        rate = self._robots.request_rate(user_agent)
+        if rate is None:
+            return None
+        start = end = None
+        raw = self._robots.group_directive("request-rate", user_agent) or ""
+        parts = raw.split(None, 1)
+        if len(parts) == 2:
+            w = _window(parts[1])
+            if w:
+                start, end = w
+        seconds = rate.seconds
+        if seconds == int(seconds):
+            seconds = int(seconds)
+        return RequestRate(rate.requests, seconds, start, end)
+
+    def visit_time(self, user_agent):
+        """VisitTime(start_time, end_time) from a Visit-time line, or None."""
+        w = _window(self._robots.group_directive("visit-time", user_agent))
+        return VisitTime(*w) if w else None
+
+    @property
+    def sitemaps(self):
+        """An iterator over the Sitemap URLs, in file order."""
+        return iter(self._robots.sitemaps)
+
+    @property
+    def preferred_host(self):
+        """The value of the last Host directive (as Protego), or None."""
+        host = None
+        for d in self._robots.directives:
+            if d.key.lower() == "host" and d.value:
+                host = d.value
+        return host

@@ -1,0 +1,83 @@
+"""robotsc.Store over the LMDB store: written from Python or by
+`robotsc store build`, answers like Robots and like `robotsc store check`."""
+import os
+import subprocess
+
+import pytest
+
+import robotsc
+
+pytestmark = pytest.mark.skipif(not hasattr(robotsc, "Store"),
+                                reason="the extension was built without the LMDB store")
+
+FILES = {
+    "a.example": b"User-agent: *\nDisallow: /private\n",
+    "b.example": b"User-agent: googlebot\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+    "c.example": b"",
+}
+URLS = ["/", "/private", "/private/x", "/public"]
+AGENTS = ["Googlebot", "Mozilla/5.0 (compatible; Googlebot/2.1)", "bingbot", ["googlebot", "x"]]
+
+
+def test_put_get_allowed(tmp_path):
+    path = str(tmp_path / "s.mdb")
+    with robotsc.Store(path) as st:
+        for host, body in FILES.items():
+            st.put("https://" + host, robotsc.compile(body), source_url="https://%s/robots.txt" % host,
+                   source=body, fetched_at=1000)
+        assert len(st) == 3
+        assert st.keys() == ["https://" + h for h in sorted(FILES)]
+        for host, body in FILES.items():
+            direct = robotsc.Robots.parse(body)
+            robots, meta = st.get("https://" + host)
+            assert bytes(robots.blob) == robotsc.compile(body)
+            assert meta["source_url"] == "https://%s/robots.txt" % host
+            assert meta["source_size"] == len(body) and meta["fetched_at"] == 1000
+            assert meta["policy"] == "parse" and meta["has_copy"] is True
+            for agent in AGENTS:
+                for u in URLS:
+                    url = "https://%s%s" % (host, u)
+                    assert st.allowed(url, agent) == direct.allowed(url, agent), (url, agent)
+        with pytest.raises(KeyError) as ei:
+            st.allowed("https://d.example/", "bot")
+        assert isinstance(ei.value, robotsc.StoreError) and ei.value.status == 1
+        with pytest.raises(robotsc.StoreError):
+            st.allowed("mailto:x@y.z", "bot")
+        with pytest.raises(robotsc.StoreError):
+            st.put("https://A.example", robotsc.compile(b""))  # not canonical
+        with pytest.raises(robotsc.StoreError):
+            st.put("https://e.example", b"not a blob")
+        st.delete("https://c.example")
+        with pytest.raises(KeyError):
+            st.get("https://c.example")
+        assert len(st) == 2
+    with pytest.raises(ValueError):
+        st.keys()  # closed
+
+
+def test_expiry(tmp_path):
+    with robotsc.Store(str(tmp_path / "s.mdb")) as st:
+        st.put("https://a.example", robotsc.compile(FILES["a.example"]), expires=2000)
+        assert st.allowed("https://a.example/private", "x", now=1999) is False
+        with pytest.raises(KeyError):
+            st.allowed("https://a.example/private", "x", now=2000)
+
+
+def test_cli_built_store_agrees_with_cli(cli, tmp_path):
+    src = tmp_path / "robots"
+    src.mkdir()
+    for host, body in FILES.items():
+        (src / (host + ".txt")).write_bytes(body)
+    db = str(tmp_path / "cli.mdb")
+    p = subprocess.run([cli, "store", "build", db, str(src)], capture_output=True, check=False)
+    assert p.returncode == 0, p.stderr
+    urls = ["https://%s%s" % (h, u) for h in FILES for u in URLS]
+    with robotsc.Store(db, readonly=True) as st:
+        assert len(st) == len(FILES)
+        for agent in ("Googlebot", "bingbot"):
+            out = subprocess.run([cli, "store", "check", db, "--agent", agent] + urls,
+                                 capture_output=True, check=True).stdout.decode().splitlines()
+            want = [line.split("\t")[0] == "allow" for line in out]
+            assert len(want) == len(urls)
+            assert [st.allowed(u, agent) for u in urls] == want
+            assert [st.allowed(u, [agent]) for u in urls] == want
