@@ -48,7 +48,7 @@ typedef struct gb {
     /* the segment trie, then the automaton */
     uint32_t *tfirst, *tnext, *tseg; /* first child, next sibling, uid or NIL */
     uint8_t *tkey;
-    size_t nt, cap_t;
+    size_t nt, cap_t[4];
     uint32_t *bfs, *pos;  /* BFS order; state -> BFS index */
     uint32_t *fail, *dict, *chain;
     uint32_t *urow; /* uid -> OUTS row */
@@ -64,10 +64,10 @@ static void gb_free(gb *g)
     rsc_mem_free(m, g->e, g->cap_e * sizeof *g->e);
     rsc_mem_free(m, g->slots, g->nslots * sizeof *g->slots);
     rsc_mem_free(m, g->imax, (g->nint + 1) * sizeof *g->imax);
-    rsc_mem_free(m, g->tfirst, g->cap_t * sizeof *g->tfirst);
-    rsc_mem_free(m, g->tnext, g->cap_t * sizeof *g->tnext);
-    rsc_mem_free(m, g->tseg, g->cap_t * sizeof *g->tseg);
-    rsc_mem_free(m, g->tkey, g->cap_t);
+    rsc_mem_free(m, g->tfirst, g->cap_t[0] * sizeof *g->tfirst);
+    rsc_mem_free(m, g->tnext, g->cap_t[1] * sizeof *g->tnext);
+    rsc_mem_free(m, g->tseg, g->cap_t[2] * sizeof *g->tseg);
+    rsc_mem_free(m, g->tkey, g->cap_t[3]);
     rsc_mem_free(m, g->bfs, g->n_auto * sizeof *g->bfs);
     rsc_mem_free(m, g->pos, g->n_auto * sizeof *g->pos);
     rsc_mem_free(m, g->fail, g->n_auto * sizeof *g->fail);
@@ -131,19 +131,12 @@ static uint32_t edge_get(gb *g, uint32_t parent, uint32_t uid, uint8_t anch)
 
 static uint32_t trie_new(gb *g, uint8_t key)
 {
-    size_t c = g->cap_t;
-    if (rsc_mem_grow(g->m, (void **)&g->tfirst, sizeof *g->tfirst, &c, g->nt + 1) != 0)
+    /* one capacity per array: a failed grow leaves the others as they are */
+    if (rsc_mem_grow(g->m, (void **)&g->tfirst, sizeof *g->tfirst, &g->cap_t[0], g->nt + 1) != 0 ||
+        rsc_mem_grow(g->m, (void **)&g->tnext, sizeof *g->tnext, &g->cap_t[1], g->nt + 1) != 0 ||
+        rsc_mem_grow(g->m, (void **)&g->tseg, sizeof *g->tseg, &g->cap_t[2], g->nt + 1) != 0 ||
+        rsc_mem_grow(g->m, (void **)&g->tkey, 1, &g->cap_t[3], g->nt + 1) != 0)
         return NIL;
-    c = g->cap_t;
-    if (rsc_mem_grow(g->m, (void **)&g->tnext, sizeof *g->tnext, &c, g->nt + 1) != 0)
-        return NIL;
-    c = g->cap_t;
-    if (rsc_mem_grow(g->m, (void **)&g->tseg, sizeof *g->tseg, &c, g->nt + 1) != 0)
-        return NIL;
-    c = g->cap_t;
-    if (rsc_mem_grow(g->m, (void **)&g->tkey, 1, &c, g->nt + 1) != 0)
-        return NIL;
-    g->cap_t = c;
     g->tfirst[g->nt] = g->tnext[g->nt] = g->tseg[g->nt] = NIL;
     g->tkey[g->nt] = key;
     return (uint32_t)g->nt++;

@@ -1112,6 +1112,27 @@ static void compiled(long mutations)
             test_blob(prof ? "compiled-300-rfc" : "compiled-300", blob.data, blob.size, mutations / (SAN ? 4 : 1));
         rsc_blob_free(&blob, &co);
     }
+    /* Format 3's shapes: a rule of 18 nested suffix segments (over the 16
+     * segments that may end together: a chain program), 20 nested literal
+     * prefixes with wildcard rules (a split rule set: more root slots on
+     * one chain than a program holds), shared leading segments (internal
+     * nodes). (A chain of 600 segments is in hostile_files: as a blob to
+     * damage byte by byte it would take minutes.) */
+    n = (size_t)sprintf(txt, "User-agent: *\nAllow: /n");
+    for (int i = 1; i <= 18; i++)
+        n += (size_t)sprintf(txt + n, "*%.*s", i, "aaaaaaaaaaaaaaaaaaaa");
+    n += (size_t)sprintf(txt + n, "$\n");
+    for (int i = 1; i <= 20; i++)
+        n += (size_t)sprintf(txt + n, "%s: /%.*s*x%d\n", i % 2 ? "Disallow" : "Allow", i, "pppppppppppppppppppp", i);
+    for (int i = 0; i < 12; i++)
+        n += (size_t)sprintf(txt + n, "Disallow: /s/*ab*cd%d*e%d%s\n", i % 3, i, i % 4 ? "" : "$");
+    rsc_compile_options co = {0};
+    rsc_blob blob = {NULL, 0};
+    rsc_status st = rsc_compile(txt, n, &co, &blob);
+    CHECK(st == RSC_OK, "compiled-f3: %s", rsc_strerror(st));
+    if (st == RSC_OK)
+        test_blob("compiled-f3", blob.data, blob.size, mutations / (SAN ? 4 : 1));
+    rsc_blob_free(&blob, &co);
     free(txt);
 }
 
