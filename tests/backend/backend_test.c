@@ -1,4 +1,4 @@
-/* Back-end tests (docs/FORMAT.md version 2).
+/* Back-end tests (docs/FORMAT.md version 3).
  *
  * Whole compiler: group merging and set sharing (spec F.5-F.7), rule
  * selection (E.3-E.5, E.8), verdicts against the reference matcher
@@ -22,7 +22,18 @@
  * on both sides of the inline/reference threshold. Also: the same set in
  * any order gives the same bytes, Offsets widths 1-3 (width 4 needs
  * millions of patterns: rsc_width and a Table check it), 255 children,
- * the chain-depth limit, and allocation failure. */
+ * the chain-depth limit, and allocation failure.
+ *
+ * Format 3's wildcard part: the bytes of three rules at one node pinned;
+ * shared edges for rules with the same slot and leading segments, internal
+ * nodes, the automaton's failure and dictionary links for segments that
+ * are suffixes of one another (all read back through the checker, which
+ * must also reject a program whose automaton, Max values or levels an
+ * encoder would not write); rule sets over a budget of a program (16 root
+ * slots on a trie chain, internal nodes, edges from internal nodes, 16
+ * segments ending together) compiled into several programs whose verdicts
+ * equal the reference's and the checker's; one rule over the budgets on
+ * its own in chain form. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1611,6 +1622,40 @@ static void test_trie_small(void)
         TU_CHECK(st2 == RSC_OK && out.len == sizeof want2 &&
                      memcmp(out.p, want2, sizeof want2) == 0,
                  "bytes of three wildcard rules at one node");
+        /* The checker fails on wildcard fields an encoder would not write
+         * (FORMAT.md leaves them unverified: "safe but wrong"). */
+        {
+            static const struct {
+                size_t at;
+                uint8_t v;
+                const char *msg;
+            } bad[] = {
+                {13, 1, "Level"},            /* ROOTS: slot 0 at Level 1 (no slot above) */
+                {14, 6, "ROOTS row 0: Max"}, /* not the best rank below the slot */
+                {24, 2, "OUTS row 0: Max"},  /* "a": Max 2, its edge's is 3 */
+                {29, 1, "Next"},             /* "b": Next "a", no suffix of "b" */
+                {48, 2, "children"},         /* the root with 2 children: "d" no state's child */
+                {54, 3, "Fail"},             /* state "a": Fail "d" */
+                {55, 2, "Out"},              /* state "a": Out "b" */
+                {75, 1, "Parent"},           /* edge 1 from internal node 0: there is none */
+                {78, 6, "EDGES row 1: Max"}, /* edge 1: Max 6 below its Rank 7 */
+                {83, 1, "padding"},          /* Pad not zero */
+            };
+            bc_texts tx;
+            texts_of_pset(ps.p, 3, 7, &tx);
+            for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+                uint8_t cp[sizeof want2];
+                memcpy(cp, want2, sizeof cp);
+                cp[bad[i].at] = bad[i].v;
+                bc_err e = {{0}};
+                bc_prog tmp;
+                int acc = bc_check_program(cp, sizeof cp, &tx, 0, 1, &tmp, &e);
+                TU_CHECK(!acc, "checker: accepted a damaged wildcard part (%s: byte %zu = %u)", bad[i].msg,
+                         bad[i].at, bad[i].v);
+                bc_prog_free(&tmp);
+            }
+            bc_texts_free(&tx);
+        }
         if (st2 == RSC_OK && (out.len != sizeof want2 || memcmp(out.p, want2, out.len) != 0)) {
             fprintf(stderr, "  got:");
             for (size_t k = 0; k < out.len; k++)
