@@ -2299,6 +2299,42 @@ static void test_split(void)
         free(pats[i]);
     passed++;
 
+    /* Random wildcard-heavy sets over a small alphabet: nested literal
+     * prefixes (levels), segments suffixes of one another (dictionary
+     * chains), shared leading segments (internal nodes), anchors; some
+     * over a budget. */
+    {
+        int split_seen = 0;
+        for (int it = 0; it < 24; it++) {
+            size_t n = 20 + rnd(it % 4 == 3 ? 200 : 60);
+            for (size_t i = 0; i < n; i++) {
+                tu_buf p = {NULL, 0, 0};
+                tu_buf_puts(&p, "/");
+                for (unsigned k = rnd(it % 2 ? 24 : 4); k > 0; k--)
+                    tu_buf_puts(&p, "p");
+                for (unsigned sgs = 1 + rnd(4); sgs > 0; sgs--) {
+                    tu_buf_puts(&p, "*");
+                    for (unsigned k = 1 + rnd(it % 3 ? 6 : 20); k > 0; k--)
+                        tu_buf_put(&p, &"aab"[rnd(3)], 1);
+                }
+                if (rnd(4) == 0)
+                    tu_buf_puts(&p, "$");
+                pats[i] = p.p;
+            }
+            body = body_of(pats, n, 3);
+            char what[40];
+            snprintf(what, sizeof what, "random wildcard set %d", it);
+            np = split_agree(what, body, (const char *const *)pats, n, &bi);
+            split_seen += np > 1;
+            free(body);
+            for (size_t i = 0; i < n; i++)
+                free(pats[i]);
+        }
+        TU_CHECK(split_seen > 0, "random wildcard sets: none was split");
+        printf("random wildcard sets: %d of 24 split into several programs\n", split_seen);
+    }
+    passed++;
+
     /* Chain form: one rule over the budgets on its own. (1) more segments
      * than RSC_MAX_INTERNAL + 1: "/x" then "*sN" for N up to it; (2) 20
      * segments "a", "aa", ... nested suffixes: "/" "*a*aa*aaa*...". */
