@@ -2390,6 +2390,19 @@ static void test_split(void)
                  bi.programs);
         free(bd);
         free(s.p);
+        /* (3) one segment RSC_MAX_INNER + 36 times: as many edges of it from
+         * internal nodes, over that budget */
+        tu_buf t = {NULL, 0, 0};
+        tu_buf_puts(&t, "/x");
+        for (int i = 0; i < RSC_MAX_INNER + 36; i++)
+            tu_buf_puts(&t, "*ab");
+        pats[0] = t.p;
+        pats[1] = "/x*ab*ab";
+        bd = body_of(pats, 2, 2);
+        np = split_agree("chain of one segment", bd, (const char *const *)pats, 2, &bi);
+        TU_CHECK(bi.chains == 1, "chain of one segment: %u chains, %u programs", bi.chains, bi.programs);
+        free(bd);
+        free(t.p);
     }
     passed++;
 }
