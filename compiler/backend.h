@@ -23,6 +23,12 @@ int rsc_buf_u32(rsc_mem *m, rsc_buf *b, uint32_t v);
 void rsc_buf_free(rsc_mem *m, rsc_buf *b);
 void rsc_put_u32(uint8_t *p, uint32_t v); /* little-endian store */
 
+/* A stable merge sort of uint32 indices with a context (compile.c): no
+ * global state, so compiles may run in parallel threads. Returns 0, or -1
+ * when out of memory. */
+typedef int (*idx_cmp)(const void *cx, uint32_t a, uint32_t b);
+int rsc_msort(rsc_mem *m, uint32_t *a, size_t n, idx_cmp cmp, const void *cx);
+
 /* Varints and Tables (FORMAT.md, Conventions). */
 size_t rsc_varint_size(uint32_t v);
 size_t rsc_put_varint(uint8_t *p, uint32_t v); /* returns the bytes written */

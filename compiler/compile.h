@@ -8,10 +8,6 @@
 #include "backend.h"
 #include "format.h"
 
-/* A stable merge sort of uint32 indices with a context. */
-typedef int (*idx_cmp)(const void *cx, uint32_t a, uint32_t b);
-int rsc_msort(rsc_mem *m, uint32_t *a, size_t n, idx_cmp cmp, const void *cx);
-
 /* Interning of uint32 lists: each distinct list gets an id. */
 typedef struct interner {
     uint32_t *data;

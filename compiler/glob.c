@@ -14,10 +14,10 @@
  * of root slots on a chain, internal nodes, outputs on a dictionary chain,
  * edges per segment. A rule set over a budget is split by the caller
  * (compile.c) into several programs. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
+#include "codec.h"
 #include "format.h"
 
 #define NIL UINT32_MAX
@@ -78,13 +78,11 @@ static void gb_free(gb *g)
     rsc_mem_free(m, g->ustate, (g->nuid + 1) * sizeof *g->ustate);
 }
 
-static const seg *g_sort_base;
-static int cmp_seg(const void *a, const void *b)
+/* The comparisons of the sorts below (rsc_msort: no global state). */
+static int cmp_seg(const void *cx, uint32_t a, uint32_t b)
 {
-    const seg *x = &g_sort_base[*(const uint32_t *)a], *y = &g_sort_base[*(const uint32_t *)b];
-    uint32_t n = x->len < y->len ? x->len : y->len;
-    int d = memcmp(x->p, y->p, n);
-    return d ? d : (x->len > y->len) - (x->len < y->len);
+    const seg *x = &((const seg *)cx)[a], *y = &((const seg *)cx)[b];
+    return rsc_bytes_cmp(x->p, x->len, y->p, y->len);
 }
 
 static uint32_t ehash(uint32_t parent, uint32_t uid, uint8_t anch)
@@ -178,10 +176,10 @@ static rsc_status build_edges(gb *g, const rsc_gent *ent, size_t n)
             }
         }
     }
-    g_sort_base = g->s;
-    qsort(g->order, g->ns, sizeof *g->order, cmp_seg);
+    if (rsc_msort(g->m, g->order, g->ns, cmp_seg, g->s) != 0)
+        return RSC_E_NOMEM;
     for (size_t i = 0; i < g->ns; i++) {
-        if (i && cmp_seg(&g->order[i - 1], &g->order[i]) != 0)
+        if (i && cmp_seg(g->s, g->order[i - 1], g->order[i]) != 0)
             g->nuid++;
         g->s[g->order[i]].uid = g->nuid;
     }
@@ -305,28 +303,31 @@ static rsc_status build_automaton(gb *g)
 }
 
 /* Edges of one segment and kind, by Parent. */
-static const edge *g_edges;
-static uint32_t g_nslots;
-static int cmp_edge(const void *a, const void *b)
+typedef struct ecx {
+    const edge *e;
+    uint32_t nslots;
+} ecx;
+static int cmp_edge(const void *cx, uint32_t a, uint32_t b)
 {
-    const edge *x = &g_edges[*(const uint32_t *)a], *y = &g_edges[*(const uint32_t *)b];
+    const ecx *c = cx;
+    const edge *x = &c->e[a], *y = &c->e[b];
+    const uint32_t ns = c->nslots;
     if (x->uid != y->uid)
         return x->uid < y->uid ? -1 : 1;
     if (x->anch != y->anch)
         return x->anch < y->anch ? -1 : 1;
     /* by Parent as emitted: slots, then internal nodes */
-    uint32_t px = x->parent & INTERNAL ? g_nslots + (x->parent & ~INTERNAL) : x->parent;
-    uint32_t py = y->parent & INTERNAL ? g_nslots + (y->parent & ~INTERNAL) : y->parent;
+    uint32_t px = x->parent & INTERNAL ? ns + (x->parent & ~INTERNAL) : x->parent;
+    uint32_t py = y->parent & INTERNAL ? ns + (y->parent & ~INTERNAL) : y->parent;
     return (px > py) - (px < py);
 }
 
 /* OUTS rows: shorter segments first, so that Next points backwards. */
-static const uint32_t *g_len;
-static int cmp_row(const void *a, const void *b)
+static int cmp_row(const void *cx, uint32_t x, uint32_t y)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (g_len[x] != g_len[y])
-        return g_len[x] < g_len[y] ? -1 : 1;
+    const uint32_t *len = cx;
+    if (len[x] != len[y])
+        return len[x] < len[y] ? -1 : 1;
     return (x > y) - (x < y);
 }
 
@@ -353,14 +354,15 @@ static rsc_status emit(gb *g, const uint32_t *levels, uint32_t nslots, rsc_buf *
     /* rows by (length, uid) */
     for (uint32_t u = 0; u < nrow; u++)
         rows[u] = u;
-    g_len = g->ulen;
-    qsort(rows, nrow, sizeof *rows, cmp_row);
+    if (rsc_msort(m, rows, nrow, cmp_row, g->ulen) != 0)
+        goto out;
     for (uint32_t r = 0; r < nrow; r++)
         g->urow[rows[r]] = r;
     for (size_t i = 0; i < g->ne; i++)
         eo[i] = (uint32_t)i;
-    g_edges = g->e, g_nslots = nslots;
-    qsort(eo, g->ne, sizeof *eo, cmp_edge);
+    ecx ec = {g->e, nslots};
+    if (rsc_msort(m, eo, g->ne, cmp_edge, &ec) != 0)
+        goto out;
     /* budget: edges of one segment whose parent is an internal node (the
      * matcher scans them; those of root slots it searches) */
     for (size_t i = 0, run = 0; i < g->ne; i++) {

@@ -1,4 +1,4 @@
-/* Back-end tests (docs/FORMAT.md version 2).
+/* Back-end tests (docs/FORMAT.md version 3).
  *
  * Whole compiler: group merging and set sharing (spec F.5-F.7), rule
  * selection (E.3-E.5, E.8), verdicts against the reference matcher
@@ -22,7 +22,18 @@
  * on both sides of the inline/reference threshold. Also: the same set in
  * any order gives the same bytes, Offsets widths 1-3 (width 4 needs
  * millions of patterns: rsc_width and a Table check it), 255 children,
- * the chain-depth limit, and allocation failure. */
+ * the chain-depth limit, and allocation failure.
+ *
+ * Format 3's wildcard part: the bytes of three rules at one node pinned;
+ * shared edges for rules with the same slot and leading segments, internal
+ * nodes, the automaton's failure and dictionary links for segments that
+ * are suffixes of one another (all read back through the checker, which
+ * must also reject a program whose automaton, Max values or levels an
+ * encoder would not write); rule sets over a budget of a program (16 root
+ * slots on a trie chain, internal nodes, edges from internal nodes, 16
+ * segments ending together) compiled into several programs whose verdicts
+ * equal the reference's and the checker's; one rule over the budgets on
+ * its own in chain form. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1611,6 +1622,40 @@ static void test_trie_small(void)
         TU_CHECK(st2 == RSC_OK && out.len == sizeof want2 &&
                      memcmp(out.p, want2, sizeof want2) == 0,
                  "bytes of three wildcard rules at one node");
+        /* The checker fails on wildcard fields an encoder would not write
+         * (FORMAT.md leaves them unverified: "safe but wrong"). */
+        {
+            static const struct {
+                size_t at;
+                uint8_t v;
+                const char *msg;
+            } bad[] = {
+                {13, 1, "Level"},            /* ROOTS: slot 0 at Level 1 (no slot above) */
+                {14, 6, "ROOTS row 0: Max"}, /* not the best rank below the slot */
+                {24, 2, "OUTS row 0: Max"},  /* "a": Max 2, its edge's is 3 */
+                {29, 1, "Next"},             /* "b": Next "a", no suffix of "b" */
+                {48, 2, "children"},         /* the root with 2 children: "d" no state's child */
+                {54, 3, "Fail"},             /* state "a": Fail "d" */
+                {55, 2, "Out"},              /* state "a": Out "b" */
+                {75, 1, "Parent"},           /* edge 1 from internal node 0: there is none */
+                {78, 6, "EDGES row 1: Max"}, /* edge 1: Max 6 below its Rank 7 */
+                {83, 1, "padding"},          /* Pad not zero */
+            };
+            bc_texts tx;
+            texts_of_pset(ps.p, 3, 7, &tx);
+            for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+                uint8_t cp[sizeof want2];
+                memcpy(cp, want2, sizeof cp);
+                cp[bad[i].at] = bad[i].v;
+                bc_err e = {{0}};
+                bc_prog tmp;
+                int acc = bc_check_program(cp, sizeof cp, &tx, 0, 1, &tmp, &e);
+                TU_CHECK(!acc, "checker: accepted a damaged wildcard part (%s: byte %zu = %u)", bad[i].msg,
+                         bad[i].at, bad[i].v);
+                bc_prog_free(&tmp);
+            }
+            bc_texts_free(&tx);
+        }
         if (st2 == RSC_OK && (out.len != sizeof want2 || memcmp(out.p, want2, out.len) != 0)) {
             fprintf(stderr, "  got:");
             for (size_t k = 0; k < out.len; k++)
@@ -2101,7 +2146,7 @@ static size_t split_paths(const char *const *pats, size_t np, char **out, size_t
         tu_buf b = {NULL, 0, 0};
         tu_buf_puts(&b, "/");
         for (unsigned k = rnd(30); k > 0; k--)
-            tu_buf_put(&b, &"abqx/"[rnd(5)], 1);
+            tu_buf_put(&b, &"abqx/%"[rnd(6)], 1);
         out[n++] = b.p;
     }
     return n;
@@ -2113,10 +2158,10 @@ static size_t split_paths(const char *const *pats, size_t np, char **out, size_t
  * of the global set (the maximum of their ranks, FORMAT.md SETS) and
  * through the reference: all must agree. Returns the programs of the
  * global set. */
-static uint32_t split_agree(const char *what, const char *body, const char *const *pats, size_t np,
-                            bc_info *bi)
+static uint32_t split_agree_p(const char *what, const char *body, const char *const *pats, size_t np,
+                              bc_info *bi, int profile)
 {
-    rsc_blob b = compile_ex(body, strlen(body), 0, 0, bi);
+    rsc_blob b = compile_ex(body, strlen(body), profile, 0, bi);
     rsc_program p;
     rsc_selection sel;
     rsc_bytes ag = {"bot", 3};
@@ -2128,7 +2173,7 @@ static uint32_t split_agree(const char *what, const char *body, const char *cons
         return 0;
     }
     ref_robots rr;
-    if (ref_parse(&rr, body, strlen(body), 0) != 0)
+    if (ref_parse(&rr, body, strlen(body), profile) != 0)
         exit(2);
     bc_texts tx;
     texts_of(&b, &tx);
@@ -2158,12 +2203,21 @@ static uint32_t split_agree(const char *what, const char *body, const char *cons
         rsc_match m;
         int got = rsc_match_path(&sel, paths[i], len, &m);
         uint32_t best = 0;
-        for (uint32_t k = 0; k < count && k < 64; k++) {
+        /* the rfc profile matches the normalised path (FORMAT.md, Matching) */
+        uint8_t *q = malloc(3 * len + 1);
+        if (!q)
+            exit(2);
+        size_t ql = profile ? bc_rfc_norm((const uint8_t *)paths[i], len, q) : len;
+        if (!profile)
+            memcpy(q, paths[i], len);
+        int exempt = profile && ql == 11 && memcmp(q, "/robots.txt", 11) == 0;
+        for (uint32_t k = 0; k < count && k < 64 && !exempt; k++) {
             const uint8_t *pg;
             size_t size;
             if (program_of(&b, progs[k], &pg, &size))
-                best = bc_walk(pg, size, &tx, (const uint8_t *)paths[i], len, best);
+                best = bc_walk(pg, size, &tx, q, ql, best);
         }
+        free(q);
         int line = best && bc_cell(&rules, best - 1, 2) ? (int)(bc_cell(&rules, best - 1, 0) >> 1) : 0;
         if (got != want.allowed || (int)m.line != want.line || line != want.line) {
             if (bad++ < 3)
@@ -2178,6 +2232,12 @@ static uint32_t split_agree(const char *what, const char *body, const char *cons
     ref_free(&rr);
     rsc_blob_free(&b, NULL);
     return count;
+}
+
+static uint32_t split_agree(const char *what, const char *body, const char *const *pats, size_t np,
+                            bc_info *bi)
+{
+    return split_agree_p(what, body, pats, np, bi, 0);
 }
 
 /* A body "User-agent: *" + lines (Disallow, or Allow every k-th). */
@@ -2254,6 +2314,46 @@ static void test_split(void)
         free(pats[i]);
     passed++;
 
+    /* Random wildcard-heavy sets over a small alphabet: nested literal
+     * prefixes (levels), segments suffixes of one another (dictionary
+     * chains), shared leading segments (internal nodes), anchors; some
+     * over a budget. */
+    {
+        int split_seen = 0;
+        for (int it = 0; it < 24; it++) {
+            size_t n = 20 + rnd(it % 4 == 3 ? 200 : 60);
+            for (size_t i = 0; i < n; i++) {
+                tu_buf p = {NULL, 0, 0};
+                tu_buf_puts(&p, "/");
+                for (unsigned k = rnd(it % 2 ? 24 : 4); k > 0; k--)
+                    tu_buf_puts(&p, "p");
+                for (unsigned sgs = 1 + rnd(4); sgs > 0; sgs--) {
+                    tu_buf_puts(&p, "*");
+                    for (unsigned k = 1 + rnd(it % 3 ? 6 : 20); k > 0; k--) {
+                        if (it % 2 && rnd(9) == 0) /* escapes: rfc normalises them */
+                            tu_buf_puts(&p, rnd(2) ? "%61" : "%2f");
+                        else
+                            tu_buf_put(&p, &"aab"[rnd(3)], 1);
+                    }
+                }
+                if (rnd(4) == 0)
+                    tu_buf_puts(&p, "$");
+                pats[i] = p.p;
+            }
+            body = body_of(pats, n, 3);
+            char what[40];
+            snprintf(what, sizeof what, "random wildcard set %d", it);
+            np = split_agree_p(what, body, (const char *const *)pats, n, &bi, it % 2);
+            split_seen += np > 1;
+            free(body);
+            for (size_t i = 0; i < n; i++)
+                free(pats[i]);
+        }
+        TU_CHECK(split_seen > 0, "random wildcard sets: none was split");
+        printf("random wildcard sets: %d of 24 split into several programs\n", split_seen);
+    }
+    passed++;
+
     /* Chain form: one rule over the budgets on its own. (1) more segments
      * than RSC_MAX_INTERNAL + 1: "/x" then "*sN" for N up to it; (2) 20
      * segments "a", "aa", ... nested suffixes: "/" "*a*aa*aaa*...". */
@@ -2309,6 +2409,19 @@ static void test_split(void)
                  bi.programs);
         free(bd);
         free(s.p);
+        /* (3) one segment RSC_MAX_INNER + 36 times: as many edges of it from
+         * internal nodes, over that budget */
+        tu_buf t = {NULL, 0, 0};
+        tu_buf_puts(&t, "/x");
+        for (int i = 0; i < RSC_MAX_INNER + 36; i++)
+            tu_buf_puts(&t, "*ab");
+        pats[0] = t.p;
+        pats[1] = "/x*ab*ab";
+        bd = body_of(pats, 2, 2);
+        np = split_agree("chain of one segment", bd, (const char *const *)pats, 2, &bi);
+        TU_CHECK(bi.chains == 1, "chain of one segment: %u chains, %u programs", bi.chains, bi.programs);
+        free(bd);
+        free(t.p);
     }
     passed++;
 }

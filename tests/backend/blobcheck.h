@@ -1317,15 +1317,23 @@ static inline int bc_check_rules_of_edges(bc_pctx *c, const bc_wild *w, const bc
 }
 
 /* Whether a rule of the chain's segments needs the chain form: over the
- * budgets on its own (more internal nodes than N_Internal allows, or more
- * distinct segments that are suffixes of one segment than a dictionary
- * chain may hold). */
+ * budgets on its own (more internal nodes than N_Internal allows, more
+ * edges of one segment from internal nodes than a program may have, or
+ * more distinct segments that are suffixes of one segment than a
+ * dictionary chain may hold). */
 static inline int bc_chain_needed(const bc_seg *sg)
 {
     if (sg->nrow - 1 > BC_MAX_INTERNAL)
         return 1;
     for (uint32_t i = 0; i < sg->nrow; i++) {
-        uint32_t n = 0;
+        uint32_t n = 0, inner = 0;
+        /* edges of one segment from internal nodes: its occurrences after
+         * the first segment (one rule: one edge each) */
+        for (uint32_t j = 1; j < sg->nrow; j++)
+            inner += sg->len[j] == sg->len[i] &&
+                     memcmp(sg->bytes + sg->off[i], sg->bytes + sg->off[j], sg->len[j]) == 0;
+        if (inner > BC_MAX_INNER)
+            return 1;
         for (uint32_t j = 0; j < sg->nrow; j++) {
             int dup = 0;
             for (uint32_t k = 0; k < j && !dup; k++) /* distinct segments only */

@@ -6,7 +6,7 @@
  * long paths (1,000 / 10,000 / 100,000 bytes, built to keep many wildcard
  * tails alive) get verdicts, checked against the reference or a known
  * answer when one is cheap. Compile time, peak heap (through the
- * allocator), blob size, programs, trie nodes, glob entries and the
+ * allocator), blob size, programs, trie nodes, EDGES rows ("globs") and the
  * deepest chain of trie nodes (read with blobspec.c, FORMAT.md "Depth")
  * are printed as a table; nothing is asserted on time or memory (a case
  * over ~10 s or ~1 GiB is a bug to report, see docs/LIMITS.md "Adversarial
@@ -22,8 +22,9 @@
  *      and match like the reference (every path /a^m of a chain is also
  *      checked against its verdict by construction);
  *  (i) thousands of wildcard rules whose literal prefix is one node
- *      (Disallow: /\*x<N>, /p/\*a*b*c<N>$, /p/\*a*b*c<N>): one glob list of
- *      thousands of entries tried for every path, with long adversarial
+ *      (Disallow: /\*x<N>, /p/\*a*b*c<N>$, /p/\*a*b*c<N>): one root slot
+ *      with thousands of edges (format 2: one glob list of thousands of
+ *      entries tried for every path), with long adversarial
  *      paths (10,000 'a's, 'x's, "abc" repeated...): verdicts equal the
  *      reference, and the time per path byte is printed for 1,000, 10,000
  *      and 100,000 bytes (linear matching shows as a flat ns/B; google and
