@@ -551,6 +551,7 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
 {
     run r;
     r.best = best, r.nact = 0;
+    r.outs.rows = r.edges.rows = NULL, r.outs.n = r.edges.n = r.outs.size = r.edges.size = 0;
     uint32_t tsize = rsc_uv(&q);
     const uint8_t *g = q + tsize;
     uint32_t shape = rsc_uv(&g), nint = shape >> 1;

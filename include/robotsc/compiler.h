@@ -97,7 +97,7 @@ typedef struct rsc_blob_info {
     uint32_t n_rules, n_programs, n_sets, n_agents, n_groups;
     uint32_t n_sitemaps, n_directives;
     uint32_t total_nodes, max_nodes; /* trie nodes, over all programs */
-    uint32_t n_globs;                /* wildcard tails, over all programs */
+    uint32_t n_globs;                /* wildcard edges (EDGES rows), over all programs */
     uint32_t has_global;
 } rsc_blob_info;
 RSC_API rsc_status rsc_blob_info_get(const rsc_program *prog, rsc_blob_info *info);

@@ -129,7 +129,7 @@ static int open_blob(const rsc_blob *b, bc_blob *bb)
 static int first_table(const rsc_blob *b, unsigned id, bc_table *t, uint32_t *global)
 {
     static const unsigned cols[] = {0, 0, 3, 1, 2, 3, 2, 3, 6};
-    bc_blob bb;
+    bc_blob bb = {0};
     const uint8_t *p, *end;
     memset(t, 0, sizeof *t);
     if (!open_blob(b, &bb))
@@ -169,7 +169,7 @@ static long agent_set(const rsc_blob *b, const char *tok)
 {
     bc_table t;
     uint32_t g = 0;
-    bc_blob bb;
+    bc_blob bb = {0};
     if (!first_table(b, BC_AGENTS, &t, &g) || !open_blob(b, &bb))
         return -1;
     if (!tok)
@@ -197,7 +197,7 @@ static uint32_t set_size(const rsc_blob *b, long k)
 /* Program k of a compiled blob: its bytes. */
 static int program_of(const rsc_blob *b, uint32_t k, const uint8_t **pg, size_t *size)
 {
-    bc_blob bb;
+    bc_blob bb = {0};
     const uint8_t *p, *end;
     bc_table t;
     if (!open_blob(b, &bb))
@@ -212,7 +212,7 @@ static int program_of(const rsc_blob *b, uint32_t k, const uint8_t **pg, size_t 
 /* The match texts of a compiled blob's rules (empty when it has none). */
 static void texts_of(const rsc_blob *b, bc_texts *tx)
 {
-    bc_blob bb;
+    bc_blob bb = {0};
     bc_table t;
     memset(&t, 0, sizeof t);
     if (!open_blob(b, &bb) || !first_table(b, BC_RULES, &t, NULL))
@@ -746,7 +746,7 @@ static void test_compiler_tries(void)
                      "Allow: /~user\n";
     for (int prof = 0; prof < 2; prof++) {
         b = compile(rb, prof);
-        bc_blob bb;
+        bc_blob bb = {0};
         TU_CHECK(open_blob(&b, &bb) && bb.rfc == prof, "profile flag %d", prof);
         if (entries_of(&b, 0, 1, &pr)) {
             if (prof) {
@@ -1284,7 +1284,7 @@ static int rt_make1(rt1 *r, int rfc, const uint8_t *pg, size_t size, const bc_te
     /* Header, checksum and framing by the independent reader (not all of
      * bc_check_blob: these RULES' match texts are not normalised patterns;
      * emit_both checked the program with these texts). */
-    bc_blob bb;
+    bc_blob bb = {0};
     bc_err ce = {{0}};
     TU_CHECK(bc_open(&bb, r->blob.data, r->blob.size, &ce) && bb.rfc == rfc,
              "hand-made blob: %s", ce.msg);
@@ -2181,7 +2181,7 @@ static uint32_t split_agree_p(const char *what, const char *body, const char *co
     first_table(&b, BC_RULES, &rules, NULL);
     /* the programs of the global set: without SETS, set k is program k */
     bc_table sets, list;
-    bc_blob bb;
+    bc_blob bb = {0};
     const uint8_t *sp, *send;
     uint32_t first = (uint32_t)set, count = 1, progs[64];
     int has = open_blob(&b, &bb) && (bc_section(&bb, BC_SETS, &sp, &send), sp != NULL);

@@ -4,7 +4,10 @@
  * encoder writes is "safe but wrong"; there, the runtime's answer may
  * differ from blobspec.c's reading of "Matching". Judged by the checker of
  * tests/backend/blobcheck.h (another independent reading of FORMAT.md).
- * Used by hostile_blobs.c and tests/fuzz/fuzz_load.c. */
+ * Used by hostile_blobs.c and tests/fuzz/fuzz_load.c. The wildcard part
+ * is judged on its own first (a damaged trie or rule text must not hide a
+ * damaged wildcard field), then the root slots' levels, then the rest of
+ * the program as far as it concerns the wildcard rules. */
 #ifndef RSC_HOSTILE_WILDOPEN_H
 #define RSC_HOSTILE_WILDOPEN_H
 
@@ -13,6 +16,28 @@
 
 #include "../backend/blobcheck.h"
 
+/* Whether every root slot's Level under [at, end) is the number of slots
+ * above its node (above: those on the way to this node). */
+static inline int wild_levels_ok(const uint8_t *trie, size_t at, size_t end, uint32_t d, uint32_t above,
+                                 const bc_texts *tx, const bc_table *roots, unsigned depth)
+{
+    bc_node x;
+    if (depth > BC_MAX_DEPTH || !bc_parse_node(trie, at, end, d, tx, &x, NULL))
+        return 1; /* (verified: not reached) */
+    if (x.has_root) {
+        if (x.slot < roots->count && bc_cell(roots, x.slot, BC_R_LEVEL) != above)
+            return 0;
+        above++;
+    }
+    for (uint32_t k = 0; k < x.n; k++) {
+        size_t cs, ce;
+        bc_child_span(&x, k, end, &cs, &ce);
+        if (!wild_levels_ok(trie, cs, ce, x.depth + 1, above, tx, roots, depth + 1))
+            return 0;
+    }
+    return 1;
+}
+
 /* Whether some program of the verified blob b[0..n) has wildcard fields
  * that FORMAT.md does not verify (levels, failure and output links, Max
  * values, sort orders) other than an encoder writes them: the checker of
@@ -20,30 +45,65 @@
  * runtime's verdicts differ from blobspec.c's reading of "Matching". */
 static inline int wild_unspecified(const uint8_t *b, size_t n)
 {
+    /* The framing was verified: read the sections as they are (not with
+     * bc_open, which also wants what an encoder promises: minor 0, no
+     * empty or skippable section). */
     bc_blob bb;
+    memset(&bb, 0, sizeof bb);
+    bb.p = b, bb.n = n, bb.rfc = b[10] & 1;
+    const uint8_t *q = b + BC_HEADER, *end = b + n;
+    while (q < end) {
+        uint32_t tag, size;
+        if (!bc_varint(&q, end, &tag) || !bc_varint(&q, end, &size) || size > (size_t)(end - q))
+            return 0;
+        if (tag >> 1 < BC_N_SECTIONS && size)
+            bb.sec[tag >> 1] = q, bb.sec_size[tag >> 1] = size;
+        q += size;
+    }
+    /* RULES, read without the encoder's smallest widths */
     bc_table rules;
-    const uint8_t *p, *end;
-    if (!bc_open(&bb, b, n, NULL))
-        return 0;
     memset(&rules, 0, sizeof rules);
-    bc_section(&bb, BC_RULES, &p, &end);
-    if (p && !bc_read_table(&p, end, bc_rules_cols(&bb), &rules, "RULES", NULL))
-        return 0;
+    const uint8_t *p = bb.sec[BC_RULES];
+    if (p) {
+        const uint8_t *re = p + bb.sec_size[BC_RULES];
+        rules.cols = bc_rules_cols(&bb);
+        if (!bc_varint(&p, re, &rules.count))
+            return 0;
+        if (rules.count) {
+            for (unsigned c = 0; c < rules.cols; c++)
+                rules.w[c] = *p++, rules.row_size += rules.w[c];
+        }
+        rules.rows = p;
+    }
     bc_texts tx;
     bc_blob_texts(&bb, &rules, &tx);
     int open = 0;
-    bc_section(&bb, BC_PROGRAMS, &p, &end);
+    const uint8_t *ps = bb.sec[BC_PROGRAMS], *pe = ps ? ps + bb.sec_size[BC_PROGRAMS] : NULL;
     /* the Ends were verified: read them as they are */
     uint32_t count = 0;
-    const uint8_t *q = p;
-    if (p && bc_varint(&q, end, &count) && count) {
-        unsigned w = *q++;
-        const uint8_t *data = q + (size_t)count * w;
+    if (ps && bc_varint(&ps, pe, &count) && count) {
+        unsigned w = *ps++;
+        const uint8_t *data = ps + (size_t)count * w;
         uint32_t prev = 0;
         for (uint32_t k = 0; k < count && !open; k++) {
-            uint32_t e = bc_rdn(q + (size_t)k * w, w);
+            uint32_t e = bc_rdn(ps + (size_t)k * w, w);
             bc_err err = {{0}};
             bc_prog pr;
+            const uint8_t *trie;
+            uint32_t tsize;
+            bc_wild wl;
+            bc_seg sg;
+            /* the wildcard part alone, then the levels, then the rest */
+            if (!bc_split_program(data + prev, e - prev, &trie, &tsize, &wl, NULL) ||
+                !bc_decode_wild(&wl, tx.n, &sg, NULL)) {
+                open = 1;
+                break;
+            }
+            bc_seg_free(&sg);
+            if (!wild_levels_ok(trie, 0, tsize, 0, 0, &tx, &wl.roots, 1)) {
+                open = 1;
+                break;
+            }
             if (!bc_check_program(data + prev, e - prev, &tx, 0, 0, &pr, &err) &&
                 (strstr(err.msg, "Level") || strstr(err.msg, "Slot") || strstr(err.msg, "STATES") ||
                  strstr(err.msg, "OUTS") || strstr(err.msg, "EDGES") || strstr(err.msg, "ROOTS") ||
