@@ -19,16 +19,18 @@ log "$(df -h "$W" | tail -1)"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # ---- build ----
-pure() { "$S" compile "$W/o.tsv" "$1" | awk -F'\t' '{print $4}'; }
-build() { # build J: seconds of `robotsc store build` into a new store
-  rm -f "$W"/s.db "$W"/s.db-lock
-  "$R" store build "$W/s.db" "$W/o.tsv" -j"$1" >"$W/build.$1" 2>&1
-  sed -n 's/^time: \([0-9.]*\) s.*/\1/p' "$W/build.$1"
+pure() { # pure J: "wall cpu" seconds of a pure compile
+  "$S" compile "$W/o.tsv" "$1" | awk -F'\t' '{print $4, $8}'
 }
-log "pure compile -j1"; p1=$(pure 1)
-log "store build -j1"; b1=$(build 1)
-log "pure compile -j2"; p2=$(pure 2)
-log "store build -j2"; b2=$(build 2)
+build() { # build J: "wall cpu" seconds of `robotsc store build` into a new store
+  rm -f "$W"/s.db "$W"/s.db-lock
+  /usr/bin/time -f '%U %S' -o "$W/time.$1" "$R" store build "$W/s.db" "$W/o.tsv" -j"$1" >"$W/build.$1" 2>&1
+  echo "$(sed -n 's/^time: \([0-9.]*\) s.*/\1/p' "$W/build.$1") $(awk '{print $1 + $2}' "$W/time.$1")"
+}
+log "pure compile -j1"; read -r p1 pc1 <<<"$(pure 1)"
+log "store build -j1"; read -r b1 bc1 <<<"$(build 1)"
+log "pure compile -j2"; read -r p2 pc2 <<<"$(pure 2)"
+log "store build -j2"; read -r b2 bc2 <<<"$(build 2)"
 log "store build -j2 again (nothing changed)"
 "$R" store build "$W/s.db" "$W/o.tsv" -j2 >"$W/rebuild" 2>&1
 rb=$(sed -n 's/^time: \([0-9.]*\) s.*/\1/p' "$W/rebuild")
@@ -43,6 +45,7 @@ bout=$(sed -n 's/.*bytes out (blobs): \([0-9]*\)/\1/p' "$W/build.2")
 U=1000000
 check() { "$S" check "$W/s.db" "$W/o.tsv" "$C/urls" "$U" "$1" "$2" "$3" >"$W/check.$1.$2.$3"; }
 log "checks"
+check lookup 0 1
 check uncached 0 1; check uncached 0 2
 check cached 10000 1; check cached 10000 2
 check cached 100 1
@@ -74,13 +77,17 @@ of robots.txt, $(awk -v b="$bout" 'BEGIN{printf "%.2f", b/1e9}') GB of blobs), b
 
 ## Build
 
-| | seconds | records/s | vs pure compile |
-|---|---:|---:|---:|
-| pure compile (read + rsc_compile), 1 thread | $p1 | $(rate "$p1") | |
-| \`store build -j1\` | $b1 | $(rate "$b1") | $(pct "$b1" "$p1") |
-| pure compile, 2 threads | $p2 | $(rate "$p2") | |
-| \`store build -j2\` | $b2 | $(rate "$b2") | $(pct "$b2" "$p2") |
-| \`store build -j2\` again, nothing changed | $rb | $(rate "$rb") | |
+| | wall s | records/s | wall vs pure compile | CPU s (user + sys) | CPU vs pure compile |
+|---|---:|---:|---:|---:|---:|
+| pure compile (read + rsc_compile), 1 thread | $p1 | $(rate "$p1") | | $pc1 | |
+| \`store build -j1\` | $b1 | $(rate "$b1") | $(pct "$b1" "$p1") | $bc1 | $(pct "$bc1" "$pc1") |
+| pure compile, 2 threads | $p2 | $(rate "$p2") | | $pc2 | |
+| \`store build -j2\` | $b2 | $(rate "$b2") | $(pct "$b2" "$p2") | $bc2 | $(pct "$bc2" "$pc2") |
+| \`store build -j2\` again, nothing changed | $rb | $(rate "$rb") | | | |
+
+CPU time is the fairer comparison on a shared machine: it counts the work done, not the time spent
+waiting for a core. The store's extra work is hashing the source, verifying each blob, the record
+copy, LMDB's B-tree and page writes and an fsync per batch.
 
 Store file: $(awk -v f="$file" 'BEGIN{printf "%.2f", f/1e9}') GB, $(awk -v u="$used" -v n="$records" 'BEGIN{printf "%.0f", u/n}') bytes per origin in use
 (blob $(awk -v b="$bout" -v n="$records" 'BEGIN{printf "%.0f", b/n}') bytes on average; the rest is the record header,
@@ -94,14 +101,20 @@ timed alone (the cost of the clock read subtracted); 1,000,000 checks per reader
 (one pass over every record, so that the store's pages are mapped as in a long-running worker, then
 200,000 checks).
 
-| | readers | origins drawn from | median ns | p90 ns | p99 ns | checks/s (all readers) |
-|---|---:|---:|---:|---:|---:|---:|
-| uncached | 1 | all | $um | $(rd uncached.0.1 7) | $(rd uncached.0.1 8) | $u1 |
-| uncached | 2 | all | $(rd uncached.0.2 6) | $(rd uncached.0.2 7) | $(rd uncached.0.2 8) | $u2 |
-| program cache | 1 | 10,000 | $cm | $(rd cached.10000.1 7) | $(rd cached.10000.1 8) | $c1 |
-| program cache | 2 | 10,000 | $(rd cached.10000.2 6) | $(rd cached.10000.2 7) | $(rd cached.10000.2 8) | $c2 |
-| program cache | 1 | 100 | $(rd cached.100.1 6) | $(rd cached.100.1 7) | $(rd cached.100.1 8) | $(tot cached.100.1 5) |
-| program cache (mostly misses) | 1 | all | $fm | $(rd cached.0.1 7) | $(rd cached.0.1 8) | $(tot cached.0.1 5) |
+| | readers | origins drawn from | median ns | p90 ns | p99 ns | CPU ns per check (reader 0) | checks/s (all readers, wall) |
+|---|---:|---:|---:|---:|---:|---:|---:|
+| lookup only (origin key + record, no verification, no match) | 1 | all | $(rd lookup.0.1 6) | $(rd lookup.0.1 7) | $(rd lookup.0.1 8) | $(rd lookup.0.1 12) | $(tot lookup.0.1 5) |
+| uncached | 1 | all | $um | $(rd uncached.0.1 7) | $(rd uncached.0.1 8) | $(rd uncached.0.1 12) | $u1 |
+| uncached | 2 | all | $(rd uncached.0.2 6) | $(rd uncached.0.2 7) | $(rd uncached.0.2 8) | $(rd uncached.0.2 12) | $u2 |
+| program cache | 1 | 10,000 | $cm | $(rd cached.10000.1 7) | $(rd cached.10000.1 8) | $(rd cached.10000.1 12) | $c1 |
+| program cache | 2 | 10,000 | $(rd cached.10000.2 6) | $(rd cached.10000.2 7) | $(rd cached.10000.2 8) | $(rd cached.10000.2 12) | $c2 |
+| program cache | 1 | 100 | $(rd cached.100.1 6) | $(rd cached.100.1 7) | $(rd cached.100.1 8) | $(rd cached.100.1 12) | $(tot cached.100.1 5) |
+| program cache (mostly misses) | 1 | all | $fm | $(rd cached.0.1 7) | $(rd cached.0.1 8) | $(rd cached.0.1 12) | $(tot cached.0.1 5) |
+
+The difference between "lookup only" and "uncached" is the verification of the blob (rsc_load,
+linear in its size: 2.4 KB on average here, up to 500 KiB), the selection and the match. The CPU
+cost per check of a reader stays the same with a second reader (LMDB readers take no lock); the wall
+rate of two readers can only double when two cores are free, which they were not here.
 
 The program cache (\`rsc_store_cache\`, a two-way table of 2 x the working set) helps a worker
 whose URLs come from a bounded set of origins, as a crawler shard's do; over all $records origins at
@@ -111,12 +124,21 @@ random it mostly misses and costs a copy of the blob per miss.
 
 | target | measured | |
 |---|---|---|
-| store adds <= 30% to the pure compile time (-j1) | $(pct "$b1" "$p1") | $(met "$b1" "<=" "$(awk -v p="$p1" 'BEGIN{print p*1.3}')") |
-| store adds <= 30% to the pure compile time (-j2) | $(pct "$b2" "$p2") | $(met "$b2" "<=" "$(awk -v p="$p2" 'BEGIN{print p*1.3}')") |
+| store adds <= 30% to the pure compile time (-j1, wall) | $(pct "$b1" "$p1") | $(met "$b1" "<=" "$(awk -v p="$p1" 'BEGIN{print p*1.3}')") |
+| store adds <= 30% to the pure compile time (-j2, wall) | $(pct "$b2" "$p2") | $(met "$b2" "<=" "$(awk -v p="$p2" 'BEGIN{print p*1.3}')") |
+| store adds <= 30% to the pure compile CPU time (-j1) | $(pct "$bc1" "$pc1") | $(met "$bc1" "<=" "$(awk -v p="$pc1" 'BEGIN{print p*1.3}')") |
 | \`-j2\` builds >= 1.8x faster than \`-j1\` | $(r "$b1" "$b2")x | $(met "$(r "$b1" "$b2")" ">=" 1.8) |
 | median mixed-origin check <= 2 µs uncached | $um ns | $(met "$um" "<=" 2000) |
 | median <= 200 ns with the program cache (10,000 origins) | $cm ns | $(met "$cm" "<=" 200) |
 | median <= 200 ns with the program cache (100 origins) | $(rd cached.100.1 6) ns | $(met "$(rd cached.100.1 6)" "<=" 200) |
-| 2 reader processes >= 1.8x one (uncached) | $(r "$u2" "$u1")x | $(met "$(r "$u2" "$u1")" ">=" 1.8) |
-| 2 reader processes >= 1.8x one (cached) | $(r "$c2" "$c1")x | $(met "$(r "$c2" "$c1")" ">=" 1.8) |
+| 2 reader processes >= 1.8x one (uncached, wall rate) | $(r "$u2" "$u1")x | $(met "$(r "$u2" "$u1")" ">=" 1.8) |
+| 2 reader processes >= 1.8x one (cached, wall rate) | $(r "$c2" "$c1")x | $(met "$(r "$c2" "$c1")" ">=" 1.8) |
+| 2 readers: CPU per check within 10% of one reader's (uncached) | $(rd uncached.0.2 12) vs $(rd uncached.0.1 12) ns | $(met "$(rd uncached.0.2 12)" "<=" "$(awk -v a="$(rd uncached.0.1 12)" 'BEGIN{print a*1.1}')") |
+
+The wall-clock ratios (\`-j2\` vs \`-j1\`, two readers vs one) need two idle cores; with the load
+above they measure the machine's other jobs as much as the store, so they are reported as measured
+and marked not met. Reading: the uncached check is dominated by verifying the blob (see "lookup
+only"): the 2 µs target holds for blobs under about 1.5 KB; a worker that checks many URLs per
+origin should use the program cache, which meets 200 ns when its working set fits the CPU caches
+(100 origins) and not with 10,000 origins of 2.4 KB blobs (about 25 MB of programs).
 EOF
