@@ -173,6 +173,11 @@ static int setup(xfer *x, const char *ua, long timeout_ms)
     return ok ? 0 : -1;
 }
 
+static int cmp_xfer(const void *a, const void *b)
+{
+    return strcmp(((const xfer *)a)->o.key, ((const xfer *)b)->o.key);
+}
+
 static const char usage_text[] =
     "usage: robotsc fetch --store DB URL... [--parallel N] [--user-agent UA] [--timeout SECONDS]\n"
     "                     [--profile google|rfc] [--now T] [--force]\n"
@@ -312,11 +317,6 @@ int rsc_store_fetch(int argc, char **argv)
             errors++;
             continue;
         }
-        int dup = 0;
-        for (size_t j = 0; j < n_x && !dup; j++) /* lists are short; a set would do for millions */
-            dup = strcmp(xs[j].o.key, o.key) == 0;
-        if (dup)
-            continue;
         if (n_x == cap_x) {
             cap_x = cap_x ? cap_x * 2 : 64;
             xfer *nx = realloc(xs, cap_x * sizeof *nx);
@@ -346,6 +346,18 @@ int rsc_store_fetch(int argc, char **argv)
         }
     }
     rsc_store_end(t);
+    /* Each origin once: sorted by key, repeats dropped. */
+    if (n_x > 1) {
+        qsort(xs, n_x, sizeof *xs, cmp_xfer);
+        size_t w = 1;
+        for (size_t j = 1; j < n_x; j++) {
+            if (strcmp(xs[j].o.key, xs[w - 1].o.key) == 0)
+                xfer_free(&xs[j]);
+            else
+                xs[w++] = xs[j];
+        }
+        n_x = w;
+    }
 
     if (rsc_crawl_global_init() != RSC_OK) {
         rsc_cli_fail(CMD, "cannot initialise libcurl");

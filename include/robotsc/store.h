@@ -75,7 +75,8 @@ typedef struct rsc_store_meta {
     rsc_bytes last_modified;
 } rsc_store_meta;
 
-/* 64-bit FNV-1a: the source hash used for idempotent rebuilds. */
+/* The 64-bit source hash used for idempotent rebuilds (not cryptographic:
+ * it tells a changed robots.txt from the stored one). */
 RSC_API uint64_t rsc_store_hash(const void *data, size_t len);
 
 typedef struct rsc_store rsc_store;

@@ -154,6 +154,36 @@ else
   echo "python3 not found: WARC part skipped"
 fi
 
+# ---- progress line (forced: the tests have no terminal) ----
+expect_rc 0 "$R" store build "$T/p.db" "$T/d" --progress
+has "$T/err" "ETA"
+has "$T/err" "4/4"
+
+# ---- a damaged record: an error for its origin, never a verdict ----
+if [ -n "$PY" ]; then
+  cp "$T/p.db" "$T/dmg.db"
+  "$PY" - "$T/dmg.db" "$T/d/a.example.txt" <<'PYEOF'
+import sys
+path, marker = sys.argv[1], sys.argv[2].encode()
+data = bytearray(open(path, "rb").read())
+i = data.find(marker)          # the record's source URL (covered by its checksum)
+assert i >= 0 and data.find(marker, i + 1) < 0
+data[i + len(marker) - 1] ^= 0x20
+open(path, "wb").write(data)
+PYEOF
+  run "$R" store check "$T/dmg.db" --agent X https://a.example/pub https://c.example/x
+  eq "$rc" 2 "damaged: exit 2"
+  verdict error https://a.example/pub
+  verdict disallow https://c.example/x
+  has "$T/err" "https://a.example: damaged record"
+  expect_rc 2 "$R" store get "$T/dmg.db" https://a.example
+  has "$T/err" "damaged record"
+  run "$R" store list "$T/dmg.db" --verify
+  eq "$rc" 2 "list --verify: exit 2"
+  has "$T/out" $'https://a.example\terror: damaged record'
+  has "$T/out" "records: 3 verified, 1 damaged"
+fi
+
 # ---- get, put, del, list, stat, gc ----
 expect_rc 0 "$R" store get "$DB" https://a.example -o "$T/a.rbc"
 has "$T/out" "origin: https://a.example"
