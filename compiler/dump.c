@@ -263,7 +263,7 @@ typedef struct frame {
 } frame;
 
 /* Walks program pg[0..size) in preorder with an explicit stack (one frame
- * per level, RSC_MAX_DEPTH levels: 64 KiB), counting its nodes and glob
+ * per level, RSC_MAX_DEPTH levels: 16 KiB), counting its nodes and glob
  * entries into *n and printing them when o is not NULL. Returns 0 when the
  * program is malformed (never for a verified one). */
 static int walk_trie(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t size, counts *n)

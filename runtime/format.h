@@ -63,7 +63,7 @@ enum rsc_section_id {
 #define RSC_N_WIDTH_MASK 0x3u
 #define RSC_N_CHILD_SHIFT 5
 #define RSC_MAX_CHILDREN 256u
-#define RSC_MAX_DEPTH 4096u /* nodes on a root-to-leaf chain */
+#define RSC_MAX_DEPTH 1024u /* nodes on a root-to-leaf chain */
 
 /* The wildcard part of a program (FORMAT.md, "Segments"). */
 #define RSC_ROOTS_COLS 2  /* Level, Max */

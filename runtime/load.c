@@ -302,7 +302,7 @@ static rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint3
 }
 
 /* A trie in [start, end), depth first with a fixed stack of frames (about
- * 64 KiB): the children base C, the span end, the string depth, and the
+ * 16 KiB): the children base C, the span end, the string depth, and the
  * next child (k, n, w packed). */
 static rsc_status check_trie(verifier *v, size_t start, size_t end)
 {
@@ -324,7 +324,7 @@ static rsc_status check_trie(verifier *v, size_t start, size_t end)
         size_t cs = fc[i] + rsc_rdn(offs + (size_t)k * pw, pw);
         size_t ce = k + 1 < pn ? fc[i] + rsc_rdn(offs + (size_t)(k + 1) * pw, pw) : fe[i];
         fk[i]++;
-        CORRUPT(d < RSC_MAX_DEPTH, cs, "trie deeper than 4096 nodes");
+        CORRUPT(d < RSC_MAX_DEPTH, cs, "trie deeper than 1024 nodes");
         st = check_node(v, cs, ce, 0, fd[i] + 1, &n, &w, &c, &depth);
         if (st)
             return st;

@@ -1914,11 +1914,11 @@ static void test_trie_limits(void)
     }
 
     /* The chain limit: "/", "/a", "/aa", ... each a node under the last.
-     * 4095 patterns: root + 4095 = 4096 nodes on the chain, the format's
+     * D - 1 patterns: root + D - 1 = D nodes on the chain, the format's
      * limit (and rsc_load accepts it); one more is RSC_E_LIMIT. With the
      * ranks falling along the chain, pruning leaves only "/". */
     {
-        enum { D = 4096 };
+        enum { D = RSC_MAX_DEPTH };
         uint8_t *s = malloc(D);
         rsc_tpat *t = malloc(D * sizeof *t);
         if (!s || !t)

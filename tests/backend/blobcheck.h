@@ -63,7 +63,7 @@ enum {
 enum { BC_ACCEPT = 1, BC_END = 2, BC_GLOB = 3 };
 
 #define BC_HEADER 19u
-#define BC_MAX_DEPTH 4096u
+#define BC_MAX_DEPTH 1024u
 #define BC_MAX_CHILDREN 256u
 
 typedef struct bc_err {

@@ -242,7 +242,7 @@ static int node(vstate *v, size_t at, size_t end, uint32_t chain, uint64_t d)
     bs_blob *x = v->x;
     size_t pos = at, f;
     uint32_t lh, head, r, ml;
-    BAD(chain <= BS_MAX_CHAIN, at, "more than 4096 nodes on a chain");
+    BAD(chain <= BS_MAX_CHAIN, at, "more than 1024 nodes on a chain");
     x->nodes++, v->prog_nodes++;
     if (chain > x->max_chain)
         x->max_chain = chain;

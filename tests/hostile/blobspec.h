@@ -22,7 +22,7 @@
 #define BS_HEADER 19u
 #define BS_H_TOTAL 11u /* Total_Size */
 #define BS_H_CHECK 15u /* Checksum */
-#define BS_MAX_CHAIN 4096u /* nodes on a root-to-leaf chain, root included */
+#define BS_MAX_CHAIN 1024u /* nodes on a root-to-leaf chain, root included */
 #define BS_MAX_INTERNAL 512u /* N_Internal of a program not in chain form */
 
 /* Kinds of recorded fields. */

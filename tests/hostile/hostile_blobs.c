@@ -2,8 +2,8 @@
  * blobs (the .rbc files of tests/golden, compiled by the real compiler,
  * unlike the hand-built blobs of tests/runtime/test_rt_verify), on blobs
  * compiled here from generated files (multi-byte varints, 2-byte offsets,
- * many wildcard rules, chains) and on hand-built extremes (a chain of exactly 4096
- * nodes and one of 4097, a root with 256 children and 4-byte offsets).
+ * many wildcard rules, chains) and on hand-built extremes (a chain of exactly
+ * BS_MAX_CHAIN nodes and one more, a root with 256 children and 4-byte offsets).
  *
  * The oracle is blobspec.c, an independent reading of docs/FORMAT.md:
  *  - every truncation [0, n) is rejected with RSC_E_TRUNCATED;
@@ -1026,18 +1026,19 @@ static void extremes(long mutations)
     rsc_match m0;
     char *as = malloc(4200);
     memset(as, 'a', 4200);
-    /* Exactly 4096 nodes on the chain: loads; the walk reaches the leaf. */
+    /* Exactly BS_MAX_CHAIN nodes on the chain: loads; the walk reaches the leaf. */
     chain(&prog, BS_MAX_CHAIN);
     build_blob(&o, &prog);
-    CHECK(load_both("chain-4096", "as built", o.p, o.n, 0, NULL, 0) == RSC_OK, "chain of 4096 nodes loads");
-    check_verdict("chain-4096", o.p, o.n, as, BS_MAX_CHAIN - 1, 0);
-    check_verdict("chain-4096", o.p, o.n, as, BS_MAX_CHAIN - 2, 1);
-    check_verdict("chain-4096", o.p, o.n, as, 4200, 0);
-    test_blob("chain-4096", o.p, o.n, SAN ? mutations / 8 : mutations / 4);
-    /* 4097: rejected (a verifier with a fixed stack of 4096). */
+    CHECK(load_both("chain-max", "as built", o.p, o.n, 0, NULL, 0) == RSC_OK, "longest chain loads");
+    check_verdict("chain-max", o.p, o.n, as, BS_MAX_CHAIN - 1, 0);
+    check_verdict("chain-max", o.p, o.n, as, BS_MAX_CHAIN - 2, 1);
+    check_verdict("chain-max", o.p, o.n, as, 4200, 0);
+    test_blob("chain-max", o.p, o.n, SAN ? mutations / 8 : mutations / 4);
+    /* One more: rejected (a verifier with a fixed stack of BS_MAX_CHAIN). */
     chain(&prog, BS_MAX_CHAIN + 1);
     build_blob(&o, &prog);
-    CHECK(load_both("chain-4097", "as built", o.p, o.n, 0, NULL, 0) == RSC_E_CORRUPT, "chain of 4097 nodes rejected");
+    CHECK(load_both("chain-max+1", "as built", o.p, o.n, 0, NULL, 0) == RSC_E_CORRUPT,
+          "chain of BS_MAX_CHAIN + 1 nodes rejected");
     /* Far deeper (65,536): rejected, no stack overflow. */
     chain(&prog, 65536);
     build_blob(&o, &prog);

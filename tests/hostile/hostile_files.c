@@ -18,7 +18,7 @@
  *      1,000 nodes), the same with End and glob entries all along the
  *      chain, a comb (a side branch at every level) and a complete binary
  *      trie. They must compile (FORMAT.md argues that no parsed file can
- *      reach the limit of 4096 nodes on a chain), reach the expected depth,
+ *      reach the limit of 1024 nodes on a chain), reach the expected depth,
  *      and match like the reference (every path /a^m of a chain is also
  *      checked against its verdict by construction);
  *  (i) thousands of wildcard rules whose literal prefix is one node

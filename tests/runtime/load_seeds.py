@@ -229,8 +229,8 @@ def main():
         [[1 << 1, 0, 0], [2 << 1, 0, 2]], program(b"\x00\x21\x01/\x00" + b"\x02x\x01\x02"),
         strings=b"/x")
 
-    seeds["v3_chain4096_ok"] = chain(4096)
-    seeds["v3_chain4097"] = chain(4097)
+    seeds["v3_chain1024_ok"] = chain(1024)
+    seeds["v3_chain1025"] = chain(1025)
 
     # Root slots and wildcard tables by hand: rule 1 "*ab" at the root.
     star_ab = wild(0, [[0, 1]], [[2, 0, 1, 0, 1, 0]],

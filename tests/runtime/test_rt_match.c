@@ -806,7 +806,7 @@ static void test_levels(void)
 }
 
 /* Offsets of every width (1..4 bytes), labels by Rep, 256 children, and a
- * 4096-node chain. */
+ * longest chain (RSC_MAX_DEPTH nodes). */
 static void test_trie_shapes(void)
 {
     static const char *const tx[] = {"/axy", "/bxy", "/cxy", "/zxy"};
@@ -855,13 +855,14 @@ static void test_trie_shapes(void)
     CHECK(bad == 0 && RANK(&s, "") == 0, "256 children: %d wrong", bad);
     free(b);
     tt_free(t);
-    /* A chain of 4096 nodes (the most FORMAT.md allows): root, then 4095
-     * nodes of key 'a'; the last has Accept 1, the 2000th End 2. */
+    /* A chain of RSC_MAX_DEPTH nodes (the most FORMAT.md allows): root,
+     * then RSC_MAX_DEPTH - 1 nodes of key 'a'; the last has Accept 1, the
+     * 500th End 2. */
     t = tt_new();
     int node = 0;
-    for (int i = 1; i < 4096; i++) {
+    for (int i = 1; i < (int)RSC_MAX_DEPTH; i++) {
         node = tt_child(t, node, 'a', "", 0);
-        if (i == 2000)
+        if (i == 500)
             tt_end(t, node, 2);
     }
     tt_accept(t, node, 1);
@@ -871,13 +872,14 @@ static void test_trie_shapes(void)
     s = sel1(&p, "x");
     char *q = malloc(5000);
     memset(q, 'a', 5000);
-    CHECK(rank_for(&s, q, 4095) == 1 && rank_for(&s, q, 4999) == 1 && rank_for(&s, q, 4094) == 0 &&
-              rank_for(&s, q, 2000) == 2 && rank_for(&s, q, 2001) == 0,
-          "4096-node chain");
-    q[2000] = 0;
-    CHECK(rank_for(&s, q, 4999) == 2, "4096-node chain: NUL after 2000");
-    q[2000] = '#';
-    CHECK(rank_for(&s, q, 4999) == 0, "4096-node chain: '#' is a byte in a path");
+    CHECK(rank_for(&s, q, RSC_MAX_DEPTH - 1) == 1 && rank_for(&s, q, 4999) == 1 &&
+              rank_for(&s, q, RSC_MAX_DEPTH - 2) == 0 && rank_for(&s, q, 500) == 2 &&
+              rank_for(&s, q, 501) == 0,
+          "longest chain");
+    q[500] = 0;
+    CHECK(rank_for(&s, q, 4999) == 2, "longest chain: NUL after 500");
+    q[500] = '#';
+    CHECK(rank_for(&s, q, 4999) == 0, "longest chain: '#' is a byte in a path");
     free(q);
     free(b);
     tt_free(t);

@@ -3,7 +3,7 @@
  * documented status and byte offset, the valid edge cases accepted (empty
  * and absent sections, SETS left out, unknown skippable sections, varints
  * of 5 bytes, widths 1..4, labels inline and by Rep, 256 children, a
- * 4096-node chain, root slots on 16 levels, 512 internal nodes, chain
+ * RSC_MAX_DEPTH-node chain, root slots on 16 levels, 512 internal nodes, chain
  * programs), every rule of rule 10 on a program's wildcard part (Trie_Size,
  * Shape, ROOTS, OUTS, STATES, EDGES, chains, Slots) broken one at a time,
  * what rule 10 leaves unchecked accepted and safe to match, the Adler-32
@@ -1228,23 +1228,23 @@ static void test_programs(void)
               RSC_E_CORRUPT, tt_where(t, 256).accept);
     tt_free(t);
 
-    /* Chains: 4096 nodes (root included) accepted, 4097 rejected where the
-     * 4097th node starts; the count is in nodes, not bytes. */
+    /* Chains: RSC_MAX_DEPTH nodes (root included) accepted, one more
+     * rejected where that node starts; the count is in nodes, not bytes. */
     for (int extra = 0; extra < 2; extra++)
         for (int label = 0; label < 3; label++) {
-            /* label 2: each label by Rep into one rule of 3 * 4097 '*'s */
+            /* label 2: each label by Rep into one rule of 3 * (max + 1) '*'s */
             static char *longp;
             const char *lp[1];
             if (!longp) {
-                longp = malloc(3 * 4097 + 1);
-                memset(longp, '*', 3 * 4097);
-                longp[3 * 4097] = 0;
+                longp = malloc(3 * (RSC_MAX_DEPTH + 1) + 1);
+                memset(longp, '*', 3 * (RSC_MAX_DEPTH + 1));
+                longp[3 * (RSC_MAX_DEPTH + 1)] = 0;
             }
             lp[0] = longp;
             pbo lo = {1, label == 2 ? lp : NULL, NULL};
             t = tt_new();
             int node = 0;
-            for (int i = 1; i < 4096 + extra; i++)
+            for (int i = 1; i < (int)RSC_MAX_DEPTH + extra; i++)
                 node = label == 2 ? tt_child_ref(t, node, 'a', 1, 2)
                                   : tt_child(t, node, 'a', "bc", label ? 2 : 0);
             tt_accept(t, node, 1);
@@ -1252,8 +1252,9 @@ static void test_programs(void)
             tt_encode(t, &x);
             const bb *ps[1] = {&x};
             b = progs_blob(&lo, ps, 1, &n, &data, NULL);
-            expect(extra ? "chain of 4097 nodes" : "chain of 4096 nodes", b, n,
-                   extra ? RSC_E_CORRUPT : RSC_OK, extra ? data + tt_where(t, 4096).start : 0);
+            expect(extra ? "chain of RSC_MAX_DEPTH + 1 nodes" : "chain of RSC_MAX_DEPTH nodes", b, n,
+                   extra ? RSC_E_CORRUPT : RSC_OK,
+                   extra ? data + tt_where(t, (int)RSC_MAX_DEPTH).start : 0);
             free(b);
             bb_free(&x);
             tt_free(t);
@@ -1267,7 +1268,7 @@ static void test_programs(void)
         int first = tt_child(t, 0, 'a', "", 0);
         tt_accept(t, tt_child(t, first, 'b', "", 0), 1);
         int node = tt_child(t, 0, 'b', "", 0);
-        for (int i = 2; i < 4096 + extra; i++)
+        for (int i = 2; i < (int)RSC_MAX_DEPTH + extra; i++)
             node = tt_child(t, node, 'a', "", 0);
         tt_accept(t, node, 1);
         bb x = {0};
