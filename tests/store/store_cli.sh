@@ -226,5 +226,24 @@ expect_rc 2 "$R" store del "$DB" not-a-url
 run "$R" store stat "$DB"
 has "$T/out" "records: $((n_list - 5))"   # 3 collected, 2 deleted
 
+# A file that cannot grow (disk full, or here a file size limit): the
+# build fails with a message and exit 2, every earlier commit is kept, and
+# the store still answers.
+FB=$T/full.db
+mkdir -p "$T/few" "$T/more"
+for i in 1 2 3; do printf 'User-agent: *\nDisallow: /p%d\n' $i > "$T/few/h$i.example.txt"; done
+for i in $(seq 1 300); do
+  { printf 'User-agent: *\n'; for k in $(seq 1 40); do printf 'Disallow: /q%d/*x%d$\n' $i $k; done; } > "$T/more/m$i.example.txt"
+done
+expect_rc 0 "$R" store build "$FB" "$T/few" -j 1
+fsize=$(stat -c %s "$FB")
+run sh -c "ulimit -f $(( (fsize + 4096) / 512 )); exec \"\$0\" store build \"\$1\" \"\$2\" -j 1" "$R" "$FB" "$T/more"
+[ "$rc" = 2 ] && ok || bad "store build past the file size limit: exit $rc"
+grep -q "every earlier commit is kept" "$T/err" && ok || bad "no message on a store that cannot grow: $(cat "$T/err")"
+run "$R" store stat "$FB"
+has "$T/out" "records: 3"
+run "$R" store check "$FB" --agent a https://h2.example/p2
+has "$T/out" "disallow	https://h2.example/p2"
+
 echo "store_cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
