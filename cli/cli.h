@@ -34,6 +34,13 @@ int rsc_cli_write_atomic(const char *path, const void *data, size_t len);
  * "\xHH": file content never reaches a terminal raw. */
 void rsc_cli_escaped(FILE *out, const char *s, size_t n);
 
+/* The next URL of a command: args[*k] while *k < n (then *k moves on),
+ * else, when there were no arguments, the next non-empty line of stdin
+ * without its line end (*line and *cap hold getline's buffer; free
+ * *line when done). Returns 0 at the end. */
+int rsc_cli_next_url(char **args, size_t n, size_t *k, char **line, size_t *cap,
+                     const char **url, size_t *len);
+
 /* An --agent value: its product token (rsc_agent_token, so a whole
  * User-Agent header works), with a note on stderr when that differs from
  * the value. Returns 0, or 2 after a message when there is no token. */

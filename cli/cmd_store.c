@@ -1165,26 +1165,9 @@ static int cmd_check(int argc, char **argv)
     int errors = 0;
     char *line = NULL;
     size_t cap = 0;
-    for (int k = 0;; k++) {
-        const char *u;
-        size_t len;
-        if (n_urls) {
-            if (k == n_urls)
-                break;
-            u = urls[k];
-            len = strlen(u);
-        } else {
-            ssize_t got = getline(&line, &cap, stdin);
-            if (got < 0)
-                break;
-            len = (size_t)got;
-            while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-                len--;
-            line[len] = 0;
-            if (len == 0)
-                continue;
-            u = line;
-        }
+    const char *u;
+    size_t len, k = 0;
+    while (rsc_cli_next_url(urls, (size_t)n_urls, &k, &line, &cap, &u, &len)) {
         int verdict = 0;
         s = rsc_store_check(t, cache, agents, n_agents, u, len, now, &verdict);
         if (s == RSC_STORE_OK) {

@@ -290,26 +290,9 @@ int rsc_store_fetch(int argc, char **argv)
         rsc_store_close(st);
         goto out;
     }
-    for (size_t k = 0;; k++) {
-        const char *u;
-        size_t len;
-        if (n_urls) {
-            if (k == n_urls)
-                break;
-            u = urls[k];
-            len = strlen(u);
-        } else {
-            ssize_t got = getline(&line, &lcap, stdin);
-            if (got < 0)
-                break;
-            len = (size_t)got;
-            while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-                len--;
-            line[len] = 0;
-            if (!len)
-                continue;
-            u = line;
-        }
+    const char *u;
+    size_t len, k = 0;
+    while (rsc_cli_next_url(urls, n_urls, &k, &line, &lcap, &u, &len)) {
         rsc_origin o;
         rsc_url_status us = rsc_origin_parse(u, len, &o);
         if (us != RSC_URL_OK) {

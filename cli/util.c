@@ -202,3 +202,29 @@ int rsc_cli_agent(const char *cmd, const char *val, rsc_bytes *out)
     }
     return 0;
 }
+
+int rsc_cli_next_url(char **args, size_t n, size_t *k, char **line, size_t *cap,
+                     const char **url, size_t *len)
+{
+    if (n) {
+        if (*k == n)
+            return 0;
+        *url = args[*k];
+        *len = strlen(*url);
+        ++*k;
+        return 1;
+    }
+    for (;;) {
+        ssize_t got = getline(line, cap, stdin);
+        if (got < 0)
+            return 0;
+        size_t l = (size_t)got;
+        while (l && ((*line)[l - 1] == '\n' || (*line)[l - 1] == '\r'))
+            l--;
+        (*line)[l] = 0;
+        if (l) {
+            *url = *line, *len = l;
+            return 1;
+        }
+    }
+}
