@@ -75,53 +75,12 @@ static inline int src_get(src *s, uint8_t *c)
     return 1;
 }
 
-/* ---- Tables of a program ---------------------------------------------- */
-
-typedef struct tab {
-    const uint8_t *rows;
-    uint32_t n, size;
-    uint8_t off[RSC_TAB_MAX_COLS];
-    uint32_t mask[RSC_TAB_MAX_COLS];
-} tab;
-
-/* A verified Table at p of cols columns; returns the byte after it. */
-static const uint8_t *tab_open(tab *t, const uint8_t *p, unsigned cols)
-{
-    static const uint32_t wmask[5] = {0, 0xffu, 0xffffu, 0xffffffu, 0xffffffffu};
-    uint32_t size = 0;
-    t->n = rsc_uv(&p);
-    if (!t->n)
-        return p;
-    for (unsigned c = 0; c < cols; c++) {
-        t->off[c] = (uint8_t)size;
-        t->mask[c] = wmask[p[c] & 7]; /* verified: 1..4 */
-        size += p[c];
-    }
-    t->size = size;
-    t->rows = p + cols;
-    return t->rows + (size_t)t->n * size;
-}
-
-/* The byte after a verified Table of cols columns at p. */
-static const uint8_t *tab_skip(const uint8_t *p, unsigned cols)
-{
-    uint32_t n = rsc_uv(&p), size = 0;
-    if (!n)
-        return p;
-    for (unsigned c = 0; c < cols; c++)
-        size += p[c];
-    return p + cols + (size_t)n * size;
-}
-
-HOT uint32_t tab_get(const tab *t, uint32_t r, unsigned c)
-{
-    return rsc_rd32(t->rows + (size_t)r * t->size + t->off[c]) & t->mask[c];
-}
-
-enum { R_LEVEL, R_MAX };
-enum { O_LEN, O_NEXT, O_MAX, O_EDGE, O_NFLOAT, O_NANCH };
-enum { S_KEY, S_FIRST, S_N, S_FAIL, S_OUT };
-enum { E_PARENT, E_RANK, E_TARGET, E_MAX };
+/* Tables of a program and trie nodes: runtime/program.h (rsc_ptab_*,
+ * rsc_node_head), shared with select.c. */
+typedef rsc_ptab tab;
+#define tab_open rsc_ptab_open
+#define tab_skip rsc_ptab_skip
+#define tab_get rsc_ptab_get
 
 /* ---- One program ------------------------------------------------------ */
 
@@ -145,31 +104,21 @@ static wctx wctx_of(const rsc_program *prog)
     return w;
 }
 
-/* A trie node's fixed part, read from its Head on. */
-typedef struct node {
-    uint32_t head, accept, end, slot; /* slot + 1, or 0 */
-    const uint8_t *keys;              /* keys, then offsets */
-} node;
+typedef rsc_node node;
 
 /* Reads the node at q: *lab receives its label (inline, or in the match
  * text of its Rep at string depth d), *ll its length. */
 static inline void node_read(const wctx *w, const uint8_t *q, uint32_t d, const uint8_t **lab,
                              uint32_t *ll, node *x)
 {
-    uint32_t lh = rsc_uv(&q);
-    *ll = lh >> 1;
-    if (lh & RSC_LABEL_REF) {
-        const uint8_t *row = w->rows + (size_t)(rsc_uv(&q) - 1) * w->row;
+    rsc_node_head(q, x);
+    *ll = x->label_len;
+    if (x->rep) {
+        const uint8_t *row = w->rows + (size_t)(x->rep - 1) * w->row;
         *lab = w->str + rsc_rdn(row + w->off, w->ow) + d;
     } else {
-        *lab = q;
-        q += *ll;
+        *lab = x->label;
     }
-    x->head = rsc_uv(&q);
-    x->accept = x->head & RSC_N_ACCEPT ? rsc_uv(&q) : 0;
-    x->end = x->head & RSC_N_END ? rsc_uv(&q) : 0;
-    x->slot = x->head & RSC_N_ROOT ? rsc_uv(&q) + 1 : 0;
-    x->keys = q;
 }
 
 /* Child of x whose key is c, or NULL. Few keys: a loop beats a call. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "format.h"
 #include "robotsc/runtime.h"
 
 /* A table takes three words: rows offset, Count, and its packed shape
@@ -69,6 +70,98 @@ static inline uint32_t rsc_group_agents(const rsc_program *prog, uint32_t g, uin
                                                    : prog->priv[P_GLIST_N];
     *first = rsc_tab(prog, P_GROUPS, g, 1);
     return next - *first;
+}
+
+/* ---- Program data (FORMAT.md, PROGRAMS), shared by match.c and select.c */
+
+#if defined(__GNUC__)
+#define RSC_HOT static inline __attribute__((always_inline))
+#else
+#define RSC_HOT static inline
+#endif
+
+/* A Table of a program's wildcard part: RSC_PAD zero bytes follow the
+ * four (FORMAT.md), so a column is one 4-byte load masked to its width. */
+typedef struct rsc_ptab {
+    const uint8_t *rows;
+    uint32_t n, size;
+    uint8_t off[RSC_TAB_MAX_COLS];
+    uint32_t mask[RSC_TAB_MAX_COLS];
+} rsc_ptab;
+
+enum { R_LEVEL, R_MAX };                                 /* ROOTS  */
+enum { O_LEN, O_NEXT, O_MAX, O_EDGE, O_NFLOAT, O_NANCH }; /* OUTS   */
+enum { S_KEY, S_FIRST, S_N, S_FAIL, S_OUT };             /* STATES */
+enum { E_PARENT, E_RANK, E_TARGET, E_MAX };              /* EDGES  */
+
+/* A verified Table at p of cols columns; returns the byte after it. */
+static inline const uint8_t *rsc_ptab_open(rsc_ptab *t, const uint8_t *p, unsigned cols)
+{
+    static const uint32_t wmask[5] = {0, 0xffu, 0xffffu, 0xffffffu, 0xffffffffu};
+    uint32_t size = 0;
+    t->n = rsc_uv(&p);
+    if (!t->n)
+        return p;
+    for (unsigned c = 0; c < cols; c++) {
+        t->off[c] = (uint8_t)size;
+        t->mask[c] = wmask[p[c] & 7]; /* verified: 1..4 */
+        size += p[c];
+    }
+    t->size = size;
+    t->rows = p + cols;
+    return t->rows + (size_t)t->n * size;
+}
+
+/* The byte after a verified Table of cols columns at p. */
+static inline const uint8_t *rsc_ptab_skip(const uint8_t *p, unsigned cols)
+{
+    uint32_t n = rsc_uv(&p), size = 0;
+    if (!n)
+        return p;
+    for (unsigned c = 0; c < cols; c++)
+        size += p[c];
+    return p + cols + (size_t)n * size;
+}
+
+RSC_HOT uint32_t rsc_ptab_get(const rsc_ptab *t, uint32_t r, unsigned c)
+{
+    return rsc_rd32(t->rows + (size_t)r * t->size + t->off[c]) & t->mask[c];
+}
+
+/* A trie node's fields (FORMAT.md, Nodes) up to its Keys. */
+typedef struct rsc_node {
+    uint32_t label_len, rep;     /* rep: the label's rule (0: inline)   */
+    const uint8_t *label;        /* an inline label                     */
+    uint32_t head, accept, end, slot; /* slot + 1, or 0                 */
+    const uint8_t *keys;         /* Keys, then Offsets, then children   */
+} rsc_node;
+
+/* Reads the verified node at q. */
+RSC_HOT void rsc_node_head(const uint8_t *q, rsc_node *x)
+{
+    uint32_t lh = rsc_uv(&q);
+    x->label_len = lh >> 1;
+    x->label = NULL, x->rep = 0;
+    if (lh & RSC_LABEL_REF) {
+        x->rep = rsc_uv(&q);
+    } else {
+        x->label = q;
+        q += x->label_len;
+    }
+    x->head = rsc_uv(&q);
+    x->accept = x->head & RSC_N_ACCEPT ? rsc_uv(&q) : 0;
+    x->end = x->head & RSC_N_END ? rsc_uv(&q) : 0;
+    x->slot = x->head & RSC_N_ROOT ? rsc_uv(&q) + 1 : 0;
+    x->keys = q;
+}
+
+/* The node after x's Keys and Offsets: its first child, or in a verified
+ * trie, whose nodes tile its bytes in preorder, the next node. */
+static inline const uint8_t *rsc_node_next(const rsc_node *x)
+{
+    uint32_t n = x->head >> RSC_N_CHILD_SHIFT;
+    unsigned w = ((x->head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
+    return x->keys + n + (size_t)n * w;
 }
 
 #endif

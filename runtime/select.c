@@ -123,57 +123,39 @@ static void program_ranks(const rsc_program *prog, const uint8_t *q, uint32_t *a
             *m_ = r_;                                                         \
     } while (0)
     for (int root = 1; p < end; root = 0) {
-        uint32_t lh = rsc_uv(&p);
-        if (lh & RSC_LABEL_REF)
-            rsc_uv(&p);
-        else
-            p += lh >> 1;
-        uint32_t head = rsc_uv(&p), acc = 0, n, w;
-        if (head & RSC_N_ACCEPT)
-            NOTE(acc = rsc_uv(&p));
-        if (head & RSC_N_END)
-            NOTE(rsc_uv(&p));
-        if (head & RSC_N_ROOT)
-            rsc_uv(&p);
-        n = head >> RSC_N_CHILD_SHIFT;
-        w = ((head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
+        rsc_node x;
+        rsc_node_head(p, &x);
+        if (x.accept)
+            NOTE(x.accept);
+        if (x.end)
+            NOTE(x.end);
+        uint32_t n = x.head >> RSC_N_CHILD_SHIFT;
         if (root) {
-            *all = acc > *all ? acc : *all;
-            const uint8_t *k = memchr(p, '/', n);
+            *all = x.accept > *all ? x.accept : *all;
+            const uint8_t *k = memchr(x.keys, '/', n);
             if (k) { /* the child "/" with an empty label */
-                const uint8_t *c = p + n + (size_t)n * w;
-                c += rsc_rdn(p + n + (size_t)(k - p) * w, w);
-                if (rsc_uv(&c) == 0) {
-                    uint32_t h = rsc_uv(&c);
-                    if (h & RSC_N_ACCEPT) {
-                        uint32_t r = rsc_uv(&c);
-                        *all = r > *all ? r : *all;
-                    }
-                }
+                unsigned w = ((x.head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
+                rsc_node c;
+                rsc_node_head(rsc_node_next(&x) + rsc_rdn(x.keys + n + (size_t)(k - x.keys) * w, w),
+                              &c);
+                if (c.label_len == 0 && c.accept > *all)
+                    *all = c.accept;
             }
         }
-        p += n + (size_t)n * w;
+        p = rsc_node_next(&x);
     }
-    uint32_t pack = 0;
+    /* the wildcard part: the Rank of every edge */
+    rsc_ptab edges;
     p = end;
     rsc_uv(&p); /* Shape */
-    for (int t = 0; t < 4; t++) { /* ROOTS, OUTS, STATES, EDGES */
-        static const unsigned cols[4] = {RSC_ROOTS_COLS, RSC_OUTS_COLS, RSC_STATES_COLS,
-                                         RSC_EDGES_COLS};
-        uint32_t count = rsc_uv(&p), row = 0;
-        pack = 0;
-        for (unsigned c = 0; count && c < cols[t]; c++)
-            pack |= (uint32_t)p[c] << (4 * c), row += p[c];
-        if (count)
-            p += cols[t];
-        if (t == 3)
-            for (uint32_t r = 0; r < count; r++) {
-                const uint8_t *e = p + (size_t)r * row + RSC_TAB_WIDTH(pack, 0);
-                uint32_t rank = rsc_rdn(e, RSC_TAB_WIDTH(pack, 1));
-                if (rank)
-                    NOTE(rank);
-            }
-        p += (size_t)count * row;
+    p = rsc_ptab_skip(p, RSC_ROOTS_COLS);
+    p = rsc_ptab_skip(p, RSC_OUTS_COLS);
+    p = rsc_ptab_skip(p, RSC_STATES_COLS);
+    rsc_ptab_open(&edges, p, RSC_EDGES_COLS);
+    for (uint32_t r = 0; r < edges.n; r++) {
+        uint32_t rank = rsc_ptab_get(&edges, r, E_RANK);
+        if (rank)
+            NOTE(rank);
     }
 #undef NOTE
 }
