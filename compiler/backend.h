@@ -37,6 +37,7 @@ unsigned rsc_width(uint32_t max);                 /* 1..4 bytes */
 void rsc_put_n(uint8_t *p, uint32_t v, unsigned w); /* w bytes, little-endian */
 /* A Table of count rows of cols columns, vals row-major. */
 int rsc_buf_table(rsc_mem *m, rsc_buf *b, const uint32_t *vals, size_t count, unsigned cols);
+size_t rsc_table_size(const uint32_t *vals, size_t count, unsigned cols); /* its bytes */
 
 /* STRINGS: identical byte strings are stored once (spec: format STRINGS). */
 typedef struct rsc_strpool {
@@ -61,6 +62,7 @@ typedef struct rsc_tpat {
     const uint8_t *bytes;
     uint32_t len, rank;
     uint8_t anchored;
+    uint32_t moff; /* the match text's offset in STRINGS: automaton labels point there */
 } rsc_tpat;
 
 typedef struct rsc_trie_stats {
@@ -84,7 +86,7 @@ rsc_status rsc_trie_emit(rsc_mem *m, const rsc_tpat *pats, size_t n, int no_prun
 typedef struct rsc_gent {
     uint32_t slot, rank;
     const uint8_t *tail;
-    uint32_t tlen;
+    uint32_t tlen, toff; /* toff: the tail's offset in STRINGS */
     uint8_t anchored;
 } rsc_gent;
 

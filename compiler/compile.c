@@ -274,8 +274,18 @@ rsc_status rsc_make_rules(ctx *c)
         return RSC_E_NOMEM;
     if (c->n_rules >= UINT32_MAX / 16)
         return RSC_E_LIMIT;
-    for (size_t i = 0; i < c->n_rules; i++)
-        c->cands[c->rules[i]].rank = (uint32_t)i + 1;
+    /* STRINGS gets the rules' strings first, in the order RULES refers to
+     * them (sections.c adds them again and finds them), so programs can
+     * point automaton labels into the match texts. */
+    for (size_t i = 0; i < c->n_rules; i++) {
+        cand *x = &c->cands[c->rules[i]];
+        x->rank = (uint32_t)i + 1;
+        rsc_status st = rsc_strpool_add(&c->m, &c->strs, x->text, x->text_len, &x->moff);
+        if (st == RSC_OK && c->ir->profile == RSC_PROFILE_RFC)
+            st = rsc_strpool_add(&c->m, &c->strs, x->mb, (size_t)x->mlen + x->anchored, &x->moff);
+        if (st != RSC_OK)
+            return st;
+    }
     return RSC_OK;
 }
 

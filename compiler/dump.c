@@ -347,14 +347,17 @@ static int walk(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t siz
     p += tsize;
     if (!uvb(&p, end, &shape) || !dtab_open(&roots, &p, end, RSC_ROOTS_COLS) ||
         !dtab_open(&outs, &p, end, RSC_OUTS_COLS) ||
-        !dtab_open(&states, &p, end, RSC_STATES_COLS) ||
+        !dtab_open(&states, &p, end,
+                   shape & RSC_SHAPE_LABELS ? RSC_STATES_COLS_LAB : RSC_STATES_COLS) ||
         !dtab_open(&edges, &p, end, RSC_EDGES_COLS))
         return 0;
     n->globs = edges.n, n->states = states.n;
     if (!o || roots.n == 0)
         return 1;
-    say(o, shape & 1 ? "  chain of %u segments\n" : "  internal %u\n",
-        shape & 1 ? (shape >> 1) + 1 : shape >> 1);
+    const int lab = (shape & RSC_SHAPE_LABELS) != 0;
+    const uint8_t *str = prog->base + prog->priv[P_STR_OFF];
+    say(o, shape & RSC_SHAPE_CHAIN ? "  chain of %u segments\n" : "  internal %u%s\n",
+        (shape >> RSC_SHAPE_SHIFT) + (shape & RSC_SHAPE_CHAIN), lab ? ", labels" : "");
     for (uint32_t r = 0; r < roots.n; r++)
         say(o, "  root %u: level %u max %u\n", r, dget(&roots, r, 0), dget(&roots, r, 1));
     /* each segment's bytes: follow a state that outputs it back to the root */
@@ -369,6 +372,11 @@ static int walk(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t siz
             /* its bytes: parents found by their child ranges (BFS order) */
             uint32_t t = s, k = len;
             while (t && k && k <= sizeof buf) {
+                uint32_t ll = lab ? dget(&states, t, 6) : 0;
+                if (ll >= k)
+                    break;
+                k -= ll;
+                memcpy(buf + k, str + dget(&states, t, 5), ll);
                 buf[--k] = (uint8_t)dget(&states, t, 0);
                 uint32_t par = 0;
                 while (par < t && !(dget(&states, par, 1) <= t &&
@@ -397,6 +405,10 @@ static int walk(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t siz
         uint8_t key = (uint8_t)dget(&states, s, 0);
         say(o, "  state %u: key ", s);
         say_quoted(o, NULL, 0, &key, s ? 1 : 0);
+        if (lab && dget(&states, s, 6)) {
+            say(o, " label ");
+            say_quoted(o, NULL, 0, str + dget(&states, s, 5), dget(&states, s, 6));
+        }
         say(o, " children %u+%u fail %u out %u\n", dget(&states, s, 1), dget(&states, s, 2),
             dget(&states, s, 3), dget(&states, s, 4));
     }

@@ -152,9 +152,9 @@ void rsc_put_n(uint8_t *p, uint32_t v, unsigned w)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-int rsc_buf_table(rsc_mem *m, rsc_buf *b, const uint32_t *vals, size_t count, unsigned cols)
+/* The smallest width of each column; returns the row size. */
+static size_t table_widths(const uint32_t *vals, size_t count, unsigned cols, uint8_t *w)
 {
-    uint8_t w[RSC_TAB_MAX_COLS];
     size_t row = 0;
     for (unsigned c = 0; c < cols; c++) {
         uint32_t max = 0;
@@ -163,6 +163,20 @@ int rsc_buf_table(rsc_mem *m, rsc_buf *b, const uint32_t *vals, size_t count, un
         w[c] = (uint8_t)rsc_width(max);
         row += w[c];
     }
+    return row;
+}
+
+size_t rsc_table_size(const uint32_t *vals, size_t count, unsigned cols)
+{
+    uint8_t w[RSC_TAB_MAX_COLS];
+    size_t row = table_widths(vals, count, cols, w);
+    return rsc_varint_size((uint32_t)count) + (count ? cols + count * row : 0);
+}
+
+int rsc_buf_table(rsc_mem *m, rsc_buf *b, const uint32_t *vals, size_t count, unsigned cols)
+{
+    uint8_t w[RSC_TAB_MAX_COLS];
+    size_t row = table_widths(vals, count, cols, w);
     if (count > UINT32_MAX || rsc_buf_varint(m, b, (uint32_t)count) != 0)
         return -1;
     if (count == 0) /* an empty Table has no widths */

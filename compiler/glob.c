@@ -25,7 +25,7 @@
 
 typedef struct seg {
     const uint8_t *p;
-    uint32_t len, uid;
+    uint32_t len, uid, off; /* off: where p is in STRINGS */
 } seg;
 
 typedef struct edge {
@@ -47,10 +47,13 @@ typedef struct gb {
     uint32_t *imax;  /* per internal node: best rank below it */
     /* the segment trie, then the automaton */
     uint32_t *tfirst, *tnext, *tseg; /* first child, next sibling, uid or NIL */
+    uint32_t *tsoff; /* where its byte is in STRINGS (in the segment that made it) */
     uint8_t *tkey;
-    size_t nt, cap_t[4];
+    size_t nt, cap_t[5];
     uint32_t *bfs, *pos;  /* BFS order; state -> BFS index */
     uint32_t *fail, *dict, *chain;
+    uint32_t *depth, *nkid; /* string depth, number of children */
+    uint8_t *implicit;      /* left out of a labelled STATES (FORMAT.md, Labels) */
     uint32_t *urow; /* uid -> OUTS row */
     uint32_t *ulen, *ustate;
     size_t cap_s, n_auto; /* allocated sizes of s/order and of bfs..chain */
@@ -68,6 +71,10 @@ static void gb_free(gb *g)
     rsc_mem_free(m, g->tnext, g->cap_t[1] * sizeof *g->tnext);
     rsc_mem_free(m, g->tseg, g->cap_t[2] * sizeof *g->tseg);
     rsc_mem_free(m, g->tkey, g->cap_t[3]);
+    rsc_mem_free(m, g->tsoff, g->cap_t[4] * sizeof *g->tsoff);
+    rsc_mem_free(m, g->depth, g->n_auto * sizeof *g->depth);
+    rsc_mem_free(m, g->nkid, g->n_auto * sizeof *g->nkid);
+    rsc_mem_free(m, g->implicit, g->n_auto);
     rsc_mem_free(m, g->bfs, g->n_auto * sizeof *g->bfs);
     rsc_mem_free(m, g->pos, g->n_auto * sizeof *g->pos);
     rsc_mem_free(m, g->fail, g->n_auto * sizeof *g->fail);
@@ -127,16 +134,17 @@ static uint32_t edge_get(gb *g, uint32_t parent, uint32_t uid, uint8_t anch)
     return (uint32_t)g->ne++;
 }
 
-static uint32_t trie_new(gb *g, uint8_t key)
+static uint32_t trie_new(gb *g, uint8_t key, uint32_t soff)
 {
     /* one capacity per array: a failed grow leaves the others as they are */
     if (rsc_mem_grow(g->m, (void **)&g->tfirst, sizeof *g->tfirst, &g->cap_t[0], g->nt + 1) != 0 ||
         rsc_mem_grow(g->m, (void **)&g->tnext, sizeof *g->tnext, &g->cap_t[1], g->nt + 1) != 0 ||
         rsc_mem_grow(g->m, (void **)&g->tseg, sizeof *g->tseg, &g->cap_t[2], g->nt + 1) != 0 ||
-        rsc_mem_grow(g->m, (void **)&g->tkey, 1, &g->cap_t[3], g->nt + 1) != 0)
+        rsc_mem_grow(g->m, (void **)&g->tkey, 1, &g->cap_t[3], g->nt + 1) != 0 ||
+        rsc_mem_grow(g->m, (void **)&g->tsoff, sizeof *g->tsoff, &g->cap_t[4], g->nt + 1) != 0)
         return NIL;
     g->tfirst[g->nt] = g->tnext[g->nt] = g->tseg[g->nt] = NIL;
-    g->tkey[g->nt] = key;
+    g->tkey[g->nt] = key, g->tsoff[g->nt] = soff;
     return (uint32_t)g->nt++;
 }
 
@@ -170,7 +178,7 @@ static rsc_status build_edges(gb *g, const rsc_gent *ent, size_t n)
             while (k < tl && t[k] != '*')
                 k++;
             if (k > a) {
-                g->s[g->ns].p = t + a, g->s[g->ns].len = k - a;
+                g->s[g->ns].p = t + a, g->s[g->ns].len = k - a, g->s[g->ns].off = ent[i].toff + a;
                 g->order[g->ns] = (uint32_t)g->ns;
                 g->ns++;
             }
@@ -242,7 +250,7 @@ static rsc_status build_automaton(gb *g)
 {
     g->ulen = rsc_mem_calloc(g->m, g->nuid + 1, sizeof *g->ulen);
     g->ustate = rsc_mem_calloc(g->m, g->nuid + 1, sizeof *g->ustate);
-    if (!g->ulen || !g->ustate || trie_new(g, 0) == NIL)
+    if (!g->ulen || !g->ustate || trie_new(g, 0, 0) == NIL)
         return RSC_E_NOMEM;
     for (size_t i = 0; i < g->ns; i++) {
         const seg *x = &g->s[g->order[i]];
@@ -252,7 +260,7 @@ static rsc_status build_automaton(gb *g)
         for (uint32_t k = 0; k < x->len; k++) {
             uint32_t v = trie_child(g, u, x->p[k]);
             if (v == NIL) {
-                if ((v = trie_new(g, x->p[k])) == NIL)
+                if ((v = trie_new(g, x->p[k], x->off + k)) == NIL)
                     return RSC_E_NOMEM;
                 /* byte order: a new child is the greatest so far */
                 uint32_t *pp = &g->tfirst[u];
@@ -270,7 +278,11 @@ static rsc_status build_automaton(gb *g)
     g->fail = rsc_mem_calloc(g->m, n, sizeof *g->fail);
     g->dict = rsc_mem_calloc(g->m, n, sizeof *g->dict);
     g->chain = rsc_mem_calloc(g->m, n, sizeof *g->chain);
-    if (!g->bfs || !g->pos || !g->fail || !g->dict || !g->chain)
+    g->depth = rsc_mem_calloc(g->m, n, sizeof *g->depth);
+    g->nkid = rsc_mem_calloc(g->m, n, sizeof *g->nkid);
+    g->implicit = rsc_mem_calloc(g->m, n, 1);
+    if (!g->bfs || !g->pos || !g->fail || !g->dict || !g->chain || !g->depth || !g->nkid ||
+        !g->implicit)
         return RSC_E_NOMEM;
     size_t qh = 0, qt = 0;
     g->bfs[qt++] = 0;
@@ -279,6 +291,7 @@ static rsc_status build_automaton(gb *g)
         g->pos[u] = (uint32_t)qh - 1;
         for (uint32_t v = g->tfirst[u]; v != NIL; v = g->tnext[v]) {
             g->bfs[qt++] = v;
+            g->depth[v] = g->depth[u] + 1, g->nkid[u]++;
             uint32_t f = 0;
             if (u != 0) {
                 for (f = g->fail[u];; f = g->fail[f]) {
@@ -299,6 +312,12 @@ static rsc_status build_automaton(gb *g)
                 return RSC_OVER_BUDGET;
         }
     }
+    /* FORMAT.md, Labels: a state on a straight run, that nothing fails to */
+    for (size_t v = 1; v < n; v++)
+        g->implicit[v] = g->nkid[v] == 1 && g->tseg[v] == NIL && !g->dict[v] && !g->fail[v];
+    for (size_t v = 1; v < n; v++)
+        g->implicit[g->fail[v]] = 0;
+    g->implicit[0] = 0;
     return RSC_OK;
 }
 
@@ -336,6 +355,53 @@ static int put_table(rsc_mem *m, rsc_buf *out, const uint32_t *v, size_t n, unsi
     return rsc_buf_table(m, out, v, n, cols);
 }
 
+/* Out of automaton state u: 1 + the OUTS row of the longest segment that
+ * is a suffix of its string, or 0. */
+static uint32_t state_out(const gb *g, uint32_t u)
+{
+    uint32_t o = g->tseg[u] != NIL ? g->tseg[u] : g->dict[u] ? g->tseg[g->dict[u]] : NIL;
+    return o == NIL ? 0 : g->urow[o] + 1;
+}
+
+/* STATES without labels: every state in BFS order, 5 columns. */
+static void states_plain(const gb *g, uint32_t *sv)
+{
+    for (size_t i = 0; i < g->nt; i++) {
+        uint32_t u = g->bfs[i], *x = &sv[i * RSC_STATES_COLS];
+        x[0] = g->tkey[u], x[1] = g->tfirst[u] != NIL ? g->pos[g->tfirst[u]] : 0;
+        x[2] = g->nkid[u], x[3] = g->pos[g->fail[u]], x[4] = state_out(g, u);
+    }
+}
+
+/* STATES with labels (FORMAT.md, Labels): the explicit states only, in BFS
+ * order of the tree without the implicit ones; 7 columns. A straight run
+ * below an explicit state was made by one segment (a state made by a
+ * segment that goes on, with one child, got that child from it too), so
+ * its bytes lie together in that segment's match text. q, start, cpos
+ * hold nt entries; returns the number of rows. */
+static size_t states_labelled(const gb *g, uint32_t *sv, uint32_t *q, uint32_t *start,
+                              uint32_t *cpos)
+{
+    size_t qh = 0, qt = 0;
+    q[qt] = 0, start[qt++] = 0, cpos[0] = 0;
+    while (qh < qt) {
+        uint32_t u = q[qh], *x = &sv[qh * RSC_STATES_COLS_LAB], c = start[qh];
+        x[0] = g->tkey[c], x[1] = g->nkid[u] ? (uint32_t)qt : 0, x[2] = g->nkid[u];
+        x[4] = state_out(g, u);
+        x[6] = g->depth[u] - g->depth[c], x[5] = x[6] ? g->tsoff[g->tfirst[c]] : 0;
+        qh++;
+        for (uint32_t v = g->tfirst[u]; v != NIL; v = g->tnext[v]) {
+            uint32_t w = v;
+            while (g->implicit[w])
+                w = g->tfirst[w];
+            cpos[w] = (uint32_t)qt, start[qt] = v, q[qt++] = w;
+        }
+    }
+    for (size_t i = 0; i < qt; i++) /* failure links end at explicit states */
+        sv[i * RSC_STATES_COLS_LAB + 3] = cpos[g->fail[q[i]]];
+    return qt;
+}
+
 /* OUTS rows in order of segment length, so that Next always points to an
  * earlier row; then every table. */
 static rsc_status emit(gb *g, const uint32_t *levels, uint32_t nslots, rsc_buf *out,
@@ -348,8 +414,12 @@ static rsc_status emit(gb *g, const uint32_t *levels, uint32_t nslots, rsc_buf *
     uint32_t *eo = rsc_mem_calloc(m, g->ne + 1, sizeof *eo);
     uint32_t *rows = rsc_mem_calloc(m, nrow + 1, sizeof *rows);
     g->urow = rsc_mem_calloc(m, nrow + 1, sizeof *g->urow);
+    /* the two forms of STATES, and the queues of the labelled one */
+    uint32_t *su = rsc_mem_calloc(m, (n + 1) * RSC_STATES_COLS, sizeof *su);
+    uint32_t *sl = rsc_mem_calloc(m, (n + 1) * RSC_STATES_COLS_LAB, sizeof *sl);
+    uint32_t *q = rsc_mem_calloc(m, (n + 1) * 3, sizeof *q);
     rsc_status st = RSC_E_NOMEM;
-    if (!v || !eo || !rows || !g->urow)
+    if (!v || !eo || !rows || !g->urow || !su || !sl || !q)
         goto out;
     /* rows by (length, uid) */
     for (uint32_t u = 0; u < nrow; u++)
@@ -375,7 +445,16 @@ static rsc_status emit(gb *g, const uint32_t *levels, uint32_t nslots, rsc_buf *
             goto out;
         }
     }
-    if (rsc_buf_varint(m, out, g->nint << 1) != 0) /* Shape: not a chain */
+    /* STATES: with labels when that is smaller (FORMAT.md, Labels) */
+    size_t ns = g->ne ? n : 0, nl = 0;
+    int lab = 0;
+    states_plain(g, su);
+    if (ns) {
+        nl = states_labelled(g, sl, q, q + n + 1, q + 2 * (n + 1));
+        lab = nl < ns && rsc_table_size(sl, nl, RSC_STATES_COLS_LAB) <
+                             rsc_table_size(su, ns, RSC_STATES_COLS);
+    }
+    if (rsc_buf_varint(m, out, g->nint << RSC_SHAPE_SHIFT | (lab ? RSC_SHAPE_LABELS : 0)) != 0)
         goto out;
     /* ROOTS: Level, Max */
     uint32_t *rv = v;
@@ -408,21 +487,8 @@ static rsc_status emit(gb *g, const uint32_t *levels, uint32_t nslots, rsc_buf *
     }
     if (put_table(m, out, ov, nrow, RSC_OUTS_COLS) != 0)
         goto out;
-    /* STATES in BFS order: Key, First, N, Fail, Out */
-    uint32_t *sv = v;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t u = g->bfs[i], nc = 0, first = 0;
-        for (uint32_t c = g->tfirst[u]; c != NIL; c = g->tnext[c]) {
-            if (!nc)
-                first = g->pos[c];
-            nc++;
-        }
-        uint32_t o = g->tseg[u] != NIL ? g->tseg[u] : g->dict[u] ? g->tseg[g->dict[u]] : NIL;
-        sv[i * 5] = g->tkey[u], sv[i * 5 + 1] = first, sv[i * 5 + 2] = nc;
-        sv[i * 5 + 3] = g->pos[g->fail[u]];
-        sv[i * 5 + 4] = o == NIL ? 0 : g->urow[o] + 1;
-    }
-    if (put_table(m, out, sv, g->ne ? n : 0, RSC_STATES_COLS) != 0)
+    if (lab ? put_table(m, out, sl, nl, RSC_STATES_COLS_LAB) != 0
+            : put_table(m, out, su, ns, RSC_STATES_COLS) != 0)
         goto out;
     /* EDGES: Parent, Rank, Target, Max */
     uint32_t *ev = v;
@@ -437,7 +503,7 @@ static rsc_status emit(gb *g, const uint32_t *levels, uint32_t nslots, rsc_buf *
         (nslots && rsc_buf_put(m, out, NULL, RSC_PAD) != 0))
         goto out;
     if (stats) {
-        stats->states = g->ne ? (uint32_t)n : 0;
+        stats->states = (uint32_t)(lab ? nl : ns);
         stats->edges = (uint32_t)g->ne;
         stats->internal = g->nint;
     }
@@ -446,6 +512,9 @@ out:
     rsc_mem_free(m, v, cells * sizeof *v);
     rsc_mem_free(m, eo, (g->ne + 1) * sizeof *eo);
     rsc_mem_free(m, rows, (nrow + 1) * sizeof *rows);
+    rsc_mem_free(m, su, (n + 1) * RSC_STATES_COLS * sizeof *su);
+    rsc_mem_free(m, sl, (n + 1) * RSC_STATES_COLS_LAB * sizeof *sl);
+    rsc_mem_free(m, q, (n + 1) * 3 * sizeof *q);
     return st;
 }
 
@@ -479,7 +548,7 @@ static rsc_status emit_chain(gb *g, const rsc_gent *ent, const uint32_t *levels,
     rsc_status st = RSC_E_NOMEM;
     if (!v || !pi)
         goto out;
-    if (rsc_buf_varint(m, out, (k - 1) << 1 | 1) != 0)
+    if (rsc_buf_varint(m, out, (k - 1) << RSC_SHAPE_SHIFT | RSC_SHAPE_CHAIN) != 0)
         goto out;
     uint32_t roots[2] = {levels[0], ent->rank};
     if (rsc_buf_table(m, out, roots, 1, RSC_ROOTS_COLS) != 0)

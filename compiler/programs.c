@@ -94,6 +94,7 @@ rsc_status rsc_make_programs(ctx *c)
             pats[i].len = x->mlen;
             pats[i].rank = x->rank;
             pats[i].anchored = x->anchored;
+            pats[i].moff = x->moff;
         }
         uint32_t first = c->n_programs, count = 0;
         rsc_status st = emit_split(c, pats, n, pats + n, &count);

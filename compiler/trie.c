@@ -22,7 +22,7 @@ enum { K_ACCEPT, K_END, K_GLOB };
 
 typedef struct ent {
     const uint8_t *s; /* the pattern: S0 = s[0..s0), tail = s[s0..len) */
-    uint32_t s0, len, rank;
+    uint32_t s0, len, rank, moff; /* moff: s's offset in STRINGS */
     uint8_t kind, drop, anchored;
 } ent;
 
@@ -348,6 +348,7 @@ rsc_status rsc_trie_emit(rsc_mem *m, const rsc_tpat *pats, size_t n, int no_prun
         ent *e = &tr.e[i];
         const uint8_t *star = pats[i].len ? memchr(pats[i].bytes, '*', pats[i].len) : NULL;
         e->s = pats[i].bytes, e->len = pats[i].len, e->rank = pats[i].rank;
+        e->moff = pats[i].moff;
         e->anchored = pats[i].anchored;
         e->s0 = star ? (uint32_t)(star - e->s) : e->len;
         uint32_t k = e->s0;
@@ -382,6 +383,7 @@ rsc_status rsc_trie_emit(rsc_mem *m, const rsc_tpat *pats, size_t n, int no_prun
                 continue;
             gents[ng].slot = x->slot - 1, gents[ng].rank = e->rank;
             gents[ng].tail = e->s + e->s0, gents[ng].tlen = e->len - e->s0;
+            gents[ng].toff = e->moff + e->s0;
             gents[ng].anchored = e->anchored;
             ng++;
         }

@@ -37,7 +37,7 @@ enum rsc_section_id {
 };
 
 #define RSC_VARINT_MAX 5u /* bytes of a varint (value < 2^32) */
-#define RSC_TAB_MAX_COLS 6u /* OUTS, DIRECTIVES */
+#define RSC_TAB_MAX_COLS 7u /* STATES with labels */
 #define RSC_TAB_MAX_WIDTH 4u
 
 /* Columns of each table (FORMAT.md). */
@@ -69,7 +69,13 @@ enum rsc_section_id {
 #define RSC_ROOTS_COLS 2  /* Level, Max */
 #define RSC_OUTS_COLS 6   /* Len, Next, Max, Edge, N_Float, N_Anch */
 #define RSC_STATES_COLS 5 /* Key, First, N, Fail, Out */
+#define RSC_STATES_COLS_LAB 7 /* ... and Lab_Off, Lab_Len (Labels) */
 #define RSC_EDGES_COLS 4  /* Parent, Rank, Target, Max */
+
+/* Shape = N_Internal << 2 | Labels << 1 | Chain */
+#define RSC_SHAPE_CHAIN 0x1u
+#define RSC_SHAPE_LABELS 0x2u
+#define RSC_SHAPE_SHIFT 2
 
 /* Zero bytes after the EDGES of a program with root slots: a matcher may
  * load 4 bytes for any column of its four tables. */

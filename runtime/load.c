@@ -81,6 +81,8 @@ static rsc_status check_header(verifier *v, size_t size)
         CHECK(b[i] == (uint8_t)RSC_MAGIC[i], RSC_E_MAGIC, i, "bad magic");
     CHECK(b[RSC_H_MAJOR] == RSC_FORMAT_MAJOR, RSC_E_VERSION, RSC_H_MAJOR,
           "unsupported Format_Major");
+    CHECK(b[RSC_H_MINOR] >= RSC_FORMAT_MINOR_MIN, RSC_E_VERSION, RSC_H_MINOR,
+          "format 3.0 blob (a development version): compile it again");
     CORRUPT((b[RSC_H_FLAGS] & ~RSC_FLAGS_KNOWN) == 0, RSC_H_FLAGS, "reserved header flag set");
     uint32_t total = rsc_rd32(b + RSC_H_TOTAL);
     CHECK(total <= size, RSC_E_TRUNCATED, RSC_H_TOTAL, "blob shorter than Total_Size");
@@ -165,7 +167,7 @@ static rsc_status table_at(verifier *v, size_t *pos, size_t end, unsigned cols, 
     for (unsigned c = 0; c < cols; c++) {
         uint32_t w = v->b[*pos + c];
         CORRUPT(w >= 1 && w <= RSC_TAB_MAX_WIDTH, at, "table column width not in 1..4");
-        pack |= w << (4 * c);
+        pack |= w << (3 * c);
         row += w;
     }
     *pos += cols;
@@ -373,11 +375,14 @@ static rsc_status check_program(verifier *v, size_t pos, size_t end)
     size_t trie = pos, g = pos + tsize;
     f = g;
     VARINT(g, end, shape, "bad Shape");
-    nint = shape >> 1;
-    CORRUPT((shape & 1) || nint <= RSC_MAX_INTERNAL, f, "N_Internal over the budget");
+    nint = shape >> RSC_SHAPE_SHIFT;
+    const int chain = (shape & RSC_SHAPE_CHAIN) != 0, labels = (shape & RSC_SHAPE_LABELS) != 0;
+    const unsigned scols = labels ? RSC_STATES_COLS_LAB : RSC_STATES_COLS;
+    CORRUPT(chain || nint <= RSC_MAX_INTERNAL, f, "N_Internal over the budget");
+    CORRUPT(!(chain && labels), f, "a chain with Labels");
     if ((st = table_at(v, &g, end, RSC_ROOTS_COLS, roots)) != RSC_OK ||
         (st = table_at(v, &g, end, RSC_OUTS_COLS, outs)) != RSC_OK ||
-        (st = table_at(v, &g, end, RSC_STATES_COLS, states)) != RSC_OK ||
+        (st = table_at(v, &g, end, scols, states)) != RSC_OK ||
         (st = table_at(v, &g, end, RSC_EDGES_COLS, edges)) != RSC_OK)
         return st;
     const uint32_t nr = roots[1], no = outs[1], ns = states[1], ne = edges[1];
@@ -404,8 +409,8 @@ static rsc_status check_program(verifier *v, size_t pos, size_t end)
     }
     /* STATES, the longest table: with the padding checked, each column is
      * a 4-byte load masked to its width (as the matcher reads it) */
-    uint32_t off[RSC_STATES_COLS], mask[RSC_STATES_COLS], o = 0;
-    for (unsigned c = 0; c < RSC_STATES_COLS; c++) {
+    uint32_t off[RSC_STATES_COLS_LAB], mask[RSC_STATES_COLS_LAB], o = 0;
+    for (unsigned c = 0; c < scols; c++) {
         unsigned wc = RSC_TAB_WIDTH(states[2], c); /* 0 when STATES is empty */
         off[c] = o, o += wc, mask[c] = wc ? (uint32_t)(0xffffffffu >> (8 * (4 - wc))) : 0;
     }
@@ -416,8 +421,14 @@ static rsc_status check_program(verifier *v, size_t pos, size_t end)
         CORRUPT(first <= ns && n <= ns - first && n <= RSC_MAX_CHILDREN, TROW_AT(states, r),
                 "state children past STATES");
         CORRUPT(fl < ns && out <= no, TROW_AT(states, r), "state Fail or Out out of range");
+        if (labels) {
+            uint64_t lo = rsc_rd32(row + off[S_LOFF]) & mask[S_LOFF];
+            uint64_t ll = rsc_rd32(row + off[S_LLEN]) & mask[S_LLEN];
+            CORRUPT(lo + ll <= v->sec_size[RSC_SEC_STRINGS], TROW_AT(states, r),
+                    "state label past STRINGS");
+        }
     }
-    if (shape & 1) { /* a chain: one slot, segment i is edge i, its states in a line */
+    if (chain) { /* a chain: one slot, segment i is edge i, its states in a line */
         size_t sum = 0;
         CORRUPT(nr == 1 && no >= 1 && ne == no, f, "chain without one slot and an edge a segment");
         for (uint32_t r = 0; r < no; r++)

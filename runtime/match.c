@@ -316,25 +316,54 @@ HOT uint32_t step(const tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *bu
 
 /* The automaton over the path from position `from` on (FORMAT.md,
  * segments()). At the root, a byte no segment starts with is skipped with
- * one bit test (the root's keys, gathered once a pass). */
+ * one bit test (the root's keys, gathered once a pass). With labels, pend
+ * bytes of state st's label at lp are still to come: the automaton is at
+ * an implicit state (FORMAT.md, Labels); st is never 0 then. */
 typedef struct scan {
     tab S;
     uint8_t rk[256]; /* the root's child on each byte (its index), or 0xff */
     uint32_t first;  /* the root's first child */
-    uint32_t st;
+    uint32_t st, pend;
+    const uint8_t *lp, *str; /* the label's next byte; STRINGS (0: no labels) */
     size_t at, budget;
 } scan;
+
+/* Path byte c, which ends at position at: the automaton's move, then the
+ * outputs of an explicit state. The budget counts label bytes too: they
+ * add to the depth that failure links take away. */
+HOT void advance(run *r, scan *k, uint8_t c, size_t at)
+{
+    STEP(r);
+    k->budget++;
+    if (k->pend) {
+        if (c == *k->lp) {
+            k->lp++;
+            if (--k->pend == 0 && tab_get(&k->S, k->st, S_OUT))
+                outputs(r, k->st, at, 0);
+            return;
+        }
+        k->pend = 0, k->st = 0; /* an implicit state fails to the root */
+        if (k->rk[c] == 0xff)
+            return;
+    }
+    k->st = step(&k->S, k->st, c, 0, &k->budget, k->rk, k->first);
+    if (k->str && k->st) {
+        uint32_t ll = tab_get(&k->S, k->st, S_LLEN);
+        if (ll) {
+            k->pend = ll, k->lp = k->str + tab_get(&k->S, k->st, S_LOFF);
+            return;
+        }
+    }
+    if (k->st && tab_get(&k->S, k->st, S_OUT))
+        outputs(r, k->st, at, 0);
+}
 
 HOT void feed(run *r, scan *k, uint8_t c)
 {
     k->at++;
     if (k->st == 0 && k->rk[c] == 0xff)
         return;
-    STEP(r);
-    k->budget++;
-    k->st = step(&k->S, k->st, c, 0, &k->budget, k->rk, k->first);
-    if (k->st && tab_get(&k->S, k->st, S_OUT))
-        outputs(r, k->st, k->at, 0);
+    advance(r, k, c, k->at);
 }
 
 /* The end of a path as it is: its first NUL (spec A.5) or term byte. */
@@ -348,13 +377,14 @@ static size_t path_end(const uint8_t *p, size_t n, uint8_t term)
     return n;
 }
 
-static void segments(run *r, const src *s0, size_t from)
+static void segments(run *r, const src *s0, size_t from, const uint8_t *str)
 {
     scan k;
     src s = *s0;
     uint8_t c;
     uint32_t nlead = 0;
     k.S = r->states, k.st = 0, k.at = 0, k.budget = 0;
+    k.pend = 0, k.lp = NULL, k.str = str;
     k.first = tab_get(&k.S, 0, S_FIRST);
     memset(k.rk, 0xff, sizeof k.rk);
     for (uint32_t j = k.first, e = j + tab_get(&k.S, 0, S_N); j < e && nlead < 0xff; j++) {
@@ -366,7 +396,7 @@ static void segments(run *r, const src *s0, size_t from)
             k.at++;
         while (src_get(&s, &c))
             feed(r, &k, c);
-        if (k.st)
+        if (k.st && !k.pend)
             outputs(r, k.st, k.at, 1);
         return;
     }
@@ -389,13 +419,9 @@ static void segments(run *r, const src *s0, size_t from)
                 continue;
             }
         }
-        STEP(r);
-        k.budget++;
-        k.st = step(&k.S, k.st, c, 0, &k.budget, k.rk, k.first);
-        if (k.st && tab_get(&k.S, k.st, S_OUT))
-            outputs(r, k.st, i + sl + 1, 0);
+        advance(r, &k, c, i + sl + 1);
     }
-    if (k.st)
+    if (k.st && !k.pend)
         outputs(r, k.st, end + sl, 1);
 }
 
@@ -503,7 +529,7 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
     r.outs.rows = r.edges.rows = NULL, r.outs.n = r.edges.n = r.outs.size = r.edges.size = 0;
     uint32_t tsize = rsc_uv(&q);
     const uint8_t *g = q + tsize;
-    uint32_t shape = rsc_uv(&g), nint = shape >> 1;
+    uint32_t shape = rsc_uv(&g), nint = shape >> RSC_SHAPE_SHIFT;
     g = tab_open(&r.roots, g, RSC_ROOTS_COLS);
     r.nslots = r.roots.n;
     walk(w, q, s0, &r);
@@ -516,14 +542,15 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
         return r.best;
     r.at_outs = g;
     g = tab_skip(g, RSC_OUTS_COLS);
-    r.at_edges = tab_open(&r.states, g, RSC_STATES_COLS);
-    if (shape & 1) {
+    const int lab = (shape & RSC_SHAPE_LABELS) != 0;
+    r.at_edges = tab_open(&r.states, g, lab ? RSC_STATES_COLS_LAB : RSC_STATES_COLS);
+    if (shape & RSC_SHAPE_CHAIN) { /* never with labels (verified) */
         tab_open(&r.outs, r.at_outs, RSC_OUTS_COLS);
         tab_open(&r.edges, r.at_edges, RSC_EDGES_COLS);
         return chain(&r, s0, from);
     }
     memset(r.seen, 0, (nint + 63) / 64 * sizeof r.seen[0]);
-    segments(&r, s0, from);
+    segments(&r, s0, from, lab ? w->str : NULL);
     return r.best;
 }
 

@@ -15,7 +15,7 @@
 #include "robotsc/runtime.h"
 
 /* A table takes three words: rows offset, Count, and its packed shape
- * (column widths 4 bits each from bit 0, row size from bit 24). */
+ * (column widths 3 bits each from bit 0, row size from bit 24). */
 enum rsc_priv {
     P_STR_OFF, P_STR_SIZE,             /* STRINGS                          */
     P_RULES, P_RULES_N, P_RULES_W,     /* RULES table                      */
@@ -50,7 +50,7 @@ void rsc_set_span(const rsc_program *prog, uint32_t k, uint32_t *j, uint32_t *en
 /* The Data offset of the program at position j of a set span. */
 uint32_t rsc_program_at(const rsc_program *prog, uint32_t j);
 
-#define RSC_TAB_WIDTH(pack, col) (((pack) >> (4 * (col))) & 0xfu)
+#define RSC_TAB_WIDTH(pack, col) (((pack) >> (3 * (col))) & 0x7u)
 #define RSC_TAB_ROW(pack) ((pack) >> 24)
 
 /* Column col of row r of the table whose three priv words start at t. */
@@ -91,7 +91,7 @@ typedef struct rsc_ptab {
 
 enum { R_LEVEL, R_MAX };                                 /* ROOTS  */
 enum { O_LEN, O_NEXT, O_MAX, O_EDGE, O_NFLOAT, O_NANCH }; /* OUTS   */
-enum { S_KEY, S_FIRST, S_N, S_FAIL, S_OUT };             /* STATES */
+enum { S_KEY, S_FIRST, S_N, S_FAIL, S_OUT, S_LOFF, S_LLEN }; /* STATES */
 enum { E_PARENT, E_RANK, E_TARGET, E_MAX };              /* EDGES  */
 
 /* A verified Table at p of cols columns; returns the byte after it. */
