@@ -181,7 +181,7 @@ uint8_t *tb_wrap(uint8_t flags, const uint8_t *body, size_t n, size_t *size)
     bb b = {0};
     bb_raw(&b, RSC_MAGIC, RSC_MAGIC_LEN);
     bb_u8(&b, 3); /* Format_Major */
-    bb_u8(&b, 0); /* Format_Minor */
+    bb_u8(&b, 1); /* Format_Minor */
     bb_u8(&b, flags);
     bb_un(&b, (uint32_t)(RSC_HEADER_SIZE + n), 4);
     bb_un(&b, 0, 4);
@@ -252,6 +252,8 @@ struct tt {
     unsigned minw; /* least Offsets and column width */
     const char *const *mt;
     uint32_t nmt;
+    uint32_t *mt_off, n_off; /* tt_strings() */
+    uint32_t labels;        /* tt_labels() */
     int wild_set; /* tt_wild_set() */
     tt_wild wild;
     tt_wpos wpos;
@@ -302,6 +304,7 @@ void tt_free(tt *t)
         free(t->n[i].kids);
     }
     tt_wild_free(&t->wild);
+    free(t->mt_off);
     free(t->n);
     free(t);
 }
@@ -363,14 +366,31 @@ size_t tt_count(const tt *t)
     return t->count;
 }
 
-void tt_wild_set(tt *t, const tt_wild *w)
+void tt_strings(tt *t, const uint32_t *off, uint32_t n)
+{
+    t->mt_off = xrealloc(t->mt_off, (n + 1) * sizeof *t->mt_off);
+    memcpy(t->mt_off, off, n * sizeof *off);
+    t->n_off = n;
+}
+
+void tt_labels(tt *t, uint32_t max)
+{
+    t->labels = max;
+}
+
+unsigned tt_cols(uint32_t shape, int k)
 {
     static const unsigned cols[4] = {RSC_ROOTS_COLS, RSC_OUTS_COLS, RSC_STATES_COLS,
                                      RSC_EDGES_COLS};
+    return k == TT_STATES && (shape & TT_SHAPE_LABELS) ? TT_STATES_COLS_LAB : cols[k];
+}
+
+void tt_wild_set(tt *t, const tt_wild *w)
+{
     tt_wild_free(&t->wild);
     t->wild.shape = w->shape;
     for (int k = 0; k < 4; k++) {
-        size_t bytes = w->n[k] * cols[k] * sizeof(uint32_t);
+        size_t bytes = w->n[k] * tt_cols(w->shape, k) * sizeof(uint32_t);
         t->wild.n[k] = w->n[k];
         t->wild.rows[k] = xrealloc(NULL, bytes);
         if (bytes)
@@ -394,10 +414,12 @@ static uint32_t *rows_add(rows *r)
     return r->v + r->n++ * r->cols;
 }
 
-/* A byte string (not owned). */
+/* A byte string (not owned); at: the offset of p[0] in STRINGS
+ * (UINT32_MAX: unknown). */
 typedef struct str {
     const uint8_t *p;
     size_t len;
+    uint32_t at;
 } str;
 
 static int str_eq(str a, str b)
@@ -484,6 +506,62 @@ static int is_prefix(str pre, str s)
     return pre.len <= s.len && (pre.len == 0 || memcmp(pre.p, s.p, pre.len) == 0);
 }
 
+/* The automaton with labels (FORMAT.md, Labels) from the full one: rows
+ * full[ns * 5] of the states st[] (breadth first). A state other than the
+ * root is implicit when it has one child, Fail the root, no output and no
+ * Fail link to it (at most t->labels of them in a row); the explicit ones
+ * are numbered again breadth first over the tree without the implicit
+ * ones, each with the Key of the first state after its parent and a label
+ * of the bytes after it, in STRINGS where its segment is. */
+static rows label_states(const tt *t, const wstate *st, const uint32_t *full, size_t ns)
+{
+    enum { C = RSC_STATES_COLS };
+    uint8_t *target = xrealloc(NULL, ns);
+    uint32_t *order = xrealloc(NULL, ns * sizeof *order), *idx = xrealloc(NULL, ns * sizeof *idx);
+    uint32_t *key = xrealloc(NULL, ns * sizeof *key), *lab = xrealloc(NULL, ns * sizeof *lab);
+    uint32_t *first = xrealloc(NULL, ns * sizeof *first), *nk = xrealloc(NULL, ns * sizeof *nk);
+    memset(target, 0, ns);
+    for (size_t u = 1; u < ns; u++)
+        target[full[u * C + 3]] = 1;
+#define IMPLICIT(u) ((u) != 0 && full[(u) * C + 2] == 1 && full[(u) * C + 3] == 0 && \
+                     full[(u) * C + 4] == 0 && !target[(u)])
+    size_t no = 1;
+    order[0] = 0, key[0] = 0, lab[0] = 0;
+    for (size_t i = 0; i < no; i++) {
+        uint32_t u = order[i];
+        first[u] = (uint32_t)no, nk[u] = full[u * C + 2];
+        for (uint32_t c = full[u * C + 1]; c < full[u * C + 1] + full[u * C + 2]; c++) {
+            uint32_t v = c, len = 0;
+            while (IMPLICIT(v) && len < t->labels)
+                v = full[v * C + 1], len++;
+            key[v] = full[c * C], lab[v] = len;
+            order[no++] = v;
+        }
+        if (!nk[u])
+            first[u] = 0;
+    }
+#undef IMPLICIT
+    for (size_t i = 0; i < no; i++)
+        idx[order[i]] = (uint32_t)i;
+    rows out = {NULL, 0, TT_STATES_COLS_LAB};
+    for (size_t i = 0; i < no; i++) {
+        uint32_t v = order[i];
+        uint32_t *x = rows_add(&out);
+        str s = st[v].s;
+        x[0] = key[v], x[1] = first[v]; /* already a new index */
+        x[2] = nk[v], x[3] = idx[full[v * C + 3]], x[4] = full[v * C + 4];
+        if (lab[v]) {
+            if (s.at == UINT32_MAX) {
+                fprintf(stderr, "rt_builder: labels without tt_strings()\n");
+                abort();
+            }
+            x[5] = s.at + (uint32_t)(s.len - lab[v]), x[6] = lab[v];
+        }
+    }
+    free(target), free(order), free(idx), free(key), free(lab), free(first), free(nk);
+    return out;
+}
+
 void tt_wild_build(tt *t, tt_wild *out)
 {
     wb w;
@@ -533,7 +611,9 @@ void tt_wild_build(tt *t, tt_wild *out)
                 while (j < len && mt[j] != '*')
                     j++;
                 if (j > a0)
-                    segs[k++] = (str){mt + a0, j - a0};
+                    segs[k++] = (str){mt + a0, j - a0,
+                                      rank <= t->n_off ? t->mt_off[rank - 1] + (uint32_t)a0
+                                                : UINT32_MAX};
             }
             if (k == 0) {
                 fprintf(stderr, "rt_builder: rank %u's tail has no segment (an Accept)\n", rank);
@@ -611,7 +691,7 @@ void tt_wild_build(tt *t, tt_wild *out)
     wstate *st = xrealloc(NULL, sizeof *st);
     size_t ns = 1;
     memset(st, 0, sizeof *st);
-    st[0].s = (str){(const uint8_t *)"", 0};
+    st[0].s = (str){(const uint8_t *)"", 0, 0};
     for (size_t u = 0; w.ne && u < ns; u++) {
         str s = st[u].s;
         st[u].first = (uint32_t)ns;
@@ -620,7 +700,7 @@ void tt_wild_build(tt *t, tt_wild *out)
                 str x = w.seg[q];
                 if (x.len > s.len && x.p[s.len] == c && is_prefix(s, x)) {
                     st = xrealloc(st, (ns + 1) * sizeof *st);
-                    st[ns].s = (str){x.p, s.len + 1}, st[ns].first = st[ns].n = 0;
+                    st[ns].s = (str){x.p, s.len + 1, x.at}, st[ns].first = st[ns].n = 0;
                     ns++, st[u].n++;
                     break;
                 }
@@ -634,7 +714,7 @@ void tt_wild_build(tt *t, tt_wild *out)
         uint32_t *x = rows_add(&states);
         x[0] = s.len ? s.p[s.len - 1] : 0, x[1] = st[u].first, x[2] = st[u].n;
         for (size_t k = 1; k <= s.len; k++) { /* the longest proper suffix that is a state */
-            long f = find_state(st, ns, (str){s.p + k, s.len - k});
+            long f = find_state(st, ns, (str){s.p + k, s.len - k, 0});
             if (f >= 0) {
                 x[3] = (uint32_t)f;
                 break;
@@ -642,12 +722,18 @@ void tt_wild_build(tt *t, tt_wild *out)
         }
         for (size_t k = 0; k < s.len && !x[4]; k++) /* the longest segment that is a suffix */
             for (size_t q = 0; q < w.nseg; q++)
-                if (str_eq(w.seg[q], (str){s.p + k, s.len - k})) {
+                if (str_eq(w.seg[q], (str){s.p + k, s.len - k, 0})) {
                     x[4] = row_of[q] + 1;
                     break;
                 }
     }
-    out->shape = w.nint << 1;
+    out->shape = TT_SHAPE(w.nint, 0, 0);
+    if (t->labels && states.n) {
+        rows lab = label_states(t, st, states.v, states.n);
+        free(states.v);
+        states = lab;
+        out->shape |= TT_SHAPE_LABELS;
+    }
     out->n[TT_ROOTS] = roots.n, out->rows[TT_ROOTS] = roots.v;
     out->n[TT_OUTS] = outs.n, out->rows[TT_OUTS] = outs.v;
     out->n[TT_STATES] = states.n, out->rows[TT_STATES] = states.v;
@@ -702,8 +788,6 @@ static void wild_table(bb *out, size_t count, unsigned cols, const uint32_t *val
 
 void tt_encode(tt *t, bb *out)
 {
-    static const unsigned cols[4] = {RSC_ROOTS_COLS, RSC_OUTS_COLS, RSC_STATES_COLS,
-                                     RSC_EDGES_COLS};
     tt_wild built;
     const tt_wild *wild = &t->wild;
     if (t->wild_set) {
@@ -799,7 +883,7 @@ void tt_encode(tt *t, bb *out)
     bb_varint(out, wild->shape);
     for (int k = 0; k < 4; k++) {
         t->wpos.tab[k] = out->n - prog;
-        wild_table(out, wild->n[k], cols[k], wild->rows[k], t->minw);
+        wild_table(out, wild->n[k], tt_cols(wild->shape, k), wild->rows[k], t->minw);
     }
     t->wpos.pad = out->n - prog;
     if (wild->n[TT_ROOTS]) /* Pad: zeros after the tables of a program with slots */
@@ -918,7 +1002,7 @@ static void un_entries(tt *t, int node, un *x)
  * compressed (a node only where a pattern ends or two part) unless
  * uncompressed is set; labels inline, or as Refs when p->refs. */
 static void program_trie(bb *out, const tp_prog *p, const tp_program *pg,
-                         const uint32_t *rank_of, char *const *mt)
+                         const uint32_t *rank_of, char *const *mt, const uint32_t *mt_off)
 {
     unt u = {0};
     un_add(&u, 0);
@@ -926,9 +1010,12 @@ static void program_trie(bb *out, const tp_prog *p, const tp_program *pg,
         un_insert(&u, mt[pg->rules[i]], rank_of[pg->rules[i]]);
     tt *t = tt_new();
     const char *by_rank[48];
+    uint32_t off_by_rank[48];
     for (size_t i = 0; i < p->n_rules; i++)
-        by_rank[rank_of[i] - 1] = mt[i];
+        by_rank[rank_of[i] - 1] = mt[i], off_by_rank[rank_of[i] - 1] = mt_off[i];
     tt_texts(t, by_rank, (uint32_t)p->n_rules);
+    tt_strings(t, off_by_rank, (uint32_t)p->n_rules);
+    tt_labels(t, p->labels);
     un_entries(t, 0, &u.n[0]);
     /* Depth first with an explicit stack of (uncompressed, trie) nodes. */
     int *stack = xrealloc(NULL, 2 * (u.count + 1) * sizeof *stack);
@@ -1053,7 +1140,7 @@ uint8_t *tp_build(const tp_prog *p, size_t *size, uint32_t *rank_out)
     memset(&sp, 0, sizeof sp);
     bb rules = {0}, progs = {0}, sets = {0}, agents = {0}, groups = {0}, sm = {0}, dirs = {0};
     int order[48], aorder[40];
-    uint32_t rank_of[48], v[512];
+    uint32_t rank_of[48], v[512], mt_off[48];
     char *mt[48];
     sort_prog = p;
 
@@ -1078,9 +1165,11 @@ uint8_t *tp_build(const tp_prog *p, size_t *size, uint32_t *rank_out)
         row[0] = r->line << 1 | (r->allow != 0);
         row[1] = pool_add(&sp, r->pat);
         row[2] = (uint32_t)strlen(r->pat);
+        mt_off[order[k]] = row[1]; /* the match text (labels point into it) */
         if (p->rfc) {
             row[3] = pool_add(&sp, mt[order[k]]);
             row[4] = (uint32_t)strlen(mt[order[k]]);
+            mt_off[order[k]] = row[3];
         }
     }
     if (p->n_rules)
@@ -1092,7 +1181,7 @@ uint8_t *tp_build(const tp_prog *p, size_t *size, uint32_t *rank_out)
     if (p->n_progs) {
         bb data = {0};
         for (size_t i = 0; i < p->n_progs; i++) {
-            program_trie(&data, p, &p->progs[i], rank_of, mt);
+            program_trie(&data, p, &p->progs[i], rank_of, mt, mt_off);
             v[i] = (uint32_t)data.n;
         }
         table(&progs, p, p->n_progs, RSC_PROGRAMS_COLS, v);

@@ -1,9 +1,9 @@
-/* A hand blob builder for the runtime tests: writes format 3 blobs to
+/* A hand blob builder for the runtime tests: writes format 3.1 blobs to
  * docs/FORMAT.md (19-byte header, Adler-32 checksum, sections with varint
  * Tag and Size, Tables with per-column widths, program tries whose labels
  * are inline or point into a rule's match text, root slots, and the
  * wildcard tables: ROOTS, OUTS, STATES of an Aho-Corasick automaton over
- * the segments, EDGES). Independent of the compiler: it shares no code
+ * the segments, with or without labels, EDGES). Independent of the compiler: it shares no code
  * with compiler/ and makes its own choices (no pruning, no budgets, no
  * chain form unless a test writes one by hand; optional uncompressed tries
  * and forced widths; every automaton link found by brute force), so a
@@ -66,7 +66,7 @@ typedef struct tb_sec {
 } tb_sec;
 #define TB_SEC(id, data) {(uint32_t)(id) << 1, (data)}
 
-/* Header (19 bytes: magic, 3.0, flags u8, Total_Size, Checksum) + body;
+/* Header (19 bytes: magic, 3.1, flags u8, Total_Size, Checksum) + body;
  * the blob is malloc'ed. */
 uint8_t *tb_wrap(uint8_t flags, const uint8_t *body, size_t n, size_t *size);
 /* Header + the sections as given (Size 0 ones included, in the given
@@ -112,6 +112,18 @@ void tt_texts(tt *t, const char *const *mt, uint32_t n);
  * globs in the order given), OUTS by (length, bytes), every link by
  * brute force. */
 void tt_glob(tt *t, int node, uint32_t rank);
+/* The offsets in STRINGS of the match texts of ranks 1..n (rank r's at
+ * off[r-1]; copied): where the labels of a labelled automaton point. */
+void tt_strings(tt *t, const uint32_t *off, uint32_t n);
+/* Builds the automaton with labels (FORMAT.md, Labels): 0 without (the
+ * default); else a state is left out (implicit) when it has one child,
+ * Fail the root, no output and no Fail link to it, at most max of them in
+ * a row (TT_LABELS_ALL: every one, as an encoder does; a smaller max
+ * leaves some of them explicit, which is valid too). The label bytes are
+ * those of the segment inside its rule's match text (tt_strings() must
+ * have been given). Labels 1 is set whenever the program has states. */
+#define TT_LABELS_ALL 0xffffffffu
+void tt_labels(tt *t, uint32_t max);
 /* Forces the node's Slot (Has_Root) to slot, whether it has globs or not. */
 void tt_slot(tt *t, int node, uint32_t slot);
 /* Forces a node's Offsets width (1..4); 0: the smallest. A forced width
@@ -123,10 +135,17 @@ void tt_width(tt *t, int node, unsigned w);
 void tt_min_width(tt *t, unsigned w);
 size_t tt_count(const tt *t);
 
-/* The wildcard part of a program: Shape (N_Internal << 1 | Chain) and the
- * rows of its four Tables, row-major (RSC_ROOTS_COLS, RSC_OUTS_COLS,
- * RSC_STATES_COLS, RSC_EDGES_COLS values a row). */
+/* The wildcard part of a program: Shape (N_Internal << 2 | Labels << 1 |
+ * Chain) and the rows of its four Tables, row-major (2, 6, STATES 5 or,
+ * with Labels, 7: Key, First, N, Fail, Out, Lab_Off, Lab_Len; and 4
+ * values a row). */
 enum { TT_ROOTS, TT_OUTS, TT_STATES, TT_EDGES };
+#define TT_SHAPE(n_internal, labels, chain)                                   \
+    ((uint32_t)(n_internal) << 2 | (uint32_t)(labels) << 1 | (uint32_t)(chain))
+#define TT_SHAPE_LABELS 0x2u
+#define TT_STATES_COLS_LAB 7
+/* The columns of table k (TT_ROOTS ..) of a program of this Shape. */
+unsigned tt_cols(uint32_t shape, int k);
 typedef struct tt_wild {
     uint32_t shape;
     size_t n[4];
@@ -213,6 +232,7 @@ typedef struct tp_prog {
     int keep_empty;   /* write empty sections with Size 0 instead of leaving them out */
     int refs;         /* every label as a Ref into a rule's match text (else inline) */
     int keep_sets;    /* write SETS even when set i is program i (else left out) */
+    uint32_t labels;  /* automata with labels: tt_labels()'s max (0: none) */
 } tp_prog;
 
 /* The blob (malloc'ed). RULES is sorted as FORMAT.md says (rank = row +
