@@ -113,6 +113,10 @@ static size_t base_n, wide_n, refs_n, base_rfc_n, wide_rfc_n;
  * nodes; chainb: a chain program (both built in main) */
 static uint8_t *autom, *chainb;
 static size_t autom_n, chainb_n;
+/* labelled: autom's rules with every label (FORMAT.md, Labels);
+ * labelled_long: long labels, in rfc (both built in main) */
+static uint8_t *labelled, *labelled_long;
+static size_t labelled_n, labelled_long_n;
 
 static tp_prog base_prog(void)
 {
@@ -166,7 +170,7 @@ static void test_header(void)
     CHECK(H == 19 && RSC_H_MAJOR == 8 && RSC_H_MINOR == 9 && RSC_H_FLAGS == 10 &&
               RSC_H_TOTAL == 11 && RSC_H_CHECK == 15,
           "header layout (FORMAT.md)");
-    CHECK(memcmp(base, "\x89RSC\r\n\x1a\n\x03\x00\x00", 11) == 0 && rd32le(base + 11) == base_n,
+    CHECK(memcmp(base, "\x89RSC\r\n\x1a\n\x03\x01\x00", 11) == 0 && rd32le(base + 11) == base_n,
           "base header bytes");
     /* 2 */
     expect("size 0", base, 0, RSC_E_TRUNCATED, 0);
@@ -193,10 +197,25 @@ static void test_header(void)
         poke("Format_Major", base, base_n, 8, majors[i], 1, RSC_E_VERSION, 8);
     poke_raw("Format_Major 2, bad flags: rule 4 first", base, base_n, 8, 0x020002, 3,
              RSC_E_VERSION, 8);
-    static const uint8_t minors[] = {1, 7, 9, 255};
+    static const uint8_t minors[] = {1, 2, 7, 9, 255};
     for (size_t i = 0; i < sizeof minors; i++)
-        poke("any Format_Minor", base, base_n, 9, minors[i], 1, RSC_OK, 0);
-    poke_raw("Format_Minor, checksum not fixed", base, base_n, 9, 1, 1, RSC_E_CHECKSUM, 15);
+        poke("any Format_Minor from 1", base, base_n, 9, minors[i], 1, RSC_OK, 0);
+    poke_raw("Format_Minor 2, checksum not fixed", base, base_n, 9, 2, 1, RSC_E_CHECKSUM, 15);
+    /* 3.0 (a development version): rejected at Format_Minor, before the
+     * flags, the size and the checksum; a wrong major is reported first */
+    poke("Format 3.0", base, base_n, 9, 0, 1, RSC_E_VERSION, 9);
+    poke("Format 3.0, labelled blob", labelled, labelled_n, 9, 0, 1, RSC_E_VERSION, 9);
+    poke_raw("Format 3.0, checksum not fixed", base, base_n, 9, 0, 1, RSC_E_VERSION, 9);
+    poke_raw("Format 3.0, bad flags and Total_Size: rule 4 first", base, base_n, 9, 0xffff0200, 4,
+             RSC_E_VERSION, 9);
+    poke("Format 2.0: the major first", base, base_n, 8, 0x0002, 2, RSC_E_VERSION, 8);
+    poke("Format 4.0: the major first", base, base_n, 8, 0x0004, 2, RSC_E_VERSION, 8);
+    {
+        size_t n;
+        uint8_t *nb = tb_wrap(0, NULL, 0, &n);
+        poke("header only, 3.0", nb, n, 9, 0, 1, RSC_E_VERSION, 9);
+        free(nb);
+    }
     /* 5: Flags is one byte; bits 1-7 reserved */
     for (unsigned bit = 1; bit < 8; bit++)
         poke("reserved flag", base, base_n, 10, 1u << bit, 1, RSC_E_CORRUPT, 10);
@@ -988,11 +1007,17 @@ static void test_programs(void)
           0x00, 0, 0, 0, 0);
     WHOLE("Shape cut", 1, RSC_E_CORRUPT, 3, 0x02, 0x00, 0x00, 0x80);
     WHOLE("Shape overlong", 1, RSC_E_CORRUPT, 3, 0x02, 0x00, 0x00, 0x80, 0x00, 0, 0, 0, 0);
-    WHOLE("Shape: N_Internal 512", 1, RSC_OK, 0, 0x02, 0x00, 0x00, 0x80, 0x08, 0, 0, 0, 0);
-    WHOLE("Shape: N_Internal 513", 1, RSC_E_CORRUPT, 3, 0x02, 0x00, 0x00, 0x82, 0x08, 0, 0, 0,
+    WHOLE("Shape: N_Internal 512", 1, RSC_OK, 0, 0x02, 0x00, 0x00, 0x80, 0x10, 0, 0, 0, 0);
+    WHOLE("Shape: N_Internal 513", 1, RSC_E_CORRUPT, 3, 0x02, 0x00, 0x00, 0x84, 0x10, 0, 0, 0,
           0);
-    WHOLE("Shape: N_Internal 2^31-1", 1, RSC_E_CORRUPT, 3, 0x02, 0x00, 0x00, 0xfe, 0xff, 0xff,
+    WHOLE("Shape: N_Internal 2^30-1", 1, RSC_E_CORRUPT, 3, 0x02, 0x00, 0x00, 0xfc, 0xff, 0xff,
           0xff, 0x0f, 0, 0, 0, 0);
+    WHOLE("Shape: N_Internal 512 with Labels, no states (not checked)", 1, RSC_OK, 0, 0x02,
+          0x00, 0x00, 0x82, 0x10, 0, 0, 0, 0);
+    WHOLE("Shape: Labels, no states (not checked)", 1, RSC_OK, 0, 0x02, 0x00, 0x00, 0x02, 0, 0,
+          0, 0);
+    WHOLE("Shape: a chain with Labels, no ROOTS: Labels first", 1, RSC_E_CORRUPT, 3, 0x02,
+          0x00, 0x00, 0x03, 0, 0, 0, 0);
     WHOLE("Shape: a chain of no ROOTS", 1, RSC_E_CORRUPT, 3, 0x02, 0x00, 0x00, 0x01, 0, 0, 0, 0);
     WHOLE("Tables missing", 1, RSC_E_CORRUPT, 4, 0x02, 0x00, 0x00, 0x00);
     WHOLE("EDGES missing", 1, RSC_E_CORRUPT, 7, 0x02, 0x00, 0x00, 0x00, 0, 0, 0);
@@ -1297,25 +1322,25 @@ static void test_programs(void)
 
 /* ---- rule 10: the wildcard part of a program --------------------------- */
 
-static const unsigned wcols[4] = {RSC_ROOTS_COLS, RSC_OUTS_COLS, RSC_STATES_COLS,
-                                  RSC_EDGES_COLS};
+/* The columns of table k of *w (STATES: 7 with Labels). */
+#define wcols(w, k) tt_cols((w)->shape, (k))
 
 static void wild_copy(tt_wild *dst, const tt_wild *src)
 {
     dst->shape = src->shape;
     for (int k = 0; k < 4; k++) {
         dst->n[k] = src->n[k];
-        dst->rows[k] = malloc((src->n[k] + 1) * wcols[k] * sizeof(uint32_t));
-        memcpy(dst->rows[k], src->rows[k], src->n[k] * wcols[k] * sizeof(uint32_t));
+        dst->rows[k] = malloc((src->n[k] + 1) * wcols(src, k) * sizeof(uint32_t));
+        memcpy(dst->rows[k], src->rows[k], src->n[k] * wcols(src, k) * sizeof(uint32_t));
     }
 }
 
 /* Appends a row of zeros to table k. */
 static uint32_t *wild_row(tt_wild *w, int k)
 {
-    w->rows[k] = realloc(w->rows[k], (w->n[k] + 1) * wcols[k] * sizeof(uint32_t));
-    memset(w->rows[k] + w->n[k] * wcols[k], 0, wcols[k] * sizeof(uint32_t));
-    return w->rows[k] + w->n[k]++ * wcols[k];
+    w->rows[k] = realloc(w->rows[k], (w->n[k] + 1) * wcols(w, k) * sizeof(uint32_t));
+    memset(w->rows[k] + w->n[k] * wcols(w, k), 0, wcols(w, k) * sizeof(uint32_t));
+    return w->rows[k] + w->n[k]++ * wcols(w, k);
 }
 
 /* Where a failure is expected: nowhere (RSC_OK), Shape, row r of table k,
@@ -1352,10 +1377,10 @@ static void wild_case(const char *name, tt *t, const pbo *o, const tt_wild *w, u
     else if (at.kind == AT_TAB)
         off = data + wp.tab[at.k];
     else if (at.kind == AT_ROW) {
-        tab tb = tab_at(b, data + wp.tab[at.k], wcols[at.k]);
+        tab tb = tab_at(b, data + wp.tab[at.k], wcols(w, at.k));
         off = cell(&tb, at.r, 0);
     } else if (at.kind == AT_ROWS) {
-        tab tb = tab_at(b, data + wp.tab[at.k], wcols[at.k]);
+        tab tb = tab_at(b, data + wp.tab[at.k], wcols(w, at.k));
         off = tb.rows;
     } else if (at.kind == AT_SLOT)
         off = data + tt_where(t, at.k).slot;
@@ -1391,7 +1416,7 @@ static void test_wild(void)
     static const uint32_t outs[] = {1, 0, 2, 0, 0, 1, 1, 0, 1, 1, 1, 0,
                                     1, 0, 1, 2, 0, 1, 8, 0, 3, 3, 1, 0};
     static const uint32_t edges[] = {1, 2, 0, 2, 0, 0, 1, 1, 2, 1, 0, 1, 0, 3, 0, 3};
-    CHECK(w0.shape == 2 && w0.n[TT_ROOTS] == 2 && w0.n[TT_OUTS] == 4 && w0.n[TT_STATES] == 12 &&
+    CHECK(w0.shape == TT_SHAPE(1, 0, 0) && w0.n[TT_ROOTS] == 2 && w0.n[TT_OUTS] == 4 && w0.n[TT_STATES] == 12 &&
               w0.n[TT_EDGES] == 4 && memcmp(w0.rows[TT_OUTS], outs, sizeof outs) == 0 &&
               memcmp(w0.rows[TT_EDGES], edges, sizeof edges) == 0,
           "hand program: the builder's tables");
@@ -1402,7 +1427,7 @@ static void test_wild(void)
         wild_case(name, t, &ho, &w, 0, at);                                   \
         tt_wild_free(&w);                                                     \
     } while (0)
-#define R(k, r, c) w.rows[TT_##k][(r) * wcols[TT_##k] + (c)]
+#define R(k, r, c) w.rows[TT_##k][(r) * wcols(&w, TT_##k) + (c)]
     CASE("as built", W_OK, (void)0);
     for (unsigned mw = 2; mw <= 4; mw++) {
         wild_copy(&w, &w0);
@@ -1411,9 +1436,9 @@ static void test_wild(void)
     }
     /* Shape */
     CASE("N_Internal 0: an edge's Target 1", W_ROW(EDGES, 1), w.shape = 0);
-    CASE("N_Internal 2", W_OK, w.shape = 4);
-    CASE("N_Internal 512", W_OK, w.shape = 512 << 1);
-    CASE("N_Internal 513", W_SHAPE, w.shape = 513 << 1);
+    CASE("N_Internal 2", W_OK, w.shape = TT_SHAPE(2, 0, 0));
+    CASE("N_Internal 512", W_OK, w.shape = TT_SHAPE(512, 0, 0));
+    CASE("N_Internal 513", W_SHAPE, w.shape = TT_SHAPE(513, 0, 0));
     CASE("Chain set: two ROOTS rows", W_SHAPE, w.shape |= 1);
     /* ROOTS */
     CASE("ROOTS Level 16", W_ROW(ROOTS, 1), R(ROOTS, 1, 0) = 16);
@@ -1425,16 +1450,16 @@ static void test_wild(void)
     /* (N_Internal raised so that the EDGES Parents stay below ROOTS Count
      * + N_Internal: the Slots are checked last, with the trie) */
     CASE("ROOTS: one row, the Slot 1 of 'd' past it", W_SLOT(d), w.n[TT_ROOTS] = 1,
-         w.shape = 2 << 1);
+         w.shape = TT_SHAPE(2, 0, 0));
     CASE("ROOTS empty, the other tables not", W_ROWS(ROOTS), w.n[TT_ROOTS] = 0,
-         w.shape = 3 << 1);
+         w.shape = TT_SHAPE(3, 0, 0));
     CASE("ROOTS empty, only OUTS", W_ROWS(ROOTS), w.n[TT_ROOTS] = 0, w.n[TT_STATES] = 0,
          w.n[TT_EDGES] = 0, R(OUTS, 0, 3) = R(OUTS, 0, 4) = R(OUTS, 0, 5) = 0,
          w.n[TT_OUTS] = 1);
     CASE("ROOTS empty, only STATES", W_ROWS(ROOTS), w.n[TT_ROOTS] = 0, w.n[TT_OUTS] = 0,
          w.n[TT_EDGES] = 0, w.n[TT_STATES] = 1, R(STATES, 0, 1) = R(STATES, 0, 2) = 0);
     CASE("ROOTS empty, only EDGES", W_ROWS(ROOTS), w.n[TT_ROOTS] = 0, w.n[TT_OUTS] = 0,
-         w.n[TT_STATES] = 0, w.shape = 3 << 1);
+         w.n[TT_STATES] = 0, w.shape = TT_SHAPE(3, 0, 0));
     CASE("STATES empty under two ROOTS rows", W_ROW(ROOTS, 0), w.n[TT_STATES] = 0);
     CASE("STATES one row (the root) under ROOTS", W_ROW(STATES, 0), w.n[TT_STATES] = 1);
     /* OUTS */
@@ -1532,7 +1557,7 @@ static void test_wild(void)
                           c_states[] = {0, 1, 1, 0, 0, 'a', 2, 1, 0, 0, 'b', 0, 0, 0, 1,
                                         0, 4, 1, 3, 0, 'c', 0, 0, 3, 2},
                           c_edges[] = {0, 0, 1, 1, 1, 1, 0, 1};
-    tt_wild c0 = {1 << 1 | 1, {1, 2, 5, 2},
+    tt_wild c0 = {TT_SHAPE(1, 0, 1), {1, 2, 5, 2},
                   {(uint32_t *)c_roots, (uint32_t *)c_outs, (uint32_t *)c_states,
                    (uint32_t *)c_edges}};
     static const char *const cp[] = {"*ab*c"};
@@ -1571,7 +1596,7 @@ static void test_wild(void)
         free(b);
         bb_free(&x);
     }
-    CASE("chain: N_Internal 600 (no budget for a chain)", W_OK, w.shape = 600 << 1 | 1);
+    CASE("chain: N_Internal 600 (no budget for a chain)", W_OK, w.shape = TT_SHAPE(600, 0, 1));
     CASE("chain: N_Internal 0, Target 1", W_ROW(EDGES, 0), w.shape = 1);
     CASE("chain: two ROOTS rows", W_SHAPE, wild_row(&w, TT_ROOTS));
     CASE("chain: an EDGES row more than OUTS", W_SHAPE, wild_row(&w, TT_EDGES));
@@ -1585,6 +1610,207 @@ static void test_wild(void)
     CASE("chain: no segment", W_SHAPE, w.n[TT_OUTS] = 0, w.n[TT_EDGES] = 0, w.n[TT_STATES] = 1,
          R(STATES, 0, 1) = 0, R(STATES, 0, 2) = 0);
 #undef CASE
+#undef R
+    tt_free(t);
+}
+
+/* ---- rule 10: labels ---------------------------------------------------- */
+
+/* A copy of *src with Labels set and two zero columns added to STATES. */
+static void wild_labelled(tt_wild *dst, const tt_wild *src)
+{
+    wild_copy(dst, src);
+    dst->shape |= TT_SHAPE_LABELS;
+    free(dst->rows[TT_STATES]);
+    dst->rows[TT_STATES] = calloc(src->n[TT_STATES] + 1, TT_STATES_COLS_LAB * sizeof(uint32_t));
+    for (size_t r = 0; r < src->n[TT_STATES]; r++)
+        memcpy(dst->rows[TT_STATES] + r * TT_STATES_COLS_LAB, src->rows[TT_STATES] + r * 5,
+               5 * sizeof(uint32_t));
+}
+
+/* The program t (wildcard tables *w) with its Shape byte changed to
+ * shape (one byte: the same length), checksum fixed: rejected anywhere. */
+static void shape_poke(const char *name, tt *t, const pbo *o, const tt_wild *w, uint8_t shape)
+{
+    bb x = {0};
+    size_t n, data;
+    tt_wild_set(t, w);
+    tt_min_width(t, 0);
+    pbo_texts(t, o);
+    tt_encode(t, &x);
+    const bb *ps[1] = {&x};
+    uint8_t *b = progs_blob(o, ps, 1, &n, &data, NULL);
+    size_t at = data + tt_wild_where(t).shape;
+    CHECK(b[at] == w->shape && w->shape < 0x80, "%s: the Shape byte", name);
+    b[at] = shape;
+    tb_fix_checksum(b, n);
+    expect(name, b, n, RSC_E_CORRUPT, ANY);
+    free(b);
+    bb_free(&x);
+}
+
+/* Rule 10 on labels (FORMAT.md, Labels): STATES of 7 columns with Labels;
+ * Lab_Off + Lab_Len <= the size of STRINGS in every row (one byte past
+ * rejected, up to the end accepted, no wrap); Labels 0 in a chain; what is
+ * not checked (label bytes, a label on the root) accepted and safe. */
+static void test_labels(void)
+{
+    /* Rules 1 "*abcd" (STRINGS @0), 2 "/x*efgh$" (@5): 13 bytes of
+     * STRINGS. Root slot 0 (rule 1), "/x" slot 1 (rule 2); states "", 'a'
+     * + "bcd" (@2), 'e' + "fgh" (@9). */
+    static const char *const lp[] = {"*abcd", "/x*efgh$"};
+    static const uint32_t lab_off[] = {0, 5};
+    pbo lo = {2, lp, NULL};
+    tt *t = tt_new();
+    tt_glob(t, 0, 1);
+    int x = tt_child(t, 0, '/', "x", 1);
+    tt_glob(t, x, 2);
+    tt_texts(t, lp, 2);
+    tt_strings(t, lab_off, 2);
+    tt_labels(t, TT_LABELS_ALL);
+    tt_wild w0, w;
+    tt_wild_build(t, &w0);
+    tt_slot(t, 0, 0);
+    tt_slot(t, x, 1);
+    static const uint32_t states[] = {0,   1, 2, 0, 0, 0, 0, 'a', 0, 0, 0, 1, 2, 3,
+                                      'e', 0, 0, 0, 2, 9, 3};
+    CHECK(w0.shape == TT_SHAPE(0, 1, 0) && w0.n[TT_STATES] == 3 &&
+              memcmp(w0.rows[TT_STATES], states, sizeof states) == 0,
+          "labelled program: the builder's STATES");
+#define CASE(name, at, ...)                                                   \
+    do {                                                                      \
+        wild_copy(&w, &w0);                                                   \
+        __VA_ARGS__;                                                          \
+        wild_case(name, t, &lo, &w, 0, at);                                   \
+        tt_wild_free(&w);                                                     \
+    } while (0)
+#define R(k, r, c) w.rows[TT_##k][(r) * wcols(&w, TT_##k) + (c)]
+    CASE("labels as built", W_OK, (void)0);
+    for (unsigned mw = 2; mw <= 4; mw++) {
+        wild_copy(&w, &w0);
+        wild_case("labels as built, columns 2..4 bytes wide", t, &lo, &w, mw, W_OK);
+        tt_wild_free(&w);
+    }
+    {
+        /* it matches as the rules say */
+        bb b0 = {0};
+        size_t n, data;
+        tt_wild_set(t, &w0);
+        tt_min_width(t, 0);
+        pbo_texts(t, &lo);
+        tt_encode(t, &b0);
+        const bb *ps[1] = {&b0};
+        uint8_t *b = progs_blob(&lo, ps, 1, &n, &data, NULL);
+        rsc_program p;
+        rsc_selection s;
+        rsc_bytes ag = {"x", 1};
+        CHECK(rsc_load(&p, b, n, NULL) == RSC_OK && rsc_select(&p, &ag, 1, &s) == RSC_OK &&
+                  rsc_match_path(&s, "/abcd", 5, NULL) == 0 &&
+                  rsc_match_path(&s, "/abc", 4, NULL) == 1 &&
+                  rsc_match_path(&s, "/xyefgh", 7, NULL) == 0 &&
+                  rsc_match_path(&s, "/xefghy", 7, NULL) == 1 &&
+                  rsc_match_path(&s, "/yefgh", 6, NULL) == 1,
+              "labelled program matches");
+        free(b);
+        bb_free(&b0);
+    }
+    /* Lab_Off + Lab_Len against the 13 bytes of STRINGS, each row */
+    CASE("label up to STRINGS' end", W_OK, R(STATES, 2, 5) = 10);
+    CASE("label one byte past STRINGS", W_ROW(STATES, 2), R(STATES, 2, 5) = 11);
+    CASE("label of row 1 one byte past STRINGS", W_ROW(STATES, 1), R(STATES, 1, 5) = 11);
+    CASE("label: all of STRINGS", W_OK, R(STATES, 1, 5) = 0, R(STATES, 1, 6) = 13);
+    CASE("label: 14 bytes of 13", W_ROW(STATES, 1), R(STATES, 1, 5) = 0, R(STATES, 1, 6) = 14);
+    CASE("label: Lab_Off 13, Lab_Len 0", W_OK, R(STATES, 1, 5) = 13, R(STATES, 1, 6) = 0);
+    CASE("label: Lab_Off 14, Lab_Len 0", W_ROW(STATES, 1), R(STATES, 1, 5) = 14,
+         R(STATES, 1, 6) = 0);
+    CASE("label: Lab_Off 2^32-1, Lab_Len 1 (no wrap)", W_ROW(STATES, 2),
+         R(STATES, 2, 5) = 0xffffffffu, R(STATES, 2, 6) = 1);
+    CASE("label: Lab_Off 1, Lab_Len 2^32-1 (no wrap)", W_ROW(STATES, 2), R(STATES, 2, 5) = 1,
+         R(STATES, 2, 6) = 0xffffffffu);
+    CASE("label: Lab_Off and Lab_Len 2^31 (no wrap)", W_ROW(STATES, 1),
+         R(STATES, 1, 5) = 0x80000000u, R(STATES, 1, 6) = 0x80000000u);
+    CASE("label on the root past STRINGS", W_ROW(STATES, 0), R(STATES, 0, 5) = 12,
+         R(STATES, 0, 6) = 2);
+    CASE("label: the first row reported", W_ROW(STATES, 1), R(STATES, 1, 6) = 99,
+         R(STATES, 2, 6) = 99);
+    CASE("a bad Fail before a bad label in a later row", W_ROW(STATES, 1), R(STATES, 1, 3) = 3,
+         R(STATES, 2, 6) = 99);
+    CASE("STATES before EDGES: a bad label, then a bad Parent", W_ROW(STATES, 2),
+         R(STATES, 2, 6) = 99, R(EDGES, 0, 0) = 9);
+    CASE("an OUTS row before a bad label", W_ROW(OUTS, 1), R(OUTS, 1, 0) = 0,
+         R(STATES, 1, 6) = 99);
+    /* not checked: safe, maybe wrong */
+    CASE("label bytes other than the segment's (not checked)", W_OK, R(STATES, 1, 5) = 7);
+    CASE("a label on the root (not checked)", W_OK, R(STATES, 0, 5) = 1, R(STATES, 0, 6) = 4);
+    CASE("the root as a labelled state's child (not checked)", W_OK, R(STATES, 1, 1) = 0,
+         R(STATES, 1, 2) = 1, R(STATES, 0, 6) = 3);
+    CASE("labels of 0 bytes everywhere", W_OK, R(STATES, 1, 6) = 0, R(STATES, 2, 6) = 0);
+    CASE("Labels with N_Internal 512", W_OK, w.shape = TT_SHAPE(512, 1, 0));
+    CASE("Labels with N_Internal 513", W_SHAPE, w.shape = TT_SHAPE(513, 1, 0));
+    /* Shape and the STATES columns disagreeing: the Tables no longer end
+     * where the program does */
+    shape_poke("Labels cleared: 7 columns read as 5", t, &lo, &w0,
+               (uint8_t)(w0.shape & ~TT_SHAPE_LABELS));
+    {
+        tt_labels(t, 0);
+        tt_wild w5;
+        tt_wild_build(t, &w5);
+        shape_poke("Labels set: 5 columns read as 7", t, &lo, &w5,
+                   (uint8_t)(w5.shape | TT_SHAPE_LABELS));
+        tt_wild_free(&w5);
+    }
+#undef CASE
+    tt_wild_free(&w0);
+    tt_free(t);
+
+    /* Raw: rule 1 is "*" (one byte of STRINGS); "*ab" with Labels: the
+     * states "" and 'a' + a label of Lab_Len bytes at Lab_Off; row 1 of
+     * STATES at 38. */
+#define STAR_AB_LAB(lab_off, lab_len)                                         \
+    0x03, 0x00, 0x04, 0x00,                          /* Trie_Size 3: root, Slot 0 */ \
+        0x02,                                        /* Shape: Labels             */ \
+        0x01, 1, 1, 0x00, 0x01,                      /* ROOTS: level 0, Max 1     */ \
+        0x01, 1, 1, 1, 1, 1, 1, 0x02, 0, 1, 0, 1, 0, /* OUTS: "ab": Len 2, Edge 0 */ \
+        0x02, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, /* STATES: "", */           \
+        'a', 0, 0, 0, 1, (lab_off), (lab_len),       /*   'a' + label             */ \
+        0x01, 1, 1, 1, 1, 0, 1, 0, 1,                /* EDGES: slot 0, rank 1     */ \
+        0, 0, 0                                      /* Pad                       */
+    WHOLE("\"*ab\" with Labels", 1, RSC_OK, 0, STAR_AB_LAB(0, 1));
+    WHOLE("\"*ab\" with Labels, Lab_Off 1, Lab_Len 0", 1, RSC_OK, 0, STAR_AB_LAB(1, 0));
+    WHOLE("\"*ab\" with Labels, Lab_Off 1, Lab_Len 1", 1, RSC_E_CORRUPT, 38, STAR_AB_LAB(1, 1));
+    WHOLE("\"*ab\" with Labels, Lab_Off 0, Lab_Len 2", 1, RSC_E_CORRUPT, 38, STAR_AB_LAB(0, 2));
+    WHOLE("\"*ab\" with Labels, Lab_Off 2, Lab_Len 0", 1, RSC_E_CORRUPT, 38, STAR_AB_LAB(2, 0));
+    WHOLE("\"*ab\" with Labels, Lab_Off 255, Lab_Len 255", 1, RSC_E_CORRUPT, 38,
+          STAR_AB_LAB(255, 255));
+    WHOLE("\"*ab\": Labels cleared, 7 columns", 1, RSC_E_CORRUPT, ANY, 0x03, 0x00, 0x04, 0x00,
+          0x00, 0x01, 1, 1, 0x00, 0x01, 0x01, 1, 1, 1, 1, 1, 1, 0x02, 0, 1, 0, 1, 0, 0x02, 1, 1,
+          1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 'a', 0, 0, 0, 1, 0, 1, 0x01, 1, 1, 1, 1, 0, 1, 0,
+          1, 0, 0, 0);
+#undef STAR_AB_LAB
+
+    /* A chain has Labels 0 (reported at the Shape): the chain of
+     * test_wild ("*ab*c") with Labels and 7 columns, and with Labels and
+     * 5 columns (the Shape byte poked) */
+    static const uint32_t c_roots[] = {0, 1}, c_outs[] = {2, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 0},
+                          c_states[] = {0, 1, 1, 0, 0, 'a', 2, 1, 0, 0, 'b', 0, 0, 0, 1,
+                                        0, 4, 1, 3, 0, 'c', 0, 0, 3, 2},
+                          c_edges[] = {0, 0, 1, 1, 1, 1, 0, 1};
+    tt_wild c0 = {TT_SHAPE(1, 0, 1), {1, 2, 5, 2},
+                  {(uint32_t *)c_roots, (uint32_t *)c_outs, (uint32_t *)c_states,
+                   (uint32_t *)c_edges}};
+    static const char *const cp[] = {"*ab*c"};
+    pbo co = {1, cp, NULL};
+    t = tt_new();
+    tt_slot(t, 0, 0);
+    wild_labelled(&w, &c0);
+    wild_case("a chain with Labels", t, &co, &w, 0, W_SHAPE);
+    R(STATES, 1, 5) = 1, R(STATES, 1, 6) = 1; /* a label inside STRINGS: still rejected */
+    wild_case("a chain with Labels and a label", t, &co, &w, 0, W_SHAPE);
+    tt_wild_free(&w);
+    wild_copy(&w, &c0);
+    wild_case("the chain without Labels", t, &co, &w, 0, W_OK);
+    tt_wild_free(&w);
+    shape_poke("a chain with Labels, 5 columns", t, &co, &c0, (uint8_t)(c0.shape | TT_SHAPE_LABELS));
 #undef R
     tt_free(t);
 }
@@ -2097,9 +2323,10 @@ static void test_random(void)
     CHECK(bad == 0, "%d random strings accepted", bad);
     printf("random plausible blobs accepted: %d\n", accepted);
     /* Mutations of valid blobs, checksum fixed: never unsafe. */
-    const uint8_t *src[6] = {base, wide, base_rfc, refs, autom, chainb};
-    size_t srcn[6] = {base_n, wide_n, base_rfc_n, refs_n, autom_n, chainb_n};
-    for (int k = 0; k < 6; k++) {
+    const uint8_t *src[8] = {base, wide, base_rfc, refs, autom, chainb, labelled, labelled_long};
+    size_t srcn[8] = {base_n, wide_n, base_rfc_n, refs_n, autom_n, chainb_n, labelled_n,
+                      labelled_long_n};
+    for (int k = 0; k < 8; k++) {
         uint8_t *b = malloc(srcn[k]);
         int acc = 0;
         for (int it = 0; it < RT_MUTATIONS; it++) {
@@ -2123,7 +2350,7 @@ static void test_random(void)
     }
 }
 
-/* A chain program (Shape 1 << 1 | 1) for the rule "/" + "*ab*c$" at the
+/* A chain program (Shape 1 << 2 | 1) for the rule "/" + "*ab*c$" at the
  * slot of "/", its tables by hand, beside an Accept of rank 1 ("/a"). */
 static uint8_t *chain_blob(size_t *n)
 {
@@ -2132,7 +2359,7 @@ static uint8_t *chain_blob(size_t *n)
                                       0, 4, 1, 3, 0, 'c', 0, 0, 3, 2},
                           edges[] = {0, 0, 1, 2, 1, 2, 0, 2};
     static const char *const mt[] = {"/a", "/*ab*c$"};
-    tt_wild w = {1 << 1 | 1, {1, 2, 5, 2},
+    tt_wild w = {TT_SHAPE(1, 0, 1), {1, 2, 5, 2},
                  {(uint32_t *)roots, (uint32_t *)outs, (uint32_t *)states, (uint32_t *)edges}};
     tt *t = tt_new();
     int sl = tt_child(t, 0, '/', "", 0);
@@ -2171,6 +2398,15 @@ int main(void)
                          {5, 0, "*ab*ab$"},       {6, 1, "/x*y"},     {7, 0, "/*s*he*hers"}};
         tp_one(&p, 6, rs);
         autom = tp_build(&p, &autom_n, NULL);
+        p.labels = TT_LABELS_ALL;
+        labelled = tp_build(&p, &labelled_n, NULL);
+        tp_rule rl[4] = {{2, 0, "/*abcdefgh"}, {3, 1, "/x*qr%73tuv$"}, {4, 0, "*lmnop*zz*lmnopq"},
+                         {5, 1, "/x/y*efgh"}};
+        tp_one(&p, 4, rl);
+        p.labels = TT_LABELS_ALL;
+        p.rfc = 1;
+        p.refs = 1;
+        labelled_long = tp_build(&p, &labelled_long_n, NULL);
         chainb = chain_blob(&chainb_n);
         rsc_program pa;
         rsc_selection s;
@@ -2189,6 +2425,7 @@ int main(void)
     test_rules();
     test_programs();
     test_wild();
+    test_labels();
     test_sets();
     test_agents();
     test_groups_sitemaps_directives();
@@ -2199,6 +2436,8 @@ int main(void)
     test_damage(refs, refs_n, "labels by Rep");
     test_damage(autom, autom_n, "automaton");
     test_damage(chainb, chainb_n, "chain program");
+    test_damage(labelled, labelled_n, "automaton with labels");
+    test_damage(labelled_long, labelled_long_n, "long labels, rfc, Rep labels in the trie");
     {
         size_t n, off;
         uint8_t *b = mini_blob(SIZE_MAX, 0, M_OK, &n, &off);
@@ -2227,5 +2466,6 @@ int main(void)
     }
     test_random();
     free(base), free(wide), free(refs), free(base_rfc), free(wide_rfc), free(autom), free(chainb);
+    free(labelled), free(labelled_long);
     return tu_report("runtime verifier", tu_passed);
 }
