@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Writes the format 3 seeds of tests/fuzz/regress/load (v3_*.rbc): valid
+"""Writes the format 3.1 seeds of tests/fuzz/regress/load (v3_*.rbc): valid
 blobs compiled from tests/golden/*.txt by robotsc, the same damaged or
 stretched by hand (the Checksum fixed unless the damage is the point), and
 a few blobs assembled byte by byte (docs/FORMAT.md): tries, root slots, the
-wildcard tables of a program (ROOTS, OUTS, STATES, EDGES, the padding) and
-chain programs. test_rt_seeds checks that each valid one loads and each
+wildcard tables of a program (ROOTS, OUTS, STATES with or without labels,
+EDGES, the padding) and chain programs. test_rt_seeds checks that each valid one loads and each
 broken one fails for the reason its name says (runtime_load_seeds in
 ctest). The v2_*.rbc seeds there are format 2 blobs kept as they were
 written: each must now be rejected with RSC_E_VERSION.
@@ -19,8 +19,18 @@ import tempfile
 
 MAGIC = b"\x89RSC\r\n\x1a\n"
 H = 19  # header size; Flags at 10, Total_Size at 11, Checksum at 15
-MAJOR = 3
+MAJOR, MINOR = 3, 1
 PAD = 3  # zero bytes after the tables of a program with root slots
+LABELS = 2  # Shape = N_Internal << 2 | Labels << 1 | Chain
+
+
+def shape(n_internal, labels=0, chain=0):
+    return n_internal << 2 | labels << 1 | chain
+
+
+def states_cols(shp):
+    """STATES: Key, First, N, Fail, Out, and Lab_Off, Lab_Len with Labels."""
+    return 7 if shp & LABELS else 5
 
 
 def adler32(b):
@@ -90,7 +100,7 @@ def table(rows, cols):
 def blob(flags, secs):
     """Header + sections [(tag, content)]."""
     body = b"".join(varint(t) + varint(len(c)) + c for t, c in secs)
-    return fix(MAGIC + bytes([MAJOR, 0, flags]) + b"\0" * 8 + body)
+    return fix(MAGIC + bytes([MAJOR, MINOR, flags]) + b"\0" * 8 + body)
 
 
 def compile_golden(robotsc, golden, name, profile):
@@ -111,10 +121,12 @@ def program(trie, wild=NO_WILD):
     return varint(len(trie)) + trie + wild
 
 
-def wild(shape, roots, outs, states, edges):
-    """Shape, ROOTS, OUTS, STATES, EDGES (rows of 2, 6, 5, 4 columns), the
-    padding when ROOTS is not empty."""
-    out = varint(shape) + table(roots, 2) + table(outs, 6) + table(states, 5) + table(edges, 4)
+def wild(shp, roots, outs, states, edges, scols=None):
+    """Shape, ROOTS, OUTS, STATES, EDGES (rows of 2, 6, 5 or with Labels 7,
+    4 columns; scols: other STATES columns, to break that), the padding
+    when ROOTS is not empty."""
+    out = (varint(shp) + table(roots, 2) + table(outs, 6) +
+           table(states, scols or states_cols(shp)) + table(edges, 4))
     return out + (b"\0" * PAD if roots else b"")
 
 
@@ -148,8 +160,9 @@ def program_parts(b, k=0):
     size, q = rd_varint(b, at)
     q += size
     out = {"data": at, "shape": q, "tabs": []}
-    _, q = rd_varint(b, q)
-    for cols in (2, 6, 5, 4):
+    shp, q = rd_varint(b, q)
+    out["shape_value"] = shp
+    for cols in (2, 6, states_cols(shp), 4):
         n, q = rd_varint(b, q)
         widths = list(b[q:q + cols]) if n else [1] * cols
         if n:
@@ -192,6 +205,9 @@ def main():
     b = bytearray(basic)
     b[8] = 2  # a format 2 reader's blob: Format_Major 2
     seeds["v3_major2"] = fix(b)
+    b = bytearray(basic)
+    b[9] = 0  # format 3.0, a development version: Format_Minor 0
+    seeds["v3_minor0"] = fix(b)
     seeds["v3_skippable_section_ok"] = fix(basic + varint(9 << 1 | 1) + varint(3) + b"abc")
     seeds["v3_unknown_section"] = fix(basic + varint(9 << 1) + varint(0))
 
@@ -222,6 +238,25 @@ def main():
     # valid, safe to match (the matcher bounds its failure steps).
     at, w = cell(part, 2, 1, 3)
     seeds["v3_fail_loop_ok"] = poke(patterns, at, w, 1)
+    # The compiled patterns have labels (Labels 1: "*.php" and the like are
+    # straight runs); a label moved to end exactly at STRINGS' end loads (it
+    # reads other bytes: safe but wrong), one byte further is rejected.
+    if not part["shape_value"] & LABELS:
+        sys.exit("load_seeds.py: the compiled patterns have no labels (Shape %d)"
+                 % part["shape_value"])
+    nstr = sections(patterns)[1][1]
+    for r in range(nstates):
+        at, w = cell(part, 2, r, 6)
+        lab_len = int.from_bytes(patterns[at:at + w], "little")
+        if lab_len:
+            break
+    else:
+        sys.exit("load_seeds.py: the compiled patterns have no label")
+    at, w = cell(part, 2, r, 5)
+    if nstr - lab_len + 1 >= 1 << 8 * w:
+        sys.exit("load_seeds.py: Lab_Off too narrow for the seeds")
+    seeds["v3_label_moved_ok"] = poke(patterns, at, w, nstr - lab_len)
+    seeds["v3_label_moved_past_strings"] = poke(patterns, at, w, nstr - lab_len + 1)
 
     # A rule of priority 0 (the empty pattern) in a program: the root's
     # Accept 1; it loads and decides nothing. Rule 2 "/x" under it.
@@ -244,19 +279,44 @@ def main():
                                           program(b"\x00\x04\x00", star_ab[:-PAD]),
                                           strings=b"*ab")
     seeds["v3_internal513"] = one_program(
-        [[1 << 1, 0, 3]], program(b"\x00\x04\x00", varint(513 << 1) + star_ab[1:]),
+        [[1 << 1, 0, 3]], program(b"\x00\x04\x00", varint(shape(513)) + star_ab[1:]),
         strings=b"*ab")
-    # A chain program (Shape 1 << 1 | 1): rule 1 "*ab*c", segment "ab" then
+    # The same with Labels (FORMAT.md, Labels): "a" is left out (one child,
+    # Fail the root, no output, no Fail link to it); state 1 is 'a' + the
+    # label "b", STRINGS[2 .. 3) of "*ab". A label past STRINGS by one; up
+    # to its end (the label "b" as the last byte of a longer STRINGS).
+    def star_ab_lab(lab_off, lab_len, shp=shape(0, 1), scols=None):
+        return wild(shp, [[0, 1]], [[2, 0, 1, 0, 1, 0]],
+                    [[0, 1, 1, 0, 0, 0, 0], [ord("a"), 0, 0, 0, 1, lab_off, lab_len]],
+                    [[0, 1, 0, 1]], scols)
+    seeds["v3_labels_ok"] = one_program([[1 << 1, 0, 3]],
+                                        program(b"\x00\x04\x00", star_ab_lab(2, 1)),
+                                        strings=b"*ab")
+    seeds["v3_label_strings_end_ok"] = one_program(
+        [[1 << 1, 0, 3]], program(b"\x00\x04\x00", star_ab_lab(4, 1)), strings=b"*axab")
+    seeds["v3_label_past_strings"] = one_program([[1 << 1, 0, 3]],
+                                                 program(b"\x00\x04\x00", star_ab_lab(2, 2)),
+                                                 strings=b"*ab")
+    seeds["v3_labels_5_columns"] = one_program(
+        [[1 << 1, 0, 3]], program(b"\x00\x04\x00", star_ab_lab(2, 1, scols=5)), strings=b"*ab")
+    # A chain program (Shape 1 << 2 | 1): rule 1 "*ab*c", segment "ab" then
     # "c", each a line of states with its KMP failure links.
     chain_w = [[[0, 1]], [[2, 0, 1, 0, 1, 0], [1, 0, 1, 1, 1, 0]],
                [[0, 1, 1, 0, 0], [ord("a"), 2, 1, 0, 0], [ord("b"), 0, 0, 0, 1],
                 [0, 4, 1, 3, 0], [ord("c"), 0, 0, 3, 2]],
                [[0, 0, 1, 1], [1, 1, 0, 1]]]
     seeds["v3_chain_program_ok"] = one_program(
-        [[1 << 1, 0, 5]], program(b"\x00\x04\x00", wild(3, *chain_w)), strings=b"*ab*c")
+        [[1 << 1, 0, 5]], program(b"\x00\x04\x00", wild(shape(1, 0, 1), *chain_w)),
+        strings=b"*ab*c")
     bad = [chain_w[0], [[2, 0, 1, 0, 1, 0], [2, 0, 1, 1, 1, 0]]] + chain_w[2:]
     seeds["v3_chain_states_sum"] = one_program(
-        [[1 << 1, 0, 5]], program(b"\x00\x04\x00", wild(3, *bad)), strings=b"*ab*c")
+        [[1 << 1, 0, 5]], program(b"\x00\x04\x00", wild(shape(1, 0, 1), *bad)),
+        strings=b"*ab*c")
+    # A chain has Labels 0: the same chain with Labels (7 columns, no label).
+    lab = [chain_w[0], chain_w[1], [r + [0, 0] for r in chain_w[2]], chain_w[3]]
+    seeds["v3_chain_labels"] = one_program(
+        [[1 << 1, 0, 5]], program(b"\x00\x04\x00", wild(shape(1, 1, 1), *lab)),
+        strings=b"*ab*c")
 
     # A label by Rep past its rule's match text (rule 1 "/ab": 2 bytes
     # from depth 1 fit, 3 do not); SETS left out with two programs named

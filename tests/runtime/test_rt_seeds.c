@@ -1,7 +1,8 @@
-/* The format 3 seeds of tests/fuzz/regress/load (v3_*.rbc, written by
+/* The format 3.1 seeds of tests/fuzz/regress/load (v3_*.rbc, written by
  * load_seeds.py): each valid one loads (and answers a match its source
  * defines), each broken one is rejected with the status, offset and
- * reason its name says. A v3_*.rbc not listed here must load when its
+ * reason its name says (a 3.0 blob at Format_Minor; labels past STRINGS or
+ * in a chain). A v3_*.rbc not listed here must load when its
  * name ends in "_ok" and be rejected otherwise. The format 2 seeds
  * (v2_*.rbc, kept as they were written) must all be rejected with
  * RSC_E_VERSION at offset 8: this runtime reads format 3 only. Argument:
@@ -40,7 +41,11 @@ static const struct seed {
     {"v3_root_slot_ok", RSC_OK, 0, NULL, "x", "/xaab", 0},
     {"v3_chain_program_ok", RSC_OK, 0, NULL, "x", "/abxc", 0},
     {"v3_fail_loop_ok", RSC_OK, 0, NULL, "x", "/x/c/yz", 0},
+    {"v3_labels_ok", RSC_OK, 0, NULL, "x", "/xaab", 0},
+    {"v3_label_strings_end_ok", RSC_OK, 0, NULL, "x", "/xab/", 0},
+    {"v3_label_moved_ok", RSC_OK, 0, NULL, "x", "/d/index.html", 1},
     {"v3_major2", RSC_E_VERSION, 8, "Format_Major", NULL, NULL, 0},
+    {"v3_minor0", RSC_E_VERSION, 9, "3.0", NULL, NULL, 0},
     {"v3_reserved_flag", RSC_E_CORRUPT, 10, "reserved", NULL, NULL, 0},
     {"v3_unknown_section", RSC_E_VERSION, ANY, "unknown section", NULL, NULL, 0},
     {"v3_bitflip", RSC_E_CHECKSUM, 15, "checksum", NULL, NULL, 0},
@@ -57,6 +62,10 @@ static const struct seed {
     {"v3_slot_range", RSC_E_CORRUPT, ANY, "Slot", NULL, NULL, 0},
     {"v3_internal513", RSC_E_CORRUPT, ANY, "N_Internal", NULL, NULL, 0},
     {"v3_chain_states_sum", RSC_E_CORRUPT, ANY, "chain states", NULL, NULL, 0},
+    {"v3_chain_labels", RSC_E_CORRUPT, ANY, "chain with Labels", NULL, NULL, 0},
+    {"v3_label_past_strings", RSC_E_CORRUPT, ANY, "label past STRINGS", NULL, NULL, 0},
+    {"v3_label_moved_past_strings", RSC_E_CORRUPT, ANY, "label past STRINGS", NULL, NULL, 0},
+    {"v3_labels_5_columns", RSC_E_CORRUPT, ANY, "column width", NULL, NULL, 0},
 };
 #define N_SEEDS (sizeof seeds / sizeof seeds[0])
 
