@@ -1,4 +1,4 @@
-/* docs/FORMAT.md version 2, read independently (see blobspec.h). Section
+/* docs/FORMAT.md version 3.1, read independently (see blobspec.h). Section
  * names in the comments are those of FORMAT.md. */
 #include "blobspec.h"
 
@@ -331,12 +331,17 @@ static int program(vstate *v, size_t pos, size_t end)
     f = g;
     BAD(varint(b, &g, end, &shape), f, "Shape");
     rec(v, BS_SHAPE, f, g - f, shape, 3, 0, 0, 0, 0);
-    uint32_t nint = shape >> 1, chain = shape & 1;
+    size_t shape_field = x->n_fields; /* (its aux, the ROOTS Count, set below) */
+    /* Shape = N_Internal << 2 | Labels << 1 | Chain */
+    uint32_t nint = shape >> 2, labels = shape >> 1 & 1, chain = shape & 1;
     BAD(chain || nint <= BS_MAX_INTERNAL, f, "N_Internal over 512");
+    BAD(!(chain && labels), f, "a chain with Labels");
     bs_tab R, O, S, E;
     TRY(table(v, &g, end, 2, &R, 3, 1, 0));
+    if (v->record && shape_field)
+        x->fields[shape_field - 1].aux = R.count;
     TRY(table(v, &g, end, 6, &O, 3, 2, 0));
-    TRY(table(v, &g, end, 5, &S, 3, 3, 0));
+    TRY(table(v, &g, end, labels ? 7 : 5, &S, 3, 3, 0)); /* Labels: Lab_Off, Lab_Len */
     TRY(table(v, &g, end, 4, &E, 3, 4, 0));
     if (R.count) { /* Pad[3], zeros, when ROOTS is not empty */
         BAD(end - g == 3, g, "program with root slots without its 3 bytes of padding");
@@ -361,6 +366,10 @@ static int program(vstate *v, size_t pos, size_t end)
         uint64_t first = bs_cell(b, &S, r, 1), n = bs_cell(b, &S, r, 2);
         BAD(first + n <= S.count && n <= 256 && bs_cell(b, &S, r, 3) < S.count && bs_cell(b, &S, r, 4) <= O.count,
             row_at(&S, r), "STATES row out of range");
+        /* Labels: the label is a string reference */
+        BAD(!labels || in_strings(v, bs_cell(b, &S, r, 5), bs_cell(b, &S, r, 6)), row_at(&S, r),
+            "state label past STRINGS");
+        x->lab_states += labels && bs_cell(b, &S, r, 6) > 0;
     }
     for (uint32_t r = 0; r < E.count; r++)
         BAD((uint64_t)bs_cell(b, &E, r, 0) < (uint64_t)R.count + nint && bs_cell(b, &E, r, 1) <= v->n_rules &&
@@ -374,7 +383,7 @@ static int program(vstate *v, size_t pos, size_t end)
             "chain without one slot, an edge a segment and a line a segment");
         x->chains++;
     }
-    x->globs += E.count, x->slots += R.count, x->states += S.count;
+    x->globs += E.count, x->slots += R.count, x->states += S.count, x->labelled += labels;
     v->n_slots = R.count;
     return node(v, trie, trie + tsize, 1, 0);
 }
@@ -518,6 +527,7 @@ static int verify(vstate *v, size_t n)
     for (size_t i = 0; i < 8; i++)
         REQ(b[i] == MAGIC[i], RSC_E_MAGIC, i, "magic");
     REQ(b[8] == 3, RSC_E_VERSION, 8, "Format_Major");
+    REQ(b[9] >= 1, RSC_E_VERSION, 9, "Format_Minor 0 (3.0, a development version)");
     x->flags = b[10];
     BAD((x->flags & 0xFEu) == 0, 10, "reserved flag");
     uint32_t total = bs_rd32(b + BS_H_TOTAL);
@@ -654,20 +664,63 @@ static uint32_t walk(const uint8_t *b, const bs_blob *x, size_t pos, const uint8
     return best;
 }
 
-/* The automaton's move from state s on byte c, within the states rooted
- * at root: its child with key c, else the failure links (each failure
- * step taken from *budget: a matcher bounds them by the bytes read). */
-static uint32_t move(const uint8_t *b, const bs_tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *budget)
+/* Where the automaton is: a state (a row of STATES) and, with Labels,
+ * how many bytes of its label have been read: k < Lab_Len is an implicit
+ * state (FORMAT.md "Labels"), k == Lab_Len the row's own state. */
+typedef struct apos {
+    uint32_t s, k;
+} apos;
+
+typedef struct autom {
+    const uint8_t *b;
+    const bs_tab *S;
+    const uint8_t *strings; /* the labels' bytes */
+    int labels;
+    uint32_t root;
+} autom;
+
+/* Lab_Len of state s (0 without Labels; the root's string is empty, so
+ * a label on it, which no encoder writes, is not read). */
+static uint32_t lab_len(const autom *a, uint32_t s)
 {
+    return a->labels && s != a->root ? bs_cell(a->b, a->S, s, 6) : 0;
+}
+
+static int implicit(const autom *a, apos p)
+{
+    return p.k < lab_len(a, p.s);
+}
+
+/* The automaton's move from p on byte c, within the states rooted at
+ * a->root: in an implicit state, on by the label's next byte, else to the
+ * root (which then reads c); in a state, its child with key c (entered at
+ * the start of its label), else the failure links (each failure step, and
+ * the fall from an implicit state to the root, taken from *budget: a
+ * matcher bounds them by the bytes read). */
+static apos move(const autom *a, apos p, uint8_t c, size_t *budget)
+{
+    const uint8_t *b = a->b;
+    const bs_tab *S = a->S;
+    uint32_t s = p.s, k = p.k;
     for (;;) {
-        uint32_t first = bs_cell(b, S, s, 1), n = bs_cell(b, S, s, 2);
-        for (uint32_t k = first; k < first + n; k++)
-            if (bs_cell(b, S, k, 0) == c)
-                return k;
-        if (s == root || *budget == 0)
-            return root;
+        uint32_t next;
+        if (k < lab_len(a, s)) {
+            if (a->strings[bs_cell(b, S, s, 5) + k] == c)
+                return (apos){s, k + 1};
+            next = a->root;
+        } else {
+            uint32_t first = bs_cell(b, S, s, 1), n = bs_cell(b, S, s, 2);
+            for (uint32_t j = first; j < first + n; j++)
+                if (bs_cell(b, S, j, 0) == c)
+                    return (apos){j, 0};
+            if (s == a->root)
+                return (apos){a->root, 0};
+            next = bs_cell(b, S, s, 3);
+        }
+        if (*budget == 0)
+            return (apos){a->root, 0};
         --*budget;
-        s = bs_cell(b, S, s, 3);
+        s = next, k = lab_len(a, next); /* a Fail link names a state: the end of its label */
     }
 }
 
@@ -678,9 +731,10 @@ static uint32_t program_best(const uint8_t *b, const bs_blob *x, size_t pos, con
 {
     uint32_t tsize = uv(b, &pos);
     size_t g = pos + tsize;
-    uint32_t shape = uv(b, &g), nint = shape >> 1;
+    uint32_t shape = uv(b, &g), nint = shape >> 2, labels = shape >> 1 & 1;
     bs_tab R, O, S, E;
-    tab_at(b, &g, 2, &R), tab_at(b, &g, 6, &O), tab_at(b, &g, 5, &S), tab_at(b, &g, 4, &E);
+    tab_at(b, &g, 2, &R), tab_at(b, &g, 6, &O), tab_at(b, &g, labels ? 7 : 5, &S), tab_at(b, &g, 4, &E);
+    autom au = {b, &S, b + x->sec_off[1], (int)labels, 0};
     active *act;
     size_t nact;
     best = walk(b, x, pos, p, n, best, &act, &nact);
@@ -702,12 +756,13 @@ static uint32_t program_best(const uint8_t *b, const bs_blob *x, size_t pos, con
         return best;
     }
     size_t budget = 0;
-    if (shape & 1) { /* a chain: segment f's line from base */
+    if (shape & 1) { /* a chain (Labels 0): segment f's line from base */
         uint32_t f = 0, base = 0, st = 0, last = O.count - 1;
         int done = 0;
         for (size_t j = from; j < n && !done; j++) {
             budget++;
-            st = move(b, &S, st, p[j], base, &budget);
+            au.root = base;
+            st = move(&au, (apos){st, 0}, p[j], &budget).s;
             if (!bs_cell(b, &S, st, 4) || !bs_cell(b, &O, f, 4))
                 continue; /* not at its end, or the last, anchored */
             if (f == last) {
@@ -724,11 +779,13 @@ static uint32_t program_best(const uint8_t *b, const bs_blob *x, size_t pos, con
         free(reached);
         return best;
     }
-    uint32_t st = 0;
+    apos at = {0, 0};
     for (size_t j = from; j < n; j++) {
         budget++;
-        st = move(b, &S, st, p[j], 0, &budget);
-        uint32_t o = bs_cell(b, &S, st, 4);
+        at = move(&au, at, p[j], &budget);
+        if (implicit(&au, at))
+            continue; /* inside a label: no output */
+        uint32_t o = bs_cell(b, &S, at.s, 4);
         for (unsigned k = 0; o && k < 16; k++, o = bs_cell(b, &O, o - 1, 1)) {
             uint32_t row = o - 1, len = bs_cell(b, &O, row, 0);
             if (bs_cell(b, &O, row, 2) <= best)
@@ -747,8 +804,9 @@ static uint32_t program_best(const uint8_t *b, const bs_blob *x, size_t pos, con
             }
         }
     }
-    /* the path's end: the anchored edges of the segments ending there */
-    uint32_t o = st ? bs_cell(b, &S, st, 4) : 0;
+    /* the path's end: the anchored edges of the segments ending there
+     * (none inside a label) */
+    uint32_t o = at.s && !implicit(&au, at) ? bs_cell(b, &S, at.s, 4) : 0;
     for (unsigned k = 0; o && k < 16; k++, o = bs_cell(b, &O, o - 1, 1)) {
         uint32_t row = o - 1, len = bs_cell(b, &O, row, 0);
         if (bs_cell(b, &O, row, 2) <= best)
@@ -959,7 +1017,7 @@ void bs_section(bs_out *o, uint32_t tag, const bs_out *content)
 void bs_finish(bs_out *o, uint16_t flags)
 {
     memcpy(o->p, MAGIC, 8);
-    o->p[8] = 3, o->p[9] = 0;
+    o->p[8] = 3, o->p[9] = 1;
     o->p[10] = (uint8_t)flags;
     bs_wr32(o->p + BS_H_TOTAL, (uint32_t)o->n);
     bs_checksum(o->p, o->n);

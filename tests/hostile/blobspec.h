@@ -1,4 +1,4 @@
-/* An independent reading of docs/FORMAT.md (version 3) for the hostile
+/* An independent reading of docs/FORMAT.md (version 3.1) for the hostile
  * tests: a verifier, a matcher and a small encoder written from the
  * document, sharing no code with runtime/ or compiler/ (only the public
  * status numbers). The hostile tests use it as an oracle: rsc_load() must
@@ -10,7 +10,8 @@
  * It favours obviousness over speed (the trie walk is recursive, the
  * automaton's children searched one by one). Its matcher follows the
  * pseudo-code of "Matching" (the walk, the one-pass automaton with its
- * Max cut-offs, chains as "Chains" says); on a blob whose unverified
+ * Max cut-offs and the implicit states of "Labels", chains as "Chains"
+ * says); on a blob whose unverified
  * fields (levels, links, Max values, sort orders) are not those an encoder
  * writes, FORMAT.md leaves the answer open ("safe but wrong"). */
 #ifndef RSC_HOSTILE_BLOBSPEC_H
@@ -41,7 +42,7 @@ enum {
     BS_END,        /* node End rank                                       */
     BS_SLOT,       /* node Slot (aux: the ROOTS Count)                    */
     BS_TRIE_SIZE,  /* a program's Trie_Size (aux: room to the program end)*/
-    BS_SHAPE,      /* a program's Shape                                   */
+    BS_SHAPE,      /* a program's Shape (aux: its ROOTS Count)            */
     BS_PAD,        /* a byte of a program's padding (row: its index)      */
     BS_KEY,        /* one key of a node (row: its index)                  */
     BS_OFFSET,     /* one child offset (row: its index; aux: span room,
@@ -61,7 +62,7 @@ typedef struct bs_field {
 
 typedef struct bs_tab {
     uint32_t off, count, row; /* first row; rows; bytes a row */
-    uint8_t w[6];
+    uint8_t w[8];             /* at most 7 columns: STATES with Labels */
 } bs_tab;
 
 /* The outcome of bs_verify(); the tables are valid only when status is 0. */
@@ -76,6 +77,8 @@ typedef struct bs_blob {
     uint32_t n_sets; /* the sets, or the programs when SETS is absent */
     uint32_t nodes, globs, max_prog_nodes, max_chain; /* globs: EDGES rows */
     uint32_t slots, states, chains; /* ROOTS and STATES rows; chain programs */
+    uint32_t labelled, lab_states;  /* programs with Labels 1; STATES rows with a
+                                       label (Lab_Len > 0) */
     bs_field *fields; /* recorded when asked */
     size_t n_fields, cap_fields;
 } bs_blob;
