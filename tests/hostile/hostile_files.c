@@ -41,6 +41,17 @@
  *      split). Their verdicts are also checked against blobspec.c's own
  *      reading of FORMAT.md "Matching" (bs_match), not only the reference.
  *
+ * Cases aimed at format 3.1's labels (an automaton's straight runs left
+ * out of STATES, read from STRINGS):
+ *  (k) long labels with near misses: a label matched but its last byte,
+ *      paths ending inside a label, labels ending exactly at the path's
+ *      end with '$', a miss inside a label followed by the whole label,
+ *      labels that part near their end; random rules over stems whose
+ *      states are implicit (24 bytes, and 1,500 bytes in k-labels-long);
+ *      google and rfc (labels of %XX escapes). Every rule's near misses
+ *      (near_miss()) are checked against the reference and blobspec.c's
+ *      bs_match; the blob must have labelled states.
+ *
  * Also (item 5): rsc_compile with an allocator that fails the k-th
  * allocation returns RSC_E_NOMEM and leaks nothing, on a mid-size
  * adversarial file: every k up to 200, then every 37th, up to success.
@@ -225,6 +236,8 @@ typedef struct hcase {
     size_t chain_d, chain_step; /* PROBE_CHAIN: levels, bytes a level */
     int bin_depth;              /* PROBE_BINARY: word lengths 1..bin_depth */
     int spec;                   /* also compare every verdict with bs_match (blobspec.c) */
+    int near;                   /* near-miss paths from every rule (near_miss()) */
+    uint32_t min_labelled;      /* the blob must have at least this many states with a label */
     uint32_t min_programs;      /* the blob must have at least this many programs */
     /* a URL: url_prefix, then url_fill repeated url_fill_n times
      * (rsc_match_url against the reference, and url_expect when >= 0) */
@@ -366,6 +379,47 @@ static void derive(ctx *c, const rsc_bytes *ag, size_t n_ag, const rsc_str *pat)
     free(buf);
 }
 
+/* Near misses of an escaped pattern, for automata with labels (FORMAT.md
+ * "Labels"): the path it spells ('*' as nothing, a final '$' dropped) is
+ * cut after each byte (paths ending inside a label), has each byte
+ * changed (a label matched but one byte, the last one included), and has
+ * each proper prefix of its wildcard tail put before the whole tail (a
+ * miss inside a label, then the label again: the fall to the root must
+ * read the byte that missed). Long patterns: every byte of the first and
+ * last 24, a stride between. Each path is checked like check_path(). */
+static void near_miss(ctx *c, const rsc_bytes *ag, const rsc_str *pat)
+{
+    size_t n = 0, lp = SIZE_MAX;
+    char *q = malloc(pat->len + 1), *buf = malloc(2 * pat->len + 2);
+    for (size_t i = 0; i < pat->len; i++) {
+        if (pat->ptr[i] == '$' && i + 1 == pat->len)
+            break;
+        if (pat->ptr[i] == '*') {
+            if (lp == SIZE_MAX)
+                lp = n;
+            continue;
+        }
+        q[n++] = pat->ptr[i];
+    }
+    size_t stride = n > 64 ? n / 32 : 1;
+    for (size_t k = 1; k <= n; k++) {
+        if (k > 24 && k + 24 < n && k % stride)
+            continue;
+        check_path(c, ag, 1, q, k, -1); /* cut after k bytes */
+        memcpy(buf, q, n);
+        buf[k - 1] = (char)(buf[k - 1] ^ 1); /* byte k-1 changed (not the leading '/') */
+        if (k > 1)
+            check_path(c, ag, 1, buf, n, -1);
+        if (lp != SIZE_MAX && k > lp && k < n) { /* the tail's first k - lp bytes, then the whole tail */
+            memcpy(buf, q, k);
+            memcpy(buf + k, q + lp, n - lp);
+            check_path(c, ag, 1, buf, k + n - lp, -1);
+        }
+    }
+    free(q);
+    free(buf);
+}
+
 /* A path whose verdict is known by construction (the library only). */
 static void probe(ctx *c, const rsc_bytes *ag, const char *path, size_t n, int want)
 {
@@ -462,8 +516,11 @@ static void run_case(hcase *hc)
             c.blob = b.data;
             c.bx = bx;
         }
-        printf("%s: %u programs (%u in chain form), %u root slots, %u states, %u edges\n", hc->name,
-               bx.progs.count, bx.chains, bx.slots, bx.states, bx.globs);
+        CHECK(bx.lab_states >= hc->min_labelled, "%s: %u states with a label, want at least %u", hc->name,
+              bx.lab_states, hc->min_labelled);
+        printf("%s: %u programs (%u in chain form, %u with labels), %u root slots, %u states (%u with a label), "
+               "%u edges\n", hc->name, bx.progs.count, bx.chains, bx.labelled, bx.slots, bx.states, bx.lab_states,
+               bx.globs);
     }
 
     /* Agents and patterns of the file, as the front end sees them. */
@@ -499,6 +556,9 @@ static void run_case(hcase *hc)
     }
     rsc_bytes kag = {hc->known_agent ? hc->known_agent : "unnamedbot", 0};
     kag.len = strlen(kag.ptr);
+    if (hc->near)
+        for (size_t i = 0; i < ir->n_rules; i++)
+            near_miss(&c, &kag, &ir->rules[i].pattern);
     for (size_t i = 0; i < hc->n_known; i++)
         check_path(&c, &kag, 1, hc->known[i], strlen(hc->known[i]), hc->known_allowed[i]);
     if (hc->probe == PROBE_CHAIN) { /* every /a^m: the rule of level min(m / step, d) decides */
@@ -1128,6 +1188,66 @@ static void gen_levels(hcase *hc, size_t n)
     }
 }
 
+/* (k) format 3.1, automata with labels: segments with long straight runs
+ * (no suffix of a run's bytes starts another segment), near misses of one
+ * byte between them, runs that share a long prefix and part near the end,
+ * a label ending at a '$', a label ending a literal prefix's slot.
+ * fixed: the rules whose verdicts near[] below knows; then n random rules
+ * over stems of stem_len bytes, each starting with a byte no stem holds
+ * elsewhere ('Z', 'Q', 'J' or '~'), so that the stems' states are
+ * implicit; pct: stems with %XX escapes (rfc: normalised on both sides). */
+static void gen_labels(hcase *hc, uint64_t seed, size_t n, size_t stem_len, int pct)
+{
+    static const char *const fixed[] = {
+        "Disallow: /*abcdefghijklmnopqrstuvwxyz$", "Allow: /*abcdefghijklmnopqrstuvwxy0",
+        "Disallow: /*abcdefghijklmnopqrstuvwxy-", "Allow: /doc/*.backup-of-the-file$",
+        "Disallow: /doc/*.backup-of-the-file.old", "Disallow: /*longlabel-one*longlabel-two$",
+        "Allow: /*xyzxyzxyzxyzq", "Disallow: /*aaaaaaaaaaaaaaab", "Disallow: /p/*%c3%a9t%C3%A9-long-%2f-label",
+        "Allow: /p/*%41bcdefghij-%7Eklmnop"};
+    static const char LEAD[] = "ZQJ~", BODY[] = "abcdefghijklmnopqrstuvwxy0123456789.-_/";
+    static const char *const PCT[] = {"%2f", "%c3%a9", "%41", "%7e", "%2F", "%20"};
+    rng_seed(seed);
+    sbuf *b = &hc->body;
+    sb_str(b, "User-agent: *\n");
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        sb_str(b, fixed[i]), sb_c(b, '\n');
+    /* 6 stems; a rule: a literal prefix, then 1-3 segments, each a stem
+     * cut or changed near its end, or a stem with a short word after it */
+    sbuf stems[6];
+    memset(stems, 0, sizeof stems);
+    for (int k = 0; k < 6; k++) {
+        sb_c(&stems[k], LEAD[k % 4]);
+        for (size_t j = 1; j < stem_len; j++) {
+            if (pct && rn(12) == 0)
+                sb_str(&stems[k], PCT[rn(6)]);
+            else
+                sb_c(&stems[k], BODY[rn(sizeof BODY - 1)]);
+        }
+    }
+    static const char *const pre[] = {"/", "/", "/d/", "/doc/", "/p/"};
+    for (size_t i = 0; i < n; i++) {
+        sb_str(b, i % 3 ? "Disallow: " : "Allow: ");
+        sb_str(b, pre[rn(5)]);
+        int segs = 1 + (int)rn(3);
+        for (int s = 0; s < segs; s++) {
+            const sbuf *st = &stems[rn(6)];
+            size_t len = st->n - rn(4) * (st->n > 8); /* all of it, or cut 1-3 bytes short */
+            sb_c(b, '*');
+            sb_add(b, st->p, len);
+            if (rn(3) == 0)
+                sb_c(b, BODY[rn(sizeof BODY - 1)]); /* a near miss of another rule's stem */
+        }
+        if (rn(3) == 0)
+            sb_c(b, '$');
+        sb_c(b, '\n');
+    }
+    for (int k = 0; k < 6; k++)
+        sb_free(&stems[k]);
+    hc->spec = 1;
+    hc->near = 1;
+    hc->must_compile = 1;
+}
+
 static const char *only, *dump_dir;
 
 /* --dump DIR: the generated file, for reproducing a case with the CLI. */
@@ -1517,6 +1637,36 @@ int main(int argc, char **argv)
     hc->alphabet = "ppppx1";
     hc->long_max = 10000;
     run_and_free(hc);
+
+    /* (k) format 3.1: automata with labels, near misses around them. */
+    static const char *const lab_names[] = {"k-labels", "k-labels-rfc", "k-labels-long"};
+    for (int i = 0; i < 3; i++) {
+        hc = new_case(lab_names[i]);
+        if (i < 2)
+            gen_labels(hc, 901 + (uint64_t)i, SZ(400, 120, 40), 24, i);
+        else
+            gen_labels(hc, 903, SZ(60, 20, 6), 1500, 0);
+        hc->profile = i == 1;
+        hc->min_labelled = 10;
+        hc->ref_budget = SZ(2e10, 2e9, 3e8);
+        static const char *const kp[] = {"/abcdefghijklmnopqrstuvwxyz",   "/abcdefghijklmnopqrstuvwxy",
+                                         "/abcdefghijklmnopqrstuvwxyZ",   "/abcdefghijklmnopqrstuvwxy-",
+                                         "/abcdefghijklmabcdefghijklmnopqrstuvwxyz", "/doc/x.backup-of-the-file",
+                                         "/doc/x.backup-of-the-fil",      "/doc/.backup-of-the-file.old"};
+        static const int kv[] = {0, 1, 1, 0, 0, 1, 1, 0};
+        for (size_t k = 0; k < 8; k++)
+            hc->known[k] = kp[k], hc->known_allowed[k] = kv[k];
+        hc->n_known = 8;
+        hc->alphabet = "abcdefghijklmnopqrstuvwxy";
+        hc->lp[0].prefix = "/", hc->lp[0].rep = "abcdefghijklmnopqrstuvwxy", hc->lp[0].suffix = "z";
+        hc->lp[0].expect = -1;
+        hc->lp[1].prefix = "/", hc->lp[1].rep = "abcdefghijklm", hc->lp[1].suffix = "", hc->lp[1].expect = 1;
+        hc->lp[2].prefix = "/doc/", hc->lp[2].rep = ".backup-of-the-fil", hc->lp[2].suffix = "e", hc->lp[2].expect = -1;
+        hc->n_lp = 3;
+        hc->lp_ref_all = 1;
+        hc->long_max = SZ(100000, 10000, 1000);
+        run_and_free(hc);
+    }
 
     /* (g) several MiB of random bytes in total (ctest: 4.4 MiB, full: 20). */
     size_t n_bin = SZ(32, 8, 4), n_tok = SZ(32, 3, 2), bin_size = SZ(512 * 1024, 512 * 1024, 96 * 1024);
