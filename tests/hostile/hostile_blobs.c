@@ -494,6 +494,7 @@ static void targeted(const char *name, const uint8_t *blob, size_t n)
     set_le(&t, 8, 1, 1, RSC_E_VERSION, -1, "Format_Major %u", 1);
     set_le(&t, 8, 1, 2, RSC_E_VERSION, -1, "Format_Major %u", 2);
     set_le(&t, 8, 1, 4, RSC_E_VERSION, -1, "Format_Major %u", 4);
+    set_le(&t, 9, 1, 0, RSC_E_VERSION, -1, "Format_Minor %u (a 3.0 blob)", 0);
     for (uint32_t bit = 1; bit < 8; bit++)
         set_le(&t, 10, 1, (x.flags | 1u << bit), RSC_E_CORRUPT, -1, "reserved flag bit %u", bit);
     set_le(&t, BS_H_TOTAL, 4, (uint32_t)n - 1, RSC_E_SIZE, -1, "Total_Size n-%u", 1);
@@ -514,8 +515,11 @@ static void targeted(const char *name, const uint8_t *blob, size_t n)
          * toggled changes the columns of RULES (3 or 5): rejected, or
          * loaded and answering as FORMAT.md says for the other profile. */
         uint8_t *b = dup_exact(blob, n);
-        b[9] = 7;
-        expect(&t, b, n, 1, RSC_OK, 1, -1, "Format_Minor %u", 7);
+        static const uint8_t minors[] = {2, 7, 255};
+        for (unsigned k = 0; k < sizeof minors; k++) {
+            b[9] = minors[k];
+            expect(&t, b, n, 1, RSC_OK, 1, -1, "Format_Minor %u", minors[k]);
+        }
         b[9] = blob[9];
         b[10] ^= 1;
         expect(&t, b, n, 1, x.rules.count ? (rsc_status)ANY_STATUS : RSC_OK, 0, -1, "profile flag toggled%.0u", 0);
@@ -665,6 +669,17 @@ static void targeted(const char *name, const uint8_t *blob, size_t n)
                     set_le(&t, f.off, flen, f.row + 1, RSC_E_CORRUPT, BS_CELL, "segment %u: Next not earlier", f.row);
                 if (f.tab == 3 && f.col == 2 && 257 <= lim)
                     set_le(&t, f.off, flen, 257, RSC_E_CORRUPT, BS_CELL, "state %u: 257 children", f.row);
+                if (f.tab == 3 && (f.col == 5 || f.col == 6)) { /* Labels: Lab_Off, Lab_Len */
+                    /* the other of the two: the next or the previous cell of the row */
+                    uint32_t other = x.fields[f.col == 5 ? i + 1 : i - 1].value;
+                    uint64_t past = (uint64_t)S1 - other + 1; /* one byte past STRINGS */
+                    if (other <= S1 && past <= lim)
+                        set_le(&t, f.off, flen, (uint32_t)past, RSC_E_CORRUPT, BS_CELL,
+                               "state %u: label one byte past STRINGS", f.row);
+                    if (other <= S1 && past - 1 <= lim) /* up to STRINGS' last byte: loads */
+                        set_le(&t, f.off, flen, (uint32_t)(past - 1), RSC_OK, BS_CELL,
+                               "state %u: label up to the end of STRINGS", f.row);
+                }
                 if (f.tab == 4 && f.col == 0 && f.value + 600 <= lim)
                     set_le(&t, f.off, flen, f.value + 600, RSC_E_CORRUPT, BS_CELL, "edge %u: Parent past the nodes",
                            f.row);
@@ -759,6 +774,15 @@ static void targeted(const char *name, const uint8_t *blob, size_t n)
         case BS_PAD:
             set_le(&t, f.off, 1, 0x80, RSC_E_CORRUPT, BS_PAD, "padding byte %u not zero", f.row);
             break;
+        case BS_SHAPE: /* N_Internal << 2 | Labels << 1 | Chain */
+            if (f.len == 1 && (f.value & 1))
+                set_le(&t, f.off, 1, f.value | 2u, RSC_E_CORRUPT, BS_SHAPE, "a chain with Labels (Shape %u)",
+                       f.value | 2u);
+            else if (f.len == 1) /* Labels toggled: STATES of 5 or 7 columns; the oracle's status */
+                set_le(&t, f.off, 1, f.value ^ 2u, ANY_STATUS, BS_SHAPE, "Labels toggled (Shape %u)", f.value ^ 2u);
+            if (f.len == 1 && !(f.value & 1) && f.value >> 2 < 31) /* one more internal node: loads */
+                set_le(&t, f.off, 1, f.value + 4u, RSC_OK, BS_SHAPE, "N_Internal + 1 (Shape %u)", f.value + 4u);
+            break;
         case BS_TRIE_SIZE:
             if (f.len == 1) {
                 set_le(&t, f.off, 1, 0, RSC_E_CORRUPT, BS_TRIE_SIZE, "Trie_Size %u", 0);
@@ -808,6 +832,8 @@ static void test_blob(const char *name, const uint8_t *blob, size_t n, long muta
         free(b);
         return;
     }
+    /* an encoder's blob: FORMAT.md decides every verdict (none left open) */
+    CHECK(!wild_unspecified(b, n), "%s: wildcard fields other than an encoder writes them", name);
     use_program(name, &p, b, n, &x, 0, NULL, 0);
     uint8_t *c = dup_exact(blob, n);
     bs_checksum(c, n);
@@ -1137,6 +1163,170 @@ static void compiled(long mutations)
     free(txt);
 }
 
+/* ---- format 3.1: labels ----------------------------------------------------------- */
+
+/* A field of the recorded layout x: the first of kind k in PROGRAMS whose
+ * value satisfies (value & mask) == want, from index *i on (*i: its
+ * index). */
+static const bs_field *program_field(const bs_blob *x, int kind, int tab, int col, uint32_t mask, uint32_t want,
+                                     size_t *i)
+{
+    for (; *i < x->n_fields; ++*i) {
+        const bs_field *f = &x->fields[*i];
+        if (f->kind == kind && f->sec == 3 && f->tab == tab && f->col == col && (f->value & mask) == want)
+            return f;
+    }
+    return NULL;
+}
+
+/* Blobs whose automata have labels (FORMAT.md "Labels"), compiled here: all
+ * of test_blob, verdicts by construction on near misses, and the label
+ * rules of Verification 4 and 10 named one by one: a label one byte past
+ * STRINGS (rejected) or up to its end (loads), a chain with Labels 1
+ * (rejected), a 3.0 blob (RSC_E_VERSION at byte 9). */
+static void labels(long mutations)
+{
+    static const char txt[] = "User-agent: *\n"
+                              "Disallow: /*abcdefghijklmnopqrstuvwxyz$\n"
+                              "Allow: /*abcdefghijklmnopqrstuvwxy0\n"
+                              "Disallow: /doc/*.backup-of-the-file*.old-version$\n"
+                              "Allow: /*xyzxyzxyzxyzq\n"
+                              "Disallow: /*aaaaaaaaaaaaaaaab\n"
+                              "Disallow: /*%c3%a9t%C3%A9-long-label-%2f-text$\n";
+    /* path, verdict (by construction) */
+    static const struct {
+        const char *path;
+        int allowed;
+    } near[] = {
+        {"/abcdefghijklmnopqrstuvwxyz", 0},          /* the label ends at the path's end ($) */
+        {"/abcdefghijklmnopqrstuvwxy", 1},           /* the path ends inside the label */
+        {"/abcdefghijklmnopqrstuvwxyZ", 1},          /* all but the last byte */
+        {"/abcdefghijklmnopqrstuvwxyzz", 1},         /* one byte past the anchor */
+        {"/abcdefghijklmnopqrstuvwxy0", 1},          /* the allow rule's label */
+        {"/abcdefghijklmabcdefghijklmnopqrstuvwxyz", 0}, /* a miss inside the label, then the whole */
+        {"/aabcdefghijklmnopqrstuvwxyz", 0},         /* a miss on the label's first byte */
+        {"/doc/a.backup-of-the-file.old-version", 0},
+        {"/doc/a.backup-of-the-fil.old-version", 1},
+        {"/doc/.backup-of-the-file.old-versio", 1},
+        {"/doc/.backup-of-the-file.backup-of-the-file/.old-version", 0},
+        {"/x.backup-of-the-file.old-version", 1},   /* not below /doc/ */
+        {"/aaaaaaaaaaaaaaaaab", 0},                  /* 17 a's: the run's failure links */
+        {"/aaaaaaaaaaaaaaab", 1},                    /* 15 a's */
+        {"/xyzxyzxyzxyzxyzq", 1},
+        {"/xyzxyzxyzxyz", 1},
+    };
+    for (int prof = 0; prof < 2; prof++) {
+        const char *name = prof ? "compiled-labels-rfc" : "compiled-labels";
+        rsc_compile_options co = {0};
+        co.profile = prof ? RSC_PROFILE_RFC : RSC_PROFILE_GOOGLE;
+        rsc_blob blob = {NULL, 0};
+        rsc_status st = rsc_compile(txt, sizeof txt - 1, &co, &blob);
+        CHECK(st == RSC_OK, "%s: %s", name, rsc_strerror(st));
+        if (st != RSC_OK)
+            continue;
+        bs_blob x;
+        CHECK(bs_verify(blob.data, blob.size, &x, 1) == 0, "%s: FORMAT.md verification: %s at %zu", name, x.what,
+              x.fail_off);
+        /* straight runs of 26 bytes: STATES is smaller with labels */
+        CHECK(x.labelled >= 1 && x.lab_states >= 3, "%s: %u programs with Labels, %u labelled states", name,
+              x.labelled, x.lab_states);
+        printf("%-18s %u of %u programs with Labels, %u of %u states with a label\n", name, x.labelled,
+               x.progs.count, x.lab_states, x.states);
+        for (size_t k = 0; k < sizeof near / sizeof near[0]; k++)
+            check_verdict(name, blob.data, blob.size, near[k].path, strlen(near[k].path), near[k].allowed);
+        /* a label of %XX escapes (spec D.1): the rfc profile normalises the
+         * path (either case, or the raw bytes), google compares it as it is */
+        static const char *const pct[] = {"/%C3%A9t%C3%A9-long-label-%2F-text", "/%C3%A9t%c3%a9-long-label-%2f-text",
+                                          "/\xc3\xa9t\xc3\xa9-long-label-%2f-text", "/\xc3\xa9t\xc3\xa9-long-label-%2f-tex"};
+        static const int pct_allowed[2][4] = {{0, 1, 1, 1}, {0, 0, 0, 1}};
+        for (size_t k = 0; k < 4; k++)
+            check_verdict(name, blob.data, blob.size, pct[k], strlen(pct[k]), pct_allowed[prof][k]);
+        tctx t = {name, blob.data, blob.size, &x};
+        const uint32_t S1 = x.sec_size[1];
+        size_t i = 0;
+        /* the first labelled state: Lab_Len (col 6) > 0, Lab_Off the cell before */
+        const bs_field *ll = program_field(&x, BS_CELL, 3, 6, 0, 0, &i);
+        while (ll && ll->value == 0)
+            ++i, ll = program_field(&x, BS_CELL, 3, 6, 0, 0, &i);
+        CHECK(ll != NULL, "%s: a labelled state", name);
+        if (ll) {
+            const bs_field *lo = &x.fields[i - 1];
+            CHECK(lo->col == 5 && lo->row == ll->row, "%s: Lab_Off beside Lab_Len", name);
+            unsigned long before = T.targeted;
+            /* Lab_Off + Lab_Len one past STRINGS, by either cell */
+            set_le(&t, lo->off, lo->len, S1 - ll->value + 1, RSC_E_CORRUPT, BS_CELL, "state %u: Lab_Off one too far",
+                   ll->row);
+            set_le(&t, ll->off, ll->len, S1 - lo->value + 1, RSC_E_CORRUPT, BS_CELL, "state %u: Lab_Len one too long",
+                   ll->row);
+            set_le(&t, lo->off, lo->len, S1 - ll->value, RSC_OK, BS_CELL, "state %u: label at the end of STRINGS",
+                   ll->row);
+            CHECK(T.targeted - before == 3, "%s: the label edits fit their cells (%lu done)", name,
+                  T.targeted - before);
+        }
+        /* a 3.0 blob: rejected at Format_Minor */
+        uint8_t *b = dup_exact(blob.data, blob.size);
+        b[9] = 0;
+        bs_checksum(b, blob.size);
+        rsc_program p;
+        rsc_load_error e = {0, NULL};
+        st = rsc_load(&p, b, blob.size, &e);
+        bs_blob vx;
+        bs_verify(b, blob.size, &vx, 0);
+        CHECK(st == RSC_E_VERSION && e.offset == 9 && vx.status == RSC_E_VERSION && vx.fail_off == 9,
+              "%s: a 3.0 blob: rsc_load %s at %zu, FORMAT.md %s at %zu (want RSC_E_VERSION at 9)", name,
+              rsc_strerror(st), e.offset, rsc_strerror(vx.status), vx.fail_off);
+        free(b);
+        bs_free(&x);
+        test_blob(name, blob.data, blob.size, mutations / (SAN ? 4 : 1));
+        rsc_blob_free(&blob, &co);
+    }
+
+    /* A chain program (a rule of 18 nested suffix segments, over the 16
+     * that may end together) beside a labelled one: Labels 1 on the chain
+     * is rejected, Labels 0 on the other program is the oracle's. */
+    char txt2[512];
+    size_t n = (size_t)sprintf(txt2, "User-agent: *\nAllow: /n");
+    for (int k = 1; k <= 18; k++)
+        n += (size_t)sprintf(txt2 + n, "*%.*s", k, "aaaaaaaaaaaaaaaaaaaa");
+    n += (size_t)sprintf(txt2 + n, "$\nDisallow: /n\nDisallow: /*abcdefghijklmnopqrstuvwxyz\n");
+    rsc_compile_options co = {0};
+    rsc_blob blob = {NULL, 0};
+    rsc_status st = rsc_compile(txt2, n, &co, &blob);
+    CHECK(st == RSC_OK, "chain-labels: %s", rsc_strerror(st));
+    if (st != RSC_OK)
+        return;
+    bs_blob x;
+    CHECK(bs_verify(blob.data, blob.size, &x, 1) == 0, "chain-labels: FORMAT.md verification: %s at %zu", x.what,
+          x.fail_off);
+    tctx t = {"chain-labels", blob.data, blob.size, &x};
+    size_t i = 0, j = 0;
+    const bs_field *ch = program_field(&x, BS_SHAPE, 0, 0, 3, 1, &i), *lab = program_field(&x, BS_SHAPE, 0, 0, 3, 2, &j);
+    CHECK(ch && lab, "chain-labels: a chain program (%s) and a labelled one (%s)", ch ? "yes" : "no",
+          lab ? "yes" : "no");
+    unsigned long before = T.targeted;
+    if (ch)
+        set_le(&t, ch->off, ch->len, ch->value | 2u, RSC_E_CORRUPT, BS_SHAPE, "a chain with Labels 1 (Shape %u)",
+               ch->value | 2u);
+    if (lab)
+        set_le(&t, lab->off, lab->len, lab->value & ~2u, (rsc_status)ANY_STATUS, BS_SHAPE,
+               "Labels 0 on a labelled program (Shape %u)", lab->value & ~2u);
+    CHECK(T.targeted - before == (unsigned long)(ch != NULL) + (lab != NULL), "chain-labels: the Shape edits fit");
+    if (ch) { /* as the runtime reads the chain: the rule of 18 segments */
+        char path[256];
+        size_t m = (size_t)sprintf(path, "/n");
+        for (int k = 1; k <= 18; k++)
+            m += (size_t)sprintf(path + m, "%.*s-", k, "aaaaaaaaaaaaaaaaaaaa");
+        check_verdict("chain-labels", blob.data, blob.size, path, m - 1, 1); /* the chain's rule */
+        check_verdict("chain-labels", blob.data, blob.size, path, m, 0);     /* its anchor missed: /n */
+        check_verdict("chain-labels", blob.data, blob.size, path, m - 2, 0);
+        check_verdict("chain-labels", blob.data, blob.size, "/x/abcdefghijklmnopqrstuvwxyz", 29, 0);
+        check_verdict("chain-labels", blob.data, blob.size, "/x/abcdefghijklmnopqrstuvwxy", 28, 1);
+    }
+    bs_free(&x);
+    test_blob("chain-labels", blob.data, blob.size, mutations / (SAN ? 8 : 4));
+    rsc_blob_free(&blob, &co);
+}
+
 /* ---- the CLI ------------------------------------------------------------------- */
 
 static char tmpdir[256];
@@ -1350,6 +1540,7 @@ int main(int argc, char **argv)
         free(names[i]);
     }
     compiled(mutations);
+    labels(mutations);
     extremes(mutations);
     if (cli) {
         char errpath[512];
