@@ -1,4 +1,4 @@
-/* Runtime matching on hand-built format 3 blobs (rt_builder.c): Accept,
+/* Runtime matching on hand-built format 3.1 blobs (rt_builder.c): Accept,
  * End and wildcard tails exactly as docs/FORMAT.md "Matching" says (prefix
  * and end-anchored rules, tails of several segments, the anchored last
  * segment, greedy leftmost placement, long periodic segments), labels
@@ -15,6 +15,11 @@
  * that starts with '?' or ';', the path's end at NUL and at a URL's '#',
  * sitemaps and directives; and randomised comparisons with a direct
  * wildcard matcher.
+ *
+ * Every test of wildcard blobs runs on automata without labels and with
+ * labels (FORMAT.md 3.1, Labels: every one an encoder leaves out, or at
+ * most 1 or 2 bytes a label), with the same verdicts; test_labels checks
+ * the labelled tables and matching through labels on its own.
  *
  * `test_rt_match --dump` prints the example blob. */
 #include <stdint.h>
@@ -250,6 +255,44 @@ static void test_example(void)
     CHECK(url(&s, "//example.com/a/b") == 0, "network-path reference");
     CHECK(rsc_match_url(&s, NULL, 0, NULL) == 1, "NULL url");
     CHECK(rsc_sitemap_count(&p) == 0 && rsc_directive_count(&p) == 0, "no sitemaps");
+    free(x.b);
+}
+
+/* FORMAT.md's Example 2 (one rule, Disallow: "/" "*.pdf$"), with
+ * labels: its 117 bytes as the document lists them, from the builder's own
+ * automaton (".", ".p" and ".pd" left out: state 1 is '.' + "pdf"). */
+static void test_example2(void)
+{
+    static const uint8_t want[117] = {
+        0x89, 0x52, 0x53, 0x43, 0x0d, 0x0a, 0x1a, 0x0a, 0x03, 0x01, 0x00, 0x75, 0x00, 0x00, 0x00, 0x8e,
+        0x05, 0xda, 0xff, 0x02, 0x07, 0x2f, 0x2a, 0x2e, 0x70, 0x64, 0x66, 0x24, 0x04, 0x07, 0x01, 0x01,
+        0x01, 0x01, 0x04, 0x00, 0x07, 0x06, 0x40, 0x01, 0x01, 0x3d, 0x07, 0x00, 0x20, 0x2f, 0x00, 0x00,
+        0x04, 0x00, 0x02, 0x01, 0x01, 0x01, 0x00, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x04,
+        0x00, 0x01, 0x00, 0x00, 0x01, 0x02, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x00, 0x01, 0x01,
+        0x00, 0x00, 0x00, 0x00, 0x2e, 0x00, 0x00, 0x00, 0x01, 0x03, 0x03, 0x01, 0x01, 0x01, 0x01, 0x01,
+        0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x0a, 0x02, 0x01, 0x00, 0x0c, 0x08, 0x01, 0x01, 0x01,
+        0x01, 0x00, 0x01, 0x01, 0x00};
+    tp_prog tp;
+    tp_rule r = {2, 0, "/*.pdf$"};
+    tp_one(&tp, 1, &r);
+    tp.n_groups = 1;
+    tp.groups[0].line = 1;
+    tp.groups[0].toks[0] = "*";
+    tp.labels = TT_LABELS_ALL;
+    built x;
+    build(&x, &tp);
+    CHECK(x.n == sizeof want && memcmp(x.b, want, sizeof want) == 0 &&
+              rd32le(x.b + 15) == 0xFFDA058Eu,
+          "Example 2 blob bytes (%zu)", x.n);
+    if (x.n != sizeof want || memcmp(x.b, want, sizeof want) != 0)
+        tb_hexdump(x.b, x.n);
+    rsc_selection s = sel1(&x.p, "x");
+    rsc_match m;
+    CHECK(path(&s, "/docs/a.pdf", &m) == 0 && m.line == 2 && path(&s, "/a.pdf?x", &m) == 1 &&
+              !m.decided && path(&s, "/a.pd", &m) == 1 && path(&s, "/.pdf", &m) == 0 &&
+              path(&s, "/a.pdf.pdf", &m) == 0 && path(&s, "/a.pd.pdf", &m) == 0 &&
+              path(&s, "/a.p.pdf", &m) == 0 && path(&s, "/a.pdf.pd", &m) == 1,
+          "Example 2 matches");
     free(x.b);
 }
 
@@ -1537,6 +1580,39 @@ static void test_fail_budget(void)
         free(b);
         tt_free(t);
     }
+    /* Labelled automata for "*abc" (STRINGS "*abc"): state 1 is 'a' + the
+     * label "bc" (@2), failing to the root or to itself; then also its own
+     * child on 'a'; then a label on the root, which is state 1's child. */
+    for (int v = 0; v < 4; v++) {
+        static const char *const lt[] = {"*abc"};
+        uint32_t lroots[] = {0, 1}, louts[] = {3, 0, 1, 0, 1, 0}, ledges[] = {0, 1, 0, 1};
+        uint32_t states[] = {0, 1, 1, 0, 0, 0, 0, 'a', 0, 0, v == 1, 1, 2, 2};
+        if (v == 2)
+            states[7 + 1] = 1, states[7 + 2] = 1, states[7 + 3] = 1;
+        if (v == 3)
+            states[5] = 1, states[6] = 3, states[7 + 1] = 0, states[7 + 2] = 1;
+        tt_wild w = {TT_SHAPE(0, 1, 0), {1, 1, 2, 1}, {lroots, louts, states, ledges}};
+        tt *t = tt_new();
+        tt_slot(t, 0, 0);
+        tt_wild_set(t, &w);
+        size_t n;
+        uint8_t *b = trie_blob(t, lt, 1, &n);
+        rsc_program p = load_or_die(b, n);
+        rsc_selection s = sel1(&p, "x");
+        if (v < 3)
+            CHECK(RANK(&s, "abc") == 1 && RANK(&s, "xxabc") == 1 && RANK(&s, "ab") == 0,
+                  "labelled fail links %d: plain matches", v);
+        static const char *const fill[] = {"a", "ab", "abca", "aab", "abab", "cba"};
+        for (size_t k = 0; k < sizeof fill / sizeof *fill; k++) {
+            size_t fl = strlen(fill[k]);
+            for (size_t i = 0; i < big; i++)
+                q[i] = fill[k][i % fl];
+            (void)rank_for(&s, q, big);
+        }
+        CHECK(1, "labelled fail links %d: every match ended", v);
+        free(b);
+        tt_free(t);
+    }
     free(q);
 }
 
@@ -2675,6 +2751,7 @@ int main(int argc, char **argv)
         return 0;
     }
     test_example();
+    test_example2();
     test_literals();
     test_trie_shapes();
     test_chain();

@@ -1,5 +1,7 @@
 /* The verifier, rule by rule (docs/FORMAT.md "Verification", rules 1-15),
- * on hand-built format 3 blobs: each violation rejected with the
+ * on hand-built format 3.1 blobs (a 3.0 one rejected at Format_Minor;
+ * labelled automata: every label inside STRINGS, none in a chain, STATES
+ * of 7 columns with Labels): each violation rejected with the
  * documented status and byte offset, the valid edge cases accepted (empty
  * and absent sections, SETS left out, unknown skippable sections, varints
  * of 5 bytes, widths 1..4, labels inline and by Rep, 256 children, a
