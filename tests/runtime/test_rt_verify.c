@@ -1788,6 +1788,32 @@ static void test_labels(void)
           0x00, 0x01, 1, 1, 0x00, 0x01, 0x01, 1, 1, 1, 1, 1, 1, 0x02, 0, 1, 0, 1, 0, 0x02, 1, 1,
           1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 'a', 0, 0, 0, 1, 0, 1, 0x01, 1, 1, 1, 1, 0, 1, 0,
           1, 0, 0, 0);
+    {
+        /* No STRINGS section: its size is 0, so is every label's end. */
+        static const uint8_t progs[][3] = {{0, 0, 1}, {0, 1, 0}, {1, 0, 0}};
+        for (int k = 0; k < 3; k++) {
+            const uint8_t prog[] = {STAR_AB_LAB(progs[k][0], progs[k][1])};
+            bb rules = {0}, pr = {0}, agents = {0};
+            uint32_t v[3] = {1u << 1, 0, 0}; /* the empty pattern */
+            tb_table(&rules, 1, 3, v, NULL);
+            v[0] = sizeof prog;
+            tb_table(&pr, 1, 1, v, NULL);
+            size_t data = pr.n;
+            bb_raw(&pr, prog, sizeof prog);
+            bb_varint(&agents, 1);
+            tb_table(&agents, 0, 3, v, NULL);
+            tb_sec sc[] = {TB_SEC(2, &rules), TB_SEC(3, &pr), TB_SEC(5, &agents)};
+            size_t n;
+            uint8_t *b = tb_blob(0, sc, 3, &n);
+            expect(progs[k][2] ? "no STRINGS: labels of 0 bytes at 0" : "no STRINGS: a label",
+                   b, n, progs[k][2] ? RSC_OK : RSC_E_CORRUPT,
+                   progs[k][2] ? 0 : sec(b, n, 3) + data + 38);
+            if (progs[k][2])
+                CHECK(load_and_use(b, n), "no STRINGS: used");
+            free(b);
+            bb_free(&rules), bb_free(&pr), bb_free(&agents);
+        }
+    }
 #undef STAR_AB_LAB
 
     /* A chain has Labels 0 (reported at the Shape): the chain of
