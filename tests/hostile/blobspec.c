@@ -353,6 +353,7 @@ static int program(vstate *v, size_t pos, size_t end)
     }
     BAD(g == end, g, "program does not end with its EDGES");
     BAD(R.count == 0 || S.count >= 1, R.off, "ROOTS without STATES");
+    BAD(R.count || (O.count == 0 && S.count == 0 && E.count == 0), R.off, "OUTS, STATES or EDGES without ROOTS");
     for (uint32_t r = 0; r < R.count; r++)
         BAD(bs_cell(b, &R, r, 0) < 16 && bs_cell(b, &R, r, 1) <= v->n_rules, row_at(&R, r),
             "ROOTS Level over 15 or Max over Rule_Count");
@@ -692,35 +693,30 @@ static int implicit(const autom *a, apos p)
 }
 
 /* The automaton's move from p on byte c, within the states rooted at
- * a->root: in an implicit state, on by the label's next byte, else to the
- * root (which then reads c); in a state, its child with key c (entered at
- * the start of its label), else the failure links (each failure step, and
- * the fall from an implicit state to the root, taken from *budget: a
- * matcher bounds them by the bytes read). */
+ * a->root: in an implicit state, on by the label's next byte, else a fall
+ * to the root, which then reads c ("Matching"); in a state, its child
+ * with key c (entered at the start of its label), else the failure links
+ * (each failure step taken from *budget: a matcher bounds them by the
+ * bytes read). */
 static apos move(const autom *a, apos p, uint8_t c, size_t *budget)
 {
     const uint8_t *b = a->b;
     const bs_tab *S = a->S;
-    uint32_t s = p.s, k = p.k;
-    for (;;) {
-        uint32_t next;
-        if (k < lab_len(a, s)) {
-            if (a->strings[bs_cell(b, S, s, 5) + k] == c)
-                return (apos){s, k + 1};
-            next = a->root;
-        } else {
-            uint32_t first = bs_cell(b, S, s, 1), n = bs_cell(b, S, s, 2);
-            for (uint32_t j = first; j < first + n; j++)
-                if (bs_cell(b, S, j, 0) == c)
-                    return (apos){j, 0};
-            if (s == a->root)
-                return (apos){a->root, 0};
-            next = bs_cell(b, S, s, 3);
-        }
-        if (*budget == 0)
+    uint32_t s = p.s;
+    if (p.k < lab_len(a, s)) {
+        if (a->strings[bs_cell(b, S, s, 5) + p.k] == c)
+            return (apos){s, p.k + 1};
+        s = a->root;
+    }
+    for (;;) { /* s is a state: a Fail link names a state, the end of its label */
+        uint32_t first = bs_cell(b, S, s, 1), n = bs_cell(b, S, s, 2);
+        for (uint32_t j = first; j < first + n; j++)
+            if (bs_cell(b, S, j, 0) == c)
+                return (apos){j, 0};
+        if (s == a->root || *budget == 0)
             return (apos){a->root, 0};
         --*budget;
-        s = next, k = lab_len(a, next); /* a Fail link names a state: the end of its label */
+        s = bs_cell(b, S, s, 3);
     }
 }
 
