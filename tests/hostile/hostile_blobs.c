@@ -981,9 +981,9 @@ static void test_blob(const char *name, const uint8_t *blob, size_t n, long muta
 
 /* ---- hand-built extremes -------------------------------------------------------- */
 
-/* One rule (line 1, disallow "/"), one program (prog), one set used by the
- * global group. */
-static void build_blob(bs_out *o, const bs_out *prog)
+/* One rule (line 1, disallow "/"), one program (the trie prog, then tail:
+ * Shape and the four Tables), one set used by the global group. */
+static void build_blob_tail(bs_out *o, const bs_out *prog, const uint8_t *tail, size_t tail_len)
 {
     bs_out s = {0}, sec = {0};
     bs_begin(o);
@@ -994,12 +994,11 @@ static void build_blob(bs_out *o, const bs_out *prog)
     bs_table(&sec, 3, w111, 1, rule);
     bs_section(o, 2 << 1, &sec);
     sec.n = 0;
-    /* the program: Trie_Size, the trie, Shape 0, four empty Tables */
+    /* the program: Trie_Size, the trie, the tail */
     bs_out pg = {0};
     bs_varint(&pg, (uint32_t)prog->n);
     bs_put(&pg, prog->p, prog->n);
-    static const uint8_t tail[] = {0, 0, 0, 0, 0};
-    bs_put(&pg, tail, sizeof tail);
+    bs_put(&pg, tail, tail_len);
     uint32_t end = (uint32_t)pg.n;
     bs_table(&sec, 1, w4, 1, &end);
     bs_put(&sec, pg.p, pg.n);
@@ -1017,6 +1016,13 @@ static void build_blob(bs_out *o, const bs_out *prog)
     bs_finish(o, 0);
     bs_out_free(&s);
     bs_out_free(&sec);
+}
+
+/* The same with Shape 0 and four empty Tables. */
+static void build_blob(bs_out *o, const bs_out *prog)
+{
+    static const uint8_t tail[] = {0, 0, 0, 0, 0};
+    build_blob_tail(o, prog, tail, sizeof tail);
 }
 
 /* A chain of d nodes keyed 'a', the last accepting rank 1. */
@@ -1099,6 +1105,30 @@ static void extremes(long mutations)
     prog.p[1] = (uint8_t)(((257u << 5 | 3u << 3) & 0x7f) | 0x80), prog.p[2] = (uint8_t)((257u << 5 | 3u << 3) >> 7);
     build_blob(&o, &prog);
     CHECK(load_both("wide-257", "as built", o.p, o.n, 0, NULL, 0) == RSC_E_CORRUPT, "Children 257 rejected");
+
+    /* Without root slots: a Shape with Labels and no rows loads; a STATES
+     * row (5 or 7 columns), an OUTS or an EDGES row is rejected
+     * (Verification 10: OUTS, STATES and EDGES empty when ROOTS is). */
+    chain(&prog, 2);
+    static const uint8_t no_rows[] = {2, 0, 0, 0, 0}, state5[] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0},
+                         state7[] = {2, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+                         out1[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+                         edge1[] = {0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0};
+    static const struct {
+        const uint8_t *tail;
+        size_t len;
+        rsc_status want;
+        const char *what;
+    } nr[] = {{no_rows, sizeof no_rows, RSC_OK, "Labels, no rows"},
+              {state5, sizeof state5, RSC_E_CORRUPT, "a STATES row"},
+              {state7, sizeof state7, RSC_E_CORRUPT, "a labelled STATES row"},
+              {out1, sizeof out1, RSC_E_CORRUPT, "an OUTS row"},
+              {edge1, sizeof edge1, RSC_E_CORRUPT, "an EDGES row"}};
+    for (size_t k = 0; k < sizeof nr / sizeof nr[0]; k++) {
+        build_blob_tail(&o, &prog, nr[k].tail, nr[k].len);
+        CHECK(load_both("no-roots", nr[k].what, o.p, o.n, 0, NULL, 0) == nr[k].want,
+              "no root slots, %s: want %s", nr[k].what, rsc_strerror(nr[k].want));
+    }
     free(as);
     bs_out_free(&prog);
     bs_out_free(&o);
