@@ -151,6 +151,7 @@ typedef struct run {
     size_t adepth[RSC_MAX_LEVELS];
     uint64_t seen[RSC_MAX_INTERNAL / 64];
     size_t rpos[RSC_MAX_INTERNAL];
+    uint32_t nreach, reach[RSC_MAX_INTERNAL]; /* the reached ones, in order */
     tab roots, outs, states, edges;
     uint32_t nslots;
     const uint8_t *at_outs, *at_edges; /* OUTS and EDGES, opened on first use */
@@ -186,6 +187,7 @@ static inline void fire(run *r, uint32_t e, size_t at)
         if (!(r->seen[t >> 6] >> (t & 63) & 1)) {
             r->seen[t >> 6] |= 1ull << (t & 63);
             r->rpos[t] = at;
+            r->reach[r->nreach++] = t; /* a verified Target is < N_Internal */
         }
     }
 }
@@ -206,13 +208,23 @@ static uint32_t find_parent(const run *r, uint32_t lo, uint32_t hi, uint32_t p)
     return end;
 }
 
+/* log2(n) + 1: the probes of a binary search over n rows. */
+static inline uint32_t probes(uint32_t n)
+{
+    uint32_t k = 1;
+    while (n >>= 1)
+        k++;
+    return k;
+}
+
 /* The edges [lo, hi) of a segment that ended at position at, started at
  * start: fire those whose parent was reached at or before start. A short
  * list is scanned. A long one is searched for the root slots the walk
- * passed (at most RSC_MAX_LEVELS), and its edges from internal nodes, at
- * most RSC_MAX_INNER by the budget, are scanned: a verified blob may have
- * more, which are then ignored (safe, its answer wrong), so the cost stays
- * bounded whatever the blob. */
+ * passed (at most RSC_MAX_LEVELS); of its edges from internal nodes, at
+ * most RSC_MAX_INNER by the budget (a verified blob may have more, which
+ * are then ignored: safe, its answer wrong, so the cost stays bounded
+ * whatever the blob), those of the reached internal nodes are searched
+ * when they are few, else all are scanned. */
 static void edges_at(run *r, uint32_t lo, uint32_t hi, size_t start, size_t at)
 {
     uint32_t from = lo;
@@ -234,6 +246,16 @@ static void edges_at(run *r, uint32_t lo, uint32_t hi, size_t start, size_t at)
         from = a;
         if (hi - from > RSC_MAX_INNER) /* never in a compiled blob: the bound holds */
             hi = from + RSC_MAX_INNER;
+        const uint32_t n = r->nreach; /* those reached from here on come later than start */
+        if (n * probes(hi - from) < hi - from) {
+            for (uint32_t k = 0; k < n; k++) {
+                STEP(r);
+                uint32_t t = r->reach[k], e = find_parent(r, from, hi, r->nslots + t);
+                if (e < hi && r->rpos[t] <= start && tab_get(&r->edges, e, E_MAX) > r->best)
+                    fire(r, e, at);
+            }
+            return;
+        }
     }
     for (uint32_t e = from; e < hi; e++) {
         STEP(r);
@@ -550,6 +572,7 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
         return chain(&r, s0, from);
     }
     memset(r.seen, 0, (nint + 63) / 64 * sizeof r.seen[0]);
+    r.nreach = 0;
     segments(&r, s0, from, lab ? w->str : NULL);
     return r.best;
 }
