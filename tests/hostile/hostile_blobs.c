@@ -1209,6 +1209,83 @@ static const bs_field *program_field(const bs_blob *x, int kind, int tab, int co
     return NULL;
 }
 
+/* Labels moved inside STRINGS (Lab_Off of each labelled state set to 0, to
+ * the end of STRINGS, one byte on): FORMAT.md still says what every path
+ * gets (the implicit states read the new bytes; the links, outputs and
+ * Max values are unchanged, and the failure budget never binds, since a
+ * state's depth is unchanged), so rsc_match_path must give bs_match's
+ * verdicts, with none left open, on paths made of pieces of STRINGS. */
+static void moved_labels(const char *name, const uint8_t *blob, size_t n, const bs_blob *x)
+{
+    const uint32_t S1 = x->sec_size[1];
+    const uint8_t *str = blob + x->sec_off[1];
+    unsigned long edits = 0, paths = 0, decided = 0;
+    int bad = 0;
+    for (size_t i = 1; i < x->n_fields; i++) {
+        const bs_field *ll = &x->fields[i], *lo = &x->fields[i - 1];
+        if (ll->kind != BS_CELL || ll->sec != 3 || ll->tab != 3 || ll->col != 6 || ll->value == 0 || S1 < ll->value)
+            continue;
+        uint32_t to[3] = {0, S1 - ll->value, lo->value + 1};
+        for (int k = 0; k < 3; k++) {
+            if (to[k] == lo->value || to[k] > S1 - ll->value || (lo->len < 4 && to[k] >> (8 * lo->len)))
+                continue;
+            uint8_t *b = dup_exact(blob, n);
+            for (uint32_t j = 0; j < lo->len; j++)
+                b[lo->off + j] = (uint8_t)(to[k] >> (8 * j));
+            bs_checksum(b, n);
+            rsc_program p;
+            rsc_selection sel;
+            bs_blob mx;
+            rsc_bytes ag = {"x", 1};
+            const char *an = "x";
+            size_t al = 1;
+            int ost = bs_verify(b, n, &mx, 0);
+            rsc_status st = rsc_load(&p, b, n, NULL);
+            CHECK(st == RSC_OK && ost == 0, "%s: label of state %u moved to %u: rsc_load %s, FORMAT.md %s", name,
+                  ll->row, to[k], rsc_strerror(st), rsc_strerror(ost));
+            if (st == RSC_OK && ost == 0 && rsc_select(&p, &ag, 1, &sel) == RSC_OK) {
+                edits++;
+                rng_state = 0x1abe1 + i * 3 + (uint64_t)k;
+                char path[200];
+                for (int t = 0; t < 300; t++) {
+                    /* '/', then 1-4 pieces of STRINGS, the first often the new label */
+                    size_t m = 0;
+                    path[m++] = '/';
+                    for (int piece = 0, np = 1 + (int)(rnd() % 4); piece < np; piece++) {
+                        uint32_t len = 1 + rnd() % 40, at = rnd() % S1;
+                        if (piece == 0 && rnd() % 2)
+                            at = to[k] > 3 ? to[k] - rnd() % 4 : 0, len = ll->value + 4;
+                        if (at + len > S1)
+                            len = S1 - at;
+                        if (m + len + (t % 3 == 0) > sizeof path)
+                            break;
+                        memcpy(path + m, str + at, len), m += len;
+                        if (t % 3 == 0 && piece + 1 == np)
+                            m -= rnd() % (len + 1); /* often a cut inside a label */
+                    }
+                    if (memchr(path, 0, m))
+                        continue;
+                    rsc_match mm;
+                    bs_verdict bv;
+                    int v = rsc_match_path(&sel, path, m, &mm);
+                    bs_match(b, &mx, &an, &al, 1, path, m, &bv);
+                    paths++, decided += bv.decided;
+                    if ((v != bv.allowed || mm.line != bv.line) && bad++ < 3)
+                        fprintf(stderr, "%s: label of state %u moved to %u: path '%.*s': rsc_match_path %d line %u, "
+                                "FORMAT.md %d line %u\n", name, ll->row, to[k], (int)m, path, v, mm.line,
+                                bv.allowed, bv.line);
+                }
+            }
+            free(b);
+        }
+    }
+    CHECK(bad == 0, "%s: %d verdicts with moved labels differ from FORMAT.md", name, bad);
+    CHECK(edits > 0, "%s: some label moved", name);
+    T.oracle_matches += paths;
+    printf("%-18s %lu labels moved, %lu paths compared with FORMAT.md (%lu decided by a rule)\n", name, edits,
+           paths, decided);
+}
+
 /* Blobs whose automata have labels (FORMAT.md "Labels"), compiled here: all
  * of test_blob, verdicts by construction on near misses, and the label
  * rules of Verification 4 and 10 named one by one: a label one byte past
@@ -1306,6 +1383,7 @@ static void labels(long mutations)
               "%s: a 3.0 blob: rsc_load %s at %zu, FORMAT.md %s at %zu (want RSC_E_VERSION at 9)", name,
               rsc_strerror(st), e.offset, rsc_strerror(vx.status), vx.fail_off);
         free(b);
+        moved_labels(name, blob.data, blob.size, &x);
         bs_free(&x);
         test_blob(name, blob.data, blob.size, mutations / (SAN ? 4 : 1));
         rsc_blob_free(&blob, &co);
