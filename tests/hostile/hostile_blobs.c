@@ -1,9 +1,13 @@
-/* Damaged blobs (issue 5, item 3), format version 3, on the pinned golden
+/* Damaged blobs (issue 5, item 3), format version 3.1, on the pinned golden
  * blobs (the .rbc files of tests/golden, compiled by the real compiler,
  * unlike the hand-built blobs of tests/runtime/test_rt_verify), on blobs
  * compiled here from generated files (multi-byte varints, 2-byte offsets,
- * many wildcard rules, chains) and on hand-built extremes (a chain of exactly
- * BS_MAX_CHAIN nodes and one more, a root with 256 children and 4-byte offsets).
+ * many wildcard rules, chains, automata with labels) and on hand-built
+ * extremes (a chain of exactly BS_MAX_CHAIN nodes and one more, a root with
+ * 256 children and 4-byte offsets, programs without root slots).
+ * Labels (labels()): near misses by construction, a label one byte past
+ * STRINGS or up to its end, a chain with Labels, a 3.0 blob, and labels
+ * moved inside STRINGS with every verdict compared (moved_labels()).
  *
  * The oracle is blobspec.c, an independent reading of docs/FORMAT.md:
  *  - every truncation [0, n) is rejected with RSC_E_TRUNCATED;
