@@ -1204,6 +1204,23 @@ static void texts_of_pset(const rsc_tpat *p, size_t n, uint32_t max_rank, bc_tex
     bc_texts_init(tx, max_rank);
     for (size_t i = 0; i < n; i++)
         bc_texts_add(tx, p[i].rank, p[i].bytes, p[i].len, p[i].anchored);
+    bc_texts_pool(tx); /* their STRINGS: automaton labels point there (rsc_tpat.moff) */
+}
+
+/* p[0..n) with each moff where tx's STRINGS holds its rank's match text
+ * (texts_of_pset), so that the program's labels point at its bytes. */
+static rsc_tpat *with_moff(const rsc_tpat *p, size_t n, const bc_texts *tx)
+{
+    rsc_tpat *q = malloc((n + 1) * sizeof *q);
+    if (!q)
+        exit(2);
+    if (n)
+        memcpy(q, p, n * sizeof *q);
+    for (size_t i = 0; i < n; i++)
+        q[i].moff = q[i].rank >= 1 && q[i].rank <= tx->n && tx->off[q[i].rank - 1] != BC_NOWHERE
+                        ? tx->off[q[i].rank - 1]
+                        : 0;
+    return q;
 }
 
 /* One hand-made blob holding the program. */
@@ -1222,8 +1239,10 @@ typedef struct rt {
 
 /* A blob of the program and max_rank disallow rules, rank r on line
  * max_rank + 1 - r (so a verdict's line gives back the rank). Its match
- * texts must be tx: in the rfc profile they are the Match column and every
- * rule's pattern is "x" (priority 1), any order of texts will do; in the
+ * texts must be tx, and its STRINGS tx's (texts_of_pset: the program's
+ * labels point there): in the rfc profile the texts are the Match column
+ * and every rule's pattern is "x" (priority 1, after them in STRINGS), any
+ * order of texts will do; in the
  * google profile they are the patterns themselves, which RULES orders by
  * length, so the blob is made only when the lengths do not fall with the
  * rank (ranks without a pattern repeat the previous length). Returns 0
@@ -1239,11 +1258,12 @@ static int rt_make1(rt1 *r, int rfc, const uint8_t *pg, size_t size, const bc_te
     uint32_t *v = calloc((size_t)max_rank * cols + cols, sizeof *v);
     if (!v)
         exit(2);
-    int bad = rfc ? rsc_buf_put(&m, &sec[1], "x", 1) : 0;
-    uint32_t cur = 0;
+    int bad = tx->str_size ? rsc_buf_put(&m, &sec[1], tx->str, tx->str_size) : 0;
+    uint32_t xoff = (uint32_t)sec[1].len, cur = 0;
+    bad |= rfc ? rsc_buf_put(&m, &sec[1], "x", 1) : 0;
     for (uint32_t i = 0; i < max_rank && !bad; i++) {
-        uint32_t len, off = (uint32_t)sec[1].len;
-        const uint8_t *t = bc_text(tx, i + 1, &len);
+        uint32_t len, off = tx->p[i] ? tx->off[i] : 0;
+        bc_text(tx, i + 1, &len);
         if (!rfc) {
             if (tx->p[i] && len < cur) { /* lengths fall: no google blob */
                 free(v);
@@ -1254,11 +1274,9 @@ static int rt_make1(rt1 *r, int rfc, const uint8_t *pg, size_t size, const bc_te
                 off = 0, len = cur;
             cur = len;
         }
-        if (tx->p[i])
-            bad |= rsc_buf_put(&m, &sec[1], t, len);
         v[cols * i] = (max_rank - i) << 1;
         if (rfc)
-            v[cols * i + 1] = 0, v[cols * i + 2] = 1, v[cols * i + 3] = off, v[cols * i + 4] = len;
+            v[cols * i + 1] = xoff, v[cols * i + 2] = 1, v[cols * i + 3] = off, v[cols * i + 4] = len;
         else
             v[cols * i + 1] = off, v[cols * i + 2] = len;
     }
@@ -1343,13 +1361,14 @@ static int emit_both(const pset *ps, emitted *em)
     /* An empty set has rank 1 all the same: RULES must not be empty for
      * the runtime's blob to decide anything (and it cannot). */
     texts_of_pset(ps->p, ps->n, em->max_rank ? em->max_rank : 1, &em->tx);
+    rsc_tpat *pats = with_moff(ps->p, ps->n, &em->tx);
     bc_entry *want = calloc(ps->n + 1, sizeof *want);
     if (!want)
         exit(2);
     em->ok = 1;
     for (int np = 0; np < 2; np++) {
         rsc_trie_stats st;
-        rsc_status s = rsc_trie_emit(&m, ps->p, ps->n, np, &em->prog[np], &st);
+        rsc_status s = rsc_trie_emit(&m, pats, ps->n, np, &em->prog[np], &st);
         TU_CHECK(s == RSC_OK, "rsc_trie_emit (no_prune %d): %d", np, (int)s);
         if (s != RSC_OK) {
             em->ok = 0;
@@ -1401,7 +1420,7 @@ static int emit_both(const pset *ps, emitted *em)
         rsc_tpat *sh = malloc((ps->n + 1) * sizeof *sh);
         if (!sh)
             exit(2);
-        memcpy(sh, ps->p, ps->n * sizeof *sh);
+        memcpy(sh, pats, ps->n * sizeof *sh);
         for (size_t i = ps->n; i > 1; i--) {
             size_t j = rnd((unsigned)i);
             rsc_tpat t = sh[i - 1];
@@ -1421,6 +1440,7 @@ static int emit_both(const pset *ps, emitted *em)
         em->ok &= em->run[np].b[1].ok;
     }
     free(want);
+    free(pats);
     return em->ok;
 }
 
@@ -1719,6 +1739,7 @@ static void test_trie_random(void)
 {
     static const char alpha[] = "/ab*$.x";
     int seen_width2 = 0, seen_pruned = 0, seen_globs = 0, seen_end = 0, seen_wide = 0;
+    int seen_labels = 0, seen_implicit0 = 0; /* Labels 1; Labels 0 with an implicit state */
     for (int iter = 0; iter < 600 && tu_failures < 20; iter++) {
         int wide = iter % 50 == 0;         /* any byte but NUL: wide fan-out */
         int big = iter % 40 == 0 || wide;  /* many patterns */
@@ -1767,6 +1788,8 @@ static void test_trie_random(void)
             seen_globs |= em.shape[0].globs > 0;
             seen_end |= em.shape[0].ends > 0;
             seen_wide |= em.shape[0].max_children > 100;
+            seen_labels |= em.shape[0].labels;
+            seen_implicit0 |= !em.shape[0].labels && em.shape[0].implicit > 0;
             for (int q = 0; q < 150; q++) {
                 uint8_t path[900];
                 size_t len = 0;
@@ -1799,9 +1822,12 @@ static void test_trie_random(void)
         free(perm);
         passed++;
     }
-    TU_CHECK(seen_width2 && seen_pruned && seen_globs && seen_end && seen_wide,
-             "coverage: width2 %d pruned %d globs %d end %d wide %d", seen_width2, seen_pruned,
-             seen_globs, seen_end, seen_wide);
+    TU_CHECK(seen_width2 && seen_pruned && seen_globs && seen_end && seen_wide && seen_labels &&
+                 seen_implicit0,
+             "coverage: width2 %d pruned %d globs %d end %d wide %d labels %d implicit without "
+             "labels %d",
+             seen_width2, seen_pruned, seen_globs, seen_end, seen_wide, seen_labels,
+             seen_implicit0);
 }
 
 /* Offsets widths, 255 children, the chain limit. */
@@ -1828,10 +1854,10 @@ static void test_trie_limits(void)
             q[0] = '/', q[1] = 'a';
             for (size_t d = 0, v = i; d < 4; d++, v /= 20)
                 q[2 + d] = (uint8_t)('c' + v % 20);
-            t[i] = (rsc_tpat){q, 6, (uint32_t)i + 1, 0};
+            t[i] = (rsc_tpat){.bytes = q, .len = 6, .rank = (uint32_t)i + 1};
         }
         static const uint8_t b2[] = "/b";
-        t[K] = (rsc_tpat){b2, 2, (uint32_t)K + 1, 0};
+        t[K] = (rsc_tpat){.bytes = b2, .len = 2, .rank = (uint32_t)K + 1};
         pset ps = {t, K + 1};
         emitted em;
         if (emit_both(&ps, &em)) {
@@ -1885,12 +1911,13 @@ static void test_trie_limits(void)
             if (c == '*')
                 continue;
             store[c][0] = '/', store[c][1] = (uint8_t)c;
-            t[n++] = (rsc_tpat){store[c], 2, (uint32_t)c + 1, (uint8_t)(c % 3 == 0)};
+            t[n++] = (rsc_tpat){.bytes = store[c], .len = 2, .rank = (uint32_t)c + 1,
+                                .anchored = (uint8_t)(c % 3 == 0)};
         }
         for (int star = 0; star < 2; star++) {
             if (star) {
                 store['*'][0] = '/', store['*'][1] = '*';
-                t[n++] = (rsc_tpat){store['*'], 2, 200, 0};
+                t[n++] = (rsc_tpat){.bytes = store['*'], .len = 2, .rank = 200};
             }
             pset ps = {t, n};
             emitted em;
@@ -1926,7 +1953,7 @@ static void test_trie_limits(void)
         s[0] = '/';
         memset(s + 1, 'a', D - 1);
         for (uint32_t i = 0; i < D; i++)
-            t[i] = (rsc_tpat){s, i + 1, i + 1, 0};
+            t[i] = (rsc_tpat){.bytes = s, .len = i + 1, .rank = i + 1};
         pset ps = {t, D - 1};
         emitted em;
         if (emit_both(&ps, &em)) {
@@ -1980,7 +2007,7 @@ static int wild_of(const emitted *em, int np, wild *x)
     uint32_t tsize;
     memset(x, 0, sizeof *x);
     x->ok = bc_split_program(em->prog[np].p, em->prog[np].len, &trie, &tsize, &x->w, NULL) &&
-            bc_decode_wild(&x->w, em->tx.n, &x->sg, NULL);
+            bc_decode_wild_tx(&x->w, &em->tx, &x->sg, NULL);
     TU_CHECK(x->ok, "wild part of the program");
     return x->ok;
 }
@@ -1994,10 +2021,11 @@ static long row_of(const wild *x, const char *s)
     return -1;
 }
 
-/* The state whose string is s (walked down the automaton's children). */
+/* The state whose string is s (walked down the automaton's children; the
+ * whole automaton, implicit states included). */
 static long state_of(const wild *x, const char *s)
 {
-    const bc_table *S = &x->w.states;
+    const bc_table *S = &x->sg.states;
     uint32_t st = 0;
     for (const char *p = s; *p; p++) {
         uint32_t first = bc_cell(S, st, BC_S_FIRST), n = bc_cell(S, st, BC_S_N), k;
@@ -2084,7 +2112,7 @@ static void test_segments(void)
         emitted em;
         wild x;
         if (emit_both(&ps, &em) && wild_of(&em, 0, &x)) {
-            const bc_table *O = &x.w.outs, *S = &x.w.states;
+            const bc_table *O = &x.w.outs, *S = &x.sg.states;
             long rabcd = row_of(&x, "abcd"), rbcd = row_of(&x, "bcd"), rcd = row_of(&x, "cd");
             long rd = row_of(&x, "d"), rbc = row_of(&x, "bc"), rcdx = row_of(&x, "cdx");
             long sabc = state_of(&x, "abc"), sbc = state_of(&x, "bc"), sabcd = state_of(&x, "abcd");
@@ -2426,6 +2454,224 @@ static void test_split(void)
     passed++;
 }
 
+/* ---- FORMAT.md, Labels: through the whole compiler ---------------------- */
+
+/* Program k of blob b: its wildcard part as the blob has it (*w: Shape's
+ * Labels bit, STATES rows) and as the checker reads it (*pr: the whole
+ * automaton's states, of them the ones the Labels rule makes implicit). */
+static int labels_of(const rsc_blob *b, uint32_t k, bc_wild *w, bc_prog *pr)
+{
+    const uint8_t *pg, *trie;
+    size_t size;
+    uint32_t tsize;
+    memset(pr, 0, sizeof *pr);
+    return program_of(b, k, &pg, &size) && bc_split_program(pg, size, &trie, &tsize, w, NULL) &&
+           entries_of(b, k, 1, pr);
+}
+
+/* Writes a Table of count rows of cols cells (smallest widths); returns
+ * its size. */
+static size_t put_table(uint8_t *o, const uint32_t *v, uint32_t count, unsigned cols)
+{
+    size_t n = 0;
+    uint32_t c = count;
+    do {
+        o[n++] = (uint8_t)((c & 0x7f) | (c > 0x7f ? 0x80 : 0));
+        c >>= 7;
+    } while (c);
+    if (!count)
+        return n;
+    unsigned w[8];
+    for (unsigned k = 0; k < cols; k++) {
+        uint32_t mx = 0;
+        for (uint32_t r = 0; r < count; r++)
+            mx = v[(size_t)r * cols + k] > mx ? v[(size_t)r * cols + k] : mx;
+        w[k] = bc_width(mx);
+        o[n++] = (uint8_t)w[k];
+    }
+    for (uint32_t r = 0; r < count; r++)
+        for (unsigned k = 0; k < cols; k++)
+            for (unsigned i = 0; i < w[k]; i++)
+                o[n++] = (uint8_t)(v[(size_t)r * cols + k] >> (8 * i));
+    return n;
+}
+
+static void test_labels(void)
+{
+    static const char *const ag[] = {"a", NULL};
+    /* Labels 1: in the segments "/offers/make-an-offer", ".pdf" and
+     * "/offers/" every state is implicit but the root, "/" (the Fail of
+     * "/offers/") and the three segment ends: 5 rows for the whole
+     * automaton's 1 + 21 + 4 = 26 states. */
+    const char *b1 = "User-agent: *\nDisallow: /*/offers/make-an-offer$\nDisallow: /*.pdf$\n"
+                     "Allow: /*/offers/\n";
+    static const char *const p1[] = {"/x/offers/make-an-offer", "/offers/make-an-offer",
+                                     "/x/offers/make-an-offerx", "/x/offers/", "/x/offers",
+                                     "/a.pdf", "/a.pdfx", "/.pdf", "/x/offers/make-an-offe",
+                                     "//offers/make-an-offer", "/x/offers/offers/make-an-offer",
+                                     "/x/offers/make-/offers/make-an-offer", "/x/offer/make-an-offer",
+                                     "/o/offers/make-an-offer.pdf", NULL};
+    for (int prof = 0; prof < 2; prof++) {
+        bc_info bi;
+        rsc_blob b = compile_ex(b1, strlen(b1), prof, 0, &bi);
+        bc_wild w;
+        bc_prog pr;
+        if (labels_of(&b, 0, &w, &pr)) {
+            TU_CHECK(bi.programs == 1 && w.labels && !w.chain && w.nint == 0 && w.states.count == 5 &&
+                         pr.labels && pr.states == 5 && pr.all_states == 26 && pr.implicit == 21 &&
+                         bi.labelled == 1 && bi.states == 5 && bi.all_states == 26,
+                     "labels 1 (profile %d): Labels %d, %u rows, %u states, %u implicit", prof,
+                     w.labels, w.states.count, pr.all_states, pr.implicit);
+            /* The checker can fail: a label shifted by a byte, and the same
+             * automaton without labels (5 columns, every state a row: valid
+             * for a decoder, but not what the encoder chooses). */
+            const uint8_t *pg, *trie;
+            size_t size;
+            uint32_t tsize;
+            bc_texts tx;
+            texts_of(&b, &tx);
+            if (program_of(&b, 0, &pg, &size) && w.states.count == 5) {
+                uint8_t *cp = malloc(size + 1);
+                bc_wild w2;
+                if (!cp)
+                    exit(2);
+                memcpy(cp, pg, size);
+                bc_split_program(cp, size, &trie, &tsize, &w2, NULL);
+                size_t at = (size_t)(w2.states.rows - cp) + 4 * w2.states.row_size;
+                for (unsigned c = 0; c < BC_S_LABOFF; c++)
+                    at += w2.states.w[c];
+                TU_CHECK(bc_cell(&w2.states, 4, BC_S_LABLEN) > 0, "row 4 has a label");
+                cp[at]++; /* the last row's Lab_Off, one byte on */
+                bc_err e = {{0}};
+                bc_prog tmp;
+                TU_CHECK(!bc_check_program(cp, size, &tx, 0, 1, &tmp, &e) && e.msg[0],
+                         "checker: a shifted label accepted");
+                bc_prog_free(&tmp);
+                free(cp);
+                /* unlabelled: Shape 0 and the whole automaton as STATES */
+                bc_seg sg;
+                bc_err e2 = {{0}};
+                if (bc_decode_wild_tx(&w, &tx, &sg, &e2)) {
+                    uint32_t n = sg.states.count, *v = calloc((size_t)n * 5 + 1, sizeof *v);
+                    uint8_t *un = calloc(size + (size_t)n * 20 + 64, 1);
+                    if (!v || !un)
+                        exit(2);
+                    for (uint32_t s = 0; s < n; s++)
+                        for (unsigned c = 0; c < 5; c++)
+                            v[s * 5 + c] = bc_cell(&sg.states, s, c);
+                    size_t shape_at = (size_t)(w.roots.rows - pg) - 1 - 2; /* Count 1, 2 widths */
+                    shape_at -= 1;                                          /* the Shape varint */
+                    TU_CHECK(pg[shape_at] == 2, "Shape byte %u, want 2 (Labels)", pg[shape_at]);
+                    size_t states_at = (size_t)(w.outs.rows - pg) + (size_t)w.outs.count * w.outs.row_size;
+                    size_t states_end = (size_t)(w.states.rows - pg) + 5 * w.states.row_size;
+                    size_t k = 0;
+                    memcpy(un, pg, shape_at);
+                    k = shape_at;
+                    un[k++] = 0; /* Shape: N_Internal 0, Labels 0, not a chain */
+                    memcpy(un + k, pg + shape_at + 1, states_at - shape_at - 1);
+                    k += states_at - shape_at - 1;
+                    k += put_table(un + k, v, n, 5);
+                    memcpy(un + k, pg + states_end, size - states_end);
+                    k += size - states_end;
+                    bc_err e3 = {{0}};
+                    TU_CHECK(!bc_check_program(un, k, &tx, 0, 1, &tmp, &e3) &&
+                                 strstr(e3.msg, "Labels 0, but"),
+                             "checker: the automaton without labels accepted (%s)", e3.msg);
+                    bc_prog_free(&tmp);
+                    free(v);
+                    free(un);
+                    bc_seg_free(&sg);
+                } else {
+                    TU_CHECK(0, "decode: %s", e2.msg);
+                }
+            }
+            bc_texts_free(&tx);
+            bc_prog_free(&pr);
+        }
+        rsc_blob_free(&b, NULL);
+        agree(b1, prof, ag, p1);
+        static const char *const r1[] = {"/*/offers/make-an-offer$", "/*.pdf$", "/*/offers/"};
+        split_agree_p("labels 1", b1, r1, 3, &bi, prof); /* the checker's matcher too */
+        passed++;
+    }
+
+    /* Labels 0, no state implicit: segments over {a, b} whose every state
+     * but the root fails to a state of its last byte, and "a" and "b" are
+     * the Fail of others. */
+    const char *b2 = "User-agent: *\nDisallow: /*abab\nDisallow: /*abba$\nAllow: /*baab\n"
+                     "Disallow: /*bbb\nAllow: /*aab$\nDisallow: /*babba\n";
+    static const char *const p2[] = {"/abab", "/xabba", "/abbax", "/baab", "/bbbb", "/aab", "/aabx",
+                                     "/babba", "/bab", "/ababbaab", NULL};
+    {
+        bc_info bi;
+        rsc_blob b = compile_ex(b2, strlen(b2), 0, 0, &bi);
+        bc_wild w;
+        bc_prog pr;
+        if (labels_of(&b, 0, &w, &pr)) {
+            TU_CHECK(bi.programs == 1 && !w.labels && pr.implicit == 0 &&
+                         pr.states == pr.all_states && pr.states == w.states.count &&
+                         w.states.cols == 5 && bi.labelled == 0,
+                     "labels 0 (no implicit state): Labels %d, %u rows, %u states, %u implicit",
+                     w.labels, w.states.count, pr.all_states, pr.implicit);
+            bc_prog_free(&pr);
+        }
+        rsc_blob_free(&b, NULL);
+        agree(b2, 0, ag, p2);
+        static const char *const r2[] = {"/*abab", "/*abba$", "/*baab", "/*bbb", "/*aab$", "/*babba"};
+        split_agree("labels 0", b2, r2, 6, &bi);
+        passed++;
+    }
+
+    /* Labels 0 with a state implicit: of "abcd", "bcd", "cd", "d", "bc",
+     * "cdx" only "a" is (one child, nothing fails to it), and 11 rows of 7
+     * columns are larger than 12 of 5: the whole automaton, 12 rows. */
+    const char *b3 = "User-agent: *\nDisallow: /*abcd\nAllow: /*bcd\nDisallow: /*cd\nAllow: /*d\n"
+                     "Disallow: /*bc\nDisallow: /*cdx\n";
+    static const char *const p3[] = {"/abcd", "/xbcd", "/cd", "/d", "/bc", "/cdx", "/abc",
+                                     "/abcdx", "/cdxd", NULL};
+    {
+        bc_info bi;
+        rsc_blob b = compile_ex(b3, strlen(b3), 0, 0, &bi);
+        bc_wild w;
+        bc_prog pr;
+        if (labels_of(&b, 0, &w, &pr)) {
+            TU_CHECK(bi.programs == 1 && !w.labels && pr.implicit == 1 && pr.all_states == 12 &&
+                         w.states.count == 12 && bi.labelled == 0,
+                     "labels 0 (one implicit state): Labels %d, %u rows, %u states, %u implicit",
+                     w.labels, w.states.count, pr.all_states, pr.implicit);
+            bc_prog_free(&pr);
+        }
+        rsc_blob_free(&b, NULL);
+        agree(b3, 0, ag, p3);
+        passed++;
+    }
+
+    /* A chain program has Labels 0 whatever its segments: one rule of 600
+     * segments "sNNN" (over the internal-node budget on its own). */
+    {
+        tu_buf r = {NULL, 0, 0};
+        tu_buf_puts(&r, "User-agent: *\nDisallow: /x");
+        char buf[32];
+        for (int i = 0; i < RSC_MAX_INTERNAL + 90; i++) {
+            snprintf(buf, sizeof buf, "*long-segment-%d", i);
+            tu_buf_puts(&r, buf);
+        }
+        tu_buf_puts(&r, "\n");
+        bc_info bi;
+        rsc_blob b = compile_ex(r.p, r.n, 0, 0, &bi);
+        bc_wild w;
+        bc_prog pr;
+        if (labels_of(&b, 0, &w, &pr)) {
+            TU_CHECK(bi.chains == 1 && w.chain && !w.labels && bi.labelled == 0,
+                     "chain: Chain %d Labels %d", w.chain, w.labels);
+            bc_prog_free(&pr);
+        }
+        rsc_blob_free(&b, NULL);
+        free(r.p);
+        passed++;
+    }
+}
+
 /* Allocation failure in the encoder: every k, RSC_E_NOMEM and no leak;
  * then the same bytes as with malloc. */
 static void test_trie_nomem(void)
@@ -2482,6 +2728,7 @@ int main(void)
     test_trie_limits();
     test_segments();
     test_split();
+    test_labels();
     test_trie_nomem();
     printf("encoder: %ld paths matched by the naive matcher, walk() and the runtime (rfc; "
            "google too for %ld)\n",

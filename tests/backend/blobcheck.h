@@ -1,11 +1,11 @@
-/* An independent reader and checker of docs/FORMAT.md version 3 blobs, for
+/* An independent reader and checker of docs/FORMAT.md version 3.1 blobs, for
  * the back-end tests. It shares no code with the compiler or the runtime:
  * it reads the bytes as the document describes them and checks
  *  - every rule a decoder checks (Verification 1-15), and
  *  - what a compliant encoder promises on top: canonical varints (also in
  *    the header fields the decoder reads), the smallest width for every
  *    Table column and node Offsets, empty sections omitted, SETS only when
- *    some set is not the program of the same index, Format_Minor 0, no
+ *    some set is not the program of the same index, Format_Minor 1, no
  *    Skippable known section, in rfc blobs a match text that is the
  *    normalised pattern, groups in file order with at least one agent, a
  *    trie node only where a pattern ends or two part, no key or label byte
@@ -21,9 +21,15 @@
  *    Max on every edge, row and slot the best rank below, OUTS the distinct
  *    segments by length with their Next links, STATES the Aho-Corasick
  *    automaton of the segments in breadth-first order with its failure and
- *    output links, the budgets (64 internal nodes, 16 segments ending
- *    together), or the chain form (one rule over those budgets on its own:
- *    one Knuth-Morris-Pratt line a segment); and (when asked) no Accept,
+ *    output links (with Labels, the automaton those rows and their labels
+ *    spell out: its implicit states exactly those the Labels rule makes
+ *    implicit, every label inside a segment of a rule's match text in
+ *    STRINGS, Lab_Off 0 for an empty label; Labels 1 exactly when some
+ *    state is implicit and that makes STATES smaller), the budgets (512
+ *    internal nodes, 64 edges of a segment from internal nodes, 16
+ *    segments ending together), or the chain form (one rule over those
+ *    budgets on its own: one Knuth-Morris-Pratt line a segment, Labels
+ *    0); and (when asked) no Accept,
  *    End or wildcard rule whose rank is not above the best Accept on the
  *    way from the root (pruning).
  * It also interprets "Matching" on its own: the walk down the trie, then
@@ -31,9 +37,11 @@
  * (a plain search per edge, not the automaton), so that it can disagree
  * with the runtime's one-pass automaton.
  *
- * Programs point into the rules' match texts, so checking or walking one
- * needs them: a bc_texts, read from a blob's RULES (bc_blob_texts) or made
- * by the caller (bc_texts_add) for a program that is not in a blob yet.
+ * Programs point into the rules' match texts, and automaton labels into
+ * STRINGS, so checking or walking one needs them: a bc_texts, read from a
+ * blob's RULES and STRINGS (bc_blob_texts) or made by the caller
+ * (bc_texts_add, then bc_texts_pool for a STRINGS) for a program that is
+ * not in a blob yet.
  *
  * Header-only (static inline), so that each test program takes what it
  * needs. On failure the functions return 0 and leave a message in the
@@ -180,13 +188,20 @@ static inline size_t bc_rfc_norm(const uint8_t *s, size_t n, uint8_t *out)
 
 /* ---- match texts --------------------------------------------------------- */
 
-/* The match text of every rank 1..n: p[r-1][0..len[r-1]). */
+/* The match text of every rank 1..n: p[r-1][0..len[r-1]). An automaton's
+ * labels (FORMAT.md, Labels) point into STRINGS: str[0..str_size), where
+ * rank r's text is at off[r-1] (BC_NOWHERE: not there). */
+#define BC_NOWHERE UINT32_MAX
 typedef struct bc_texts {
     uint32_t n;
     const uint8_t **p;
     uint32_t *len;
     uint8_t **own; /* copies made by bc_texts_add, freed with the texts */
     size_t n_own;
+    const uint8_t *str; /* STRINGS (NULL: none known) */
+    uint32_t str_size;
+    uint32_t *off;
+    uint8_t *str_own; /* made by bc_texts_pool */
 } bc_texts;
 
 /* n ranks, every text empty until set. */
@@ -197,8 +212,9 @@ static inline void bc_texts_init(bc_texts *t, uint32_t n)
     t->p = bc_alloc(((size_t)n + 1) * sizeof *t->p);
     t->len = bc_alloc(((size_t)n + 1) * sizeof *t->len);
     t->own = bc_alloc(((size_t)n + 1) * sizeof *t->own);
+    t->off = bc_alloc(((size_t)n + 1) * sizeof *t->off);
     for (uint32_t i = 0; i < n; i++)
-        t->p[i] = NULL, t->len[i] = 0; /* NULL: empty */
+        t->p[i] = NULL, t->len[i] = 0, t->off[i] = BC_NOWHERE; /* NULL: empty */
 }
 
 /* Rank r's text: a copy of s[0..n), followed by a '$' when dollar. The
@@ -224,6 +240,27 @@ static inline const uint8_t *bc_text(const bc_texts *t, uint32_t r, uint32_t *le
     return t->p[r - 1] ? t->p[r - 1] : (const uint8_t *)"";
 }
 
+/* A STRINGS for texts made by bc_texts_add (a program not in a blob yet):
+ * the texts one after the other in rank order, each at off[r-1]. An
+ * encoder given these offsets (rsc_tpat.moff) points its labels there. */
+static inline void bc_texts_pool(bc_texts *t)
+{
+    size_t total = 0;
+    for (uint32_t i = 0; i < t->n; i++)
+        total += t->p[i] ? t->len[i] : 0;
+    free(t->str_own);
+    t->str_own = bc_alloc(total);
+    total = 0;
+    for (uint32_t i = 0; i < t->n; i++) {
+        t->off[i] = t->p[i] ? (uint32_t)total : BC_NOWHERE;
+        if (t->p[i] && t->len[i])
+            memcpy(t->str_own + total, t->p[i], t->len[i]);
+        total += t->p[i] ? t->len[i] : 0;
+    }
+    t->str = t->str_own;
+    t->str_size = (uint32_t)total;
+}
+
 static inline void bc_texts_free(bc_texts *t)
 {
     for (size_t i = 0; i < t->n_own; i++)
@@ -231,6 +268,8 @@ static inline void bc_texts_free(bc_texts *t)
     free(t->own);
     free(t->p);
     free(t->len);
+    free(t->off);
+    free(t->str_own);
     memset(t, 0, sizeof *t);
 }
 
@@ -256,7 +295,7 @@ static inline uint32_t bc_checksum(const uint8_t *p, size_t n)
 }
 
 /* Header and section framing (Verification 1-8, plus the encoder's own
- * rules: minor 0, no empty or skippable sections). */
+ * rules: minor 1, no empty or skippable sections). */
 static inline int bc_open(bc_blob *b, const void *data, size_t n, bc_err *e)
 {
     memset(b, 0, sizeof *b);
@@ -267,8 +306,8 @@ static inline int bc_open(bc_blob *b, const void *data, size_t n, bc_err *e)
         return bc_fail(e, "blob of %zu bytes: shorter than the header", n);
     if (memcmp(p, "\x89RSC\r\n\x1a\n", 8) != 0)
         return bc_fail(e, "bad magic");
-    if (p[8] != 3 || p[9] != 0)
-        return bc_fail(e, "format %u.%u, want 3.0", p[8], p[9]);
+    if (p[8] != 3 || p[9] != 1)
+        return bc_fail(e, "format %u.%u, want 3.1", p[8], p[9]);
     if (p[10] & ~1u)
         return bc_fail(e, "reserved flag bits set: %#x", p[10]);
     b->rfc = p[10] & 1u;
@@ -303,7 +342,7 @@ static inline int bc_open(bc_blob *b, const void *data, size_t n, bc_err *e)
 
 typedef struct bc_table {
     uint32_t count;
-    unsigned cols, w[6];
+    unsigned cols, w[8];
     const uint8_t *rows;
     size_t row_size;
 } bc_table;
@@ -380,11 +419,14 @@ static inline void bc_blob_texts(const bc_blob *b, const bc_table *rules, bc_tex
 {
     unsigned col = b->rfc ? 3 : 1;
     bc_texts_init(t, rules->count);
+    t->str = b->sec[BC_STRINGS] ? b->sec[BC_STRINGS] : (const uint8_t *)"";
+    t->str_size = b->sec_size[BC_STRINGS];
     for (uint32_t r = 0; r < rules->count; r++) {
         uint32_t off = bc_cell(rules, r, col), len = bc_cell(rules, r, col + 1);
         if (bc_strref(b, off, len)) {
             t->p[r] = b->sec[BC_STRINGS] ? b->sec[BC_STRINGS] + off : (const uint8_t *)"";
             t->len[r] = len;
+            t->off[r] = off;
         }
     }
 }
@@ -474,16 +516,16 @@ static inline void bc_child_span(const bc_node *x, uint32_t k, size_t end, size_
 }
 
 /* The wildcard part of a program as FORMAT.md lays it out after the trie:
- * Shape (N_Internal << 1 | Chain) and the four Tables. */
+ * Shape (N_Internal << 2 | Labels << 1 | Chain) and the four Tables. */
 typedef struct bc_wild {
     uint32_t shape, nint;
-    int chain;
+    int chain, labels;
     bc_table roots, outs, states, edges;
 } bc_wild;
 
 enum { BC_R_LEVEL, BC_R_MAX };
 enum { BC_O_LEN, BC_O_NEXT, BC_O_MAX, BC_O_EDGE, BC_O_NFLOAT, BC_O_NANCH };
-enum { BC_S_KEY, BC_S_FIRST, BC_S_N, BC_S_FAIL, BC_S_OUT };
+enum { BC_S_KEY, BC_S_FIRST, BC_S_N, BC_S_FAIL, BC_S_OUT, BC_S_LABOFF, BC_S_LABLEN };
 enum { BC_E_PARENT, BC_E_RANK, BC_E_TARGET, BC_E_MAX };
 
 /* Splits program pg[0..size) into its trie (*tsize bytes from *trie) and
@@ -501,11 +543,12 @@ static inline int bc_split_program(const uint8_t *pg, size_t size, const uint8_t
     p += *tsize;
     if (!bc_varint(&p, end, &w->shape))
         return bc_fail(e, "bad Shape");
-    w->nint = w->shape >> 1;
+    w->nint = w->shape >> 2;
     w->chain = (int)(w->shape & 1u);
+    w->labels = (int)(w->shape >> 1 & 1u);
     if (!bc_read_table(&p, end, 2, &w->roots, "ROOTS", e) ||
         !bc_read_table(&p, end, 6, &w->outs, "OUTS", e) ||
-        !bc_read_table(&p, end, 5, &w->states, "STATES", e) ||
+        !bc_read_table(&p, end, w->labels ? 7 : 5, &w->states, "STATES", e) ||
         !bc_read_table(&p, end, 4, &w->edges, "EDGES", e))
         return 0;
     if (w->roots.count) { /* Pad[3]: zeros, when ROOTS is not empty */
@@ -558,7 +601,7 @@ static inline size_t bc_find(const uint8_t *p, size_t n, size_t from, const uint
 }
 
 /* The segment tree and the automaton of a program, decoded: what the
- * checks and the matcher below work on. Made by bc_decode_wild from a
+ * checks and the matcher below work on. Made by bc_decode_wild_tx from a
  * program whose Tables were read. */
 typedef struct bc_seg {
     uint32_t nrow;     /* OUTS rows */
@@ -569,6 +612,13 @@ typedef struct bc_seg {
     uint32_t *e_row;   /* OUTS row of each edge */
     uint8_t *e_anch;   /* anchored */
     uint32_t *in_edge; /* per internal node: the edge whose Target it is */
+    /* The whole automaton, every position of the trie of the segments a
+     * state (5 columns: Key, First, N, Fail, Out): the program's STATES,
+     * or with Labels those rows and the implicit states between them. */
+    bc_table states;
+    uint8_t *states_own; /* its rows when made here */
+    uint32_t *row;       /* Labels: a state's STATES row, BC_NOWHERE when implicit */
+    uint32_t n_implicit; /* the states that FORMAT.md's Labels rule makes implicit */
 } bc_seg;
 
 static inline void bc_seg_free(bc_seg *s)
@@ -579,6 +629,8 @@ static inline void bc_seg_free(bc_seg *s)
     free(s->e_row);
     free(s->e_anch);
     free(s->in_edge);
+    free(s->states_own);
+    free(s->row);
     memset(s, 0, sizeof *s);
 }
 
@@ -590,6 +642,222 @@ static inline const uint8_t *bc_edge_seg(const bc_seg *s, uint32_t edge, uint32_
     return s->bytes + s->off[r];
 }
 
+/* Bytes of a Table of count rows whose columns hold at most mx[0..cols),
+ * each in its smallest width (FORMAT.md, Conventions). */
+static inline uint64_t bc_table_bytes(uint32_t count, unsigned cols, const uint32_t *mx)
+{
+    uint64_t row = 0;
+    for (unsigned c = 0; c < cols; c++)
+        row += bc_width(mx[c]);
+    return bc_varint_size(count) + (count ? cols + (uint64_t)count * row : 0);
+}
+
+/* Where the segments of the rules' match texts lie in STRINGS (FORMAT.md,
+ * Labels: "the label bytes are those of a segment, inside a rule's match
+ * text in STRINGS"): n occurrences at at[i], len[i] bytes. The caller
+ * frees at and len. */
+typedef struct bc_occ {
+    uint32_t n, *at, *len;
+} bc_occ;
+
+static inline void bc_segment_occurrences(const bc_texts *tx, bc_occ *o)
+{
+    size_t cap = 16;
+    o->n = 0;
+    o->at = bc_alloc(cap * sizeof *o->at);
+    o->len = bc_alloc(cap * sizeof *o->len);
+    for (uint32_t r = 1; tx->p && tx->off && r <= tx->n; r++) {
+        uint32_t ml;
+        const uint8_t *t = bc_text(tx, r, &ml);
+        const uint8_t *star = ml ? memchr(t, '*', ml) : NULL;
+        if (!star || tx->off[r - 1] == BC_NOWHERE)
+            continue;
+        uint32_t s0 = (uint32_t)(star - t), tl = ml - s0 - (t[ml - 1] == '$'), nseg;
+        uint32_t *a = bc_alloc(((size_t)tl + 1) * sizeof *a), *l = bc_alloc(((size_t)tl + 1) * sizeof *l);
+        bc_tail_segments(t + s0, tl, &nseg, a, l);
+        for (uint32_t i = 0; i < nseg; i++) {
+            if (o->n == cap) {
+                cap *= 2;
+                o->at = realloc(o->at, cap * sizeof *o->at);
+                o->len = realloc(o->len, cap * sizeof *o->len);
+                if (!o->at || !o->len)
+                    exit(2);
+            }
+            o->at[o->n] = tx->off[r - 1] + s0 + a[i], o->len[o->n++] = l[i];
+        }
+        free(a);
+        free(l);
+    }
+}
+
+/* For each byte of STRINGS, the farthest end of a segment occurrence
+ * that holds it (0: none): a label [off, off + len) lies inside one
+ * segment when len is 0 or cover[off] >= off + len. str_size + 1
+ * entries; the caller frees it. */
+static inline uint32_t *bc_segment_cover(const bc_texts *tx)
+{
+    uint32_t *cover = calloc((size_t)tx->str_size + 1, sizeof *cover);
+    bc_occ oc;
+    if (!cover)
+        exit(2);
+    bc_segment_occurrences(tx, &oc);
+    for (uint32_t i = 0; i < oc.n; i++)
+        for (uint32_t k = 0; k < oc.len[i]; k++)
+            if ((uint64_t)oc.at[i] + k < tx->str_size && cover[oc.at[i] + k] < oc.at[i] + oc.len[i])
+                cover[oc.at[i] + k] = oc.at[i] + oc.len[i];
+    free(oc.at);
+    free(oc.len);
+    return cover;
+}
+
+/* FORMAT.md, Labels: the program's STATES (7 columns) as the whole
+ * automaton in sg->states. The rows must be a tree in breadth-first order
+ * (children contiguous, Keys increasing), the root without a label, and
+ * every label (Lab_Off 0 when it is empty, as the encoder writes it)
+ * inside a segment of some rule's match text in STRINGS; a row stands for
+ * its parent's string, its Key and its label, and the strings in between
+ * become implicit states: one child, Fail the root, Out 0 (whether that
+ * is right, and whether exactly these are implicit, the caller checks
+ * against the automaton). Each row keeps its Fail (made the row's state)
+ * and Out. */
+static inline int bc_expand_labels(const bc_wild *w, const bc_texts *tx, bc_seg *sg, bc_err *e)
+{
+    const bc_table *R = &w->states;
+    uint32_t nc = R->count, next = 1;
+    uint64_t total = 1, limit = 1;
+    int ok = 0;
+    if (!tx->str)
+        return bc_fail(e, "STATES with labels, but no STRINGS to read them from");
+    for (uint32_t r = 0; r < tx->n; r++)
+        limit += tx->len[r];
+    uint32_t *cpar = calloc((size_t)nc + 1, sizeof *cpar);
+    uint64_t *base = calloc((size_t)nc + 1, sizeof *base);
+    uint32_t *cover = bc_segment_cover(tx);
+    uint32_t *key = NULL, *kid = NULL, *nkid = NULL, *owner = NULL, *q = NULL, *idx = NULL;
+    if (!cpar || !base)
+        exit(2);
+    if (bc_cell(R, 0, BC_S_KEY) != 0 || bc_cell(R, 0, BC_S_LABLEN) != 0) {
+        bc_fail(e, "STATES: the root's Key %u, Lab_Len %u", bc_cell(R, 0, BC_S_KEY),
+                bc_cell(R, 0, BC_S_LABLEN));
+        goto out;
+    }
+    for (uint32_t s = 0; s < nc; s++) {
+        uint32_t first = bc_cell(R, s, BC_S_FIRST), n = bc_cell(R, s, BC_S_N);
+        uint32_t lo = bc_cell(R, s, BC_S_LABOFF), ll = bc_cell(R, s, BC_S_LABLEN);
+        if (s > 0 && s >= next) {
+            bc_fail(e, "STATES: row %u is no row's child", s);
+            goto out;
+        }
+        if (n == 0 ? first != 0 : first != next) {
+            bc_fail(e, "STATES: row %u's children at %u, want %u (breadth first)", s, first,
+                    n ? next : 0);
+            goto out;
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t c = first + k, kb = bc_cell(R, c, BC_S_KEY);
+            if (kb > 255 || kb == '*' || (k && kb <= bc_cell(R, c - 1, BC_S_KEY))) {
+                bc_fail(e, "STATES: row %u's keys not increasing bytes, or '*'", s);
+                goto out;
+            }
+            cpar[c] = s;
+        }
+        next += n;
+        if (ll == 0 ? lo != 0 : cover[lo] < (uint64_t)lo + ll) {
+            bc_fail(e, "STATES row %u: label [%u, +%u) %s", s, lo, ll,
+                    ll ? "not inside a segment of a rule's match text in STRINGS"
+                       : "empty with Lab_Off not 0");
+            goto out;
+        }
+        if (s) /* the row's state, after its implicit ones */
+            base[s] = total + ll, total += 1 + (uint64_t)ll;
+        if (total > limit) {
+            bc_fail(e, "STATES: the labels spell over %llu states, more than the rules' texts hold",
+                    (unsigned long long)limit);
+            goto out;
+        }
+    }
+    if (next != nc) {
+        bc_fail(e, "STATES: %u rows, the tree has %u", nc, next);
+        goto out;
+    }
+    /* the whole trie, numbered as made (a row's implicit states then its
+     * own), then in breadth-first order */
+    uint32_t nf = (uint32_t)total;
+    key = calloc(nf, sizeof *key);
+    kid = calloc(nf, sizeof *kid);   /* first child as made */
+    nkid = calloc(nf, sizeof *nkid);
+    owner = calloc(nf, sizeof *owner); /* the row, BC_NOWHERE when implicit */
+    q = calloc(nf, sizeof *q);
+    idx = calloc(nf, sizeof *idx);
+    if (!key || !kid || !nkid || !owner || !q || !idx)
+        exit(2);
+    owner[0] = 0;
+    for (uint32_t s = 0; s < nc; s++) {
+        uint32_t ll = bc_cell(R, s, BC_S_LABLEN), lo = bc_cell(R, s, BC_S_LABOFF);
+        uint32_t me = (uint32_t)base[s], start = me - ll;
+        if (s) {
+            key[start] = bc_cell(R, s, BC_S_KEY);
+            for (uint32_t j = 0; j < ll; j++) {
+                key[start + 1 + j] = tx->str[lo + j];
+                owner[start + j] = BC_NOWHERE;
+                kid[start + j] = start + j + 1, nkid[start + j] = 1;
+            }
+        }
+        owner[me] = s;
+        nkid[me] = bc_cell(R, s, BC_S_N);
+        if (nkid[me]) {
+            uint32_t c = bc_cell(R, s, BC_S_FIRST);
+            kid[me] = (uint32_t)base[c] - bc_cell(R, c, BC_S_LABLEN);
+        }
+    }
+    /* a row's children were made in Key order, and so are contiguous */
+    uint32_t qh = 0, qt = 0;
+    q[qt++] = 0;
+    while (qh < qt) {
+        uint32_t u = q[qh];
+        idx[u] = qh++;
+        for (uint32_t k = 0; k < nkid[u]; k++) {
+            uint32_t v = kid[u];
+            if (owner[u] != BC_NOWHERE && k) {
+                uint32_t c = bc_cell(R, owner[u], BC_S_FIRST) + k;
+                v = (uint32_t)base[c] - bc_cell(R, c, BC_S_LABLEN);
+            }
+            q[qt++] = v;
+        }
+    }
+    sg->states_own = bc_alloc((size_t)nf * 20);
+    sg->row = bc_alloc((size_t)nf * sizeof *sg->row);
+    sg->states.count = nf, sg->states.cols = 5, sg->states.rows = sg->states_own;
+    sg->states.row_size = 20;
+    for (unsigned c = 0; c < 5; c++)
+        sg->states.w[c] = 4;
+    for (uint32_t i = 0, nxt = 1; i < nf; i++) {
+        uint32_t u = q[i], s = owner[u];
+        uint32_t v[5] = {key[u], nkid[u] ? nxt : 0, nkid[u], 0, 0};
+        if (s != BC_NOWHERE) {
+            uint32_t f = bc_cell(R, s, BC_S_FAIL);
+            v[3] = idx[base[f]], v[4] = bc_cell(R, s, BC_S_OUT);
+        }
+        nxt += nkid[u];
+        sg->row[i] = s;
+        for (unsigned c = 0; c < 5; c++)
+            for (unsigned b = 0; b < 4; b++)
+                sg->states_own[(size_t)i * 20 + c * 4 + b] = (uint8_t)(v[c] >> (8 * b));
+    }
+    ok = 1;
+out:
+    free(cpar);
+    free(base);
+    free(cover);
+    free(key);
+    free(kid);
+    free(nkid);
+    free(owner);
+    free(q);
+    free(idx);
+    return ok;
+}
+
 /* Decodes and checks the wildcard part: the automaton (STATES: a trie in
  * breadth-first order, Keys increasing, failure and output links as
  * Aho-Corasick's; in chain form one Knuth-Morris-Pratt line a segment),
@@ -597,16 +865,23 @@ static inline const uint8_t *bc_edge_seg(const bc_seg *s, uint32_t edge, uint32_
  * rows' edges covering EDGES exactly, each part sorted by Parent), EDGES (a
  * tree below the root slots: every internal node the Target of one
  * floating edge and the Parent of some edge, Max the best Rank on and
- * below), ROOTS' Max, and the budgets. nslots_used: the root slots the
- * trie has (all of ROOTS). */
-static inline int bc_decode_wild(const bc_wild *w, uint32_t max_rank, bc_seg *sg, bc_err *e)
+ * below), ROOTS' Max, and the budgets. With Labels (FORMAT.md, Labels),
+ * the automaton is the whole one, its implicit states exactly those the
+ * rule makes implicit, and Labels 1 exactly when some state is implicit
+ * and the labelled STATES is smaller than the whole one (the encoder's
+ * smallest widths). tx: the match texts and STRINGS, which labels point
+ * into. */
+static inline int bc_decode_wild_tx(const bc_wild *w, const bc_texts *tx, bc_seg *sg, bc_err *e)
 {
+    const uint32_t max_rank = tx->n;
     const bc_table *R = &w->roots, *O = &w->outs, *S = &w->states, *E = &w->edges;
     uint32_t nr = R->count, no = O->count, ns = S->count, ne = E->count;
     memset(sg, 0, sizeof *sg);
+    sg->states = w->states;
     int ok = 0;
     uint32_t *par = NULL, *dep = NULL, *fail = NULL, *own = NULL, *outv = NULL, *srow = NULL;
     uint32_t *cover = NULL, *emax = NULL, *imax = NULL, *nout = NULL;
+    size_t *soff = NULL;
     if (nr == 0) {
         if (w->shape != 0 || no || ns || ne)
             return bc_fail(e, "no root slot, but Shape %u and %u/%u/%u OUTS/STATES/EDGES rows",
@@ -619,10 +894,30 @@ static inline int bc_decode_wild(const bc_wild *w, uint32_t max_rank, bc_seg *sg
         return bc_fail(e, "N_Internal %u over %u", w->nint, BC_MAX_INTERNAL);
     if ((uint64_t)nr + w->nint > UINT32_MAX)
         return bc_fail(e, "N_Internal too large");
+    if (w->chain && w->labels)
+        return bc_fail(e, "chain with Labels 1 (Shape %u)", w->shape);
     for (uint32_t r = 0; r < nr; r++)
         if (bc_cell(R, r, BC_R_LEVEL) >= BC_MAX_LEVELS || bc_cell(R, r, BC_R_MAX) > max_rank)
             return bc_fail(e, "ROOTS row %u: Level %u or Max %u", r, bc_cell(R, r, BC_R_LEVEL),
                            bc_cell(R, r, BC_R_MAX));
+    /* -- STATES (Verification 10) -- */
+    for (uint32_t s = 0; s < ns; s++) {
+        uint32_t first = bc_cell(S, s, BC_S_FIRST), n = bc_cell(S, s, BC_S_N);
+        uint32_t f = bc_cell(S, s, BC_S_FAIL), out = bc_cell(S, s, BC_S_OUT);
+        if (first > ns || n > ns - first || n > 256 || f >= ns || out > no)
+            return bc_fail(e, "STATES row %u out of range", s);
+        if (w->labels && (bc_cell(S, s, BC_S_LABOFF) > tx->str_size ||
+                          bc_cell(S, s, BC_S_LABLEN) > tx->str_size - bc_cell(S, s, BC_S_LABOFF)))
+            return bc_fail(e, "STATES row %u: label [%u, +%u) outside STRINGS (%u bytes)", s,
+                           bc_cell(S, s, BC_S_LABOFF), bc_cell(S, s, BC_S_LABLEN), tx->str_size);
+    }
+    if (w->labels) { /* the whole automaton, checked below as one without labels */
+        if (!bc_expand_labels(w, tx, sg, e)) {
+            bc_seg_free(sg);
+            return 0;
+        }
+        S = &sg->states, ns = S->count;
+    }
     par = calloc((size_t)ns + 1, sizeof *par);
     dep = calloc((size_t)ns + 1, sizeof *dep);
     fail = calloc((size_t)ns + 1, sizeof *fail);
@@ -644,19 +939,14 @@ static inline int bc_decode_wild(const bc_wild *w, uint32_t max_rank, bc_seg *sg
         exit(2);
     }
     sg->nrow = no, sg->nedge = ne;
-    /* -- STATES -- */
-    for (uint32_t s = 0; s < ns; s++) {
-        uint32_t first = bc_cell(S, s, BC_S_FIRST), n = bc_cell(S, s, BC_S_N);
-        uint32_t f = bc_cell(S, s, BC_S_FAIL), out = bc_cell(S, s, BC_S_OUT);
-        if (first > ns || n > ns - first || n > 256 || f >= ns || out > no)
-            return bc_fail(e, "STATES row %u out of range", s), 0;
-    }
     if (w->chain) {
         /* one line a segment: Len + 1 states, the first its root */
         uint32_t base = 0;
-        if (nr != 1 || ne != no || w->nint + 1 != no)
-            return bc_fail(e, "chain: %u slots, %u segments, %u edges, N_Internal %u", nr, no,
-                           ne, w->nint), 0;
+        if (nr != 1 || ne != no || w->nint + 1 != no) {
+            bc_fail(e, "chain: %u slots, %u segments, %u edges, N_Internal %u", nr, no, ne,
+                    w->nint);
+            goto out;
+        }
         for (uint32_t i = 0; i < no; i++) {
             uint32_t len = bc_cell(O, i, BC_O_LEN);
             if (len < 1 || (uint64_t)base + len >= ns) {
@@ -741,7 +1031,8 @@ static inline int bc_decode_wild(const bc_wild *w, uint32_t max_rank, bc_seg *sg
             goto out;
         }
         /* every state's string, at off[s] in bytes (its depth long) */
-        size_t total = 0, *soff = calloc(ns, sizeof *soff);
+        size_t total = 0;
+        soff = calloc(ns, sizeof *soff);
         if (!soff)
             exit(2);
         for (uint32_t s = 0; s < ns; s++)
@@ -762,21 +1053,18 @@ static inline int bc_decode_wild(const bc_wild *w, uint32_t max_rank, bc_seg *sg
             if (o && bc_cell(O, o - 1, BC_O_LEN) == dep[s]) {
                 if (srow[o - 1] != UINT32_MAX) {
                     bc_fail(e, "OUTS row %u is the segment of two states", o - 1);
-                    free(soff);
                     goto out;
                 }
                 srow[o - 1] = s, own[s] = o;
             }
             if (s && bc_cell(S, s, BC_S_N) == 0 && !own[s]) {
                 bc_fail(e, "STATES: leaf %u is no segment", s);
-                free(soff);
                 goto out;
             }
         }
         for (uint32_t r = 0; r < no; r++) {
             if (srow[r] == UINT32_MAX || dep[srow[r]] == 0) {
                 bc_fail(e, "OUTS row %u: no state spells its segment", r);
-                free(soff);
                 goto out;
             }
             sg->off[r] = soff[srow[r]], sg->len[r] = dep[srow[r]];
@@ -807,13 +1095,128 @@ static inline int bc_decode_wild(const bc_wild *w, uint32_t max_rank, bc_seg *sg
         }
         for (uint32_t s = 0; s < ns; s++) {
             if (bc_cell(S, s, BC_S_FAIL) != fail[s] || bc_cell(S, s, BC_S_OUT) != outv[s]) {
-                bc_fail(e, "STATES row %u: Fail %u Out %u, want %u and %u", s,
-                        bc_cell(S, s, BC_S_FAIL), bc_cell(S, s, BC_S_OUT), fail[s], outv[s]);
-                free(soff);
+                if (w->labels) /* the whole automaton's numbers */
+                    bc_fail(e, "state %u (STATES row %d) of \"%.*s\": Fail %u Out %u, want %u and "
+                               "%u%s",
+                            s, sg->row[s] == BC_NOWHERE ? -1 : (int)sg->row[s],
+                            (int)(dep[s] < 40 ? dep[s] : 40), sg->bytes + soff[s],
+                            bc_cell(S, s, BC_S_FAIL), bc_cell(S, s, BC_S_OUT), fail[s], outv[s],
+                            sg->row[s] == BC_NOWHERE ? " (implicit: Fail 0 Out 0)" : "");
+                else
+                    bc_fail(e, "STATES row %u: Fail %u Out %u, want %u and %u", s,
+                            bc_cell(S, s, BC_S_FAIL), bc_cell(S, s, BC_S_OUT), fail[s], outv[s]);
                 goto out;
             }
         }
-        free(soff);
+        /* FORMAT.md, Labels: a state (never the root) is implicit exactly
+         * when it has one child, no output, Fail the root, and no Fail
+         * link points to it. With Labels 1 the rows are the other states;
+         * the encoder chose Labels 1 exactly when some state is implicit
+         * and the labelled STATES is smaller in bytes (smallest widths). */
+        {
+            uint8_t *tgt = calloc(ns, 1), *imp = calloc(ns, 1);
+            uint32_t *cq = calloc(ns, sizeof *cq), *cst = calloc(ns, sizeof *cst);
+            uint32_t *cidx = calloc(ns, sizeof *cidx);
+            uint32_t mxu[5] = {0, 0, 0, 0, 0}, mxl[7] = {0, 0, 0, 0, 0, 0, 0}, nc = 0;
+            int bad = 0;
+            if (!tgt || !imp || !cq || !cst || !cidx)
+                exit(2);
+            for (uint32_t s = 1; s < ns; s++)
+                tgt[fail[s]] = 1;
+            for (uint32_t s = 0; s < ns && !bad; s++) {
+                uint32_t v[5] = {bc_cell(S, s, BC_S_KEY), bc_cell(S, s, BC_S_FIRST),
+                                 bc_cell(S, s, BC_S_N), fail[s], outv[s]};
+                for (unsigned c = 0; c < 5; c++)
+                    mxu[c] = v[c] > mxu[c] ? v[c] : mxu[c];
+                imp[s] = s && v[2] == 1 && !outv[s] && !fail[s] && !tgt[s];
+                sg->n_implicit += imp[s];
+                if (w->labels && imp[s] != (sg->row[s] == BC_NOWHERE))
+                    bad = bc_fail(e, "STATES: the state of \"%.*s\" is %s, the Labels rule makes "
+                                     "it %s",
+                                  (int)(dep[s] < 40 ? dep[s] : 40), sg->bytes + soff[s],
+                                  imp[s] ? "a row" : "implicit", imp[s] ? "implicit" : "a row") + 1;
+            }
+            /* the labelled STATES as the rule makes it: the explicit states
+             * in breadth-first order of the tree without the implicit ones */
+            cq[nc++] = 0;
+            for (uint32_t h = 0; h < nc && !bad; h++) {
+                uint32_t u = cq[h], first = bc_cell(S, u, BC_S_FIRST), n = bc_cell(S, u, BC_S_N);
+                mxl[1] = n && nc > mxl[1] ? nc : mxl[1];
+                mxl[2] = n > mxl[2] ? n : mxl[2];
+                mxl[4] = outv[u] > mxl[4] ? outv[u] : mxl[4];
+                cidx[u] = h;
+                for (uint32_t k = 0; k < n; k++) {
+                    uint32_t c = first + k, x = c;
+                    while (imp[x])
+                        x = bc_cell(S, x, BC_S_FIRST);
+                    cst[nc] = c, cq[nc++] = x;
+                    mxl[0] = bc_cell(S, c, BC_S_KEY) > mxl[0] ? bc_cell(S, c, BC_S_KEY) : mxl[0];
+                    mxl[6] = dep[x] - dep[c] > mxl[6] ? dep[x] - dep[c] : mxl[6];
+                }
+            }
+            for (uint32_t h = 0; h < nc && !bad; h++)
+                mxl[3] = cidx[fail[cq[h]]] > mxl[3] ? cidx[fail[cq[h]]] : mxl[3];
+            uint64_t whole = bc_table_bytes(ns, 5, mxu);
+            if (!bad && w->labels) {
+                uint64_t lab = bc_varint_size(w->states.count) + 7 +
+                               (uint64_t)w->states.count * w->states.row_size;
+                if (nc != w->states.count || lab >= whole)
+                    bad = bc_fail(e, "Labels 1, but STATES takes %llu bytes in %u rows, without "
+                                     "labels %llu in %u",
+                                  (unsigned long long)lab, w->states.count,
+                                  (unsigned long long)whole, ns) + 1;
+            } else if (!bad && sg->n_implicit) {
+                /* Labels 0: Lab_Off is the encoder's choice (inside a
+                 * segment in STRINGS), so only a labelled STATES smaller
+                 * whatever that choice is an error */
+                uint32_t *cov = bc_segment_cover(tx), hi = 0, last_any = 0;
+                for (uint32_t p = 0; p < tx->str_size; p++)
+                    last_any = cov[p] ? p : last_any; /* any label starts at or before it */
+                mxl[5] = last_any;
+                uint64_t lab_hi = bc_table_bytes(nc, 7, mxl);
+                mxl[5] = 0;
+                uint64_t lab_lo = bc_table_bytes(nc, 7, mxl);
+                if (lab_lo < whole && lab_hi >= whole) {
+                    /* the widths decide: each label's last place inside a
+                     * segment (until the table is no longer smaller) */
+                    for (uint32_t h = 1; h < nc && lab_lo < whole; h++) {
+                        uint32_t x = cq[h], c = cst[h], ll = dep[x] - dep[c], last = BC_NOWHERE;
+                        const uint8_t *lb = sg->bytes + soff[x] + dep[c];
+                        for (size_t j = 0; ll && j < tx->str_size;) {
+                            j = bc_find(tx->str, tx->str_size, j, lb, ll);
+                            if (j == SIZE_MAX)
+                                break;
+                            if (cov[j] >= (uint64_t)j + ll)
+                                last = (uint32_t)j;
+                            j++;
+                        }
+                        if (ll && last == BC_NOWHERE) { /* nowhere to point: cannot judge */
+                            lab_lo = whole;
+                            break;
+                        }
+                        if (ll && last > hi) {
+                            hi = last;
+                            mxl[5] = hi;
+                            lab_lo = bc_table_bytes(nc, 7, mxl);
+                        }
+                    }
+                    lab_hi = lab_lo;
+                }
+                if (lab_hi < whole)
+                    bad = bc_fail(e, "Labels 0, but %u states are implicit and the labelled "
+                                     "STATES takes %llu bytes at most, %llu without",
+                                  sg->n_implicit, (unsigned long long)lab_hi,
+                                  (unsigned long long)whole) + 1;
+                free(cov);
+            }
+            free(tgt);
+            free(imp);
+            free(cq);
+            free(cst);
+            free(cidx);
+            if (bad)
+                goto out;
+        }
         /* OUTS: distinct segments by length, Next the longest proper suffix
          * segment, dictionary chains within the budget */
         for (uint32_t r = 0; r < no; r++) {
@@ -997,6 +1400,7 @@ static inline int bc_decode_wild(const bc_wild *w, uint32_t max_rank, bc_seg *sg
     }
     ok = 1;
 out:
+    free(soff);
     free(par);
     free(dep);
     free(fail);
@@ -1010,6 +1414,16 @@ out:
     if (!ok)
         bc_seg_free(sg);
     return ok;
+}
+
+/* bc_decode_wild_tx without STRINGS: a program with labels is rejected
+ * (its automaton cannot be read without them). */
+static inline int bc_decode_wild(const bc_wild *w, uint32_t max_rank, bc_seg *sg, bc_err *e)
+{
+    bc_texts tx;
+    memset(&tx, 0, sizeof tx);
+    tx.n = max_rank;
+    return bc_decode_wild_tx(w, &tx, sg, e);
 }
 
 /* An entry of a program, as the pattern it stands for. */
@@ -1033,6 +1447,9 @@ typedef struct bc_prog {
     uint32_t accepts, ends;
     uint32_t slots, internal, states, edges, segments; /* the wildcard part */
     int chain;                    /* chain form */
+    int labels;                   /* Labels 1: STATES leaves out the implicit states */
+    uint32_t all_states;          /* the whole automaton's states (states: STATES rows) */
+    uint32_t implicit;            /* of them, those the Labels rule makes implicit */
     uint32_t max_level;           /* most root slots on a trie chain */
     bc_entry *ents; /* when collecting */
     size_t n_ents, cap_ents;
@@ -1366,7 +1783,7 @@ static inline int bc_check_program(const uint8_t *pg, size_t size, const bc_text
         return bc_fail(e, "empty program");
     if (!bc_split_program(pg, size, &trie, &tsize, &w, e))
         return 0;
-    if (!bc_decode_wild(&w, tx->n, &sg, e))
+    if (!bc_decode_wild_tx(&w, tx, &sg, e))
         return 0;
     bc_pctx c;
     memset(&c, 0, sizeof c);
@@ -1405,6 +1822,7 @@ static inline int bc_check_program(const uint8_t *pg, size_t size, const bc_text
         ok = bc_fail(e, "chain form for a rule of %u segments within the budgets", sg.nrow);
     out->slots = nr, out->internal = w.nint, out->states = w.states.count;
     out->edges = w.edges.count, out->segments = w.outs.count, out->chain = w.chain;
+    out->labels = w.labels, out->all_states = sg.states.count, out->implicit = sg.n_implicit;
     for (uint32_t s = 0; s < nr; s++)
         free(c.slot_str[s]);
     free(c.slot_str);
@@ -1472,26 +1890,50 @@ static inline uint32_t bc_walk(const uint8_t *pg, size_t size, const bc_texts *t
     uint32_t tsize = 0;
     bc_wild w;
     bc_seg sg;
-    /* the last program decoded, kept: paths are matched many at a time */
-    static uint8_t *c_pg;
-    static size_t c_size;
-    static bc_wild c_w;
-    static bc_seg c_sg;
-    static uint32_t c_tsize, c_max;
-    if (!c_pg || c_size != size || c_max != tx->n || memcmp(c_pg, pg, size) != 0) {
-        free(c_pg);
-        bc_seg_free(&c_sg);
-        c_pg = bc_alloc(size);
-        memcpy(c_pg, pg, size);
-        c_size = size, c_max = tx->n;
-        if (!bc_split_program(c_pg, size, &trie, &c_tsize, &c_w, NULL) ||
-            !bc_decode_wild(&c_w, tx->n, &c_sg, NULL)) {
-            free(c_pg);
-            c_pg = NULL;
+    /* the last programs decoded, kept: paths are matched many at a time,
+     * against a program or two in turn (with the STRINGS their labels
+     * point into) */
+    static struct bc_walk_cache {
+        uint8_t *pg, *str;
+        size_t size;
+        uint32_t tsize, max, str_size;
+        int has_str;
+        bc_wild w;
+        bc_seg sg;
+        unsigned long used;
+    } cache[2];
+    static unsigned long clock;
+    struct bc_walk_cache *c = NULL;
+    int has_str = tx->str != NULL;
+    for (int k = 0; k < 2 && !c; k++) {
+        struct bc_walk_cache *y = &cache[k];
+        if (y->pg && y->size == size && y->max == tx->n && memcmp(y->pg, pg, size) == 0 &&
+            y->has_str == has_str &&
+            (!has_str || (y->str_size == tx->str_size &&
+                          (!tx->str_size || memcmp(y->str, tx->str, tx->str_size) == 0))))
+            c = y;
+    }
+    if (!c) {
+        c = cache[0].used <= cache[1].used ? &cache[0] : &cache[1];
+        free(c->pg);
+        free(c->str);
+        bc_seg_free(&c->sg);
+        c->pg = bc_alloc(size);
+        memcpy(c->pg, pg, size);
+        c->size = size, c->max = tx->n;
+        c->has_str = has_str, c->str_size = has_str ? tx->str_size : 0;
+        c->str = bc_alloc(c->str_size);
+        if (c->str_size)
+            memcpy(c->str, tx->str, c->str_size);
+        if (!bc_split_program(c->pg, size, &trie, &c->tsize, &c->w, NULL) ||
+            !bc_decode_wild_tx(&c->w, tx, &c->sg, NULL)) {
+            free(c->pg);
+            c->pg = NULL;
             return UINT32_MAX;
         }
     }
-    w = c_w, sg = c_sg, tsize = c_tsize; /* Tables read from the copy: the same bytes */
+    c->used = ++clock;
+    w = c->w, sg = c->sg, tsize = c->tsize; /* Tables read from the copy: the same bytes */
     {
         const uint8_t *q = pg;
         bc_varint(&q, pg + size, &tsize);
@@ -1545,6 +1987,8 @@ typedef struct bc_info {
     uint32_t global_set;
     uint32_t nodes, max_nodes, globs, ref_labels; /* globs: EDGES rows */
     uint32_t wild_rules, chains; /* edges with a Rank; programs in chain form */
+    uint32_t labelled;           /* programs with Labels 1 */
+    uint32_t states, all_states; /* STATES rows; the whole automata's states */
     size_t max_prog_bytes;
     uint32_t max_set_programs; /* most programs in one set */
 } bc_info;
@@ -1629,6 +2073,8 @@ static inline int bc_check_sections(const bc_blob *b, int pruned, bc_info *info,
             info->globs += pr.edges; /* what rsc_blob_info_get counts: EDGES rows */
             info->wild_rules += pr.globs;
             info->chains += pr.chain;
+            info->labelled += (uint32_t)pr.labels;
+            info->states += pr.states, info->all_states += pr.all_states;
             info->ref_labels += pr.ref_labels;
             if (pr.nodes > info->max_nodes)
                 info->max_nodes = pr.nodes;
