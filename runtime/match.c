@@ -353,11 +353,11 @@ typedef struct scan {
 /* Path byte c, which ends at position at: the automaton's move, then the
  * outputs of an explicit state. The budget counts label bytes too: they
  * add to the depth that failure links take away. */
-HOT void advance(run *r, scan *k, uint8_t c, size_t at)
+HOT void advance(run *r, scan *k, uint8_t c, size_t at, const int lab)
 {
     STEP(r);
     k->budget++;
-    if (k->pend) {
+    if (lab && k->pend) {
         if (c == *k->lp) {
             k->lp++;
             if (--k->pend == 0 && tab_get(&k->S, k->st, S_OUT))
@@ -369,7 +369,7 @@ HOT void advance(run *r, scan *k, uint8_t c, size_t at)
             return;
     }
     k->st = step(&k->S, k->st, c, 0, &k->budget, k->rk, k->first);
-    if (k->str && k->st) {
+    if (lab && k->st) {
         uint32_t ll = tab_get(&k->S, k->st, S_LLEN);
         if (ll) {
             k->pend = ll, k->lp = k->str + tab_get(&k->S, k->st, S_LOFF);
@@ -380,12 +380,12 @@ HOT void advance(run *r, scan *k, uint8_t c, size_t at)
         outputs(r, k->st, at, 0);
 }
 
-HOT void feed(run *r, scan *k, uint8_t c)
+HOT void feed(run *r, scan *k, uint8_t c, const int lab)
 {
     k->at++;
     if (k->st == 0 && k->rk[c] == 0xff)
         return;
-    advance(r, k, c, k->at);
+    advance(r, k, c, k->at, lab);
 }
 
 /* The end of a path as it is: its first NUL (spec A.5) or term byte. */
@@ -399,7 +399,9 @@ static size_t path_end(const uint8_t *p, size_t n, uint8_t term)
     return n;
 }
 
-static void segments(run *r, const src *s0, size_t from, const uint8_t *str)
+/* lab is a constant in each of the two calls: automata without labels pay
+ * nothing for them. */
+HOT void segments_of(run *r, const src *s0, size_t from, const uint8_t *str, const int lab)
 {
     scan k;
     src s = *s0;
@@ -417,7 +419,7 @@ static void segments(run *r, const src *s0, size_t from, const uint8_t *str)
         while (k.at < from && src_get(&s, &c))
             k.at++;
         while (src_get(&s, &c))
-            feed(r, &k, c);
+            feed(r, &k, c, lab);
         if (k.st && !k.pend)
             outputs(r, k.st, k.at, 1);
         return;
@@ -428,7 +430,7 @@ static void segments(run *r, const src *s0, size_t from, const uint8_t *str)
     const size_t sl = s.qn, end = path_end(s.p, s.n, s.term);
     const uint8_t *p = s.p, one = (uint8_t)tab_get(&k.S, tab_get(&k.S, 0, S_FIRST), S_KEY);
     if (sl && from == 0)
-        feed(r, &k, '/');
+        feed(r, &k, '/', lab);
     for (size_t i = from > sl ? from - sl : 0; i < end; i++) {
         c = p[i];
         if (k.st == 0) {
@@ -441,7 +443,7 @@ static void segments(run *r, const src *s0, size_t from, const uint8_t *str)
                 continue;
             }
         }
-        advance(r, &k, c, i + sl + 1);
+        advance(r, &k, c, i + sl + 1, lab);
     }
     if (k.st && !k.pend)
         outputs(r, k.st, end + sl, 1);
@@ -573,7 +575,10 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
     }
     memset(r.seen, 0, (nint + 63) / 64 * sizeof r.seen[0]);
     r.nreach = 0;
-    segments(&r, s0, from, lab ? w->str : NULL);
+    if (lab)
+        segments_of(&r, s0, from, w->str, 1);
+    else
+        segments_of(&r, s0, from, NULL, 0);
     return r.best;
 }
 
