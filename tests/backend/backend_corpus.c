@@ -51,6 +51,7 @@ static void sink(void *ud, const char *s, size_t n)
 typedef struct stats {
     size_t files, failed, src_bytes, blob_bytes, per_group, max_nodes, max_prog_bytes, larger;
     size_t nodes, globs, programs;
+    size_t automata, labelled, states, all_states; /* FORMAT.md, Labels */
     char max_bytes_file[4096];
     double *times;
     size_t n_times, cap_times;
@@ -141,6 +142,8 @@ static void one_file(stats *st, const char *path, size_t index)
         st->nodes += bi.nodes;
         st->globs += bi.globs;
         st->programs += bi.programs;
+        st->automata += bi.automata, st->labelled += bi.labelled;
+        st->states += bi.states, st->all_states += bi.all_states;
     }
     rsc_blob_free(&b, NULL);
 }
@@ -215,6 +218,9 @@ int main(int argc, char **argv)
            st.src_bytes, st.blob_bytes,
            st.src_bytes ? (double)st.blob_bytes / (double)st.src_bytes : 0.0, st.larger);
     printf("programs %zu, nodes %zu, glob entries %zu\n", st.programs, st.nodes, st.globs);
+    printf("automata %zu, labelled %zu; STATES rows %zu of %zu states (%.3f)\n", st.automata,
+           st.labelled, st.states, st.all_states,
+           st.all_states ? (double)st.states / (double)st.all_states : 0.0);
     printf("largest program: %zu nodes (%s)\n", st.max_nodes, st.max_file);
     printf("largest program: %zu bytes (%s)\n", st.max_prog_bytes, st.max_bytes_file);
     printf("files compiled per group (a set of several programs): %zu\n", st.per_group);

@@ -1987,7 +1987,7 @@ typedef struct bc_info {
     uint32_t global_set;
     uint32_t nodes, max_nodes, globs, ref_labels; /* globs: EDGES rows */
     uint32_t wild_rules, chains; /* edges with a Rank; programs in chain form */
-    uint32_t labelled;           /* programs with Labels 1 */
+    uint32_t automata, labelled; /* programs with wildcard rules (not chains); with Labels 1 */
     uint32_t states, all_states; /* STATES rows; the whole automata's states */
     size_t max_prog_bytes;
     uint32_t max_set_programs; /* most programs in one set */
@@ -2073,6 +2073,7 @@ static inline int bc_check_sections(const bc_blob *b, int pruned, bc_info *info,
             info->globs += pr.edges; /* what rsc_blob_info_get counts: EDGES rows */
             info->wild_rules += pr.globs;
             info->chains += pr.chain;
+            info->automata += pr.slots && !pr.chain;
             info->labelled += (uint32_t)pr.labels;
             info->states += pr.states, info->all_states += pr.all_states;
             info->ref_labels += pr.ref_labels;
