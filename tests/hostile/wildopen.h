@@ -7,7 +7,11 @@
  * Used by hostile_blobs.c and tests/fuzz/fuzz_load.c. The wildcard part
  * is judged on its own first (a damaged trie or rule text must not hide a
  * damaged wildcard field), then the root slots' levels, then the rest of
- * the program as far as it concerns the wildcard rules. */
+ * the program as far as it concerns the wildcard rules. Format 3.1: the
+ * checker reads an automaton with labels (FORMAT.md "Labels") with the
+ * blob's STRINGS, as the automaton its rows and labels spell out; labels
+ * no encoder writes (on the root, other bytes than a segment's, implicit
+ * states the Labels rule would not make implicit) leave the answer open. */
 #ifndef RSC_HOSTILE_WILDOPEN_H
 #define RSC_HOSTILE_WILDOPEN_H
 
@@ -46,7 +50,7 @@ static inline int wild_levels_ok(const uint8_t *trie, size_t at, size_t end, uin
 static inline int wild_unspecified(const uint8_t *b, size_t n)
 {
     /* The framing was verified: read the sections as they are (not with
-     * bc_open, which also wants what an encoder promises: minor 0, no
+     * bc_open, which also wants what an encoder promises: its minor, no
      * empty or skippable section). */
     bc_blob bb;
     memset(&bb, 0, sizeof bb);
@@ -95,7 +99,7 @@ static inline int wild_unspecified(const uint8_t *b, size_t n)
             bc_seg sg;
             /* the wildcard part alone, then the levels, then the rest */
             if (!bc_split_program(data + prev, e - prev, &trie, &tsize, &wl, NULL) ||
-                !bc_decode_wild(&wl, tx.n, &sg, NULL)) {
+                !bc_decode_wild_tx(&wl, &tx, &sg, NULL)) { /* (labels: read from STRINGS) */
                 open = 1;
                 break;
             }
