@@ -1,4 +1,4 @@
-/* Back-end tests (docs/FORMAT.md version 3).
+/* Back-end tests (docs/FORMAT.md version 3.1).
  *
  * Whole compiler: group merging and set sharing (spec F.5-F.7), rule
  * selection (E.3-E.5, E.8), verdicts against the reference matcher
@@ -33,7 +33,15 @@
  * slots on a trie chain, internal nodes, edges from internal nodes, 16
  * segments ending together) compiled into several programs whose verdicts
  * equal the reference's and the checker's; one rule over the budgets on
- * its own in chain form. */
+ * its own in chain form.
+ *
+ * Format 3.1's labels (FORMAT.md, Labels): programs are emitted with their
+ * match texts' places in a STRINGS (rsc_tpat.moff) that the checker and
+ * the hand-made blobs share; a file where Labels must be 1 (rows versus
+ * the whole automaton's states), files where it must be 0 (no state
+ * implicit, or labels not smaller), a chain; the checker rejects a shifted
+ * label, and every small enough program with its STATES in the other form
+ * (restate()). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1335,6 +1343,127 @@ static void rt_free(rt *r)
     rsc_blob_free(&r->b[1].blob, NULL);
 }
 
+/* ---- FORMAT.md, Labels: a program's STATES in the other form ------------ */
+
+/* Writes a Table of count rows of cols cells (smallest widths); returns
+ * its size. */
+static size_t put_table(uint8_t *o, const uint32_t *v, uint32_t count, unsigned cols)
+{
+    size_t n = 0;
+    uint32_t c = count;
+    do {
+        o[n++] = (uint8_t)((c & 0x7f) | (c > 0x7f ? 0x80 : 0));
+        c >>= 7;
+    } while (c);
+    if (!count)
+        return n;
+    unsigned w[8];
+    for (unsigned k = 0; k < cols; k++) {
+        uint32_t mx = 0;
+        for (uint32_t r = 0; r < count; r++)
+            mx = v[(size_t)r * cols + k] > mx ? v[(size_t)r * cols + k] : mx;
+        w[k] = bc_width(mx);
+        o[n++] = (uint8_t)w[k];
+    }
+    for (uint32_t r = 0; r < count; r++)
+        for (unsigned k = 0; k < cols; k++)
+            for (unsigned i = 0; i < w[k]; i++)
+                o[n++] = (uint8_t)(v[(size_t)r * cols + k] >> (8 * i));
+    return n;
+}
+
+/* Program pg[0..size) (with root slots, not a chain) with its STATES in
+ * the other form of FORMAT.md's Labels, and Shape's Labels bit to match:
+ * to_labels: the states the Labels rule keeps, in breadth-first order of
+ * the tree without the others, each label at its first place inside a
+ * segment of a match text in STRINGS; else the whole automaton. Nothing
+ * else changes. out: room for size + 28 * states + 64 bytes. Returns the
+ * new size, 0 when the program cannot be read. */
+static size_t restate(const uint8_t *pg, size_t size, const bc_texts *tx, int to_labels,
+                      uint8_t *out)
+{
+    const uint8_t *trie;
+    uint32_t tsize;
+    bc_wild w;
+    bc_seg sg;
+    if (!bc_split_program(pg, size, &trie, &tsize, &w, NULL) || !w.roots.count || w.chain ||
+        !bc_decode_wild_tx(&w, tx, &sg, NULL))
+        return 0;
+    const bc_table *S = &sg.states;
+    uint32_t n = S->count, rows = 0;
+    uint32_t *v = calloc((size_t)n * 7 + 7, sizeof *v), *par = calloc(n, sizeof *par);
+    uint32_t *dep = calloc(n, sizeof *dep), *q = calloc(n, sizeof *q), *st = calloc(n, sizeof *st);
+    uint32_t *cidx = calloc(n, sizeof *cidx);
+    uint8_t *tgt = calloc(n, 1), *imp = calloc(n, 1), *lab = malloc(n + 1);
+    uint32_t *cov = bc_segment_cover(tx);
+    if (!v || !par || !dep || !q || !st || !cidx || !tgt || !imp || !lab)
+        exit(2);
+    size_t k = 0;
+    if (!to_labels) {
+        for (uint32_t s = 0; s < n; s++)
+            for (unsigned c = 0; c < 5; c++)
+                v[s * 5 + c] = bc_cell(S, s, c);
+        rows = n;
+    } else {
+        for (uint32_t s = 0; s < n; s++) {
+            for (uint32_t c = 0; c < bc_cell(S, s, BC_S_N); c++)
+                par[bc_cell(S, s, BC_S_FIRST) + c] = s, dep[bc_cell(S, s, BC_S_FIRST) + c] = dep[s] + 1;
+            if (s)
+                tgt[bc_cell(S, s, BC_S_FAIL)] = 1;
+        }
+        for (uint32_t s = 1; s < n; s++)
+            imp[s] = bc_cell(S, s, BC_S_N) == 1 && !bc_cell(S, s, BC_S_OUT) &&
+                     !bc_cell(S, s, BC_S_FAIL) && !tgt[s];
+        q[rows++] = 0;
+        for (uint32_t h = 0; h < rows; h++) {
+            uint32_t u = q[h], *x = &v[(size_t)h * 7], ll = dep[u] - dep[st[h]];
+            cidx[u] = h;
+            x[0] = h ? bc_cell(S, st[h], BC_S_KEY) : 0, x[2] = bc_cell(S, u, BC_S_N);
+            x[1] = x[2] ? rows : 0, x[4] = bc_cell(S, u, BC_S_OUT), x[6] = ll;
+            for (uint32_t t = u, i = ll; i > 0; t = par[t]) /* the label: u's last ll bytes */
+                lab[--i] = (uint8_t)bc_cell(S, t, BC_S_KEY);
+            for (size_t j = 0; ll && j < tx->str_size; j++) {
+                if ((j = bc_find(tx->str, tx->str_size, j, lab, ll)) == SIZE_MAX)
+                    break;
+                if (cov[j] >= j + ll) {
+                    x[5] = (uint32_t)j;
+                    break;
+                }
+            }
+            for (uint32_t c = 0; c < x[2]; c++) {
+                uint32_t y = bc_cell(S, u, BC_S_FIRST) + c;
+                st[rows] = y;
+                while (imp[y])
+                    y = bc_cell(S, y, BC_S_FIRST);
+                q[rows++] = y;
+            }
+        }
+        for (uint32_t h = 0; h < rows; h++)
+            v[(size_t)h * 7 + 3] = cidx[bc_cell(S, q[h], BC_S_FAIL)];
+    }
+    /* the trie as it is, Shape, ROOTS and OUTS as they are, STATES, then
+     * EDGES and Pad as they are */
+    size_t shape_at = (size_t)(trie - pg) + tsize, roots_at = shape_at + bc_varint_size(w.shape);
+    size_t states_at = (size_t)(w.outs.rows - pg) + (size_t)w.outs.count * w.outs.row_size;
+    size_t edges_at = (size_t)(w.states.rows - pg) + (size_t)w.states.count * w.states.row_size;
+    uint32_t shape = (w.shape & ~2u) | (to_labels ? 2u : 0u);
+    memcpy(out, pg, shape_at);
+    k = shape_at;
+    do {
+        out[k++] = (uint8_t)((shape & 0x7f) | (shape > 0x7f ? 0x80 : 0));
+        shape >>= 7;
+    } while (shape);
+    memcpy(out + k, pg + roots_at, states_at - roots_at);
+    k += states_at - roots_at;
+    k += put_table(out + k, v, rows, to_labels ? 7 : 5);
+    memcpy(out + k, pg + edges_at, size - edges_at);
+    k += size - edges_at;
+    free(v), free(par), free(dep), free(q), free(st), free(cidx), free(tgt), free(imp), free(lab);
+    free(cov);
+    bc_seg_free(&sg);
+    return k;
+}
+
 /* ---- one pattern set, both modes ----------------------------------------- */
 
 typedef struct emitted {
@@ -1347,6 +1476,7 @@ typedef struct emitted {
 } emitted;
 
 static long trie_paths, trie_paths_google;
+static long other_form[2]; /* programs checked in the other form of STATES: from Labels 0, 1 */
 
 /* Emits ps both ways and checks each program: structure (bc_check_program),
  * entries and node count as FORMAT.md says, stats, order independence. */
@@ -1381,6 +1511,29 @@ static int emit_both(const pset *ps, emitted *em)
             print_pset(ps);
             em->ok = 0;
             break;
+        }
+        /* FORMAT.md, Labels: the encoder's choice of the form of STATES.
+         * The other form is rejected: with labels when they are not
+         * smaller, and without when they are. Only while STRINGS is below
+         * 256 bytes: the width of Lab_Off follows the places the encoder
+         * chooses for the labels, so with a larger STRINGS both forms can
+         * be right (restate's first places may be narrower). */
+        if (pr->slots && !pr->chain && em->tx.str_size < 256) {
+            uint8_t *o = malloc(em->prog[np].len + 28 * (size_t)pr->all_states + 64);
+            bc_prog tmp;
+            bc_err e2 = {{0}};
+            if (!o)
+                exit(2);
+            size_t on = restate(em->prog[np].p, em->prog[np].len, &em->tx, !pr->labels, o);
+            TU_CHECK(on > 0 && !bc_check_program(o, on, &em->tx, 0, !np, &tmp, &e2) &&
+                         strstr(e2.msg, pr->labels ? "Labels 0, but" : "Labels 1, but"),
+                     "no_prune %d: STATES in the other form (Labels %d, %zu bytes) accepted: %s", np,
+                     !pr->labels, on, e2.msg);
+            if (!on || !e2.msg[0])
+                print_pset(ps);
+            other_form[pr->labels]++;
+            bc_prog_free(&tmp);
+            free(o);
         }
         size_t bytes = 0;
         for (size_t i = 0; i < ps->n; i++)
@@ -2469,33 +2622,6 @@ static int labels_of(const rsc_blob *b, uint32_t k, bc_wild *w, bc_prog *pr)
            entries_of(b, k, 1, pr);
 }
 
-/* Writes a Table of count rows of cols cells (smallest widths); returns
- * its size. */
-static size_t put_table(uint8_t *o, const uint32_t *v, uint32_t count, unsigned cols)
-{
-    size_t n = 0;
-    uint32_t c = count;
-    do {
-        o[n++] = (uint8_t)((c & 0x7f) | (c > 0x7f ? 0x80 : 0));
-        c >>= 7;
-    } while (c);
-    if (!count)
-        return n;
-    unsigned w[8];
-    for (unsigned k = 0; k < cols; k++) {
-        uint32_t mx = 0;
-        for (uint32_t r = 0; r < count; r++)
-            mx = v[(size_t)r * cols + k] > mx ? v[(size_t)r * cols + k] : mx;
-        w[k] = bc_width(mx);
-        o[n++] = (uint8_t)w[k];
-    }
-    for (uint32_t r = 0; r < count; r++)
-        for (unsigned k = 0; k < cols; k++)
-            for (unsigned i = 0; i < w[k]; i++)
-                o[n++] = (uint8_t)(v[(size_t)r * cols + k] >> (8 * i));
-    return n;
-}
-
 static void test_labels(void)
 {
     static const char *const ag[] = {"a", NULL};
@@ -2548,42 +2674,25 @@ static void test_labels(void)
                          "checker: a shifted label accepted");
                 bc_prog_free(&tmp);
                 free(cp);
-                /* unlabelled: Shape 0 and the whole automaton as STATES */
-                bc_seg sg;
-                bc_err e2 = {{0}};
-                if (bc_decode_wild_tx(&w, &tx, &sg, &e2)) {
-                    uint32_t n = sg.states.count, *v = calloc((size_t)n * 5 + 1, sizeof *v);
-                    uint8_t *un = calloc(size + (size_t)n * 20 + 64, 1);
-                    if (!v || !un)
-                        exit(2);
-                    for (uint32_t s = 0; s < n; s++)
-                        for (unsigned c = 0; c < 5; c++)
-                            v[s * 5 + c] = bc_cell(&sg.states, s, c);
-                    size_t shape_at = (size_t)(w.roots.rows - pg) - 1 - 2; /* Count 1, 2 widths */
-                    shape_at -= 1;                                          /* the Shape varint */
-                    TU_CHECK(pg[shape_at] == 2, "Shape byte %u, want 2 (Labels)", pg[shape_at]);
-                    size_t states_at = (size_t)(w.outs.rows - pg) + (size_t)w.outs.count * w.outs.row_size;
-                    size_t states_end = (size_t)(w.states.rows - pg) + 5 * w.states.row_size;
-                    size_t k = 0;
-                    memcpy(un, pg, shape_at);
-                    k = shape_at;
-                    un[k++] = 0; /* Shape: N_Internal 0, Labels 0, not a chain */
-                    memcpy(un + k, pg + shape_at + 1, states_at - shape_at - 1);
-                    k += states_at - shape_at - 1;
-                    k += put_table(un + k, v, n, 5);
-                    memcpy(un + k, pg + states_end, size - states_end);
-                    k += size - states_end;
-                    bc_err e3 = {{0}};
-                    TU_CHECK(!bc_check_program(un, k, &tx, 0, 1, &tmp, &e3) &&
-                                 strstr(e3.msg, "Labels 0, but"),
-                             "checker: the automaton without labels accepted (%s)", e3.msg);
-                    bc_prog_free(&tmp);
-                    free(v);
-                    free(un);
-                    bc_seg_free(&sg);
-                } else {
-                    TU_CHECK(0, "decode: %s", e2.msg);
-                }
+                /* the whole automaton as STATES, Labels 0: rejected; the
+                 * labels made again here (each at its first place):
+                 * accepted (and restate's other form is right) */
+                uint8_t *un = malloc(size + 28 * (size_t)pr.all_states + 64);
+                uint8_t *re = malloc(size + 28 * (size_t)pr.all_states + 64);
+                if (!un || !re)
+                    exit(2);
+                size_t un_n = restate(pg, size, &tx, 0, un), re_n = restate(pg, size, &tx, 1, re);
+                bc_err e3 = {{0}}, e4 = {{0}};
+                TU_CHECK(un_n > size && !bc_check_program(un, un_n, &tx, 0, 1, &tmp, &e3) &&
+                             strstr(e3.msg, "Labels 0, but"),
+                         "checker: the automaton without labels accepted (%s)", e3.msg);
+                bc_prog_free(&tmp);
+                TU_CHECK(re_n == size && bc_check_program(re, re_n, &tx, 0, 1, &tmp, &e4) &&
+                             tmp.labels && tmp.states == 5,
+                         "checker: the automaton labelled again: %s (%zu bytes, %zu; labels %d states %u)", e4.msg, re_n, size, tmp.labels, tmp.states);
+                bc_prog_free(&tmp);
+                free(un);
+                free(re);
             }
             bc_texts_free(&tx);
             bc_prog_free(&pr);
@@ -2639,6 +2748,23 @@ static void test_labels(void)
                          w.states.count == 12 && bi.labelled == 0,
                      "labels 0 (one implicit state): Labels %d, %u rows, %u states, %u implicit",
                      w.labels, w.states.count, pr.all_states, pr.implicit);
+            /* with labels (11 rows of 7 columns) it is rejected: larger */
+            const uint8_t *pg;
+            size_t size;
+            bc_texts tx;
+            texts_of(&b, &tx);
+            uint8_t *lb = malloc(64 * 28 + 1024);
+            bc_prog tmp;
+            bc_err e = {{0}};
+            if (!lb)
+                exit(2);
+            size_t ln = program_of(&b, 0, &pg, &size) && size < 1024 ? restate(pg, size, &tx, 1, lb) : 0;
+            TU_CHECK(ln > size && !bc_check_program(lb, ln, &tx, 0, 1, &tmp, &e) &&
+                         strstr(e.msg, "Labels 1, but"),
+                     "checker: a labelled STATES larger than the whole accepted (%s)", e.msg);
+            bc_prog_free(&tmp);
+            free(lb);
+            bc_texts_free(&tx);
             bc_prog_free(&pr);
         }
         rsc_blob_free(&b, NULL);
@@ -2733,5 +2859,9 @@ int main(void)
     printf("encoder: %ld paths matched by the naive matcher, walk() and the runtime (rfc; "
            "google too for %ld)\n",
            trie_paths, trie_paths_google);
+    printf("labels: %ld programs without and %ld with labels rejected in the other form\n",
+           other_form[0], other_form[1]);
+    TU_CHECK(other_form[0] > 0 && other_form[1] > 0, "the other form of STATES: %ld and %ld",
+             other_form[0], other_form[1]);
     return tu_report("backend", passed);
 }
