@@ -1283,10 +1283,12 @@ static int rt_make1(rt1 *r, int rfc, const uint8_t *pg, size_t size, const bc_te
             cur = len;
         }
         v[cols * i] = (max_rank - i) << 1;
-        if (rfc)
-            v[cols * i + 1] = xoff, v[cols * i + 2] = 1, v[cols * i + 3] = off, v[cols * i + 4] = len;
-        else
+        if (rfc) {
+            v[cols * i + 1] = xoff, v[cols * i + 2] = 1;
+            v[cols * i + 3] = off, v[cols * i + 4] = len;
+        } else {
             v[cols * i + 1] = off, v[cols * i + 2] = len;
+        }
     }
     /* No SETS: set 0 is program 0. AGENTS: Global 1 (set 0), no row. */
     uint32_t end = (uint32_t)size;
@@ -1406,8 +1408,8 @@ static size_t restate(const uint8_t *pg, size_t size, const bc_texts *tx, int to
         rows = n;
     } else {
         for (uint32_t s = 0; s < n; s++) {
-            for (uint32_t c = 0; c < bc_cell(S, s, BC_S_N); c++)
-                par[bc_cell(S, s, BC_S_FIRST) + c] = s, dep[bc_cell(S, s, BC_S_FIRST) + c] = dep[s] + 1;
+            for (uint32_t c = 0, f = bc_cell(S, s, BC_S_FIRST); c < bc_cell(S, s, BC_S_N); c++)
+                par[f + c] = s, dep[f + c] = dep[s] + 1;
             if (s)
                 tgt[bc_cell(S, s, BC_S_FAIL)] = 1;
         }
@@ -1527,8 +1529,8 @@ static int emit_both(const pset *ps, emitted *em)
             size_t on = restate(em->prog[np].p, em->prog[np].len, &em->tx, !pr->labels, o);
             TU_CHECK(on > 0 && !bc_check_program(o, on, &em->tx, 0, !np, &tmp, &e2) &&
                          strstr(e2.msg, pr->labels ? "Labels 0, but" : "Labels 1, but"),
-                     "no_prune %d: STATES in the other form (Labels %d, %zu bytes) accepted: %s", np,
-                     !pr->labels, on, e2.msg);
+                     "no_prune %d: STATES in the other form (Labels %d, %zu bytes) accepted: %s",
+                     np, !pr->labels, on, e2.msg);
             if (!on || !e2.msg[0])
                 print_pset(ps);
             other_form[pr->labels]++;

@@ -673,7 +673,8 @@ static inline void bc_segment_occurrences(const bc_texts *tx, bc_occ *o)
         if (!star || tx->off[r - 1] == BC_NOWHERE)
             continue;
         uint32_t s0 = (uint32_t)(star - t), tl = ml - s0 - (t[ml - 1] == '$'), nseg;
-        uint32_t *a = bc_alloc(((size_t)tl + 1) * sizeof *a), *l = bc_alloc(((size_t)tl + 1) * sizeof *l);
+        uint32_t *a = bc_alloc(((size_t)tl + 1) * sizeof *a);
+        uint32_t *l = bc_alloc(((size_t)tl + 1) * sizeof *l);
         bc_tail_segments(t + s0, tl, &nseg, a, l);
         for (uint32_t i = 0; i < nseg; i++) {
             if (o->n == cap) {
