@@ -52,7 +52,7 @@ typedef struct fcase {
 } fcase;
 
 static double worst_ratio;
-static const char *worst_name = "";
+static char worst_name[64]; /* a copy: some names live in a caller's buffer */
 
 /* Checks every path: its steps, and the verdict against the reference for
  * some of them. */
@@ -115,7 +115,7 @@ static void run_case(fcase *fc)
     printf("%-26s %8zu bytes  %u programs  %6zu paths  %.2f steps/byte (worst %.2f)\n", fc->name,
            fc->body.n, progs, npaths, (double)steps_all / (double)(bytes + npaths), worst);
     if (worst > worst_ratio)
-        worst_ratio = worst, worst_name = fc->name;
+        worst_ratio = worst, snprintf(worst_name, sizeof worst_name, "%s", fc->name);
     free(path.p);
     ref_free(&rr);
     rsc_blob_free(&blob, NULL);
