@@ -25,11 +25,29 @@ static uint64_t bytes_eq(uint64_t x, uint8_t c)
 }
 #endif
 
-/* The first special byte of u[from..len), or len: eight bytes a step. */
+#ifdef ONES
+/* Sixteen bytes a step with the compilers' vector extension (SSE2, NEON):
+ * no header, no library. */
+typedef uint8_t v16 __attribute__((vector_size(16)));
+#endif
+
+/* The first special byte of u[from..len), or len: sixteen bytes a step,
+ * then eight. from <= len. */
 static size_t first_special(const char *u, size_t len, size_t from)
 {
     size_t i = from;
 #ifdef ONES
+    for (; len - i >= 16; i += 16) {
+        v16 x;
+        uint64_t m[2];
+        memcpy(&x, u + i, 16);
+        v16 hit = (v16)((x == '/') | (x == '?') | (x == ';') | (x == '#'));
+        memcpy(m, &hit, 16);
+        if (m[0])
+            return i + ((unsigned)__builtin_ctzll(m[0]) >> 3);
+        if (m[1])
+            return i + 8 + ((unsigned)__builtin_ctzll(m[1]) >> 3);
+    }
     for (; len - i >= 8; i += 8) {
         uint64_t x;
         memcpy(&x, u + i, 8);
@@ -51,9 +69,17 @@ static size_t first_special(const char *u, size_t len, size_t from)
 int rsc_path_start(const char *url, size_t len, size_t *off, int *slash)
 {
     size_t s = len >= 2 && url[0] == '/' && url[1] == '/' ? 2 : 0; /* G.1 */
-    size_t ps = first_special(url, len, s);
-    if (ps > s && ps + 1 < len && url[ps - 1] == ':' && url[ps] == '/' && url[ps + 1] == '/')
-        ps = first_special(url, len, ps + 2); /* G.2, G.3 */
+    size_t ps;
+    /* "http://" and "https://", the usual schemes, skip the scan that would
+     * find their "://" (the general case below gives the same) */
+    size_t h = len >= 8 && memcmp(url, "http", 4) == 0 ? 4u + (url[4] == 's') : 0;
+    if (h && url[h] == ':' && url[h + 1] == '/' && url[h + 2] == '/') {
+        ps = first_special(url, len, h + 3);
+    } else {
+        ps = first_special(url, len, s);
+        if (ps > s && ps + 1 < len && url[ps - 1] == ':' && url[ps] == '/' && url[ps + 1] == '/')
+            ps = first_special(url, len, ps + 2); /* G.2, G.3 */
+    }
     if (ps == len || url[ps] == '#') /* G.3, G.4: the path is "/" */
         return 0;
     *off = ps, *slash = url[ps] != '/'; /* G.5 */
