@@ -426,20 +426,36 @@ HOT void segments_of(run *r, const src *s0, size_t from, const uint8_t *str, con
     }
     /* The bytes as they are: the '/' put in front (position 0), then the
      * path, up to its end found once; at the root, the next byte that can
-     * start a segment is searched for (memchr when there is one such). */
+     * start a segment is searched for (memchr when there is one such,
+     * sixteen bytes a step when there are up to four). */
     const size_t sl = s.qn, end = path_end(s.p, s.n, s.term);
-    const uint8_t *p = s.p, one = (uint8_t)tab_get(&k.S, tab_get(&k.S, 0, S_FIRST), S_KEY);
+    const uint8_t *p = s.p;
+    uint8_t lead[4] = {0, 0, 0, 0}; /* the root's first keys, the first repeated */
+    for (uint32_t j = 0; j < 4 && j < nlead; j++)
+        lead[j] = (uint8_t)tab_get(&k.S, k.first + j, S_KEY);
+    for (uint32_t j = nlead; j < 4 && nlead; j++)
+        lead[j] = lead[0];
     if (sl && from == 0)
         feed(r, &k, '/', lab);
     for (size_t i = from > sl ? from - sl : 0; i < end; i++) {
         c = p[i];
         if (k.st == 0) {
             if (nlead == 1) {
-                const uint8_t *q = memchr(p + i, one, end - i);
+                const uint8_t *q = memchr(p + i, lead[0], end - i);
                 if (!q)
                     break;
-                i = (size_t)(q - p), c = one;
+                i = (size_t)(q - p), c = lead[0];
             } else if (k.rk[c] == 0xff) {
+#ifdef RSC_V16
+                while (nlead <= 4 && end - i > 16) { /* p[i] is no lead */
+                    rsc_v16 x = rsc_v16_load(p + i + 1);
+                    unsigned f = rsc_v16_first((rsc_v16)((x == lead[0]) | (x == lead[1]) |
+                                                         (x == lead[2]) | (x == lead[3])));
+                    i += f < 16 ? f : 16; /* the byte before the lead, or 16 on */
+                    if (f < 16)
+                        break;
+                }
+#endif
                 continue;
             }
         }

@@ -72,6 +72,31 @@ static inline uint32_t rsc_group_agents(const rsc_program *prog, uint32_t g, uin
     return next - *first;
 }
 
+/* ---- Sixteen bytes a step ---------------------------------------------- */
+
+/* The compilers' vector extension (SSE2, NEON): no header, no library.
+ * rsc_v16_first() gives the first lane of a comparison that holds, or 16. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RSC_V16 1
+typedef uint8_t rsc_v16 __attribute__((vector_size(16)));
+
+static inline rsc_v16 rsc_v16_load(const void *p)
+{
+    rsc_v16 x;
+    memcpy(&x, p, 16);
+    return x;
+}
+
+static inline unsigned rsc_v16_first(rsc_v16 hit)
+{
+    uint64_t m[2];
+    memcpy(m, &hit, 16);
+    if (m[0])
+        return (unsigned)__builtin_ctzll(m[0]) >> 3;
+    return m[1] ? 8 + ((unsigned)__builtin_ctzll(m[1]) >> 3) : 16;
+}
+#endif
+
 /* ---- Program data (FORMAT.md, PROGRAMS), shared by match.c and select.c */
 
 #if defined(__GNUC__)

@@ -25,29 +25,20 @@ static uint64_t bytes_eq(uint64_t x, uint8_t c)
 }
 #endif
 
-#ifdef ONES
-/* Sixteen bytes a step with the compilers' vector extension (SSE2, NEON):
- * no header, no library. */
-typedef uint8_t v16 __attribute__((vector_size(16)));
-#endif
-
 /* The first special byte of u[from..len), or len: sixteen bytes a step,
  * then eight. from <= len. */
 static size_t first_special(const char *u, size_t len, size_t from)
 {
     size_t i = from;
-#ifdef ONES
+#ifdef RSC_V16
     for (; len - i >= 16; i += 16) {
-        v16 x;
-        uint64_t m[2];
-        memcpy(&x, u + i, 16);
-        v16 hit = (v16)((x == '/') | (x == '?') | (x == ';') | (x == '#'));
-        memcpy(m, &hit, 16);
-        if (m[0])
-            return i + ((unsigned)__builtin_ctzll(m[0]) >> 3);
-        if (m[1])
-            return i + 8 + ((unsigned)__builtin_ctzll(m[1]) >> 3);
+        rsc_v16 x = rsc_v16_load(u + i);
+        unsigned k = rsc_v16_first((rsc_v16)((x == '/') | (x == '?') | (x == ';') | (x == '#')));
+        if (k < 16)
+            return i + k;
     }
+#endif
+#ifdef ONES
     for (; len - i >= 8; i += 8) {
         uint64_t x;
         memcpy(&x, u + i, 8);
