@@ -367,7 +367,7 @@ static rsc_store_status record_read(const char *key, size_t klen, const uint8_t 
     size_t ul = get16(p + 10), el = get16(p + 12), ll = get16(p + 14);
     size_t strings = ul + el + ll, off = pad8(HDR + strings);
     size_t blen = get32(p + 20);
-    if (off > n || n - off != blen || blen <= FORMAT_BYTE)
+    if (off > n || n - off != blen || blen <= FORMAT_BYTE + 1)
         return RSC_STORE_E_DAMAGED;
     if (get64(p + 64) != record_sum(key, klen, p, strings))
         return RSC_STORE_E_DAMAGED;
@@ -396,7 +396,8 @@ static rsc_store_status record_read(const char *key, size_t klen, const uint8_t 
     r->blob = p + off;
     r->blob_len = blen;
     r->record_len = n;
-    if (m->format != RSC_FORMAT_MAJOR || r->blob[FORMAT_BYTE] != m->format)
+    if (m->format != RSC_FORMAT_MAJOR || r->blob[FORMAT_BYTE] != m->format ||
+        r->blob[FORMAT_BYTE + 1] < RSC_FORMAT_MINOR_MIN) /* 3.0: compile again */
         return RSC_STORE_E_STALE;
     return RSC_STORE_OK;
 }

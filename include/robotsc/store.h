@@ -44,7 +44,7 @@ typedef enum rsc_store_status {
     RSC_STORE_E_KEY = 3,     /* not a canonical origin key                  */
     RSC_STORE_E_DAMAGED = 4, /* record header or metadata checksum is bad   */
     RSC_STORE_E_BLOB = 5,    /* the record's blob does not verify           */
-    RSC_STORE_E_STALE = 6,   /* blob format major differs from the runtime's */
+    RSC_STORE_E_STALE = 6,   /* blob format the runtime does not read (major, 3.0) */
     RSC_STORE_E_FULL = 7,    /* the map cannot grow (limit or disk full)    */
     RSC_STORE_E_IO = 8,      /* LMDB or file system error                   */
     RSC_STORE_E_NOMEM = 9,
