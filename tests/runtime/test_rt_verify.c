@@ -1393,6 +1393,16 @@ static void wild_case(const char *name, tt *t, const pbo *o, const tt_wild *w, u
     bb_free(&x);
 }
 
+/* One case of a hand program: the tables of src copied into w, changed by
+ * the statements given, then loaded with host's blob around them. */
+#define WILD_CASE(src, host, name, at, ...)                                   \
+    do {                                                                      \
+        wild_copy(&w, &(src));                                                \
+        __VA_ARGS__;                                                          \
+        wild_case(name, t, &(host), &w, 0, at);                               \
+        tt_wild_free(&w);                                                     \
+    } while (0)
+
 static void test_wild(void)
 {
     /* The hand program of test_programs, its tables as the builder makes
@@ -1422,13 +1432,7 @@ static void test_wild(void)
               w0.n[TT_EDGES] == 4 && memcmp(w0.rows[TT_OUTS], outs, sizeof outs) == 0 &&
               memcmp(w0.rows[TT_EDGES], edges, sizeof edges) == 0,
           "hand program: the builder's tables");
-#define CASE(name, at, ...)                                                   \
-    do {                                                                      \
-        wild_copy(&w, &w0);                                                   \
-        __VA_ARGS__;                                                          \
-        wild_case(name, t, &ho, &w, 0, at);                                   \
-        tt_wild_free(&w);                                                     \
-    } while (0)
+#define CASE(name, at, ...) WILD_CASE(w0, ho, name, at, __VA_ARGS__)
 #define R(k, r, c) w.rows[TT_##k][(r) * wcols(&w, TT_##k) + (c)]
     CASE("as built", W_OK, (void)0);
     for (unsigned mw = 2; mw <= 4; mw++) {
@@ -1567,13 +1571,7 @@ static void test_wild(void)
     t = tt_new();
     tt_slot(t, 0, 0);
 #undef CASE
-#define CASE(name, at, ...)                                                   \
-    do {                                                                      \
-        wild_copy(&w, &c0);                                                   \
-        __VA_ARGS__;                                                          \
-        wild_case(name, t, &co, &w, 0, at);                                   \
-        tt_wild_free(&w);                                                     \
-    } while (0)
+#define CASE(name, at, ...) WILD_CASE(c0, co, name, at, __VA_ARGS__)
     CASE("chain \"*ab*c\"", W_OK, (void)0);
     {
         /* it matches as the rule says */
@@ -1679,13 +1677,7 @@ static void test_labels(void)
     CHECK(w0.shape == TT_SHAPE(0, 1, 0) && w0.n[TT_STATES] == 3 &&
               memcmp(w0.rows[TT_STATES], states, sizeof states) == 0,
           "labelled program: the builder's STATES");
-#define CASE(name, at, ...)                                                   \
-    do {                                                                      \
-        wild_copy(&w, &w0);                                                   \
-        __VA_ARGS__;                                                          \
-        wild_case(name, t, &lo, &w, 0, at);                                   \
-        tt_wild_free(&w);                                                     \
-    } while (0)
+#define CASE(name, at, ...) WILD_CASE(w0, lo, name, at, __VA_ARGS__)
 #define R(k, r, c) w.rows[TT_##k][(r) * wcols(&w, TT_##k) + (c)]
     CASE("labels as built", W_OK, (void)0);
     for (unsigned mw = 2; mw <= 4; mw++) {
