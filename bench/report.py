@@ -131,8 +131,9 @@ def write_readme_section(path, m, hl, report_name):
     bullets = [
         f"**Matching**: over the {hl['lists']} real crawled URL lists of the corpus ({hl['urls']:,} URLs, each "
         f"against its site's robots.txt), a URL takes a median {hl['m_med']:.0f} ns "
-        f"({1e3 / hl['m_med']:.1f} M URLs/s on one core): {hl['m_med'] / hl['f_med']:.2f}x the cost of merely "
-        f"hashing the URL with FNV-1a (target: at most 0.8x).{peer_txt}",
+        f"({1e3 / hl['m_med']:.1f} M URLs/s on one core). Against the cost of merely hashing the URL with "
+        f"FNV-1a in the same loop, the median list takes {hl['r_med']:.2f}x, the p90 list {hl['r_p90']:.2f}x, "
+        f"all URLs together {hl['r_w']:.2f}x (targets: 0.8x, 1.0x, 1.0x; missed where above).{peer_txt}",
         f"**Compile**: the {hl['files']:,} robots.txt files of the corpus compile in a median "
         f"{hl['c_med']:.1f} µs each (p99 {hl['c_p99']:.2f} ms, slowest {hl['c_max'] * 1e3:.0f} ms, whole "
         f"corpus {whole}); blobs are {hl['size_total']:.2f}x the source bytes in total (median "
@@ -529,7 +530,8 @@ plot '{res}/compile_size.dat' using 1:2 with dots lc rgb '#1f77b4' title 'compil
         ]))
         w("")
         hl.update(lists=len(mt), urls=n_urls, m_med=statistics.median(mns), f_med=statistics.median(fns),
-                  r_med=statistics.median(rat))
+                  r_med=statistics.median(rat), r_p90=quantile(rat, .9),
+                  r_w=weighted / weighted_f)
         worst = max(mt, key=lambda r: float(r["ratio"]))
         over = sum(1 for x in rat if x > 2.0)
         w_ratio = weighted / weighted_f
