@@ -6,6 +6,7 @@
 #define ROBOTSC_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 int rsc_cmd_lint(int argc, char **argv);    /* cli/cmd_front.c */
@@ -57,5 +58,13 @@ int rsc_cli_opt(int argc, char **argv, int *i, const char *name, const char **va
 
 /* Returns 1 if arg is "-h" or "--help". */
 int rsc_cli_is_help(const char *arg);
+
+/* A whole decimal integer (no sign check, no trailing bytes, no overflow)
+ * into *out: 0, else -1. */
+int rsc_cli_i64(const char *s, int64_t *out);
+
+/* A --timeout value: seconds in (0, 86400] into *out: 0, else 2 after a
+ * message. */
+int rsc_cli_timeout(const char *cmd, const char *val, double *out);
 
 #endif

@@ -223,14 +223,10 @@ int rsc_cmd_fetch(int argc, char **argv)
                 goto missing;
             ua = val;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--timeout", &val)) != 0) {
-            char *end;
             if (r < 0)
                 goto missing;
-            timeout = strtod(val, &end);
-            if (*end || !(timeout > 0 && timeout <= 86400)) {
-                rsc_cli_fail(CMD, "--timeout: a number of seconds in (0, 86400], not '%s'", val);
+            if (rsc_cli_timeout(CMD, val, &timeout) != 0)
                 goto done;
-            }
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--now", &val)) != 0) {
             if (r < 0)
                 goto missing;

@@ -41,17 +41,6 @@ static char *dupn(const char *s, size_t n)
     return d;
 }
 
-static int parse_i64(const char *s, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end)
-        return -1;
-    *out = (int64_t)v;
-    return 0;
-}
-
 /* Opens DB, printing why not. */
 static rsc_store *open_store(const char *path, int readonly, int no_sync)
 {
@@ -904,14 +893,14 @@ static int cmd_build(int argc, char **argv)
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--ttl", &val)) != 0) {
             if (r < 0)
                 goto missing;
-            if (parse_i64(val, &b.ttl) != 0 || b.ttl < 0) {
+            if (rsc_cli_i64(val, &b.ttl) != 0 || b.ttl < 0) {
                 rsc_cli_fail(CMD, "--ttl: seconds (0: never expire), not '%s'", val);
                 goto out;
             }
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--now", &val)) != 0) {
             if (r < 0)
                 goto missing;
-            if (parse_i64(val, &b.now) != 0) {
+            if (rsc_cli_i64(val, &b.now) != 0) {
                 rsc_cli_fail(CMD, "--now: Unix seconds, not '%s'", val);
                 goto out;
             }
@@ -1128,7 +1117,7 @@ static int cmd_check(int argc, char **argv)
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--now", &val)) != 0) {
             if (r < 0)
                 goto missing;
-            if (parse_i64(val, &now) != 0) {
+            if (rsc_cli_i64(val, &now) != 0) {
                 rsc_cli_fail(CMD, "--now: Unix seconds, not '%s'", val);
                 goto out;
             }
@@ -1327,14 +1316,14 @@ static int cmd_put(int argc, char **argv)
                 return rsc_cli_fail(CMD, "unknown profile '%s' (google or rfc)", val);
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--status", &val)) != 0) {
             int64_t v;
-            if (r < 0 || parse_i64(val, &v) != 0 || v < 0 || v > 999)
+            if (r < 0 || rsc_cli_i64(val, &v) != 0 || v < 0 || v > 999)
                 return rsc_cli_fail(CMD, "--status: an HTTP status");
             status = (int)v;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--ttl", &val)) != 0) {
-            if (r < 0 || parse_i64(val, &ttl) != 0 || ttl < 0)
+            if (r < 0 || rsc_cli_i64(val, &ttl) != 0 || ttl < 0)
                 return rsc_cli_fail(CMD, "--ttl: seconds (0: never expire)");
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--now", &val)) != 0) {
-            if (r < 0 || parse_i64(val, &now) != 0)
+            if (r < 0 || rsc_cli_i64(val, &now) != 0)
                 return rsc_cli_fail(CMD, "--now: Unix seconds");
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--etag", &val)) != 0) {
             if (r < 0)
@@ -1557,10 +1546,10 @@ static int cmd_gc(int argc, char **argv)
                  "0) and prints how many.");
             return 0;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--now", &val)) != 0) {
-            if (r < 0 || parse_i64(val, &now) != 0)
+            if (r < 0 || rsc_cli_i64(val, &now) != 0)
                 return rsc_cli_fail(CMD, "--now: Unix seconds");
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--grace", &val)) != 0) {
-            if (r < 0 || parse_i64(val, &grace) != 0 || grace < 0)
+            if (r < 0 || rsc_cli_i64(val, &grace) != 0 || grace < 0)
                 return rsc_cli_fail(CMD, "--grace: seconds");
         } else if (argv[i][0] == '-' && argv[i][1] != 0) {
             return rsc_cli_fail(CMD, "unknown option '%s'", argv[i]);

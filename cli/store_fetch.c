@@ -227,20 +227,14 @@ int rsc_store_fetch(int argc, char **argv)
                 goto missing;
             ua = val;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--timeout", &val)) != 0) {
-            char *end;
             if (r < 0)
                 goto missing;
-            timeout = strtod(val, &end);
-            if (*end || !(timeout > 0 && timeout <= 86400)) {
-                rsc_cli_fail(CMD, "--timeout: a number of seconds in (0, 86400], not '%s'", val);
+            if (rsc_cli_timeout(CMD, val, &timeout) != 0)
                 goto out;
-            }
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--now", &val)) != 0) {
-            char *end;
             if (r < 0)
                 goto missing;
-            now = (int64_t)strtoll(val, &end, 10);
-            if (*end) {
+            if (rsc_cli_i64(val, &now) != 0) {
                 rsc_cli_fail(CMD, "--now: Unix seconds, not '%s'", val);
                 goto out;
             }

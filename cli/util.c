@@ -185,6 +185,27 @@ void rsc_cli_escaped(FILE *out, const char *s, size_t n)
     }
 }
 
+int rsc_cli_i64(const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end)
+        return -1;
+    *out = (int64_t)v;
+    return 0;
+}
+
+int rsc_cli_timeout(const char *cmd, const char *val, double *out)
+{
+    char *end;
+    double t = strtod(val, &end);
+    if (*end || !(t > 0 && t <= 86400))
+        return rsc_cli_fail(cmd, "--timeout: a number of seconds in (0, 86400], not '%s'", val);
+    *out = t;
+    return 0;
+}
+
 int rsc_cli_agent(const char *cmd, const char *val, rsc_bytes *out)
 {
     int changed = 0;
