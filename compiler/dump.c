@@ -355,7 +355,7 @@ static int walk(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t siz
     if (!o || roots.n == 0)
         return 1;
     const int lab = (shape & RSC_SHAPE_LABELS) != 0;
-    const uint8_t *str = prog->base + prog->priv[P_STR_OFF];
+    const uint8_t *str = STR(prog);
     say(o, shape & RSC_SHAPE_CHAIN ? "  chain of %u segments\n" : "  internal %u%s\n",
         (shape >> RSC_SHAPE_SHIFT) + (shape & RSC_SHAPE_CHAIN), lab ? ", labels" : "");
     for (uint32_t r = 0; r < roots.n; r++)

@@ -408,7 +408,8 @@ static rsc_status emit(gb *g, const uint32_t *levels, uint32_t nslots, rsc_buf *
                        rsc_glob_stats *stats)
 {
     rsc_mem *m = g->m;
-    size_t nrow = g->nuid, n = g->nt, cells = (n + 1) * 5 + (nrow + 1) * 6 + (g->ne + 1) * 4 +
+    /* v: scratch rows for ROOTS, OUTS and EDGES (STATES has su and sl) */
+    size_t nrow = g->nuid, n = g->nt, cells = (nrow + 1) * 6 + (g->ne + 1) * 4 +
                                                 (size_t)(nslots + 1) * 2;
     uint32_t *v = rsc_mem_calloc(m, cells, sizeof *v);
     uint32_t *eo = rsc_mem_calloc(m, g->ne + 1, sizeof *eo);
