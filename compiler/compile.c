@@ -259,6 +259,87 @@ int rsc_cmp_rank(const void *vctx, uint32_t a, uint32_t b)
     return 0;
 }
 
+/* A rule string of the STRINGS plan: entry 2i is rule i's pattern, 2i+1
+ * its match text (rfc profile only; in google the two are the same). */
+typedef struct rstr {
+    const ctx *c;
+    unsigned per; /* strings per rule: 1 or 2 */
+} rstr;
+
+static const uint8_t *rstr_at(const rstr *r, uint32_t e, size_t *n)
+{
+    const cand *x = &r->c->cands[r->c->rules[e / r->per]];
+    if (e % r->per == 0) {
+        *n = x->text_len;
+        return (const uint8_t *)x->text;
+    }
+    *n = (size_t)x->mlen + x->anchored;
+    return x->mb;
+}
+
+/* Byte order: memcmp on the common length, then shorter first. */
+static int cmp_rstr(const void *cx, uint32_t a, uint32_t b)
+{
+    size_t na, nb;
+    const uint8_t *pa = rstr_at(cx, a, &na), *pb = rstr_at(cx, b, &nb);
+    int d = memcmp(pa, pb, na < nb ? na : nb);
+    return d ? d : na < nb ? -1 : na > nb;
+}
+
+/* STRINGS gets the rules' strings first, so programs can point automaton
+ * labels into the match texts. A string that is a prefix of another is
+ * not stored again but referred to inside the longer one (references may
+ * overlap: FORMAT.md, STRINGS): in byte order, a string is a prefix of
+ * some other exactly when it is a prefix of the next one, so one sort
+ * finds them all. Hosts go in the order RULES refers to them. */
+static rsc_status place_rule_strings(ctx *c)
+{
+    const rstr r = {c, c->ir->profile == RSC_PROFILE_RFC ? 2u : 1u};
+    const size_t n = c->n_rules * r.per;
+    rsc_status st = RSC_OK;
+    if (n == 0)
+        return RSC_OK;
+    uint32_t *ord = rsc_mem_calloc(&c->m, n, sizeof *ord);
+    uint32_t *host = rsc_mem_calloc(&c->m, n, sizeof *host);
+    uint32_t *off = rsc_mem_calloc(&c->m, n, sizeof *off);
+    if (!ord || !host || !off) {
+        st = RSC_E_NOMEM;
+        goto out;
+    }
+    for (size_t e = 0; e < n; e++)
+        ord[e] = (uint32_t)e;
+    if (rsc_msort(&c->m, ord, n, cmp_rstr, &r) != 0) {
+        st = RSC_E_NOMEM;
+        goto out;
+    }
+    host[ord[n - 1]] = ord[n - 1];
+    for (size_t k = n - 1; k-- > 0;) {
+        size_t na, nb;
+        const uint8_t *pa = rstr_at(&r, ord[k], &na), *pb = rstr_at(&r, ord[k + 1], &nb);
+        int inside = na <= nb && (na == 0 || memcmp(pa, pb, na) == 0);
+        host[ord[k]] = inside ? host[ord[k + 1]] : ord[k];
+    }
+    for (size_t e = 0; e < n && st == RSC_OK; e++) {
+        size_t len;
+        const uint8_t *p = rstr_at(&r, (uint32_t)e, &len);
+        if (host[e] == e)
+            st = rsc_strpool_add(&c->m, &c->strs, p, len, &off[e]);
+    }
+    for (size_t e = 0; e < n && st == RSC_OK; e++) {
+        cand *x = &c->cands[c->rules[e / r.per]];
+        uint32_t o = off[host[e]];
+        if (e % r.per == 0)
+            x->toff = x->moff = o;
+        else
+            x->moff = o;
+    }
+out:
+    rsc_mem_free(&c->m, ord, n * sizeof *ord);
+    rsc_mem_free(&c->m, host, n * sizeof *host);
+    rsc_mem_free(&c->m, off, n * sizeof *off);
+    return st;
+}
+
 /* RULES: every candidate some set uses, worst first; rank = index + 1. */
 rsc_status rsc_make_rules(ctx *c)
 {
@@ -274,19 +355,9 @@ rsc_status rsc_make_rules(ctx *c)
         return RSC_E_NOMEM;
     if (c->n_rules >= UINT32_MAX / 16)
         return RSC_E_LIMIT;
-    /* STRINGS gets the rules' strings first, in the order RULES refers to
-     * them (sections.c adds them again and finds them), so programs can
-     * point automaton labels into the match texts. */
-    for (size_t i = 0; i < c->n_rules; i++) {
-        cand *x = &c->cands[c->rules[i]];
-        x->rank = (uint32_t)i + 1;
-        rsc_status st = rsc_strpool_add(&c->m, &c->strs, x->text, x->text_len, &x->moff);
-        if (st == RSC_OK && c->ir->profile == RSC_PROFILE_RFC)
-            st = rsc_strpool_add(&c->m, &c->strs, x->mb, (size_t)x->mlen + x->anchored, &x->moff);
-        if (st != RSC_OK)
-            return st;
-    }
-    return RSC_OK;
+    for (size_t i = 0; i < c->n_rules; i++)
+        c->cands[c->rules[i]].rank = (uint32_t)i + 1;
+    return place_rule_strings(c);
 }
 
 static void ctx_free(ctx *c)

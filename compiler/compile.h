@@ -28,6 +28,7 @@ typedef struct cand {
     uint32_t text_len;
     const uint8_t *mb; /* bytes matched ('$' anchor stripped)     */
     uint32_t mlen;
+    uint32_t toff; /* the pattern's offset in STRINGS             */
     uint32_t moff; /* the match text's offset in STRINGS          */
     uint32_t rank; /* 0 until some set uses it */
 } cand;

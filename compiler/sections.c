@@ -58,9 +58,10 @@ rsc_status rsc_make_sections(ctx *c)
                 goto out;
             }
             v[i * cols] = x->line << 1 | (x->allow ? 1u : 0u);
-            STR_REF(x->text, x->text_len, &v[i * cols + 1]);
+            /* placed by rsc_make_rules: prefixes share their hosts' bytes */
+            v[i * cols + 1] = x->toff, v[i * cols + 2] = x->text_len;
             if (cols == RSC_RULES_COLS_RFC)
-                STR_REF(x->mb, (size_t)x->mlen + x->anchored, &v[i * cols + 3]);
+                v[i * cols + 3] = x->moff, v[i * cols + 4] = x->mlen + x->anchored;
         }
         TABLE(b, v, c->n_rules, cols);
     }

@@ -2842,6 +2842,57 @@ static void test_trie_nomem(void)
     free(ps.p);
 }
 
+/* STRINGS holds a rule string that is a prefix of another inside the
+ * longer one (compile.c, place_rule_strings): its size is the sum of the
+ * distinct strings that are no prefix of another, computed here from the
+ * strings RULES reads back, and the verdicts stay those of the reference. */
+static void test_shared_strings(void)
+{
+    static const char *const bodies[] = {
+        "User-agent: *\nDisallow: /a/b\nAllow: /a\nDisallow: /a/b/c$\nDisallow: /zz\n"
+        "Allow: /a/b\nDisallow: /a/b/c$x\n",
+        "User-agent: *\nDisallow: /%7ea\nAllow: /~\nDisallow: /%7E\nDisallow: /*x*y$\n"
+        "Allow: /*x\nDisallow: /\xc3\xa9t\xc3\xa9\nAllow: /%C3%A9\n",
+        "User-agent: *\nDisallow: /q\nDisallow: /p\nAllow: /pq\nAllow: /qp\n",
+        NULL};
+    static const char *const agents[] = {"bot", NULL};
+    static const char *const paths[] = {"/a",     "/a/b",     "/a/b/c",  "/a/b/c$x", "/zz",
+                                        "/~a",    "/%7Ea",    "/~",      "/xay",     "/xa",
+                                        "/\xc3\xa9t\xc3\xa9", "/%C3%A9", "/pq", "/qpx", NULL};
+    for (size_t i = 0; bodies[i]; i++)
+        for (int profile = 0; profile < 2; profile++) {
+            rsc_blob b = compile(bodies[i], profile);
+            bc_table t;
+            bc_blob bb = {0};
+            if (!first_table(&b, BC_RULES, &t, NULL) || !open_blob(&b, &bb)) {
+                TU_CHECK(0, "body %zu profile %d: no RULES", i, profile);
+                rsc_blob_free(&b, NULL);
+                continue;
+            }
+            const uint8_t *str = bb.sec[BC_STRINGS];
+            const uint8_t *p[32];
+            uint32_t n[32], k = 0, want = 0;
+            for (uint32_t r = 0; r < t.count && k + 2 <= 32; r++)
+                for (unsigned c = 1; c < t.cols; c += 2)
+                    p[k] = str + bc_cell(&t, r, c), n[k++] = bc_cell(&t, r, c + 1);
+            for (uint32_t a = 0; a < k; a++) {
+                int kept = 1;
+                for (uint32_t o = 0; o < k && kept; o++) {
+                    int same = n[a] == n[o] && memcmp(p[a], p[o], n[a]) == 0;
+                    if (same ? o < a : n[a] < n[o] && memcmp(p[a], p[o], n[a]) == 0)
+                        kept = 0; /* a prefix of another, or stored at an earlier copy */
+                }
+                want += kept ? n[a] : 0;
+            }
+            TU_CHECK(k > 0 && bb.sec_size[BC_STRINGS] == want,
+                     "body %zu profile %d: STRINGS %u bytes, want %u", i, profile,
+                     bb.sec_size[BC_STRINGS], want);
+            passed++;
+            rsc_blob_free(&b, NULL);
+            agree(bodies[i], profile, agents, paths);
+        }
+}
+
 int main(void)
 {
     test_groups();
@@ -2857,6 +2908,7 @@ int main(void)
     test_segments();
     test_split();
     test_labels();
+    test_shared_strings();
     test_trie_nomem();
     printf("encoder: %ld paths matched by the naive matcher, walk() and the runtime (rfc; "
            "google too for %ld)\n",
