@@ -257,10 +257,15 @@ static void edges_at(run *r, uint32_t lo, uint32_t hi, size_t start, size_t at)
             return;
         }
     }
+    /* Edges from internal nodes follow those from root slots (sorted by
+     * Parent): with none reached before this segment, they are skipped. */
+    const int inner = r->nreach > 0;
     for (uint32_t e = from; e < hi; e++) {
         STEP(r);
-        if (tab_get(&r->edges, e, E_MAX) > r->best &&
-            reached_at(r, tab_get(&r->edges, e, E_PARENT)) <= start)
+        uint32_t p = tab_get(&r->edges, e, E_PARENT);
+        if (p >= r->nslots && !inner)
+            break;
+        if (tab_get(&r->edges, e, E_MAX) > r->best && reached_at(r, p) <= start)
             fire(r, e, at);
     }
 }
@@ -411,10 +416,11 @@ HOT void segments_of(run *r, const src *s0, size_t from, const uint8_t *str, con
     k.pend = 0, k.lp = NULL, k.str = str;
     k.first = tab_get(&k.S, 0, S_FIRST);
     memset(k.rk, 0xff, sizeof k.rk);
-    for (uint32_t j = k.first, e = j + tab_get(&k.S, 0, S_N); j < e && nlead < 0xff; j++) {
-        c = (uint8_t)tab_get(&k.S, j, S_KEY);
-        k.rk[c] = (uint8_t)nlead++; /* keys increase: at most 255 of them */
-    }
+    /* keys are bytes: their column's low byte, read in place (the root's
+     * children are a run of rows); they increase: at most 255 of them */
+    const uint8_t *kid = k.S.rows + (size_t)k.first * k.S.size + k.S.off[S_KEY];
+    for (uint32_t n = tab_get(&k.S, 0, S_N); nlead < n && nlead < 0xff; kid += k.S.size)
+        k.rk[*kid] = (uint8_t)nlead++;
     if (s.rfc) {
         while (k.at < from && src_get(&s, &c))
             k.at++;
@@ -430,11 +436,10 @@ HOT void segments_of(run *r, const src *s0, size_t from, const uint8_t *str, con
      * sixteen bytes a step when there are up to four). */
     const size_t sl = s.qn, end = path_end(s.p, s.n, s.term);
     const uint8_t *p = s.p;
-    uint8_t lead[4] = {0, 0, 0, 0}; /* the root's first keys, the first repeated */
-    for (uint32_t j = 0; j < 4 && j < nlead; j++)
-        lead[j] = (uint8_t)tab_get(&k.S, k.first + j, S_KEY);
-    for (uint32_t j = nlead; j < 4 && nlead; j++)
-        lead[j] = lead[0];
+    uint8_t lead[4] = {0}; /* the root's first keys, the first repeated */
+    kid = k.S.rows + (size_t)k.first * k.S.size + k.S.off[S_KEY];
+    for (uint32_t j = 0; j < 4 && nlead; j++)
+        lead[j] = j < nlead ? kid[(size_t)j * k.S.size] : lead[0];
     if (sl && from == 0)
         feed(r, &k, '/', lab);
     for (size_t i = from > sl ? from - sl : 0; i < end; i++) {
