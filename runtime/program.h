@@ -189,4 +189,39 @@ static inline const uint8_t *rsc_node_next(const rsc_node *x)
     return x->keys + n + (size_t)n * w;
 }
 
+/* ---- Acceleration (rsc_accel_build, accel.c; read by match.c) -------- */
+
+/* A program's dense rows, in the caller's buffer: row s (s < K) gives the
+ * automaton's move from explicit state s on each byte class, as the
+ * children and failure links of STATES give it. An entry is the target
+ * state, with RSC_DENSE_SLOW set when the target has a label or an
+ * output (the matcher then does what a sparse move would do after it).
+ * Class 0 is every byte that keys no state: its moves all go to the root. */
+#define RSC_DENSE_SLOW 0x80000000u
+typedef struct rsc_dense {
+    uint32_t k, ncls;   /* rows, classes                                  */
+    uint32_t nlead;     /* the root's children                            */
+    uint8_t lead[4];    /* their first keys, the first repeated           */
+    uint8_t cls[256];   /* each byte's class                              */
+    uint32_t row[];     /* k x ncls                                       */
+} rsc_dense;
+
+/* The buffer's head: which selection it was built for, and one dense
+ * block per program of sel->roots (0: none; else its offset in the buffer). */
+#define RSC_ACCEL_MAGIC 0x4c454341u /* "ACEL" */
+typedef struct rsc_accel {
+    uint32_t magic, n;
+    const rsc_program *prog;
+    size_t off[RSC_MAX_SELECT];
+} rsc_accel;
+
+/* The dense block of program k of a selection, or NULL. */
+static inline const rsc_dense *rsc_accel_dense(const rsc_selection *sel, uint32_t k)
+{
+    const rsc_accel *a = (const rsc_accel *)sel->accel;
+    if (!a || a->prog != sel->prog || k >= a->n || !a->off[k])
+        return NULL;
+    return (const rsc_dense *)(const void *)((const uint8_t *)a + a->off[k]);
+}
+
 #endif

@@ -4,7 +4,9 @@
  * byte is bounded by the format's budgets, not by the number of rules
  * (docs/LIMITS.md, "Matching one URL"; counted by tests/matching). A
  * selection has one program per rule set unless a rule set was over a
- * budget (then a few more).
+ * budget (then a few more). Optionally, dense rows built into memory the
+ * caller gives (rsc_accel_build) make each move of a selection's automata
+ * one load.
  *
  * Dependencies: <stddef.h>, <stdint.h>, <string.h> only. The runtime never
  * depends on the compiler or the parser (see docs/ARCHITECTURE.md).
@@ -35,9 +37,9 @@ extern "C" {
  * RSC_VERSION_MAJOR; rsc_version() gives the version of the library linked,
  * which can differ from these macros when a shared library was replaced. */
 #define RSC_VERSION_MAJOR 0
-#define RSC_VERSION_MINOR 2
+#define RSC_VERSION_MINOR 3
 #define RSC_VERSION_PATCH 0
-#define RSC_VERSION_STRING "0.2.0"
+#define RSC_VERSION_STRING "0.3.0"
 
 /* RSC_API marks the public functions: the libraries are built with hidden
  * visibility, so only what carries it is exported from a shared library.
@@ -70,7 +72,7 @@ typedef enum rsc_status {
     RSC_E_SIZE = 15       /* trailing bytes, or Total_Size mismatch         */
 } rsc_status;
 
-/* The library version, RSC_VERSION_STRING when it was built: "0.2.0". */
+/* The library version, RSC_VERSION_STRING when it was built: "0.3.0". */
 RSC_API const char *rsc_version(void);
 
 /* Static string describing a status, never NULL. */
@@ -120,6 +122,7 @@ typedef struct rsc_selection {
     uint32_t agents[RSC_MAX_SELECT];
     uint32_t n_roots; /* the sets' programs (their root offsets), resolved */
     uint32_t roots[RSC_MAX_SELECT]; /* once; 0 when there are more */
+    const void *accel; /* rsc_accel_build()'s tables, or NULL (rsc_select) */
 } rsc_selection;
 
 /* Selects the rule sets for agents[0..n) (compared as spec F.2 says: as
@@ -142,6 +145,23 @@ RSC_API rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
 #define RSC_ALL_DISALLOWED 0
 #define RSC_MIXED (-1)
 RSC_API int rsc_selection_uniform(const rsc_selection *sel);
+
+/* Optional acceleration, for a selection that will check many URLs (a
+ * crawler's active host): dense transition tables of the selection's
+ * automata, derived from the verified blob into memory the caller owns
+ * (the runtime still allocates nothing). rsc_accel_size() gives the bytes
+ * that hold them all; rsc_accel_build() builds as many rows as fit in
+ * size bytes (the shallowest states first: the ones a path visits most)
+ * and attaches buf to sel, so that every rsc_match_*() call on sel (or a
+ * copy) uses them, with the same verdicts. Time and space are linear in
+ * the rows built: states x the bytes that key a move, 4 bytes each. buf
+ * must stay alive and unchanged while sel is used; the selection stays
+ * immutable and shareable between threads. A selection of more than
+ * RSC_MAX_SELECT programs is not accelerated. Returns RSC_E_ARG for a
+ * NULL or failed selection or buf, RSC_E_LIMIT when size cannot hold the
+ * header (then sel is left unaccelerated). */
+RSC_API size_t rsc_accel_size(const rsc_selection *sel);
+RSC_API rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size);
 
 /* The rule that decided a verdict. */
 typedef struct rsc_match {

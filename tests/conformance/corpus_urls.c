@@ -3,7 +3,8 @@
  * else robots_primary) and check every URL for a crawler named by many
  * files (Googlebot) and one that only global groups apply to
  * (SomeRandomBot): the library's verdict and deciding line must equal the
- * reference matcher's.
+ * reference matcher's, and the same selection with dense rows (all of them,
+ * or half the bytes they need: rsc_accel_build) must answer as without.
  * Usage: corpus_urls CORPUS_DIR. Exit 77 when the corpus is absent. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 #include "robotsc/runtime.h"
 #include "testutil.h"
 
-static long n_checks, n_disallowed, n_urls, n_lists, n_no_robots;
+static long n_checks, n_disallowed, n_urls, n_lists, n_no_robots, n_accel_checks;
 
 static void check_list(const char *corpus, const char *robots_rel, const char *urls_rel)
 {
@@ -53,6 +54,14 @@ static void check_list(const char *corpus, const char *robots_rel, const char *u
         TU_CHECK(ss == RSC_OK, "%s: rsc_select: %s", robots_rel, rsc_strerror(ss));
         if (ss != RSC_OK)
             continue;
+        /* the same through dense rows (rsc_accel_build): all of them for
+         * the first crawler, half as many bytes for the second */
+        rsc_selection asel = sel;
+        size_t need = rsc_accel_size(&asel), size = b == 0 ? need : need / 2;
+        void *abuf = malloc(size ? size : 1);
+        rsc_status as = abuf ? rsc_accel_build(&asel, abuf, size) : RSC_E_NOMEM;
+        TU_CHECK(as == RSC_OK || (as == RSC_E_LIMIT && b == 1), "%s: rsc_accel_build: %s",
+                 robots_rel, rsc_strerror(as));
         int reported = 0;
         for (char *p = urls; *p;) {
             char *e = strchr(p, '\n');
@@ -76,9 +85,18 @@ static void check_list(const char *corpus, const char *robots_rel, const char *u
                              rv.allowed, rv.line);
                 else if (!same)
                     tu_failures++;
+                rsc_match am;
+                int aa = rsc_match_url(&asel, p, n, &am);
+                n_accel_checks++;
+                if ((aa != a || am.line != m.line || am.decided != m.decided) && reported++ < 3)
+                    TU_CHECK(0, "%s (%s) %.*s: dense rows %d (line %u), without %d (line %u)",
+                             robots_rel, bots[b], (int)n, p, aa, am.line, a, m.line);
+                else if (aa != a || am.line != m.line || am.decided != m.decided)
+                    tu_failures++;
             }
             p = e ? e + 1 : p + n;
         }
+        free(abuf);
     }
     if (ref_ok)
         ref_free(&rr);
@@ -129,7 +147,8 @@ int main(int argc, char **argv)
     }
     fclose(f);
     printf("%ld URL lists (%ld more without a robots.txt), %ld URLs, %ld checks "
-           "(%ld disallowed)\n", n_lists, n_no_robots, n_urls, n_checks, n_disallowed);
+           "(%ld disallowed), %ld more through dense rows\n", n_lists, n_no_robots, n_urls,
+           n_checks, n_disallowed, n_accel_checks);
     TU_CHECK(n_lists > 0 && n_checks > 0, "nothing checked");
     return tu_report("corpus_urls", (int)(n_checks - tu_failures));
 }

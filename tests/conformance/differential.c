@@ -304,7 +304,7 @@ static void gen_file(buf *b)
 /* ---- comparison --------------------------------------------------------- */
 
 static uint64_t seed;
-static long n_cases, n_failures, n_file, n_disallowed, n_decided;
+static long n_cases, n_failures, n_file, n_disallowed, n_decided, n_accel;
 static int verbose;
 
 static void print_escaped(const char *s, size_t n)
@@ -497,8 +497,19 @@ static void one_file(const buf *f, int profile, unsigned n_sets, unsigned n_path
             report(&c, msg, "", 0, 1, 0, NULL, NULL);
             continue;
         }
+        /* The no_prune selection matches through dense rows (runtime.h,
+         * rsc_accel_build): all of them, or as many as a random size holds. */
+        size_t need = rsc_accel_size(&sel2), size = rnd(3) ? need : rnd((unsigned)need + 1);
+        void *abuf = malloc(size + 8);
+        const size_t skew = rnd(8); /* any alignment */
+        rsc_status ast = abuf ? rsc_accel_build(&sel2, (char *)abuf + skew, size) : RSC_E_NOMEM;
+        if (ast == RSC_OK && sel2.accel)
+            n_accel++;
+        else if (ast != RSC_E_LIMIT || sel2.accel || size == need)
+            report(&c, "rsc_accel_build", "", 0, 1, 0, NULL, NULL);
         for (unsigned i = 0; i < n_paths; i++)
             one_case(&c, &sel, &sel2, paths[i].p ? paths[i].p : "", paths[i].n, is_path[i]);
+        free(abuf);
     }
     for (unsigned i = 0; i < n_paths; i++)
         free(paths[i].p);
@@ -561,8 +572,9 @@ int main(int argc, char **argv)
         free(f.p);
     }
     printf("seed %" PRIu64 ": %ld files, %ld cases (google %ld, 512000-cut %ld, rfc %ld), "
-           "%ld failed\n(reference verdicts: %ld disallowed, %ld decided by a rule)\n",
+           "%ld failed\n(reference verdicts: %ld disallowed, %ld decided by a rule; "
+           "%ld selections matched through dense rows)\n",
            seed, n_file, n_cases, google_cases, big_cases, n_cases - google_cases - big_cases,
-           n_failures, n_disallowed, n_decided);
+           n_failures, n_disallowed, n_decided, n_accel);
     return n_failures ? 1 : 0;
 }

@@ -64,7 +64,7 @@ pkgconfig_consumer() {
   export PKG_CONFIG_PATH=$pcdir
   local libdir; libdir=$(pkg-config --variable=libdir robotsc-runtime)
   [ -d "$libdir" ] && ok || bad "pkg-config libdir $libdir"
-  expect_out "pkg-config version" 0.2.0 pkg-config --modversion robotsc-runtime
+  expect_out "pkg-config version" 0.3.0 pkg-config --modversion robotsc-runtime
   # shellcheck disable=SC2046
   run "pkg-config runtime consumer" "$CC" $CFL -o "$2/use_runtime" "$HERE/consumer/use_runtime.c" \
       $(pkg-config --cflags --libs robotsc-runtime) -Wl,-rpath,"$libdir" $4 && run "pkg-config use_runtime" "$2/use_runtime" "$W/ex.rbc"
@@ -91,7 +91,7 @@ for f in cmake/robotsc/robotscConfig.cmake cmake/robotsc/robotscConfigVersion.cm
          pkgconfig/robotsc-crawl.pc; do
   [ -n "$(find "$P" -path "*/$f")" ] && ok || bad "not installed: $f"
 done
-expect_out "robotsc --version" "robotsc 0.2.0" "$P/bin/robotsc" --version
+expect_out "robotsc --version" "robotsc 0.3.0" "$P/bin/robotsc" --version
 printf '%s\n' "$ROBOTS" > "$W/ex.txt"
 run "installed robotsc compile" "$P/bin/robotsc" compile "$W/ex.txt" -o "$W/ex.rbc"
 if cmake_consumer "$P" "$W/cons-a" ON; then
@@ -116,7 +116,7 @@ if run "configure shared build" cmake -S "$SRC" -B "$B" "${GENARGS[@]}" -DCMAKE_
         -DINCLUDE="$SRC/include" -DNM=nm -DREADELF=readelf -P "$HERE/symbols.cmake"
   done
   [ -z "$(find "$P" -name '*.a')" ] && ok || bad "a shared build installed static archives"
-  expect_out "shared robotsc --version" "robotsc 0.2.0" env -u LD_LIBRARY_PATH "$P/bin/robotsc" --version
+  expect_out "shared robotsc --version" "robotsc 0.3.0" env -u LD_LIBRARY_PATH "$P/bin/robotsc" --version
   expect_out "shared robotsc check" $'disallow\t/private/1' "$P/bin/robotsc" check --agent x "$W/ex.rbc" /private/1
   if cmake_consumer "$P" "$W/cons-b" ON; then
     run "shared use_runtime" "$W/cons-b/use_runtime" "$W/ex.rbc"

@@ -10,6 +10,9 @@
  * and the selection has one program, or for rule sets over the budgets of
  * format.h (note [split] of compiler/compile.c) the number stated. Verdicts
  * are compared with the reference matcher on a sample, in this build too.
+ * Each path is matched again through dense rows (rsc_accel_build: all, and
+ * as many as a third of their bytes hold), under the same bound and with
+ * the same verdict.
  * A time is never asserted. With the corpus present, the distinct wildcard
  * rules of all its files form one more file. */
 #include <stdio.h>
@@ -79,8 +82,20 @@ static void run_case(fcase *fc)
     uint32_t maxprog = fc->maxprog ? fc->maxprog : 1;
     TU_COUNT(progs <= maxprog, "%s: %u programs selected (at most %u)", fc->name, progs,
              maxprog);
-    double worst = 0;
-    size_t npaths = 0, bytes = 0, steps_all = 0;
+    /* the same selection with dense rows (rsc_accel_build): every path
+     * must cost no more steps a byte and get the same verdict, whether
+     * all rows fit or a third of the bytes they need */
+    rsc_selection asel[2] = {sel, sel};
+    void *abuf[2];
+    for (int j = 0; j < 2; j++) {
+        size_t need = rsc_accel_size(&asel[j]), size = j ? need / 3 : need;
+        abuf[j] = malloc(size + 1);
+        rsc_status as = rsc_accel_build(&asel[j], abuf[j], size);
+        TU_CHECK(as == RSC_OK || (j && as == RSC_E_LIMIT), "%s: rsc_accel_build: %s", fc->name,
+                 rsc_strerror(as));
+    }
+    double worst = 0, aworst = 0;
+    size_t npaths = 0, bytes = 0, steps_all = 0, asteps_all = 0;
     tu_buf path = {0};
     const char *x = fc->extra.p, *xend = fc->extra.p + fc->extra.n;
     for (int k = 0; k < 200; k++) {
@@ -105,6 +120,23 @@ static void run_case(fcase *fc)
         TU_COUNT(steps <= (size_t)STEPS_PER_BYTE * (path.n + 1) * (progs ? progs : 1),
                  "%s: %zu steps for a path of %zu bytes (%u programs)", fc->name, steps, path.n,
                  progs);
+        for (int j = 0; j < 2; j++) {
+            rsc_match am;
+            rsc_steps = 0;
+            int aa = rsc_match_path(&asel[j], path.p, path.n, &am);
+            size_t as = rsc_steps;
+            double ar = (double)as / (double)(path.n + 1) / (progs ? progs : 1);
+            if (ar > aworst)
+                aworst = ar;
+            if (j == 0)
+                asteps_all += as;
+            TU_COUNT(as <= (size_t)STEPS_PER_BYTE * (path.n + 1) * (progs ? progs : 1),
+                     "%s: %zu steps with dense rows for a path of %zu bytes", fc->name, as,
+                     path.n);
+            TU_COUNT(aa == allowed && am.line == m.line,
+                     "%s: path of %zu bytes: dense rows (%s) %d line %u, without %d line %u",
+                     fc->name, path.n, j ? "a third" : "all", aa, am.line, allowed, m.line);
+        }
         if (k % 7 == 0 || path.n < 64) {
             ref_verdict v = ref_check_parsed(&rr, &ra, 1, path.p, path.n, 1);
             TU_COUNT(v.allowed == allowed && v.line == (int)m.line,
@@ -112,8 +144,12 @@ static void run_case(fcase *fc)
                      allowed, m.line, v.allowed, v.line);
         }
     }
-    printf("%-26s %8zu bytes  %u programs  %6zu paths  %.2f steps/byte (worst %.2f)\n", fc->name,
-           fc->body.n, progs, npaths, (double)steps_all / (double)(bytes + npaths), worst);
+    printf("%-26s %8zu bytes  %u programs  %6zu paths  %.2f steps/byte (worst %.2f); "
+           "dense rows %.2f (worst %.2f)\n",
+           fc->name, fc->body.n, progs, npaths, (double)steps_all / (double)(bytes + npaths), worst,
+           (double)asteps_all / (double)(bytes + npaths), aworst);
+    free(abuf[0]);
+    free(abuf[1]);
     if (worst > worst_ratio)
         worst_ratio = worst, snprintf(worst_name, sizeof worst_name, "%s", fc->name);
     free(path.p);
