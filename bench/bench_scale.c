@@ -116,7 +116,7 @@ int main(int argc, char **argv)
         if (dg_urls(seed, 1000, &ub) != 0 || (nu = bu_lines(ub.p, ub.len, &urls)) <= 0)
             return 2;
         printf("rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\t"
-               "ratio\tdisallowed\n");
+               "ratio\tdisallowed\taccel_bytes\taccel_match_ns\taccel_floor_ns\taccel_ratio\n");
         for (size_t i = 0; i < n_counts; i++) {
             dg_buf src = {NULL, 0, 0};
             compiled c;
@@ -125,11 +125,21 @@ int main(int argc, char **argv)
             size_t dis = 0;
             for (long k = 0; k < nu; k++)
                 dis += !rsc_match_url(&c.sel, urls[k].ptr, urls[k].len, NULL);
-            bu_match_result m;
+            bu_match_result m, am;
             bu_time_match(&c.sel, urls, (size_t)nu, 0, rounds, min_ns, &m);
-            printf("%lu\t%zu\t%zu\t%.1f\t%u\t%u\t%u\t%.2f\t%.2f\t%.3f\t%zu\n", counts[i], src.len, c.blob.size,
-                   c.compile_ns / 1e3, (unsigned)c.info.n_programs, (unsigned)c.info.total_nodes,
-                   (unsigned)c.info.max_nodes, m.match_ns, m.floor_ns, m.match_ns / m.floor_ns, dis);
+            /* the same with the selection's dense rows (rsc_accel_build) */
+            rsc_selection asel = c.sel;
+            size_t abytes = rsc_accel_size(&asel);
+            void *abuf = malloc(abytes);
+            if (!abuf || rsc_accel_build(&asel, abuf, abytes) != RSC_OK)
+                return 2;
+            bu_time_match(&asel, urls, (size_t)nu, 0, rounds, min_ns, &am);
+            free(abuf);
+            printf("%lu\t%zu\t%zu\t%.1f\t%u\t%u\t%u\t%.2f\t%.2f\t%.3f\t%zu\t%zu\t%.2f\t%.2f\t%.3f\n", counts[i],
+                   src.len, c.blob.size, c.compile_ns / 1e3, (unsigned)c.info.n_programs,
+                   (unsigned)c.info.total_nodes, (unsigned)c.info.max_nodes, m.match_ns, m.floor_ns,
+                   m.match_ns / m.floor_ns, dis, abytes, am.match_ns, am.floor_ns,
+                   am.match_ns / am.floor_ns);
             fflush(stdout);
             rsc_blob_free(&c.blob, NULL);
             dg_buf_free(&src);

@@ -81,6 +81,13 @@ def fmt(x, nd=2):
     return f"{x:.{nd}f}"
 
 
+def accel_cell(x, lim, note=""):
+    """A figure with dense rows and its verdict against the same limit."""
+    if x is None or x is False:
+        return "n/a"
+    return f"{x:.3f}x: {verdict(x <= lim)}" + (f" ({note})" if note else "")
+
+
 def verdict(ok):
     if ok is None:
         return "n/a"
@@ -133,7 +140,10 @@ def write_readme_section(path, m, hl, report_name):
         f"against its site's robots.txt), a URL takes a median {hl['m_med']:.0f} ns "
         f"({1e3 / hl['m_med']:.1f} M URLs/s on one core). Against the cost of merely hashing the URL with "
         f"FNV-1a in the same loop, the median list takes {hl['r_med']:.2f}x, the p90 list {hl['r_p90']:.2f}x, "
-        f"all URLs together {hl['r_w']:.2f}x (targets: 0.8x, 1.0x, 1.0x; missed where above).{peer_txt}",
+        f"all URLs together {hl['r_w']:.2f}x (targets: 0.8x, 1.0x, 1.0x; missed where above)"
+        + (f"; with the selection's dense rows (`rsc_accel_build`, memory the caller gives) "
+           f"{hl['a_med']:.2f}x, {hl['a_p90']:.2f}x and {hl['a_w']:.2f}x" if "a_med" in hl else "")
+        + f".{peer_txt}",
         f"**Compile**: the {hl['files']:,} robots.txt files of the corpus compile in a median "
         f"{hl['c_med']:.1f} µs each (p99 {hl['c_p99']:.2f} ms, slowest {hl['c_max'] * 1e3:.0f} ms, whole "
         f"corpus {whole}); blobs are {hl['size_total']:.2f}x the source bytes in total (median "
@@ -145,6 +155,8 @@ def write_readme_section(path, m, hl, report_name):
             "**Hostile files** (issue 10: thousands of `*` rules, 60 KB paths, outranked rules, the corpus's "
             "real wildcard rules in one group): a URL costs "
             + ", ".join(f"{r3:,.2f}x" if r3 < 1 else f"{r3:,.1f}x" for _, r3, _ in hos) + " the floor"
+            + (" (with dense rows: " + ", ".join(f"{x:,.2f}x" if x < 1 else f"{x:,.1f}x" for x in hl["h_accel"])
+               + ")" if len(hl.get("h_accel", [])) == len(hos) else "")
             + (" (format 2: " + ", ".join(f"{r2:,.0f}x" for _, _, r2 in hos) + ")"
                if all(r2 is not None for _, _, r2 in hos) else "") + "; the report has the cases and the targets.")
     text = "## Performance\n\n" + textwrap.fill(intro, 100) + "\n\n" + "\n".join(
@@ -291,7 +303,8 @@ def f23_section(res, w, targets, m, hl):
 
         lim = HOSTILE_LIMIT.get(name)
         hrows.append([f"{name}: {desc[name]}", cell(r2, "match_ns"), cell(r2, "ratio"), cell(r3, "match_ns"),
-                      cell(r3, "ratio"), cell(r3, "floor_ns"),
+                      cell(r3, "ratio"), cell(r3, "accel_ratio") if r3 and r3.get("accel_ratio") else "n/a",
+                      cell(r3, "floor_ns"),
                       f"{int(r2['blob_bytes']):,} / {int(r3['blob_bytes']):,}" if r2 and r3 else
                       (f"- / {int(r3['blob_bytes']):,}" if r3 else "n/a"),
                       f"{r2['disallowed']} / {r3['disallowed']}" if r2 and r3 else
@@ -301,11 +314,16 @@ def f23_section(res, w, targets, m, hl):
             key = "h_" + name
             if r3:
                 hl.setdefault("hostile", []).append((name, float(r3["ratio"]), float(r2["ratio"]) if r2 else None))
+                if num(r3.get("accel_ratio")) is not None:
+                    hl.setdefault("h_accel", []).append(float(r3["accel_ratio"]))
                 targets[key] = (TARGET_LABEL[key], f"{float(r3['ratio']):.2f}x ({float(r3['match_ns']):,.1f} ns "
                                 f"per URL; format 2: " + (f"{float(r2['ratio']):,.1f}x" if r2 else "n/a") + ")",
-                                verdict(float(r3["ratio"]) <= lim))
-    w(table(["case", "f2 ns/URL", "f2 ratio", "f3 ns/URL", "f3 ratio", "floor ns", "blob B f2 / f3",
-             "disallowed f2 / f3", "target (f3)"], hrows))
+                                verdict(float(r3["ratio"]) <= lim),
+                                accel_cell(num(r3.get("accel_ratio")), lim,
+                                           f"{int(r3['accel_bytes']):,} B of rows" if num(r3.get("accel_bytes"))
+                                           is not None else ""))
+    w(table(["case", "f2 ns/URL", "f2 ratio", "f3 ns/URL", "f3 ratio", "f3 ratio, dense rows", "floor ns",
+             "blob B f2 / f3", "disallowed f2 / f3", "target (f3)"], hrows))
     w("")
     if m.get("quick") == "1":
         w("(Quick run: the hostile URL lists are lighter than in a full run.)")
@@ -510,6 +528,29 @@ plot '{res}/compile_size.dat' using 1:2 with dots lc rgb '#1f77b4' title 'compil
         n_urls = sum(int(r["n_urls"]) for r in mt)
         weighted = sum(float(r["match_ns"]) * int(r["n_urls"]) for r in mt) / n_urls
         weighted_f = sum(float(r["floor_ns"]) * int(r["n_urls"]) for r in mt) / n_urls
+        # the same lists with each selection's dense rows (rsc_accel_build), timed in the same rounds
+        am = [r for r in mt if num(r.get("accel_match_ns")) is not None]
+        accel_rows, acc = [], None
+        if len(am) == len(mt):
+            ans = [float(r["accel_match_ns"]) for r in am]
+            arat = [float(r["accel_ratio"]) for r in am]
+            aw = sum(float(r["accel_match_ns"]) * int(r["n_urls"]) for r in am) / n_urls
+            acc = {"med": statistics.median(arat), "p90": quantile(arat, .9), "w": aw / weighted_f,
+                   "over": sum(1 for x in arat if x > 2.0), "worst": max(am, key=lambda r: float(r["accel_ratio"])),
+                   "bytes": med([num(r["accel_bytes"]) for r in am]),
+                   "bytes_max": max(int(r["accel_bytes"]) for r in am),
+                   "build": med([num(r["accel_build_ns"]) for r in am])}
+            accel_rows = [
+                ["with dense rows: ns per URL, median over lists", fmt(statistics.median(ans)), "",
+                 f"{statistics.median(ans) / statistics.median(fns):.3f}"],
+                ["with dense rows: ns per URL, all URLs (weighted)", fmt(aw), fmt(weighted_f), f"{aw / weighted_f:.3f}"],
+                ["with dense rows: ratio per list, median (p10 / p90)", "", "",
+                 f"{acc['med']:.3f} ({quantile(arat, .1):.2f} / {acc['p90']:.2f})"],
+                ["with dense rows: lists where matching beats the floor", "", "",
+                 f"{sum(1 for x in arat if x <= 1.0)} of {len(arat)}"],
+                ["dense rows: bytes per selection, median (max)", f"{acc['bytes']:,.0f} ({acc['bytes_max']:,})", "", ""],
+                ["dense rows: build µs per selection, median", fmt(acc["build"] / 1e3), "", ""],
+            ]
         w(f"{len(mt)} lists, {n_urls:,} URLs; each list against the robots.txt of the same crawl (2019) "
           "when there is one, else the site's current file; agent `Googlebot`.")
         w("")
@@ -527,7 +568,7 @@ plot '{res}/compile_size.dat' using 1:2 with dots lc rgb '#1f77b4' title 'compil
              f"{1e3 / statistics.median(fns):.2f} M/s", ""],
             ["compile µs per file, median", fmt(med([num(r["compile_us"]) for r in mt])), "", ""],
             ["verify ns per blob, median", fmt(med([num(r["verify_ns"]) for r in mt])), "", ""],
-        ]))
+        ] + accel_rows))
         w("")
         hl.update(lists=len(mt), urls=n_urls, m_med=statistics.median(mns), f_med=statistics.median(fns),
                   r_med=statistics.median(rat), r_p90=quantile(rat, .9),
@@ -538,15 +579,20 @@ plot '{res}/compile_size.dat' using 1:2 with dots lc rgb '#1f77b4' title 'compil
         targets.update({
             "r_every": ("real lists: every list <= 2.0x the floor",
                         f"worst {float(worst['ratio']):.2f}x ({worst['name']}); {over} of {len(rat)} lists above 2.0x",
-                        verdict(over == 0)),
+                        verdict(over == 0),
+                        f"worst {float(acc['worst']['accel_ratio']):.2f}x ({acc['worst']['name']}); {acc['over']} "
+                        f"above 2.0x: {verdict(acc['over'] == 0)}" if acc else "n/a"),
             "r_med": ("real lists: median per-list ratio <= 0.8x", f"{statistics.median(rat):.3f}x "
                       f"({statistics.median(mns):.1f} ns vs floor {statistics.median(fns):.1f} ns at the median)",
-                      verdict(statistics.median(rat) <= 0.8)),
+                      verdict(statistics.median(rat) <= 0.8), accel_cell(acc and acc["med"], 0.8)),
             "r_p90": ("real lists: p90 per-list ratio <= 1.0x", f"{quantile(rat, .9):.3f}x",
-                      verdict(quantile(rat, .9) <= 1.0)),
+                      verdict(quantile(rat, .9) <= 1.0), accel_cell(acc and acc["p90"], 1.0)),
             "r_w": ("real lists: weighted by URLs <= 1.0x", f"{w_ratio:.3f}x ({weighted:.1f} ns vs floor "
-                    f"{weighted_f:.1f} ns per URL over all {n_urls:,} URLs)", verdict(w_ratio <= 1.0)),
+                    f"{weighted_f:.1f} ns per URL over all {n_urls:,} URLs)", verdict(w_ratio <= 1.0),
+                    accel_cell(acc and acc["w"], 1.0)),
         })
+        if acc:
+            hl.update(a_med=acc["med"], a_p90=acc["p90"], a_w=acc["w"])
         w("Ten lists with the highest ratio to the floor:")
         w("")
         w(table(["list", "URLs", "rules", "programs", "nodes", "match ns", "floor ns", "ratio"],
@@ -590,9 +636,11 @@ plot '{res}/match.dat' using 1:2 with points pt 7 ps 0.6 title 'list', x with li
                 continue
             rows.append([r["rules"], f"{int(r['source_bytes']):,}", f"{int(r['blob_bytes']):,}",
                          f"{int(r['blob_bytes']) / int(r['source_bytes']):.2f}", fmt(num(r["compile_us"]), 1),
-                         r["programs"], r["nodes"], r["match_ns"], r["floor_ns"], r["ratio"]])
+                         r["programs"], r["nodes"], r["match_ns"], r["floor_ns"], r["ratio"],
+                         r.get("accel_match_ns") or "n/a", r.get("accel_ratio") or "n/a",
+                         f"{int(r['accel_bytes']):,}" if num(r.get("accel_bytes")) is not None else "n/a"])
         w(table(["rules", "source B", "blob B", "blob/src", "compile µs", "programs", "nodes", "ns/URL",
-                 "floor ns", "ratio"], rows))
+                 "floor ns", "ratio", "ns/URL, dense rows", "ratio, dense rows", "dense rows B"], rows))
         w("")
         if len(good) >= 2:
             lo, hi = good[0], good[-1]
@@ -603,7 +651,10 @@ plot '{res}/match.dat' using 1:2 with points pt 7 ps 0.6 title 'list', x with li
                                 f"{f:.2f}x ({lo['match_ns']} -> {hi['match_ns']} ns, {lo['rules']} -> "
                                 f"{hi['rules']} rules)" +
                                 ("" if complete else f"; {all_counts[-1]} rules did not finish"),
-                                verdict(f <= 2.0 and complete))
+                                verdict(f <= 2.0 and complete),
+                                accel_cell(float(hi["accel_match_ns"]) / float(lo["accel_match_ns"])
+                                           if num(hi.get("accel_match_ns")) and num(lo.get("accel_match_ns"))
+                                           else None, 2.0, "growth"))
         with open(os.path.join(res, "scale_rules.dat"), "w") as f:
             for r in good:
                 f.write(f"{r['rules']}\t{r['match_ns']}\t{r['floor_ns']}\t{r['compile_us']}\t{r['blob_bytes']}\t"
@@ -729,9 +780,12 @@ plot '{res}/scale_length.dat' using 1:2 with linespoints lw 2 pt 7 title 'robots
     w("Format 3 figures of this run: hostile cases from section 6, real lists from section 2, the rest from "
       "sections 1 and 3.")
     w("")
-    rows = [targets[k] for k in TARGET_ORDER if k in targets]
-    rows += [("(not measured) " + TARGET_LABEL[k], "n/a", "n/a") for k in TARGET_ORDER if k not in targets]
-    w(table(["target", "measured", "verdict"], rows))
+    rows = [list(targets[k]) + [""] * (4 - len(targets[k])) for k in TARGET_ORDER if k in targets]
+    rows += [["(not measured) " + TARGET_LABEL[k], "n/a", "n/a", ""] for k in TARGET_ORDER if k not in targets]
+    w("The last column is the same figure with each selection's dense rows (`rsc_accel_build`, runtime.h), "
+      "timed in the same rounds as the one before it.")
+    w("")
+    w(table(["target", "measured", "verdict", "with dense rows"], rows))
     w("")
     an = os.path.join(os.path.dirname(os.path.abspath(report)), "ANALYSIS.md")
     if os.path.exists(an):
@@ -752,7 +806,7 @@ plot '{res}/scale_length.dat' using 1:2 with linespoints lw 2 pt 7 title 'robots
     for k in TARGET_ORDER:
         if k in targets:
             t = targets[k]
-            print(f"{t[2]:12s} {t[0]}: {t[1]}")
+            print(f"{t[2]:12s} {t[0]}: {t[1]}" + (f" | dense rows: {t[3]}" if len(t) > 3 and t[3] else ""))
 
 
 if __name__ == "__main__":

@@ -144,7 +144,7 @@ awk -F'\t' -v c="$CORPUS" -v n="$NLISTS" 'NR > 1 && NR <= n + 1 {
         r = $5 != "" && $5 != "-" ? $5 : $6; if (r == "" || r == "-") next
         print $2 "\t" c "/" r "\t" c "/" $1 }' "$CORPUS/urls-index.tsv" >"$RES/jobs.tsv"
 log "2/6 real URL lists: $(wc -l <"$RES/jobs.tsv") lists"
-printf 'name\tn_urls\tdisallowed\trules\tprograms\tnodes\tcompile_us\tblob_bytes\tsource_bytes\tverify_ns\tmatch_ns\tfloor_ns\tratio\n' \
+printf 'name\tn_urls\tdisallowed\trules\tprograms\tnodes\tcompile_us\tblob_bytes\tsource_bytes\tverify_ns\tmatch_ns\tfloor_ns\tratio\taccel_bytes\taccel_build_ns\taccel_match_ns\taccel_ratio\n' \
     >"$RES/match.tsv"
 while IFS="$(printf '\t')" read -r name robots urls; do
     out=$RES/match/$name.txt
@@ -155,9 +155,10 @@ while IFS="$(printf '\t')" read -r name robots urls; do
             /^verdicts:/ { d = $4 }
             /^blob:/ { a = $0; sub(/.*\(/, "", a); split(a, x, " "); au = x[1]; st = x[3] }
             /^compile_us=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, n, d, r, au, st,
-                  v["compile_us"], v["blob_bytes"], v["source_bytes"], v["verify_ns"], v["match_ns"],
-                  v["floor_ns"], v["ratio"] }' "$out" >>"$RES/match.tsv"
+            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, n, d,
+                  r, au, st, v["compile_us"], v["blob_bytes"], v["source_bytes"], v["verify_ns"], v["match_ns"],
+                  v["floor_ns"], v["ratio"], v["accel_bytes"], v["accel_build_ns"], v["accel_match_ns"],
+                  v["accel_ratio"] }' "$out" >>"$RES/match.tsv"
     else
         log "robotsc bench failed on $name (see $out)"
     fi
@@ -165,7 +166,7 @@ done <"$RES/jobs.tsv"
 
 # ---- 3. scaling --------------------------------------------------------------
 log "3/6 scaling: rule counts $COUNTS"
-printf 'rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\tratio\tdisallowed\n' \
+printf 'rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\tratio\tdisallowed\taccel_bytes\taccel_match_ns\taccel_floor_ns\taccel_ratio\n' \
     >"$RES/scale_rules.tsv"
 for n in $(echo "$COUNTS" | tr ',' ' '); do
     if timeout "$SCALE_TIMEOUT" "$B/bench_scale" rules --counts "$n" --rounds "$ROUNDS" --min-ms "$MINMS" \
@@ -247,7 +248,7 @@ fi
 F23=$RES/f23
 mkdir -p "$F23"
 # One row per (case, format): the figures of robotsc bench's last line.
-printf 'kind\tname\tformat\tn_urls\tdisallowed\tcompile_us\tblob_bytes\tsource_bytes\tmatch_ns\tfloor_ns\tratio\n' \
+printf 'kind\tname\tformat\tn_urls\tdisallowed\tcompile_us\tblob_bytes\tsource_bytes\tmatch_ns\tfloor_ns\tratio\taccel_bytes\taccel_match_ns\taccel_ratio\n' \
     >"$RES/f23.tsv"
 f23_one() { # kind name format binary robots urls
     out=$F23/$2.f$3.txt
@@ -256,8 +257,9 @@ f23_one() { # kind name format binary robots urls
             /^urls:/ { n = $3; sub(/\(/, "", n) }
             /^verdicts:/ { d = $4 }
             /^compile_us=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kind, name, f, n, d, v["compile_us"],
-                  v["blob_bytes"], v["source_bytes"], v["match_ns"], v["floor_ns"], v["ratio"] }' "$out" >>"$RES/f23.tsv"
+            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kind, name, f, n, d,
+                  v["compile_us"], v["blob_bytes"], v["source_bytes"], v["match_ns"], v["floor_ns"], v["ratio"],
+                  v["accel_bytes"], v["accel_match_ns"], v["accel_ratio"] }' "$out" >>"$RES/f23.tsv"
     else
         log "  format $3: robotsc bench failed on $2 (see $out)"
         printf '%s\t%s\t%s\tFAILED\n' "$1" "$2" "$3" >>"$RES/f23.tsv"
