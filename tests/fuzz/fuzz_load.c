@@ -9,6 +9,9 @@
  * verification may be wrong, but only in the way the format allows (its
  * wildcard fields other than an encoder writes them: then FORMAT.md leaves
  * the verdict open, tests/hostile/wildopen.h, and only safety is checked).
+ * Each selection also matches through dense rows (rsc_accel_build: all of
+ * them, or half the bytes they need), with the same verdicts where
+ * FORMAT.md decides them.
  * The first input byte, when it is 'T', makes the rest a robots.txt that is
  * compiled first (so the fuzzer also explores valid blobs and their
  * single-bit mutations: the byte after 'T' names a position to flip). */
@@ -52,6 +55,13 @@ static void exercise(const uint8_t *blob, size_t size, const uint8_t *seed, size
         FUZZ_ASSERT((sst == RSC_OK) == (bs_match(blob, &x, &names[a], &ag.len, 1, "/", 1, &bv) == 0));
         if (sst != RSC_OK)
             continue;
+        static unsigned char abuf[1 << 20];
+        rsc_selection asel = sel;
+        size_t need = rsc_accel_size(&asel), asz = need < sizeof abuf ? need : sizeof abuf;
+        if (a % 2)
+            asz /= 2;
+        rsc_status ast = rsc_accel_build(&asel, abuf, asz);
+        FUZZ_ASSERT(ast == RSC_OK || (ast == RSC_E_LIMIT && asz < need && asel.accel == NULL));
         const char *paths[] = {"/", "/a", "/index.html", "/x/y?z", (const char *)seed};
         for (size_t k = 0; k < 5; k++) {
             size_t n = k < 4 ? strlen(paths[k]) : seed_len;
@@ -78,7 +88,16 @@ static void exercise(const uint8_t *blob, size_t size, const uint8_t *seed, size
             }
             if (m.decided)
                 FUZZ_ASSERT(inside(&p, m.pattern, m.pattern_len));
+            rsc_match am;
+            int av = rsc_match_path(&asel, paths[k], cut, &am);
+            if ((av != v || am.decided != m.decided || am.line != m.line) && !wild_unspecified(blob, size)) {
+                fprintf(stderr, "agent '%s' path %zu: dense rows %d line %u, without %d line %u\n", names[a], k, av,
+                        am.line, v, m.line);
+                abort();
+            }
             v = rsc_match_url(&sel, paths[k], n, NULL);
+            FUZZ_ASSERT(v == 0 || v == 1);
+            v = rsc_match_url(&asel, paths[k], n, NULL);
             FUZZ_ASSERT(v == 0 || v == 1);
         }
         rsc_bytes val;
