@@ -150,6 +150,7 @@ rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size)
     size_t used = ALIGN8(sizeof(rsc_accel));
     memset(a, 0, sizeof *a);
     a->magic = RSC_ACCEL_MAGIC, a->prog = sel->prog, a->n = sel->n_roots;
+    memcpy(a->root, sel->roots, sizeof a->root);
     for (uint32_t k = 0; k < sel->n_roots; k++) {
         rsc_ptab st;
         int lab;

@@ -206,20 +206,25 @@ typedef struct rsc_dense {
     uint32_t row[];     /* k x ncls                                       */
 } rsc_dense;
 
-/* The buffer's head: which selection it was built for, and one dense
- * block per program of sel->roots (0: none; else its offset in the buffer). */
+/* The buffer's head: the program and the selection's programs it was
+ * built for (their Data offsets, sel->roots), and one dense block per
+ * program (0: none; else its offset in the buffer). Rows depend on the
+ * program alone, so a selection may use those of any program it shares. */
 #define RSC_ACCEL_MAGIC 0x4c454341u /* "ACEL" */
 typedef struct rsc_accel {
     uint32_t magic, n;
     const rsc_program *prog;
+    uint32_t root[RSC_MAX_SELECT];
     size_t off[RSC_MAX_SELECT];
 } rsc_accel;
 
-/* The dense block of program k of a selection, or NULL. */
+/* The dense block of program k of a selection, or NULL (none, or a buffer
+ * built for another program or whose k-th program is another one). */
 static inline const rsc_dense *rsc_accel_dense(const rsc_selection *sel, uint32_t k)
 {
     const rsc_accel *a = (const rsc_accel *)sel->accel;
-    if (!a || a->prog != sel->prog || k >= a->n || !a->off[k])
+    if (!a || a->magic != RSC_ACCEL_MAGIC || a->prog != sel->prog || k >= a->n ||
+        a->root[k] != sel->roots[k] || !a->off[k])
         return NULL;
     return (const rsc_dense *)(const void *)((const uint8_t *)a + a->off[k]);
 }

@@ -153,7 +153,9 @@ RSC_API int rsc_selection_uniform(const rsc_selection *sel);
  * that hold them all; rsc_accel_build() builds as many rows as fit in
  * size bytes (the shallowest states first: the ones a path visits most)
  * and attaches buf to sel, so that every rsc_match_*() call on sel (or a
- * copy) uses them, with the same verdicts. Time and space are linear in
+ * copy) uses them, with the same verdicts (rsc_select() attaches none; a
+ * buffer built for another program, or for a selection whose k-th program
+ * differs, is not used for that program). Time and space are linear in
  * the rows built: states x the bytes that key a move, 4 bytes each. buf
  * must stay alive and unchanged while sel is used; the selection stays
  * immutable and shareable between threads. A selection of more than

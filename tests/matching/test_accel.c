@@ -25,6 +25,7 @@ static const char body[] =
     "Disallow: /\n";
 
 static const char *const paths[] = {
+    "/x.gif", "/e", "/q=1", "/a.gif?q=", "/xy", "/x/y.pdf", "/eee.gif",
     "/", "/a.pdf", "/a.pdf?", "/x?sessionid=1", "/y/public/z.html", "/y/public/z.htm",
     "/private1/q/edit", "/private/edit", "/\xe2\x82\xac/x", "/%E2%82%ACx", "/%e2%82%acx",
     "/aXbYcZd", "/abdc", "/aaaabbbbccccdddd", "/public/a/public/b.html?sessionid=",
@@ -124,6 +125,34 @@ int main(void)
         rsc_bytes ag = {"other", 5};
         rsc_selection o;
         TU_CHECK(rsc_select(&prog, &ag, 1, &o) == RSC_OK, "select other");
+        /* the same blob, another selection: rows built for one are not
+         * used for the other's programs, and are for a program they share */
+        static const char two_groups[] = "User-agent: a\nDisallow: /*.pdf$\nDisallow: /*x*y\n"
+                                         "User-agent: b\nDisallow: /*.gif\nAllow: /*q=\nDisallow: /*e\n";
+        rsc_blob tb;
+        rsc_program tp;
+        rsc_compile_options topt = {profile ? RSC_PROFILE_RFC : RSC_PROFILE_GOOGLE, NULL, NULL, NULL, NULL, 0};
+        TU_CHECK(rsc_compile(two_groups, sizeof two_groups - 1, &topt, &tb) == RSC_OK, "compile");
+        TU_CHECK(rsc_load(&tp, tb.data, tb.size, NULL) == RSC_OK, "load");
+        rsc_bytes ga = {"a", 1}, gb = {"b", 1}, gab[2] = {{"b", 1}, {"a", 1}};
+        rsc_selection sa, sb, sab;
+        TU_CHECK(rsc_select(&tp, &ga, 1, &sa) == RSC_OK && rsc_select(&tp, &gb, 1, &sb) == RSC_OK &&
+                     rsc_select(&tp, gab, 2, &sab) == RSC_OK && sab.n_roots == 2,
+                 "select a, b, both");
+        a = sa;
+        TU_COUNT(rsc_accel_build(&a, buf, sizeof buf) == RSC_OK, "build");
+        rsc_selection cross = sb;
+        cross.accel = a.accel;
+        same(&sb, &cross, "another selection's rows");
+        cross = sab;
+        cross.accel = a.accel;
+        same(&sab, &cross, "rows of a program the selections share");
+        a = sab;
+        TU_COUNT(rsc_accel_build(&a, buf, sizeof buf) == RSC_OK, "build");
+        cross = sa;
+        cross.accel = a.accel;
+        same(&sa, &cross, "rows of a program the selections share, at another position");
+        rsc_blob_free(&tb, NULL);
         TU_COUNT(rsc_accel_size(&o) < need, "no rows for a program without wildcards");
         rsc_selection oa = o;
         TU_COUNT(rsc_accel_build(&oa, buf, sizeof buf) == RSC_OK && oa.accel != NULL, "build");
