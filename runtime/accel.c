@@ -18,8 +18,6 @@
 #include "program.h"
 #include "robotsc/runtime.h"
 
-enum { S_KEY_, S_FIRST_, S_N_, S_FAIL_, S_OUT_, S_LOFF_, S_LLEN_ };
-
 /* The automaton of the program at q (its Data), or 0 for none (no
  * wildcard rule, or a chain, which keeps its own line of states). */
 static int automaton(const uint8_t *q, rsc_ptab *st, int *lab)
@@ -45,7 +43,7 @@ static uint32_t classes(const rsc_ptab *st, uint8_t cls[256])
     uint32_t n = 1;
     memset(cls, 0, 256);
     for (uint32_t s = 1; s < st->n; s++) {
-        uint8_t c = (uint8_t)rsc_ptab_get(st, s, S_KEY_);
+        uint8_t c = (uint8_t)rsc_ptab_get(st, s, S_KEY);
         if (!cls[c]) {
             if (n == 256)
                 return 0;
@@ -82,7 +80,7 @@ size_t rsc_accel_size(const rsc_selection *sel)
 /* A move's entry: the target, flagged when it has a label or an output. */
 static uint32_t entry(const rsc_ptab *st, uint32_t t, int lab)
 {
-    int slow = rsc_ptab_get(st, t, S_OUT_) != 0 || (lab && rsc_ptab_get(st, t, S_LLEN_) != 0);
+    int slow = rsc_ptab_get(st, t, S_OUT) != 0 || (lab && rsc_ptab_get(st, t, S_LLEN) != 0);
     return t | (slow ? RSC_DENSE_SLOW : 0);
 }
 
@@ -94,10 +92,10 @@ static void fill(const rsc_ptab *st, int lab, rsc_dense *d, uint32_t s)
     if (s == 0)
         memset(row, 0, (size_t)nc * sizeof *row);
     else
-        memcpy(row, d->row + (size_t)rsc_ptab_get(st, s, S_FAIL_) * nc, (size_t)nc * sizeof *row);
-    uint32_t first = rsc_ptab_get(st, s, S_FIRST_), n = rsc_ptab_get(st, s, S_N_);
+        memcpy(row, d->row + (size_t)rsc_ptab_get(st, s, S_FAIL) * nc, (size_t)nc * sizeof *row);
+    uint32_t first = rsc_ptab_get(st, s, S_FIRST), n = rsc_ptab_get(st, s, S_N);
     for (uint32_t j = 0; j < n; j++) {
-        uint8_t c = (uint8_t)rsc_ptab_get(st, first + j, S_KEY_);
+        uint8_t c = (uint8_t)rsc_ptab_get(st, first + j, S_KEY);
         row[d->cls[c]] = entry(st, first + j, lab); /* a key is never class 0 */
     }
 }
@@ -126,7 +124,7 @@ static uint32_t build(const rsc_ptab *st, int lab, rsc_dense *d, uint32_t kmax)
             pending[n++] = x;
             if (x == 0)
                 break;
-            x = rsc_ptab_get(st, x, S_FAIL_);
+            x = rsc_ptab_get(st, x, S_FAIL);
             if (x >= kmax)
                 return s;
         }
@@ -166,10 +164,10 @@ rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size)
         if (kmax == 0)
             break;
         d->k = build(&st, lab, d, kmax);
-        uint32_t first = rsc_ptab_get(&st, 0, S_FIRST_);
-        d->nlead = rsc_ptab_get(&st, 0, S_N_);
+        uint32_t first = rsc_ptab_get(&st, 0, S_FIRST);
+        d->nlead = rsc_ptab_get(&st, 0, S_N);
         for (uint32_t j = 0; j < 4; j++)
-            d->lead[j] = d->nlead ? (uint8_t)rsc_ptab_get(&st, first + (j < d->nlead ? j : 0), S_KEY_) : 0;
+            d->lead[j] = d->nlead ? (uint8_t)rsc_ptab_get(&st, first + (j < d->nlead ? j : 0), S_KEY) : 0;
         a->off[k] = used;
         used += DENSE_HEAD + ALIGN8((size_t)d->k * d->ncls * 4);
     }

@@ -314,7 +314,7 @@ HOT uint32_t step(const tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *bu
 {
     for (;;) {
         if (d && s < d->k) /* a dense row: one load */
-            return d->row[(size_t)s * d->ncls + d->cls[c]] & ~RSC_DENSE_SLOW;
+            return rsc_dense_move(d, s, c) & ~RSC_DENSE_SLOW;
         if (rk && s == 0) { /* the automaton's root: one table look-up */
             return rk[c] == 0xff ? 0 : first0 + rk[c];
         }
@@ -363,7 +363,7 @@ typedef struct scan {
 /* Whether the root has no child on byte c. */
 HOT int no_lead(const scan *k, uint8_t c, const int dn)
 {
-    return dn ? k->d->row[k->d->cls[c]] == 0 : k->rk[c] == 0xff;
+    return dn ? rsc_dense_move(k->d, 0, c) == 0 : k->rk[c] == 0xff;
 }
 
 /* After a move into explicit state k->st, which ends at position at: its
@@ -401,7 +401,7 @@ HOT void advance(run *r, scan *k, uint8_t c, size_t at, const int lab, const int
             return;
     }
     if (dn && k->st < k->d->k) {
-        uint32_t e = k->d->row[(size_t)k->st * k->d->ncls + k->d->cls[c]];
+        uint32_t e = rsc_dense_move(k->d, k->st, c);
         k->st = e & ~RSC_DENSE_SLOW;
         if (!(e & RSC_DENSE_SLOW)) /* no label, no output */
             return;

@@ -206,10 +206,17 @@ typedef struct rsc_dense {
     uint32_t row[];     /* k x ncls                                       */
 } rsc_dense;
 
+/* Row s's entry for byte c (s < d->k): the target, perhaps flagged. */
+static inline uint32_t rsc_dense_move(const rsc_dense *d, uint32_t s, uint8_t c)
+{
+    return d->row[(size_t)s * d->ncls + d->cls[c]];
+}
+
 /* The buffer's head: the program and the selection's programs it was
  * built for (their Data offsets, sel->roots), and one dense block per
  * program (0: none; else its offset in the buffer). Rows depend on the
- * program alone, so a selection may use those of any program it shares. */
+ * program alone, so a selection may use the block of a program it has at
+ * the same position, whichever selection the buffer was built for. */
 #define RSC_ACCEL_MAGIC 0x4c454341u /* "ACEL" */
 typedef struct rsc_accel {
     uint32_t magic, n;
