@@ -83,7 +83,7 @@ def fmt(x, nd=2):
 
 def accel_cell(x, lim, note=""):
     """A figure with dense rows and its verdict against the same limit."""
-    if x is None or x is False:
+    if x is None:
         return "n/a"
     return f"{x:.3f}x: {verdict(x <= lim)}" + (f" ({note})" if note else "")
 
@@ -584,12 +584,12 @@ plot '{res}/compile_size.dat' using 1:2 with dots lc rgb '#1f77b4' title 'compil
                         f"above 2.0x: {verdict(acc['over'] == 0)}" if acc else "n/a"),
             "r_med": ("real lists: median per-list ratio <= 0.8x", f"{statistics.median(rat):.3f}x "
                       f"({statistics.median(mns):.1f} ns vs floor {statistics.median(fns):.1f} ns at the median)",
-                      verdict(statistics.median(rat) <= 0.8), accel_cell(acc and acc["med"], 0.8)),
+                      verdict(statistics.median(rat) <= 0.8), accel_cell(acc["med"] if acc else None, 0.8)),
             "r_p90": ("real lists: p90 per-list ratio <= 1.0x", f"{quantile(rat, .9):.3f}x",
-                      verdict(quantile(rat, .9) <= 1.0), accel_cell(acc and acc["p90"], 1.0)),
+                      verdict(quantile(rat, .9) <= 1.0), accel_cell(acc["p90"] if acc else None, 1.0)),
             "r_w": ("real lists: weighted by URLs <= 1.0x", f"{w_ratio:.3f}x ({weighted:.1f} ns vs floor "
                     f"{weighted_f:.1f} ns per URL over all {n_urls:,} URLs)", verdict(w_ratio <= 1.0),
-                    accel_cell(acc and acc["w"], 1.0)),
+                    accel_cell(acc["w"] if acc else None, 1.0)),
         })
         if acc:
             hl.update(a_med=acc["med"], a_p90=acc["p90"], a_w=acc["w"])
