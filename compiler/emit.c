@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "codec.h"
 #include "format.h"
 
 /* ---- buffers ---------------------------------------------------------- */
@@ -231,12 +232,7 @@ rsc_status rsc_emit_blob(rsc_mem *m, uint8_t flags, const rsc_section *secs,
     rsc_put_u32(p + RSC_H_TOTAL, (uint32_t)total);
     /* Checksum (FORMAT.md): Adler-32 with the field itself still zero. */
     uint32_t a = 1, s = 0;
-    for (size_t i = 0; i < total;) {
-        size_t end = total - i > 5552 ? i + 5552 : total; /* no u32 overflow */
-        for (; i < end; i++)
-            a += p[i], s += a;
-        a %= RSC_ADLER_MOD, s %= RSC_ADLER_MOD;
-    }
+    rsc_adler32(&a, &s, p, total);
     rsc_put_u32(p + RSC_H_CHECK, s << 16 | a);
     /* Hand over exactly total bytes: shrink the buffer to its length. */
     uint8_t *fit = rsc_mem_realloc(m, b.p, 1, b.cap, total);

@@ -117,37 +117,14 @@ static rsc_status check_sections(verifier *v)
     return RSC_OK;
 }
 
-/* Adler-32 (RFC 1950) over p[0..n), from the sums *a and *s; the sums stay
- * below 2^32 for 5552 bytes between reductions. Sixteen bytes at a time:
- * s gains 16 a plus each byte weighted by the steps left (vectorises). */
-static void adler(uint32_t *a, uint32_t *s, const uint8_t *p, size_t n)
-{
-    while (n) {
-        size_t k = n < 5552 ? n : 5552;
-        n -= k;
-        for (; k >= 16; k -= 16, p += 16) {
-            uint32_t sa = 0, sw = 0;
-            for (unsigned j = 0; j < 16; j++)
-                sa += p[j], sw += (16 - j) * (uint32_t)p[j];
-            *s += 16 * *a + sw;
-            *a += sa;
-        }
-        while (k--) {
-            *a += *p++;
-            *s += *a;
-        }
-        *a %= RSC_ADLER_MOD, *s %= RSC_ADLER_MOD;
-    }
-}
-
 /* The Checksum field itself counts as four zero bytes. */
 static rsc_status check_checksum(verifier *v)
 {
     static const uint8_t zero[4];
     uint32_t a = 1, s = 0;
-    adler(&a, &s, v->b, RSC_H_CHECK);
-    adler(&a, &s, zero, 4);
-    adler(&a, &s, v->b + RSC_H_CHECK + 4, v->total - RSC_H_CHECK - 4);
+    rsc_adler32(&a, &s, v->b, RSC_H_CHECK);
+    rsc_adler32(&a, &s, zero, 4);
+    rsc_adler32(&a, &s, v->b + RSC_H_CHECK + 4, v->total - RSC_H_CHECK - 4);
     CHECK((s << 16 | a) == rsc_rd32(v->b + RSC_H_CHECK), RSC_E_CHECKSUM, RSC_H_CHECK,
           "checksum mismatch");
     return RSC_OK;
@@ -292,11 +269,11 @@ static rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint3
         CORRUPT(b[pos + k - 1] < b[pos + k], pos + k, "keys not strictly increasing");
     pos += *n;
     *c = pos + (size_t)*n * *w;
-    for (uint32_t k = 0; k < *n; k++) {
-        uint32_t o = rsc_rdn(b + pos + (size_t)k * *w, *w);
-        CORRUPT(k ? o > rsc_rdn(b + pos + (size_t)(k - 1) * *w, *w) : o == 0,
-                pos + (size_t)k * *w, "offsets not 0, then strictly increasing");
+    for (uint32_t k = 0, prev = 0; k < *n; k++) {
+        uint32_t o = *w == 1 ? b[pos + k] : rsc_rdn(b + pos + (size_t)k * *w, *w);
+        CORRUPT(k ? o > prev : o == 0, pos + (size_t)k * *w, "offsets not 0, then strictly increasing");
         CORRUPT(o < end - *c, pos + (size_t)k * *w, "child offset past the span");
+        prev = o;
     }
     CORRUPT(*n || *c == end, *c, "leaf node does not end its span");
     CORRUPT(!*n || *depth < UINT32_MAX, at, "string depth over 2^32");

@@ -8,7 +8,8 @@
  * caller gives (rsc_accel_build) make each move of a selection's automata
  * one load.
  *
- * Dependencies: <stddef.h>, <stdint.h>, <string.h> only. The runtime never
+ * Dependencies: <stddef.h>, <stdint.h>, <string.h> only (and the compiler's
+ * SSE2 intrinsics, inline, where it targets them). The runtime never
  * depends on the compiler or the parser (see docs/ARCHITECTURE.md).
  *
  * Safety contract: it is safe to load any byte string. rsc_load() verifies the
