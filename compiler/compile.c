@@ -22,6 +22,7 @@
  *     (glob.c); several programs when the unit is over a budget.
  *  5. The blob's tables (sections.c).
  * This file holds steps 1 and 3 and the driver; units.c step 2. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec.h"
@@ -459,11 +460,34 @@ rsc_status rsc_compile(const void *body, size_t len, const rsc_compile_options *
     po.alloc = opt->alloc;
     po.alloc_ud = opt->alloc_ud;
     rsc_ir *ir = NULL;
+    rsc_compile_options so;
+    rsc_scratch scr;
+    int scratch = !opt->alloc && len <= RSC_SCRATCH_INPUT;
+    if (scratch) { /* mem.h: the parse and the compile in one block */
+        rsc_scratch_begin(&scr);
+        so = *opt;
+        so.alloc = po.alloc = rsc_scratch_fn;
+        so.alloc_ud = po.alloc_ud = &scr;
+        opt = &so;
+    }
     rsc_status st = rsc_parse(body ? body : "", len, &po, &ir);
-    if (st != RSC_OK)
-        return st;
-    st = rsc_compile_ir(ir, opt, out);
-    rsc_ir_free(ir);
+    if (st == RSC_OK) {
+        st = rsc_compile_ir(ir, opt, out);
+        rsc_ir_free(ir);
+    }
+    if (scratch) {
+        if (st == RSC_OK && rsc_scratch_owns(&scr, out->data)) { /* to the caller's allocator */
+            uint8_t *d = malloc(out->size);
+            if (d)
+                memcpy(d, out->data, out->size);
+            else
+                st = RSC_E_NOMEM;
+            out->data = d;
+            if (!d)
+                out->size = 0;
+        }
+        rsc_scratch_end(&scr);
+    }
     return st;
 }
 

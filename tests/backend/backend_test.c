@@ -498,7 +498,7 @@ static void test_diag(void)
 
 typedef struct counting {
     long fail_at, calls, live;
-    size_t bytes;
+    size_t bytes, requested; /* live bytes; all bytes ever asked for */
 } counting;
 
 static void *count_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -519,6 +519,7 @@ static void *count_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
         if (!ptr)
             c->live++;
         c->bytes += nsize - (ptr ? osize : 0);
+        c->requested += nsize;
     }
     return q;
 }
@@ -949,6 +950,67 @@ static void test_random_files(void)
     TU_CHECK(pruned_files > files / 10, "random files exercise pruning: %ld of %ld", pruned_files,
              files);
     passed += (int)cases;
+}
+
+/* ---- the scratch block (grammar/mem.h) ---------------------------------- */
+
+/* rsc_compile with the default allocator puts a small input's parse and
+ * compile in one scratch block; with the caller's allocator it does not.
+ * Both must give the same bytes, also when the scratch overflows into
+ * malloc, and everything the caller's allocator lent comes back. */
+static long scratch_cases, scratch_overflows;
+
+static void scratch_same(const char *body, size_t len, int profile)
+{
+    rsc_compile_options o;
+    memset(&o, 0, sizeof o);
+    o.profile = profile;
+    rsc_blob a, b;
+    rsc_status sa = rsc_compile(body, len, &o, &a);
+    counting c;
+    memset(&c, 0, sizeof c);
+    o.alloc = count_alloc;
+    o.alloc_ud = &c;
+    rsc_status sb = rsc_compile(body, len, &o, &b);
+    TU_CHECK(sa == sb && a.size == b.size && (!a.size || memcmp(a.data, b.data, a.size) == 0),
+             "scratch: %zu-byte input, profile %d: status %d/%d, %zu/%zu bytes", len, profile,
+             (int)sa, (int)sb, a.size, b.size);
+    TU_CHECK(c.live == (b.data ? 1 : 0) && c.bytes == b.size,
+             "scratch: %ld blocks, %zu bytes live after the compile", c.live, c.bytes);
+    scratch_cases++;
+    scratch_overflows += len <= RSC_SCRATCH_INPUT && c.requested > RSC_SCRATCH_SIZE;
+    rsc_blob_free(&a, NULL);
+    rsc_blob_free(&b, &o);
+    passed++;
+}
+
+static void test_scratch(void)
+{
+    static const char *const fixed[] = {"", "User-agent: *\nDisallow: /\n", "\xef\xbb\xbfjunk\0x",
+                                        "Allow: /a*b$\nUser-agent: a\nUser-agent: b\nSitemap: x\n"};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        for (int prof = 0; prof < 2; prof++)
+            scratch_same(fixed[i], strlen(fixed[i]) + (i == 2 ? 2 : 0), prof);
+    /* Files of n rules, across the input limit and the block's size. */
+    static const unsigned counts[] = {1, 5, 20, 60, 120, 200, 300, 500, 1000};
+    for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+        for (int rep = 0; rep < 3; rep++) {
+            tu_buf f = {NULL, 0, 0};
+            for (unsigned r = 0; r < counts[k]; r++) {
+                if (r % 40 == 0)
+                    tu_buf_puts(&f, rnd(2) ? "User-agent: *\n" : "User-agent: a\nUser-agent: b\n");
+                tu_buf_puts(&f, rnd(2) ? "Allow: " : "Disallow: ");
+                gen_file_pattern(&f);
+                tu_buf_puts(&f, "\n");
+            }
+            for (int prof = 0; prof < 2; prof++)
+                scratch_same(f.p, f.n, prof);
+            free(f.p);
+        }
+    }
+    printf("scratch: %ld inputs the same with and without it, %ld overflowed it\n", scratch_cases,
+           scratch_overflows);
+    TU_CHECK(scratch_overflows > 0, "no input overflowed the scratch block");
 }
 
 /* ==== the program encoder ================================================= */
@@ -2902,6 +2964,7 @@ int main(void)
     test_nomem();
     test_compiler_tries();
     test_random_files();
+    test_scratch();
     test_trie_small();
     test_trie_random();
     test_trie_limits();
