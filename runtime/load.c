@@ -224,7 +224,7 @@ static const uint8_t *mtext(const verifier *v, uint32_t r, uint32_t *len)
 /* One node in its span [at, end), whose label starts at string depth d:
  * its fields, and where its children are. *n receives Children, *w the
  * offset width in bytes, *c the offset C, *depth the depth of its string. */
-static rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint32_t d,
+RSC_HOT rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint32_t d,
                              uint32_t *n, uint32_t *w, size_t *c, uint32_t *depth)
 {
     const uint8_t *b = v->b;
