@@ -52,6 +52,11 @@ static inline int rv(const uint8_t *b, size_t *pos, size_t end, uint32_t *out)
         *pos = p + 1;
         return 1;
     }
+    if (end - p >= 2 && b[p] >= 0x80 && b[p + 1] < 0x80 && b[p + 1]) { /* two bytes */
+        *out = (b[p] & 0x7fu) | (uint32_t)b[p + 1] << 7;
+        *pos = p + 2;
+        return 1;
+    }
     uint32_t val = 0;
     for (unsigned i = 0; i < RSC_VARINT_MAX; i++) {
         if (p >= end)
@@ -196,9 +201,24 @@ static rsc_status check_rules(verifier *v)
     TABLE(pos, end, v->mcol == 1 ? RSC_RULES_COLS : RSC_RULES_COLS_RFC, P_RULES);
     FILLED(pos, end);
     uint32_t n = v->prog->priv[P_RULES_N], pline = 0, plen = 0, pallow = 0;
-    for (uint32_t r = 0; r < n; r++) {
+    /* Each column a 4-byte load masked to its width while 4 bytes remain
+     * in the blob (rows but the last few), else byte by byte. */
+    const uint32_t pack = v->prog->priv[P_RULES + 2], rs = RSC_TAB_ROW(pack);
+    const unsigned cols = v->mcol == 1 ? RSC_RULES_COLS : RSC_RULES_COLS_RFC;
+    unsigned off[RSC_TAB_MAX_COLS];
+    uint32_t mask[RSC_TAB_MAX_COLS];
+    for (unsigned c = 0, o = 0; c < cols; c++) {
+        unsigned wc = RSC_TAB_WIDTH(pack, c);
+        off[c] = o, o += wc, mask[c] = wc ? 0xffffffffu >> (8 * (4 - wc)) : 0; /* 0: no rows */
+    }
+    const uint8_t *p = v->b + v->prog->priv[P_RULES];
+    for (uint32_t r = 0; r < n; r++, p += rs) {
         uint32_t x[RSC_TAB_MAX_COLS] = {0};
-        row(v, P_RULES, r, x);
+        if ((size_t)(v->b + v->total - p) >= rs + 3)
+            for (unsigned c = 0; c < cols; c++)
+                x[c] = rsc_rd32(p + off[c]) & mask[c];
+        else
+            row(v, P_RULES, r, x);
         uint32_t so = x[1], sl = x[2], line = x[0] >> 1, allow = x[0] & 1;
         CORRUPT(line >= 1, ROW_AT(P_RULES, r), "rule line 0");
         CORRUPT(str_ok(v, so, sl), ROW_AT(P_RULES, r), "rule pattern out of STRINGS");
