@@ -26,6 +26,10 @@ typedef struct verifier {
     uint32_t n_rules;
     uint32_t nslots; /* ROOTS rows of the program being verified */
     unsigned mcol; /* RULES column of the match text's offset (FORMAT.md) */
+    /* where a rule's match text length sits: the RULES rows, their size,
+     * the column's offset in a row and its width (set by check_rules) */
+    const uint8_t *mrows;
+    uint32_t mrow, moff, mw;
 } verifier;
 
 static rsc_status fail(verifier *v, rsc_status st, size_t off, const char *what)
@@ -231,14 +235,16 @@ static rsc_status check_rules(verifier *v)
         pline = line, plen = sl, pallow = allow;
     }
     v->n_rules = n;
+    v->mrows = v->b + v->prog->priv[P_RULES], v->mrow = rs;
+    v->moff = off[v->mcol + 1], v->mw = RSC_TAB_WIDTH(pack, v->mcol + 1);
     return RSC_OK;
 }
 
-/* Rule r's match text (FORMAT.md, RULES); r in 1..Rule_Count. */
-static const uint8_t *mtext(const verifier *v, uint32_t r, uint32_t *len)
+/* The length of rule r's match text (FORMAT.md, RULES); r in
+ * 1..Rule_Count. */
+static uint32_t mtext_len(const verifier *v, uint32_t r)
 {
-    *len = COL(P_RULES, r - 1, v->mcol + 1);
-    return v->b + v->sec_off[RSC_SEC_STRINGS] + COL(P_RULES, r - 1, v->mcol);
+    return rsc_rdn(v->mrows + (size_t)(r - 1) * v->mrow + v->moff, v->mw);
 }
 
 /* One node in its span [at, end), whose label starts at string depth d:
@@ -257,7 +263,7 @@ RSC_HOT rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint
         f = pos;
         VARINT(pos, end, x, "bad label Rep");
         CORRUPT(x >= 1 && x <= v->n_rules, f, "label Rep not in 1..Rule_Count");
-        mtext(v, x, &ml);
+        ml = mtext_len(v, x);
         CORRUPT(d <= ml && ll <= ml - d, f, "label past its Rep's match text");
     } else {
         CORRUPT(ll <= end - pos, at, "label past the node's span");
