@@ -481,10 +481,8 @@ rsc_status rsc_compile(const void *body, size_t len, const rsc_compile_options *
             if (d)
                 memcpy(d, out->data, out->size);
             else
-                st = RSC_E_NOMEM;
+                st = RSC_E_NOMEM, out->size = 0;
             out->data = d;
-            if (!d)
-                out->size = 0;
         }
         rsc_scratch_end(&scr);
     }

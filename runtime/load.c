@@ -191,6 +191,18 @@ static void row(const verifier *v, int slot, uint32_t r, uint32_t *out)
 #define ROW_AT(slot, r) ((size_t)v->prog->priv[slot] + (size_t)(r) * RSC_TAB_ROW(v->prog->priv[(slot) + 2]))
 #define FILLED(pos, end) CORRUPT((pos) == (end), (pos), "section content does not fill its Size")
 
+/* Where each of a table's cols columns starts in a row, and the mask that
+ * cuts a 4-byte load there to the column's width (0 for a width of 0: an
+ * empty table), so that a row whose 4 bytes after it can be read needs no
+ * per-width code. */
+static void col_masks(uint32_t pack, unsigned cols, unsigned *off, uint32_t *mask)
+{
+    for (unsigned c = 0, o = 0; c < cols; c++) {
+        unsigned wc = RSC_TAB_WIDTH(pack, c);
+        off[c] = o, o += wc, mask[c] = wc ? 0xffffffffu >> (8 * (4 - wc)) : 0;
+    }
+}
+
 static int str_ok(const verifier *v, uint32_t off, uint32_t len)
 {
     size_t n = v->sec_size[RSC_SEC_STRINGS];
@@ -211,10 +223,7 @@ static rsc_status check_rules(verifier *v)
     const unsigned cols = v->mcol == 1 ? RSC_RULES_COLS : RSC_RULES_COLS_RFC;
     unsigned off[RSC_TAB_MAX_COLS];
     uint32_t mask[RSC_TAB_MAX_COLS];
-    for (unsigned c = 0, o = 0; c < cols; c++) {
-        unsigned wc = RSC_TAB_WIDTH(pack, c);
-        off[c] = o, o += wc, mask[c] = wc ? 0xffffffffu >> (8 * (4 - wc)) : 0; /* 0: no rows */
-    }
+    col_masks(pack, cols, off, mask);
     const uint8_t *p = v->b + v->prog->priv[P_RULES];
     for (uint32_t r = 0; r < n; r++, p += rs) {
         uint32_t x[RSC_TAB_MAX_COLS] = {0};
@@ -412,11 +421,9 @@ static rsc_status check_program(verifier *v, size_t pos, size_t end)
     }
     /* STATES, the longest table: with the padding checked, each column is
      * a 4-byte load masked to its width (as the matcher reads it) */
-    uint32_t off[RSC_STATES_COLS_LAB], mask[RSC_STATES_COLS_LAB], o = 0;
-    for (unsigned c = 0; c < scols; c++) {
-        unsigned wc = RSC_TAB_WIDTH(states[2], c); /* 0 when STATES is empty */
-        off[c] = o, o += wc, mask[c] = wc ? (uint32_t)(0xffffffffu >> (8 * (4 - wc))) : 0;
-    }
+    unsigned off[RSC_STATES_COLS_LAB];
+    uint32_t mask[RSC_STATES_COLS_LAB];
+    col_masks(states[2], scols, off, mask); /* widths 0 when STATES is empty */
     for (uint32_t r = 0; r < ns; r++) {
         const uint8_t *row = v->b + TROW_AT(states, r);
         uint32_t first = rsc_rd32(row + off[1]) & mask[1], n = rsc_rd32(row + off[2]) & mask[2];
