@@ -216,7 +216,8 @@ static rsc_status check_rules(verifier *v)
         return RSC_OK;
     TABLE(pos, end, v->mcol == 1 ? RSC_RULES_COLS : RSC_RULES_COLS_RFC, P_RULES);
     FILLED(pos, end);
-    uint32_t n = v->prog->priv[P_RULES_N], pline = 0, plen = 0, pallow = 0;
+    uint32_t n = v->prog->priv[P_RULES_N];
+    uint64_t pkey = 0;
     /* Each column a 4-byte load masked to its width while 4 bytes remain
      * in the blob (rows but the last few), else byte by byte. */
     const uint32_t pack = v->prog->priv[P_RULES + 2], rs = RSC_TAB_ROW(pack);
@@ -232,16 +233,17 @@ static rsc_status check_rules(verifier *v)
                 x[c] = rsc_rd32(p + off[c]) & mask[c];
         else
             row(v, P_RULES, r, x);
-        uint32_t so = x[1], sl = x[2], line = x[0] >> 1, allow = x[0] & 1;
+        uint32_t so = x[1], sl = x[2], line = x[0] >> 1;
         CORRUPT(line >= 1, ROW_AT(P_RULES, r), "rule line 0");
         CORRUPT(str_ok(v, so, sl), ROW_AT(P_RULES, r), "rule pattern out of STRINGS");
-        CORRUPT(str_ok(v, x[v->mcol], x[v->mcol + 1]), ROW_AT(P_RULES, r),
+        /* (in the google profile the match text is the pattern) */
+        CORRUPT(v->mcol == 1 || str_ok(v, x[v->mcol], x[v->mcol + 1]), ROW_AT(P_RULES, r),
                 "rule match text out of STRINGS");
-        /* Strictly increasing (priority, allow, -line): spec E.6, E.7. */
-        CORRUPT(r == 0 || sl > plen ||
-                    (sl == plen && (allow > pallow || (allow == pallow && line < pline))),
-                ROW_AT(P_RULES, r), "rules not sorted by rank");
-        pline = line, plen = sl, pallow = allow;
+        /* Strictly increasing (priority, allow, -line): spec E.6, E.7, as
+         * one key (a line is below 2^31) */
+        uint64_t key = (uint64_t)sl << 32 | (uint64_t)(x[0] & 1) << 31 | (0x7fffffffu - line);
+        CORRUPT(r == 0 || key > pkey, ROW_AT(P_RULES, r), "rules not sorted by rank");
+        pkey = key;
     }
     v->n_rules = n;
     v->mrows = v->b + v->prog->priv[P_RULES], v->mrow = rs;
@@ -254,6 +256,25 @@ static rsc_status check_rules(verifier *v)
 static uint32_t mtext_len(const verifier *v, uint32_t r)
 {
     return rsc_rdn(v->mrows + (size_t)(r - 1) * v->mrow + v->moff, v->mw);
+}
+
+/* The keys and offsets of a node with n >= 1 children at pos, offsets of w
+ * bytes, children from c up to end: exact failure reports (the first bad
+ * key or offset), for a node that failed the quick test below. */
+static rsc_status check_kids_slow(verifier *v, size_t pos, size_t c, size_t end, uint32_t n,
+                                  uint32_t w)
+{
+    const uint8_t *b = v->b;
+    for (uint32_t k = 1; k < n; k++)
+        CORRUPT(b[pos + k - 1] < b[pos + k], pos + k, "keys not strictly increasing");
+    pos += n;
+    for (uint32_t k = 0, prev = 0; k < n; k++) {
+        uint32_t o = rsc_rdn(b + pos + (size_t)k * w, w);
+        CORRUPT(k ? o > prev : o == 0, pos + (size_t)k * w, "offsets not 0, then strictly increasing");
+        CORRUPT(o < end - c, pos + (size_t)k * w, "child offset past the span");
+        prev = o;
+    }
+    return RSC_OK;
 }
 
 /* One node in its span [at, end), whose label starts at string depth d:
@@ -282,12 +303,16 @@ RSC_HOT rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint
     *depth = d + ll;
     f = pos;
     VARINT(pos, end, head, "bad node Head");
-    *n = head >> RSC_N_CHILD_SHIFT;
-    *w = ((head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
-    CORRUPT(*n <= RSC_MAX_CHILDREN && (*n || *w == 1), f, "bad Children or Width");
-    for (uint32_t bit = RSC_N_ACCEPT; bit <= RSC_N_END; bit <<= 1) {
-        if (!(head & bit))
-            continue;
+    const uint32_t nk = head >> RSC_N_CHILD_SHIFT;
+    const uint32_t wk = ((head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
+    *n = nk, *w = wk;
+    CORRUPT(nk <= RSC_MAX_CHILDREN && (nk || wk == 1), f, "bad Children or Width");
+    if (head & RSC_N_ACCEPT) {
+        f = pos;
+        VARINT(pos, end, x, "bad Accept/End");
+        CORRUPT(x >= 1 && x <= v->n_rules, f, "Accept/End rank not in 1..Rule_Count");
+    }
+    if (head & RSC_N_END) {
         f = pos;
         VARINT(pos, end, x, "bad Accept/End");
         CORRUPT(x >= 1 && x <= v->n_rules, f, "Accept/End rank not in 1..Rule_Count");
@@ -297,53 +322,65 @@ RSC_HOT rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint
         VARINT(pos, end, x, "bad root Slot");
         CORRUPT(x < v->nslots, f, "root Slot not below the ROOTS count");
     }
-    f = pos;
-    CORRUPT(*n <= end - pos && (size_t)*n * *w <= end - pos - *n, f,
+    if (!nk) { /* a leaf, most nodes */
+        *c = pos;
+        CORRUPT(pos == end, pos, "leaf node does not end its span");
+        return RSC_OK;
+    }
+    CORRUPT(nk <= end - pos && (size_t)nk * wk <= end - pos - nk, pos,
             "keys and offsets past the span");
-    for (uint32_t k = 1; k < *n; k++)
-        CORRUPT(b[pos + k - 1] < b[pos + k], pos + k, "keys not strictly increasing");
-    pos += *n;
-    *c = pos + (size_t)*n * *w;
-    for (uint32_t k = 0, prev = 0; k < *n; k++) {
-        uint32_t o = *w == 1 ? b[pos + k] : rsc_rdn(b + pos + (size_t)k * *w, *w);
-        CORRUPT(k ? o > prev : o == 0, pos + (size_t)k * *w, "offsets not 0, then strictly increasing");
-        CORRUPT(o < end - *c, pos + (size_t)k * *w, "child offset past the span");
+    const size_t ce = pos + nk + (size_t)nk * wk;
+    *c = ce;
+    /* Keys strictly increasing, Offsets 0 then strictly increasing, the
+     * last inside the span: one test for all, the exact report on failure */
+    const uint8_t *keys = b + pos, *offs = keys + nk;
+    uint32_t bad = 0, prev = wk == 1 ? offs[0] : rsc_rdn(offs, wk), o = prev;
+    bad |= prev;
+    for (uint32_t k = 1; k < nk; k++) {
+        o = wk == 1 ? offs[k] : rsc_rdn(offs + (size_t)k * wk, wk);
+        bad |= (keys[k - 1] >= keys[k]) | (o <= prev);
         prev = o;
     }
-    CORRUPT(*n || *c == end, *c, "leaf node does not end its span");
-    CORRUPT(!*n || *depth < UINT32_MAX, at, "string depth over 2^32");
+    if (bad || o >= end - ce)
+        return check_kids_slow(v, pos, ce, end, nk, wk);
+    CORRUPT(*depth < UINT32_MAX, at, "string depth over 2^32");
     return RSC_OK;
 }
 
 /* A trie in [start, end), depth first with a fixed stack of frames (about
- * 16 KiB): the children base C, the span end, the string depth, and the
- * next child (k, n, w packed). */
+ * 20 KiB). A node's children tile its span from C on, so a frame keeps C,
+ * the span's end, where the next child starts, the string depth, and the
+ * children left with the offsets' width: child k ends where Offsets[k+1]
+ * says, which sits (left - 1) widths before C. */
 static rsc_status check_trie(verifier *v, size_t start, size_t end)
 {
-    uint32_t fc[RSC_MAX_DEPTH], fe[RSC_MAX_DEPTH], fk[RSC_MAX_DEPTH], fd[RSC_MAX_DEPTH];
+    uint32_t fc[RSC_MAX_DEPTH], fe[RSC_MAX_DEPTH], fn[RSC_MAX_DEPTH], fk[RSC_MAX_DEPTH],
+        fd[RSC_MAX_DEPTH];
     uint32_t n, w, d = 0, depth;
     size_t c;
     rsc_status st = check_node(v, start, end, 1, 0, &n, &w, &c, &depth);
     if (st)
         return st;
     if (n)
-        fc[0] = (uint32_t)c, fe[0] = (uint32_t)end, fk[0] = n << 12 | w << 9, fd[0] = depth, d = 1;
+        fc[0] = fn[0] = (uint32_t)c, fe[0] = (uint32_t)end, fk[0] = n << 3 | w, fd[0] = depth,
+        d = 1;
     while (d) {
-        uint32_t i = d - 1, k = fk[i] & 0x1ff, pn = fk[i] >> 12, pw = (fk[i] >> 9) & 7;
-        if (k == pn) {
+        const uint32_t i = d - 1, left = fk[i] >> 3, pw = fk[i] & 7;
+        if (!left) {
             d--;
             continue;
         }
-        const uint8_t *offs = v->b + fc[i] - (size_t)pn * pw;
-        size_t cs = fc[i] + rsc_rdn(offs + (size_t)k * pw, pw);
-        size_t ce = k + 1 < pn ? fc[i] + rsc_rdn(offs + (size_t)(k + 1) * pw, pw) : fe[i];
-        fk[i]++;
+        const uint8_t *o = v->b + fc[i] - (size_t)(left - 1) * pw;
+        const size_t cs = fn[i];
+        const size_t ce = left == 1 ? fe[i] : fc[i] + (pw == 1 ? *o : rsc_rdn(o, pw));
+        fn[i] = (uint32_t)ce, fk[i] -= 8;
         CORRUPT(d < RSC_MAX_DEPTH, cs, "trie deeper than 1024 nodes");
         st = check_node(v, cs, ce, 0, fd[i] + 1, &n, &w, &c, &depth);
         if (st)
             return st;
         if (n)
-            fc[d] = (uint32_t)c, fe[d] = (uint32_t)ce, fk[d] = n << 12 | w << 9, fd[d] = depth, d++;
+            fc[d] = fn[d] = (uint32_t)c, fe[d] = (uint32_t)ce, fk[d] = n << 3 | w, fd[d] = depth,
+            d++;
     }
     return RSC_OK;
 }
@@ -356,22 +393,25 @@ static rsc_status check_rules_of_profile(verifier *v)
     return check_rules(v);
 }
 
-/* Row r of the table t (three words from table_at) into out[]. */
-static void trow(const verifier *v, const uint32_t *t, uint32_t r, uint32_t *out)
+/* A program's table t (three words from table_at) read through 4-byte
+ * loads masked to the column widths: the program's padding keeps them in
+ * the blob (FORMAT.md, PROGRAMS). */
+typedef struct ptab {
+    const uint8_t *rows;
+    uint32_t row;
+    unsigned off[RSC_TAB_MAX_COLS];
+    uint32_t mask[RSC_TAB_MAX_COLS];
+} ptab;
+
+static void ptab_of(const verifier *v, const uint32_t *t, unsigned cols, ptab *p)
 {
-    const uint8_t *p = v->b + t[0] + (size_t)r * RSC_TAB_ROW(t[2]);
-    for (unsigned c = 0; c < RSC_TAB_MAX_COLS && RSC_TAB_WIDTH(t[2], c); c++) {
-        out[c] = rsc_rdn(p, RSC_TAB_WIDTH(t[2], c));
-        p += RSC_TAB_WIDTH(t[2], c);
-    }
+    p->rows = v->b + t[0], p->row = RSC_TAB_ROW(t[2]);
+    col_masks(t[2], cols, p->off, p->mask); /* widths 0 when the table is empty */
 }
-#define COL_OF(t, r, c) rsc_rdn(v->b + TROW_AT(t, r) + col_off((t)[2], c), RSC_TAB_WIDTH((t)[2], c))
-static size_t col_off(uint32_t pack, unsigned c)
+
+static inline uint32_t pcol(const ptab *p, uint32_t r, unsigned c)
 {
-    size_t o = 0;
-    for (unsigned k = 0; k < c; k++)
-        o += RSC_TAB_WIDTH(pack, k);
-    return o;
+    return rsc_rd32(p->rows + (size_t)r * p->row + p->off[c]) & p->mask[c];
 }
 #define TROW_AT(t, r) ((size_t)(t)[0] + (size_t)(r) * RSC_TAB_ROW((t)[2]))
 
@@ -379,7 +419,7 @@ static size_t col_off(uint32_t pack, unsigned c)
  * wildcard part first (the trie's Slots refer to ROOTS), then the trie. */
 static rsc_status check_program(verifier *v, size_t pos, size_t end)
 {
-    uint32_t tsize, shape, nint, roots[3], outs[3], states[3], edges[3], x[RSC_TAB_MAX_COLS];
+    uint32_t tsize, shape, nint, roots[3], outs[3], states[3], edges[3];
     size_t f = pos;
     rsc_status st;
     VARINT(pos, end, tsize, "bad Trie_Size");
@@ -407,25 +447,30 @@ static rsc_status check_program(verifier *v, size_t pos, size_t end)
     CORRUPT(g == end, g, "program does not end after its EDGES");
     CORRUPT(nr == 0 || ns >= 1, roots[0], "root slots without automaton states");
     CORRUPT(nr || (no == 0 && ns == 0 && ne == 0), roots[0], "automaton tables without root slots");
-    for (uint32_t r = 0; r < nr; r++) {
-        trow(v, roots, r, x);
-        CORRUPT(x[0] < RSC_MAX_LEVELS && x[1] <= v->n_rules, TROW_AT(roots, r),
-                "root Level over the budget or Max not a rank");
+    /* with the padding checked, each column is a 4-byte load masked to its
+     * width, as the matcher reads it */
+    if (!nr) { /* no wildcard part: the trie alone */
+        CORRUPT(!chain, f, "chain without one slot and an edge a segment");
+        v->nslots = 0;
+        return check_trie(v, trie, trie + tsize);
     }
+    ptab R, O, S, E;
+    ptab_of(v, roots, RSC_ROOTS_COLS, &R), ptab_of(v, outs, RSC_OUTS_COLS, &O);
+    ptab_of(v, states, scols, &S), ptab_of(v, edges, RSC_EDGES_COLS, &E);
+    for (uint32_t r = 0; r < nr; r++)
+        CORRUPT(pcol(&R, r, 0) < RSC_MAX_LEVELS && pcol(&R, r, 1) <= v->n_rules, TROW_AT(roots, r),
+                "root Level over the budget or Max not a rank");
     for (uint32_t r = 0; r < no; r++) {
-        trow(v, outs, r, x);
-        CORRUPT(x[0] >= 1 && x[1] <= r && x[2] <= v->n_rules, TROW_AT(outs, r),
-                "output Len 0, Next not an earlier row, or Max not a rank");
-        CORRUPT(x[3] <= ne && x[4] <= ne - x[3] && x[5] <= ne - x[3] - x[4], TROW_AT(outs, r),
+        CORRUPT(pcol(&O, r, 0) >= 1 && pcol(&O, r, 1) <= r && pcol(&O, r, 2) <= v->n_rules,
+                TROW_AT(outs, r), "output Len 0, Next not an earlier row, or Max not a rank");
+        uint32_t e = pcol(&O, r, 3), nf = pcol(&O, r, 4), na = pcol(&O, r, 5);
+        CORRUPT(e <= ne && nf <= ne - e && na <= ne - e - nf, TROW_AT(outs, r),
                 "output edges past EDGES");
     }
-    /* STATES, the longest table: with the padding checked, each column is
-     * a 4-byte load masked to its width (as the matcher reads it) */
-    unsigned off[RSC_STATES_COLS_LAB];
-    uint32_t mask[RSC_STATES_COLS_LAB];
-    col_masks(states[2], scols, off, mask); /* widths 0 when STATES is empty */
     for (uint32_t r = 0; r < ns; r++) {
-        const uint8_t *row = v->b + TROW_AT(states, r);
+        const uint8_t *row = S.rows + (size_t)r * S.row;
+        const unsigned *off = S.off;
+        const uint32_t *mask = S.mask;
         uint32_t first = rsc_rd32(row + off[1]) & mask[1], n = rsc_rd32(row + off[2]) & mask[2];
         uint32_t fl = rsc_rd32(row + off[3]) & mask[3], out = rsc_rd32(row + off[4]) & mask[4];
         CORRUPT(first <= ns && n <= ns - first && n <= RSC_MAX_CHILDREN, TROW_AT(states, r),
@@ -442,14 +487,13 @@ static rsc_status check_program(verifier *v, size_t pos, size_t end)
         size_t sum = 0;
         CORRUPT(nr == 1 && no >= 1 && ne == no, f, "chain without one slot and an edge a segment");
         for (uint32_t r = 0; r < no; r++)
-            sum += (size_t)COL_OF(outs, r, 0) + 1;
+            sum += (size_t)pcol(&O, r, 0) + 1;
         CORRUPT(sum == ns, f, "chain states do not add up to its segments");
     }
-    for (uint32_t r = 0; r < ne; r++) {
-        trow(v, edges, r, x);
-        CORRUPT(x[0] < nr + nint && x[1] <= v->n_rules && x[2] <= nint && x[3] <= v->n_rules,
+    for (uint32_t r = 0; r < ne; r++)
+        CORRUPT(pcol(&E, r, 0) < nr + nint && pcol(&E, r, 1) <= v->n_rules &&
+                    pcol(&E, r, 2) <= nint && pcol(&E, r, 3) <= v->n_rules,
                 TROW_AT(edges, r), "edge Parent, Rank, Target or Max out of range");
-    }
     v->nslots = nr;
     return check_trie(v, trie, trie + tsize);
 }

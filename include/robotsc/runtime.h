@@ -96,7 +96,7 @@ typedef struct rsc_program {
 
 /* Verifies blob[0..size) and fills *prog. On failure *prog is zeroed, the
  * status says what kind of failure it was and *err (nullable) where. Time is
- * linear in size; it uses about 16 KiB of stack (a bounded trie walk, no
+ * linear in size; it uses about 20 KiB of stack (a bounded trie walk, no
  * recursion). */
 RSC_API rsc_status rsc_load(rsc_program *prog, const void *blob, size_t size,
                     rsc_load_error *err);
