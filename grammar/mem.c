@@ -79,13 +79,19 @@ void *rsc_mem_realloc(rsc_mem *m, void *p, size_t size, size_t count_old, size_t
 
 void rsc_mem_free(rsc_mem *m, void *p, size_t n)
 {
-    if (p)
-        m->fn(m->ud, p, n, 0);
+    if (!p)
+        return;
+    if (m->fn == rsc_scratch_fn) { /* in the scratch block only the newest block goes back */
+        const rsc_scratch *s = m->ud;
+        if (rsc_scratch_owns(s, p) && (size_t)((unsigned char *)p - s->base) != s->last)
+            return;
+    }
+    m->fn(m->ud, p, n, 0);
 }
 
 int rsc_mem_grow_to(rsc_mem *m, void **pp, size_t size, size_t *cap, size_t need)
 {
-    size_t ncap = *cap ? *cap : 8;
+    size_t ncap = *cap ? *cap : 32;
     while (ncap < need) {
         if (ncap > SIZE_MAX / 2) {
             m->failed = 1;
