@@ -35,6 +35,12 @@ static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return realloc(ptr, nsize);
 }
 
+/* Whether p, a block of the scratch, is its newest one. */
+static int scratch_newest(const rsc_scratch *s, const void *p)
+{
+    return (size_t)((const unsigned char *)p - s->base) == s->last;
+}
+
 void rsc_mem_init(rsc_mem *m, rsc_alloc_fn fn, void *ud)
 {
     m->fn = fn ? fn : default_alloc;
@@ -81,11 +87,9 @@ void rsc_mem_free(rsc_mem *m, void *p, size_t n)
 {
     if (!p)
         return;
-    if (m->fn == rsc_scratch_fn) { /* in the scratch block only the newest block goes back */
-        const rsc_scratch *s = m->ud;
-        if (rsc_scratch_owns(s, p) && (size_t)((unsigned char *)p - s->base) != s->last)
-            return;
-    }
+    /* in the scratch block only the newest block goes back: skip the call */
+    if (m->fn == rsc_scratch_fn && rsc_scratch_owns(m->ud, p) && !scratch_newest(m->ud, p))
+        return;
     m->fn(m->ud, p, n, 0);
 }
 
@@ -139,7 +143,7 @@ void *rsc_scratch_fn(void *ud, void *ptr, size_t osize, size_t nsize)
     if (ptr && !rsc_scratch_owns(s, ptr))
         return default_alloc(NULL, ptr, osize, nsize);
     unsigned char *p = ptr;
-    int newest = p && (size_t)(p - s->base) == s->last;
+    int newest = p && scratch_newest(s, p);
     if (nsize == 0) {
         if (newest) { /* give it back */
             POISON(p, s->used - s->last);

@@ -191,16 +191,30 @@ static void row(const verifier *v, int slot, uint32_t r, uint32_t *out)
 #define ROW_AT(slot, r) ((size_t)v->prog->priv[slot] + (size_t)(r) * RSC_TAB_ROW(v->prog->priv[(slot) + 2]))
 #define FILLED(pos, end) CORRUPT((pos) == (end), (pos), "section content does not fill its Size")
 
-/* Where each of a table's cols columns starts in a row, and the mask that
- * cuts a 4-byte load there to the column's width (0 for a width of 0: an
- * empty table), so that a row whose 4 bytes after it can be read needs no
- * per-width code. */
-static void col_masks(uint32_t pack, unsigned cols, unsigned *off, uint32_t *mask)
+/* A table t (three words from table_at) read through 4-byte loads masked
+ * to the column widths, for rows that have 3 bytes of the blob after them:
+ * every row of a program's tables (their padding), RULES rows but the last
+ * few. Where each column starts in a row, and the mask that cuts a load
+ * there to its width (0 for a width of 0: an empty table). */
+typedef struct ptab {
+    const uint8_t *rows;
+    uint32_t row;
+    unsigned off[RSC_TAB_MAX_COLS];
+    uint32_t mask[RSC_TAB_MAX_COLS];
+} ptab;
+
+static void ptab_of(const verifier *v, const uint32_t *t, unsigned cols, ptab *p)
 {
+    p->rows = v->b + t[0], p->row = RSC_TAB_ROW(t[2]);
     for (unsigned c = 0, o = 0; c < cols; c++) {
-        unsigned wc = RSC_TAB_WIDTH(pack, c);
-        off[c] = o, o += wc, mask[c] = wc ? 0xffffffffu >> (8 * (4 - wc)) : 0;
+        unsigned wc = RSC_TAB_WIDTH(t[2], c);
+        p->off[c] = o, o += wc, p->mask[c] = wc ? 0xffffffffu >> (8 * (4 - wc)) : 0;
     }
+}
+
+static inline uint32_t pcol(const ptab *p, uint32_t r, unsigned c)
+{
+    return rsc_rd32(p->rows + (size_t)r * p->row + p->off[c]) & p->mask[c];
 }
 
 static int str_ok(const verifier *v, uint32_t off, uint32_t len)
@@ -218,19 +232,15 @@ static rsc_status check_rules(verifier *v)
     FILLED(pos, end);
     uint32_t n = v->prog->priv[P_RULES_N];
     uint64_t pkey = 0;
-    /* Each column a 4-byte load masked to its width while 4 bytes remain
-     * in the blob (rows but the last few), else byte by byte. */
-    const uint32_t pack = v->prog->priv[P_RULES + 2], rs = RSC_TAB_ROW(pack);
     const unsigned cols = v->mcol == 1 ? RSC_RULES_COLS : RSC_RULES_COLS_RFC;
-    unsigned off[RSC_TAB_MAX_COLS];
-    uint32_t mask[RSC_TAB_MAX_COLS];
-    col_masks(pack, cols, off, mask);
-    const uint8_t *p = v->b + v->prog->priv[P_RULES];
-    for (uint32_t r = 0; r < n; r++, p += rs) {
+    ptab R; /* masked loads while 3 bytes of the blob follow the row, else row() */
+    ptab_of(v, v->prog->priv + P_RULES, cols, &R);
+    const uint8_t *p = R.rows;
+    for (uint32_t r = 0; r < n; r++, p += R.row) {
         uint32_t x[RSC_TAB_MAX_COLS] = {0};
-        if ((size_t)(v->b + v->total - p) >= rs + 3)
+        if ((size_t)(v->b + v->total - p) >= R.row + 3)
             for (unsigned c = 0; c < cols; c++)
-                x[c] = rsc_rd32(p + off[c]) & mask[c];
+                x[c] = rsc_rd32(p + R.off[c]) & R.mask[c];
         else
             row(v, P_RULES, r, x);
         uint32_t so = x[1], sl = x[2], line = x[0] >> 1;
@@ -246,8 +256,8 @@ static rsc_status check_rules(verifier *v)
         pkey = key;
     }
     v->n_rules = n;
-    v->mrows = v->b + v->prog->priv[P_RULES], v->mrow = rs;
-    v->moff = off[v->mcol + 1], v->mw = RSC_TAB_WIDTH(pack, v->mcol + 1);
+    v->mrows = R.rows, v->mrow = R.row;
+    v->moff = R.off[v->mcol + 1], v->mw = RSC_TAB_WIDTH(v->prog->priv[P_RULES + 2], v->mcol + 1);
     return RSC_OK;
 }
 
@@ -393,26 +403,6 @@ static rsc_status check_rules_of_profile(verifier *v)
     return check_rules(v);
 }
 
-/* A program's table t (three words from table_at) read through 4-byte
- * loads masked to the column widths: the program's padding keeps them in
- * the blob (FORMAT.md, PROGRAMS). */
-typedef struct ptab {
-    const uint8_t *rows;
-    uint32_t row;
-    unsigned off[RSC_TAB_MAX_COLS];
-    uint32_t mask[RSC_TAB_MAX_COLS];
-} ptab;
-
-static void ptab_of(const verifier *v, const uint32_t *t, unsigned cols, ptab *p)
-{
-    p->rows = v->b + t[0], p->row = RSC_TAB_ROW(t[2]);
-    col_masks(t[2], cols, p->off, p->mask); /* widths 0 when the table is empty */
-}
-
-static inline uint32_t pcol(const ptab *p, uint32_t r, unsigned c)
-{
-    return rsc_rd32(p->rows + (size_t)r * p->row + p->off[c]) & p->mask[c];
-}
 #define TROW_AT(t, r) ((size_t)(t)[0] + (size_t)(r) * RSC_TAB_ROW((t)[2]))
 
 /* One program in [pos, end) (FORMAT.md, PROGRAMS): the tables of its
@@ -447,13 +437,12 @@ static rsc_status check_program(verifier *v, size_t pos, size_t end)
     CORRUPT(g == end, g, "program does not end after its EDGES");
     CORRUPT(nr == 0 || ns >= 1, roots[0], "root slots without automaton states");
     CORRUPT(nr || (no == 0 && ns == 0 && ne == 0), roots[0], "automaton tables without root slots");
-    /* with the padding checked, each column is a 4-byte load masked to its
-     * width, as the matcher reads it */
-    if (!nr) { /* no wildcard part: the trie alone */
-        CORRUPT(!chain, f, "chain without one slot and an edge a segment");
+    if (!nr && !chain) { /* no wildcard part: the trie alone */
         v->nslots = 0;
         return check_trie(v, trie, trie + tsize);
     }
+    /* with the padding checked, each column is a 4-byte load masked to its
+     * width, as the matcher reads it */
     ptab R, O, S, E;
     ptab_of(v, roots, RSC_ROOTS_COLS, &R), ptab_of(v, outs, RSC_OUTS_COLS, &O);
     ptab_of(v, states, scols, &S), ptab_of(v, edges, RSC_EDGES_COLS, &E);
@@ -468,17 +457,13 @@ static rsc_status check_program(verifier *v, size_t pos, size_t end)
                 "output edges past EDGES");
     }
     for (uint32_t r = 0; r < ns; r++) {
-        const uint8_t *row = S.rows + (size_t)r * S.row;
-        const unsigned *off = S.off;
-        const uint32_t *mask = S.mask;
-        uint32_t first = rsc_rd32(row + off[1]) & mask[1], n = rsc_rd32(row + off[2]) & mask[2];
-        uint32_t fl = rsc_rd32(row + off[3]) & mask[3], out = rsc_rd32(row + off[4]) & mask[4];
+        uint32_t first = pcol(&S, r, 1), n = pcol(&S, r, 2);
+        uint32_t fl = pcol(&S, r, 3), out = pcol(&S, r, 4);
         CORRUPT(first <= ns && n <= ns - first && n <= RSC_MAX_CHILDREN, TROW_AT(states, r),
                 "state children past STATES");
         CORRUPT(fl < ns && out <= no, TROW_AT(states, r), "state Fail or Out out of range");
         if (labels) {
-            uint64_t lo = rsc_rd32(row + off[S_LOFF]) & mask[S_LOFF];
-            uint64_t ll = rsc_rd32(row + off[S_LLEN]) & mask[S_LLEN];
+            uint64_t lo = pcol(&S, r, S_LOFF), ll = pcol(&S, r, S_LLEN);
             CORRUPT(lo + ll <= v->sec_size[RSC_SEC_STRINGS], TROW_AT(states, r),
                     "state label past STRINGS");
         }
