@@ -94,12 +94,12 @@ typedef struct wctx {
 
 static wctx wctx_of(const rsc_program *prog)
 {
-    uint32_t pack = PRIV(prog, P_RULES_W), at = 0;
-    unsigned mcol = rsc_program_profile(prog) ? 3 : 1;
+    uint32_t pack = PRIV(prog, P_RULES_W), at = RSC_TAB_WIDTH(pack, 0);
+    unsigned mcol = 1;
+    if (rsc_program_profile(prog))
+        mcol = 3, at += RSC_TAB_WIDTH(pack, 1) + RSC_TAB_WIDTH(pack, 2);
     wctx w;
     w.str = STR(prog), w.rows = prog->base + PRIV(prog, P_RULES), w.row = RSC_TAB_ROW(pack);
-    for (unsigned c = 0; c < mcol; c++)
-        at += RSC_TAB_WIDTH(pack, c);
     w.off = at, w.ow = RSC_TAB_WIDTH(pack, mcol);
     return w;
 }
@@ -153,7 +153,8 @@ typedef struct run {
     size_t rpos[RSC_MAX_INTERNAL];
     uint32_t nreach, reach[RSC_MAX_INTERNAL]; /* the reached ones, in order */
     tab roots, outs, states, edges;
-    uint32_t nslots;
+    uint32_t nslots, shape;
+    const uint8_t *at_roots; /* Shape and ROOTS, read at the first slot passed */
     const uint8_t *at_outs, *at_edges; /* OUTS and EDGES, opened on first use */
 } run;
 
@@ -496,7 +497,8 @@ HOT void segments_of(run *r, const src *s0, size_t from, const uint8_t *str, con
     /* The bytes as they are: the '/' put in front (position 0), then the
      * path, up to its end found once; at the root, the next byte that can
      * start a segment is searched for (memchr when there is one such,
-     * sixteen bytes a step when there are up to four). */
+     * sixteen bytes a step when there are up to four, else a table look-up
+     * a byte in a loop of its own). */
     const size_t sl = s.qn, end = path_end(s.p, s.n, s.term);
     const uint8_t *p = s.p;
     if (sl && from == 0)
@@ -511,16 +513,24 @@ HOT void segments_of(run *r, const src *s0, size_t from, const uint8_t *str, con
                 i = (size_t)(q - p), c = lead[0];
             } else if (no_lead(&k, c, dn)) {
 #ifdef RSC_V16
-                while (nlead <= 4 && end - i > 16) { /* p[i] is no lead */
-                    rsc_v16 x = rsc_v16_load(p + i + 1);
-                    unsigned f = rsc_v16_first((rsc_v16)((x == lead[0]) | (x == lead[1]) |
-                                                         (x == lead[2]) | (x == lead[3])));
-                    i += f < 16 ? f : 16; /* the byte before the lead, or 16 on */
-                    if (f < 16)
-                        break;
+                if (nlead <= 4) {
+                    while (end - i > 16) { /* p[i] is no lead */
+                        rsc_v16 x = rsc_v16_load(p + i + 1);
+                        unsigned f = rsc_v16_first((rsc_v16)((x == lead[0]) | (x == lead[1]) |
+                                                             (x == lead[2]) | (x == lead[3])));
+                        i += f < 16 ? f : 16; /* the byte before the lead, or 16 on */
+                        if (f < 16)
+                            break;
+                    }
+                    continue;
                 }
 #endif
-                continue;
+                do /* many leads: a tight loop to the next one */
+                    i++;
+                while (i < end && no_lead(&k, p[i], dn));
+                if (i == end)
+                    break;
+                c = p[i];
             }
         }
         if (dn && !k.pend && k.st < d->k) {
@@ -568,8 +578,16 @@ static inline void arrive(run *r, const node *x, size_t i)
 {
     if (x->accept > r->best)
         r->best = x->accept;
-    if (x->slot && r->nact < RSC_MAX_LEVELS &&
-        tab_get(&r->roots, x->slot - 1, R_LEVEL) == r->nact) {
+    if (!x->slot)
+        return;
+    if (r->at_roots) { /* most paths pass no slot: read these on the first */
+        const uint8_t *g = r->at_roots;
+        r->shape = rsc_uv(&g);
+        r->at_outs = tab_open(&r->roots, g, RSC_ROOTS_COLS);
+        r->nslots = r->roots.n;
+        r->at_roots = NULL;
+    }
+    if (r->nact < RSC_MAX_LEVELS && tab_get(&r->roots, x->slot - 1, R_LEVEL) == r->nact) {
         r->act[r->nact] = x->slot - 1;
         r->adepth[r->nact++] = i;
     }
@@ -635,12 +653,8 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
 {
     run r;
     r.best = best, r.nact = 0;
-    r.outs.rows = r.edges.rows = NULL, r.outs.n = r.edges.n = r.outs.size = r.edges.size = 0;
     uint32_t tsize = rsc_uv(&q);
-    const uint8_t *g = q + tsize;
-    uint32_t shape = rsc_uv(&g), nint = shape >> RSC_SHAPE_SHIFT;
-    g = tab_open(&r.roots, g, RSC_ROOTS_COLS);
-    r.nslots = r.roots.n;
+    r.at_roots = q + tsize;
     walk(w, q, s0, &r);
     /* the shallowest passed slot whose rules could still decide */
     size_t from = SIZE_MAX;
@@ -649,8 +663,9 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
             from = r.adepth[k];
     if (from == SIZE_MAX)
         return r.best;
-    r.at_outs = g;
-    g = tab_skip(g, RSC_OUTS_COLS);
+    const uint32_t shape = r.shape, nint = shape >> RSC_SHAPE_SHIFT;
+    r.outs.rows = r.edges.rows = NULL, r.outs.n = r.edges.n = r.outs.size = r.edges.size = 0;
+    const uint8_t *g = tab_skip(r.at_outs, RSC_OUTS_COLS);
     const int lab = (shape & RSC_SHAPE_LABELS) != 0;
     r.at_edges = tab_open(&r.states, g, lab ? RSC_STATES_COLS_LAB : RSC_STATES_COLS);
     if (shape & RSC_SHAPE_CHAIN) { /* never with labels (verified) */
