@@ -328,6 +328,24 @@ def f23_section(res, w, targets, m, hl):
     if m.get("quick") == "1":
         w("(Quick run: the hostile URL lists are lighter than in a full run.)")
         w("")
+    mem = read_tsv(os.path.join(res, "memory.tsv"))
+    if mem:
+        rows_of = {}
+        for name in desc:
+            r3 = by.get(("hostile", name), {}).get("3")
+            if r3 and num(r3.get("accel_bytes")) is not None:
+                rows_of.setdefault(int(r3["accel_bytes"]) // 4 * 4, []).append(name)
+        w("Memory floor (`bench_memory`, same run): a matcher that reads one table entry per path byte, "
+          "each at an address that depends on the one before (a DFA, or dense rows), over a working set of "
+          "that many bytes visited in a seeded random order; the floor is FNV-1a 64 over 1,000 bytes, "
+          "alternating with it. A random order defeats the prefetchers; a real automaton visits its shallow "
+          "states more often, and they stay in the caches, so it can do better than this on most paths.")
+        w("")
+        w(table(["working set", "ns per dependent load", "floor ns per byte", "ratio", "size of"],
+                [[f"{int(r['bytes']):,} B", r["step_ns"], r["floor_ns_per_byte"], r["ratio"] + "x",
+                  ", ".join(f"dense rows of {n}" for n in rows_of.get(int(r["bytes"]), []))]
+                 for r in mem]))
+        w("")
 
 
 def main():

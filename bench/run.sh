@@ -14,7 +14,9 @@
 #   5. peers             urllib.robotparser, Protego, robots-parser (node)
 #   6. format 2 vs 3     the format-2 CLI (built from git ref RSC_BENCH_F2_REF)
 #                        and this one, back to back on each real list and on
-#                        the hostile cases of issue 10 (bench/hostile_cases.py)
+#                        the hostile cases of issue 10 (bench/hostile_cases.py);
+#                        bench_memory: a dependent load per byte over working
+#                        sets as large as those cases' dense rows
 # and writes bench/REPORT.md with PNG plots in bench/plots/ (and the README
 # performance section, bench/README_SECTION.md, from the same figures;
 # bench/ANALYSIS.md, hand-written, is appended to the report). Raw results stay
@@ -279,6 +281,13 @@ if "$PY" "$ROOT/bench/hostile_cases.py" $HQ "$CORPUS" "$RES/hostile" >"$RES/host
 else
     log "  hostile_cases.py failed (see $RES/hostile.log)"
 fi
+# The memory floor: a dependent load per path byte over working sets the
+# size of the L1 and L2 caches and of the hostile cases' dense rows.
+sizes="16384 262144 $(awk -F'\t' '$1 == "hostile" && $3 == 3 && $12 != "" { print $12 }' "$RES/f23.tsv" | tr '\n' ' ')"
+log "  memory floor: $sizes"
+# shellcheck disable=SC2086
+"$B/bench_memory" --rounds "$ROUNDS" --min-ms "$MINMS" $sizes >"$RES/memory.tsv" 2>"$RES/memory.err" ||
+    log "  bench_memory failed (see $RES/memory.err)"
 if [ "$f2_ok" = 1 ]; then
     log "  real lists: $(wc -l <"$RES/jobs.tsv")"
     k=0
