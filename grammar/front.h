@@ -48,13 +48,6 @@ typedef struct rsc_front {
  * Called by the grammar through rsc_yylex (declared in parser.h). */
 void rsc_lex_init(rsc_front *f);
 
-/* Upper bounds of the IR tables, from a first pass of the lexer that
- * allocates nothing: the arrays are then allocated once, at their size. */
-typedef struct rsc_counts {
-    size_t lines, agents, rules, sitemaps, directives;
-} rsc_counts;
-void rsc_lex_count(rsc_front *f, rsc_counts *c);
-
 /* Grammar (parser.y): 0 on success, nonzero when the parser itself ran out
  * of memory (cannot happen: the stack depth is bounded). */
 int rsc_front_parse(rsc_front *f);

@@ -222,28 +222,6 @@ static int analyse_line(const unsigned char *s, size_t start, size_t len, rsc_li
     }
 }
 
-void rsc_lex_count(rsc_front *f, rsc_counts *c)
-{
-    size_t start, len;
-    memset(c, 0, sizeof *c);
-    rsc_lex_init(f);
-    while (next_line(f, &start, &len)) {
-        rsc_line l;
-        span key, val;
-        memset(&l, 0, sizeof l);
-        c->lines++;
-        switch (analyse_line(f->body, start, len, &l, &key, &val)) {
-        case RSC_T_USER_AGENT: c->agents++; break;
-        case RSC_T_ALLOW:
-        case RSC_T_DISALLOW: c->rules++; break;
-        case RSC_T_SITEMAP: c->sitemaps++; break;
-        case RSC_T_OTHER: c->directives++; break;
-        default: break;
-        }
-    }
-    rsc_lex_init(f);
-}
-
 /* The grammar's token source: per line, [DIRECTIVE | JUNK] EOL. */
 int rsc_yylex(RSC_YYSTYPE *lval, rsc_front *f)
 {
