@@ -1,0 +1,267 @@
+/* pair: times two builds of robotsc in one process, alternating, for
+ * bench/paired/paired.sh (which links them and reads the output). One
+ * build is linked as is, the other with every symbol it defines renamed
+ * N_... (objcopy --redefine-syms), so the calls below reach either.
+ *
+ *   pair match JOBS.tsv ROUNDS    rsc_match_url over each real list (the
+ *                                 "name, robots.txt, URLs" rows of
+ *                                 bench/run.sh's jobs.tsv)
+ *   pair load DIR STEP ROUNDS     rsc_load of every STEP-th file's blob
+ *   pair compile DIR STEP ROUNDS  rsc_compile of every STEP-th file
+ *
+ * Built with -DPAIR_RUNTIME (the runtimes differ: match, load) or
+ * -DPAIR_COMPILER (the compilers differ: compile). Each round times A then
+ * B, or B then A, in turns. Prints the median over items of B's time / A's
+ * (per item: the median over rounds), the weighted sums, and a count of
+ * items where A and B disagree (verdicts, load status, blob bytes), which
+ * must be 0. */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_util.h"
+#include "robotsc/compiler.h"
+#include "robotsc/runtime.h"
+
+#define MAX_ROUNDS 31
+
+#ifdef PAIR_RUNTIME
+int N_rsc_match_url(const rsc_selection *sel, const char *url, size_t len, rsc_match *m);
+rsc_status N_rsc_load(rsc_program *prog, const void *blob, size_t size, rsc_load_error *err);
+#endif
+#ifdef PAIR_COMPILER
+rsc_status N_rsc_compile(const void *body, size_t len, const rsc_compile_options *opt,
+                         rsc_blob *out);
+void N_rsc_blob_free(rsc_blob *b, const rsc_compile_options *opt);
+#endif
+
+typedef struct item {
+    double a, b; /* median ns of A and of B */
+    double w;    /* weight in the sums: URLs, or 1 */
+} item;
+
+static int cmp_double(const void *x, const void *y)
+{
+    double p = *(const double *)x, q = *(const double *)y;
+    return (p > q) - (p < q);
+}
+
+static void report(const char *what, item *it, size_t n, long bad)
+{
+    double *r = malloc(n * sizeof *r), sa = 0, sb = 0;
+    if (!r)
+        exit(2);
+    for (size_t i = 0; i < n; i++) {
+        r[i] = it[i].b / it[i].a;
+        sa += it[i].a * it[i].w, sb += it[i].b * it[i].w;
+    }
+    qsort(r, n, sizeof *r, cmp_double);
+    printf("%s items=%zu disagree=%ld median_b_over_a=%.4f p10=%.4f p90=%.4f sum_b_over_a=%.4f\n",
+           what, n, bad, r[n / 2], r[n / 10], r[n * 9 / 10], sb / sa);
+    free(r);
+}
+
+/* Files of dir, every step-th in name order, read whole. */
+static size_t read_dir(const char *dir, int step, unsigned char ***text, size_t **len)
+{
+    struct dirent **names;
+    int n = scandir(dir, &names, NULL, alphasort);
+    if (n < 0) {
+        fprintf(stderr, "pair: cannot read %s\n", dir);
+        exit(2);
+    }
+    size_t k = 0;
+    *text = malloc((size_t)n * sizeof **text), *len = malloc((size_t)n * sizeof **len);
+    for (int i = 0; i < n; i++) {
+        char path[4096];
+        if (names[i]->d_name[0] != '.' && i % step == 0 &&
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name) < (int)sizeof path &&
+            ((*text)[k] = bu_read(path, &(*len)[k])) != NULL)
+            k++;
+        free(names[i]);
+    }
+    free(names);
+    return k;
+}
+
+/* Repetitions of one call so that a timing lasts about 20 µs. */
+#define REPS_FOR(once) ((once) > 20000 ? 1 : (size_t)(20000 / ((once) + 1)) + 1)
+
+#ifdef PAIR_RUNTIME
+static int run_match(const char *jobs, int rounds)
+{
+    FILE *f = fopen(jobs, "r");
+    if (!f) {
+        fprintf(stderr, "pair: cannot read %s\n", jobs);
+        return 2;
+    }
+    item *it = NULL;
+    size_t n = 0, cap = 0;
+    long bad = 0;
+    char line[8192];
+    while (fgets(line, sizeof line, f)) {
+        char *name = strtok(line, "\t"), *rp = strtok(NULL, "\t"), *up = strtok(NULL, "\t\n");
+        size_t rn, un;
+        unsigned char *r = rp ? bu_read(rp, &rn) : NULL, *u = up ? bu_read(up, &un) : NULL;
+        rsc_blob blob;
+        rsc_program prog;
+        rsc_selection sel;
+        rsc_bytes agent = {"Googlebot", 9}, *urls = NULL;
+        long nu = u ? bu_lines((const char *)u, un, &urls) : -1;
+        (void)name;
+        if (!r || nu <= 0 || rsc_compile(r, rn, NULL, &blob) != RSC_OK) {
+            free(r), free(u), free(urls);
+            continue;
+        }
+        if (rsc_load(&prog, blob.data, blob.size, NULL) != RSC_OK ||
+            rsc_select(&prog, &agent, 1, &sel) != RSC_OK) {
+            rsc_blob_free(&blob, NULL), free(r), free(u), free(urls);
+            continue;
+        }
+        for (long i = 0; i < nu; i++) {
+            rsc_match ma, mb;
+            int va = rsc_match_url(&sel, urls[i].ptr, urls[i].len, &ma);
+            int vb = N_rsc_match_url(&sel, urls[i].ptr, urls[i].len, &mb);
+            bad += va != vb || ma.line != mb.line;
+        }
+        double va[MAX_ROUNDS], vb[MAX_ROUNDS];
+        for (int k = 0; k < rounds; k++) {
+            for (int o = 0; o < 2; o++) {
+                int use_b = (k + o) & 1;
+                uint64_t t0 = bu_now_ns();
+                for (int rep = 0; rep < 5; rep++)
+                    for (long i = 0; i < nu; i++)
+                        bu_sink += (uint64_t)(use_b ? N_rsc_match_url : rsc_match_url)(
+                            &sel, urls[i].ptr, urls[i].len, NULL);
+                double t = (double)(bu_now_ns() - t0) / (5.0 * (double)nu);
+                *(use_b ? &vb[k] : &va[k]) = t;
+            }
+        }
+        if (n == cap && !(it = realloc(it, (cap = cap ? 2 * cap : 64) * sizeof *it)))
+            return 2;
+        it[n].a = bu_median(va, (size_t)rounds), it[n].b = bu_median(vb, (size_t)rounds);
+        it[n++].w = (double)nu;
+        rsc_blob_free(&blob, NULL), free(r), free(u), free(urls);
+    }
+    fclose(f);
+    if (!n) {
+        fprintf(stderr, "pair: no list in %s\n", jobs);
+        return 2;
+    }
+    report("match", it, n, bad);
+    free(it);
+    return 0;
+}
+
+static int run_load(const char *dir, int step, int rounds)
+{
+    unsigned char **text;
+    size_t *len, nf = read_dir(dir, step, &text, &len), n = 0;
+    item *it = malloc((nf ? nf : 1) * sizeof *it);
+    long bad = 0;
+    for (size_t i = 0; i < nf && it; i++) {
+        rsc_blob b;
+        rsc_program p;
+        if (rsc_compile(text[i], len[i], NULL, &b) != RSC_OK)
+            continue;
+        bad += rsc_load(&p, b.data, b.size, NULL) != N_rsc_load(&p, b.data, b.size, NULL);
+        uint64_t t0 = bu_now_ns();
+        bu_sink += (uint64_t)rsc_load(&p, b.data, b.size, NULL);
+        size_t reps = REPS_FOR(bu_now_ns() - t0);
+        double va[MAX_ROUNDS], vb[MAX_ROUNDS];
+        for (int k = 0; k < rounds; k++) {
+            for (int o = 0; o < 2; o++) {
+                int use_b = (k + o) & 1;
+                t0 = bu_now_ns();
+                for (size_t r = 0; r < reps; r++)
+                    bu_sink += (uint64_t)(use_b ? N_rsc_load : rsc_load)(&p, b.data, b.size, NULL);
+                *(use_b ? &vb[k] : &va[k]) = (double)(bu_now_ns() - t0) / (double)reps;
+            }
+        }
+        it[n].a = bu_median(va, (size_t)rounds), it[n].b = bu_median(vb, (size_t)rounds);
+        it[n++].w = 1;
+        rsc_blob_free(&b, NULL);
+    }
+    if (!n)
+        return 2;
+    report("load", it, n, bad);
+    return 0;
+}
+#endif
+
+#ifdef PAIR_COMPILER
+static int same_blob(const unsigned char *t, size_t l)
+{
+    rsc_blob x, y;
+    rsc_status sx = rsc_compile(t, l, NULL, &x), sy = N_rsc_compile(t, l, NULL, &y);
+    int same = sx == sy && (sx != RSC_OK || (x.size == y.size && memcmp(x.data, y.data, x.size) == 0));
+    if (sx == RSC_OK)
+        rsc_blob_free(&x, NULL);
+    if (sy == RSC_OK)
+        N_rsc_blob_free(&y, NULL);
+    return same;
+}
+
+static int run_compile(const char *dir, int step, int rounds)
+{
+    unsigned char **text;
+    size_t *len, nf = read_dir(dir, step, &text, &len), n = 0;
+    item *it = malloc((nf ? nf : 1) * sizeof *it);
+    long bad = 0;
+    for (size_t i = 0; i < nf && it; i++) {
+        rsc_blob b;
+        bad += !same_blob(text[i], len[i]);
+        uint64_t t0 = bu_now_ns();
+        if (rsc_compile(text[i], len[i], NULL, &b) != RSC_OK)
+            continue;
+        size_t reps = REPS_FOR(bu_now_ns() - t0);
+        rsc_blob_free(&b, NULL);
+        double va[MAX_ROUNDS], vb[MAX_ROUNDS];
+        for (int k = 0; k < rounds; k++) {
+            for (int o = 0; o < 2; o++) {
+                int use_b = (k + o) & 1;
+                t0 = bu_now_ns();
+                for (size_t r = 0; r < reps; r++) {
+                    if (use_b) {
+                        bu_sink += N_rsc_compile(text[i], len[i], NULL, &b);
+                        N_rsc_blob_free(&b, NULL);
+                    } else {
+                        bu_sink += rsc_compile(text[i], len[i], NULL, &b);
+                        rsc_blob_free(&b, NULL);
+                    }
+                }
+                *(use_b ? &vb[k] : &va[k]) = (double)(bu_now_ns() - t0) / (double)reps;
+            }
+        }
+        it[n].a = bu_median(va, (size_t)rounds), it[n].b = bu_median(vb, (size_t)rounds);
+        it[n++].w = 1;
+    }
+    if (!n)
+        return 2;
+    report("compile", it, n, bad);
+    return 0;
+}
+#endif
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    int rounds = atoi(argv[argc - 1]);
+    if (rounds < 1 || rounds > MAX_ROUNDS)
+        rounds = 0;
+#ifdef PAIR_RUNTIME
+    if (strcmp(mode, "match") == 0 && argc == 4 && rounds)
+        return run_match(argv[2], rounds);
+    if (strcmp(mode, "load") == 0 && argc == 5 && rounds && atoi(argv[3]) > 0)
+        return run_load(argv[2], atoi(argv[3]), rounds);
+#endif
+#ifdef PAIR_COMPILER
+    if (strcmp(mode, "compile") == 0 && argc == 5 && rounds && atoi(argv[3]) > 0)
+        return run_compile(argv[2], atoi(argv[3]), rounds);
+#endif
+    fprintf(stderr, "usage: pair match JOBS.tsv ROUNDS | pair load|compile DIR STEP ROUNDS "
+                    "(ROUNDS 1..%d)\n", MAX_ROUNDS);
+    return 2;
+}
