@@ -273,7 +273,6 @@ int rsc_build_directive(rsc_front *f, const rsc_tok *t)
     return 0;
 }
 
-/* Allocates a table of exactly n elements (none for n == 0). */
 /* ---- parse / free --------------------------------------------------------- */
 
 void rsc_ir_free(rsc_ir *ir)

@@ -89,7 +89,42 @@ static size_t read_dir(const char *dir, int step, unsigned char ***text, size_t 
 /* Repetitions of one call so that a timing lasts about 20 µs. */
 #define REPS_FOR(once) ((once) > 20000 ? 1 : (size_t)(20000 / ((once) + 1)) + 1)
 
+/* reps passes of A (use_b 0) or of B over one item. */
+typedef void (*pass_fn)(const void *ctx, int use_b, size_t reps);
+
+/* One item: `rounds` rounds, each timing A then B or B then A in turns;
+ * it->a and it->b get the medians in ns per unit (reps x units a round). */
+static void time_item(pass_fn pass, const void *ctx, size_t reps, double units, int rounds,
+                      double w, item *it)
+{
+    double v[2][MAX_ROUNDS];
+    for (int k = 0; k < rounds; k++) {
+        for (int o = 0; o < 2; o++) {
+            int use_b = (k + o) & 1;
+            uint64_t t0 = bu_now_ns();
+            pass(ctx, use_b, reps);
+            v[use_b][k] = (double)(bu_now_ns() - t0) / ((double)reps * units);
+        }
+    }
+    it->a = bu_median(v[0], (size_t)rounds), it->b = bu_median(v[1], (size_t)rounds), it->w = w;
+}
+
 #ifdef PAIR_RUNTIME
+typedef struct match_ctx {
+    const rsc_selection *sel;
+    const rsc_bytes *urls;
+    long n;
+} match_ctx;
+
+static void match_pass(const void *ctx, int use_b, size_t reps)
+{
+    const match_ctx *m = ctx;
+    for (size_t r = 0; r < reps; r++)
+        for (long i = 0; i < m->n; i++)
+            bu_sink += (uint64_t)(use_b ? N_rsc_match_url : rsc_match_url)(
+                m->sel, m->urls[i].ptr, m->urls[i].len, NULL);
+}
+
 static int run_match(const char *jobs, int rounds)
 {
     FILE *f = fopen(jobs, "r");
@@ -126,23 +161,10 @@ static int run_match(const char *jobs, int rounds)
             int vb = N_rsc_match_url(&sel, urls[i].ptr, urls[i].len, &mb);
             bad += va != vb || ma.line != mb.line;
         }
-        double va[MAX_ROUNDS], vb[MAX_ROUNDS];
-        for (int k = 0; k < rounds; k++) {
-            for (int o = 0; o < 2; o++) {
-                int use_b = (k + o) & 1;
-                uint64_t t0 = bu_now_ns();
-                for (int rep = 0; rep < 5; rep++)
-                    for (long i = 0; i < nu; i++)
-                        bu_sink += (uint64_t)(use_b ? N_rsc_match_url : rsc_match_url)(
-                            &sel, urls[i].ptr, urls[i].len, NULL);
-                double t = (double)(bu_now_ns() - t0) / (5.0 * (double)nu);
-                *(use_b ? &vb[k] : &va[k]) = t;
-            }
-        }
         if (n == cap && !(it = realloc(it, (cap = cap ? 2 * cap : 64) * sizeof *it)))
             return 2;
-        it[n].a = bu_median(va, (size_t)rounds), it[n].b = bu_median(vb, (size_t)rounds);
-        it[n++].w = (double)nu;
+        match_ctx m = {&sel, urls, nu};
+        time_item(match_pass, &m, 5, (double)nu, rounds, (double)nu, &it[n++]);
         rsc_blob_free(&blob, NULL), free(r), free(u), free(urls);
     }
     fclose(f);
@@ -153,6 +175,14 @@ static int run_match(const char *jobs, int rounds)
     report("match", it, n, bad);
     free(it);
     return 0;
+}
+
+static void load_pass(const void *ctx, int use_b, size_t reps)
+{
+    const rsc_blob *b = ctx;
+    rsc_program p;
+    for (size_t r = 0; r < reps; r++)
+        bu_sink += (uint64_t)(use_b ? N_rsc_load : rsc_load)(&p, b->data, b->size, NULL);
 }
 
 static int run_load(const char *dir, int step, int rounds)
@@ -169,19 +199,7 @@ static int run_load(const char *dir, int step, int rounds)
         bad += rsc_load(&p, b.data, b.size, NULL) != N_rsc_load(&p, b.data, b.size, NULL);
         uint64_t t0 = bu_now_ns();
         bu_sink += (uint64_t)rsc_load(&p, b.data, b.size, NULL);
-        size_t reps = REPS_FOR(bu_now_ns() - t0);
-        double va[MAX_ROUNDS], vb[MAX_ROUNDS];
-        for (int k = 0; k < rounds; k++) {
-            for (int o = 0; o < 2; o++) {
-                int use_b = (k + o) & 1;
-                t0 = bu_now_ns();
-                for (size_t r = 0; r < reps; r++)
-                    bu_sink += (uint64_t)(use_b ? N_rsc_load : rsc_load)(&p, b.data, b.size, NULL);
-                *(use_b ? &vb[k] : &va[k]) = (double)(bu_now_ns() - t0) / (double)reps;
-            }
-        }
-        it[n].a = bu_median(va, (size_t)rounds), it[n].b = bu_median(vb, (size_t)rounds);
-        it[n++].w = 1;
+        time_item(load_pass, &b, REPS_FOR(bu_now_ns() - t0), 1, rounds, 1, &it[n++]);
         rsc_blob_free(&b, NULL);
     }
     if (!n)
@@ -204,6 +222,26 @@ static int same_blob(const unsigned char *t, size_t l)
     return same;
 }
 
+typedef struct compile_ctx {
+    const unsigned char *text;
+    size_t len;
+} compile_ctx;
+
+static void compile_pass(const void *ctx, int use_b, size_t reps)
+{
+    const compile_ctx *c = ctx;
+    rsc_blob b;
+    for (size_t r = 0; r < reps; r++) {
+        if (use_b) {
+            bu_sink += N_rsc_compile(c->text, c->len, NULL, &b);
+            N_rsc_blob_free(&b, NULL);
+        } else {
+            bu_sink += rsc_compile(c->text, c->len, NULL, &b);
+            rsc_blob_free(&b, NULL);
+        }
+    }
+}
+
 static int run_compile(const char *dir, int step, int rounds)
 {
     unsigned char **text;
@@ -218,25 +256,8 @@ static int run_compile(const char *dir, int step, int rounds)
             continue;
         size_t reps = REPS_FOR(bu_now_ns() - t0);
         rsc_blob_free(&b, NULL);
-        double va[MAX_ROUNDS], vb[MAX_ROUNDS];
-        for (int k = 0; k < rounds; k++) {
-            for (int o = 0; o < 2; o++) {
-                int use_b = (k + o) & 1;
-                t0 = bu_now_ns();
-                for (size_t r = 0; r < reps; r++) {
-                    if (use_b) {
-                        bu_sink += N_rsc_compile(text[i], len[i], NULL, &b);
-                        N_rsc_blob_free(&b, NULL);
-                    } else {
-                        bu_sink += rsc_compile(text[i], len[i], NULL, &b);
-                        rsc_blob_free(&b, NULL);
-                    }
-                }
-                *(use_b ? &vb[k] : &va[k]) = (double)(bu_now_ns() - t0) / (double)reps;
-            }
-        }
-        it[n].a = bu_median(va, (size_t)rounds), it[n].b = bu_median(vb, (size_t)rounds);
-        it[n++].w = 1;
+        compile_ctx c = {text[i], len[i]};
+        time_item(compile_pass, &c, reps, 1, rounds, 1, &it[n++]);
     }
     if (!n)
         return 2;
