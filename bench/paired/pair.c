@@ -5,7 +5,10 @@
  *
  *   pair match JOBS.tsv ROUNDS    rsc_match_url over each real list (the
  *                                 "name, robots.txt, URLs" rows of
- *                                 bench/run.sh's jobs.tsv)
+ *                                 bench/run.sh's jobs.tsv); with
+ *                                 RSC_PAIRED_ACCEL set, on dense rows
+ *                                 (rsc_accel_build of the first build,
+ *                                 whose layout both must share)
  *   pair load DIR STEP ROUNDS     rsc_load of every STEP-th file's blob
  *   pair compile DIR STEP ROUNDS  rsc_compile of every STEP-th file
  *
@@ -155,6 +158,12 @@ static int run_match(const char *jobs, int rounds)
             rsc_blob_free(&blob, NULL), free(r), free(u), free(urls);
             continue;
         }
+        void *rows = NULL;
+        if (getenv("RSC_PAIRED_ACCEL")) {
+            size_t sz = rsc_accel_size(&sel);
+            if (!(rows = malloc(sz ? sz : 1)) || rsc_accel_build(&sel, rows, sz) != RSC_OK)
+                return 2;
+        }
         for (long i = 0; i < nu; i++) {
             rsc_match ma, mb;
             int va = rsc_match_url(&sel, urls[i].ptr, urls[i].len, &ma);
@@ -165,7 +174,7 @@ static int run_match(const char *jobs, int rounds)
             return 2;
         match_ctx m = {&sel, urls, nu};
         time_item(match_pass, &m, 5, (double)nu, rounds, (double)nu, &it[n++]);
-        rsc_blob_free(&blob, NULL), free(r), free(u), free(urls);
+        rsc_blob_free(&blob, NULL), free(r), free(u), free(urls), free(rows);
     }
     fclose(f);
     if (!n) {
