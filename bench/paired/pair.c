@@ -7,8 +7,7 @@
  *                                 "name, robots.txt, URLs" rows of
  *                                 bench/run.sh's jobs.tsv); with
  *                                 RSC_PAIRED_ACCEL set, on dense rows
- *                                 (rsc_accel_build of the first build,
- *                                 whose layout both must share)
+ *                                 (each build's rsc_accel_build)
  *   pair load DIR STEP ROUNDS     rsc_load of every STEP-th file's blob
  *   pair compile DIR STEP ROUNDS  rsc_compile of every STEP-th file
  *
@@ -32,6 +31,8 @@
 
 #ifdef PAIR_RUNTIME
 int N_rsc_match_url(const rsc_selection *sel, const char *url, size_t len, rsc_match *m);
+size_t N_rsc_accel_size(const rsc_selection *sel);
+rsc_status N_rsc_accel_build(rsc_selection *sel, void *buf, size_t size);
 rsc_status N_rsc_load(rsc_program *prog, const void *blob, size_t size, rsc_load_error *err);
 #endif
 #ifdef PAIR_COMPILER
@@ -114,7 +115,7 @@ static void time_item(pass_fn pass, const void *ctx, size_t reps, double units, 
 
 #ifdef PAIR_RUNTIME
 typedef struct match_ctx {
-    const rsc_selection *sel;
+    const rsc_selection *sel, *selb; /* A's and B's (their own rows) */
     const rsc_bytes *urls;
     long n;
 } match_ctx;
@@ -125,7 +126,7 @@ static void match_pass(const void *ctx, int use_b, size_t reps)
     for (size_t r = 0; r < reps; r++)
         for (long i = 0; i < m->n; i++)
             bu_sink += (uint64_t)(use_b ? N_rsc_match_url : rsc_match_url)(
-                m->sel, m->urls[i].ptr, m->urls[i].len, NULL);
+                use_b ? m->selb : m->sel, m->urls[i].ptr, m->urls[i].len, NULL);
 }
 
 static int run_match(const char *jobs, int rounds)
@@ -158,23 +159,26 @@ static int run_match(const char *jobs, int rounds)
             rsc_blob_free(&blob, NULL), free(r), free(u), free(urls);
             continue;
         }
-        void *rows = NULL;
-        if (getenv("RSC_PAIRED_ACCEL")) {
-            size_t sz = rsc_accel_size(&sel);
-            if (!(rows = malloc(sz ? sz : 1)) || rsc_accel_build(&sel, rows, sz) != RSC_OK)
+        void *rows = NULL, *rowsb = NULL;
+        rsc_selection selb = sel;
+        if (getenv("RSC_PAIRED_ACCEL")) { /* each build reads rows of its own layout */
+            size_t sz = rsc_accel_size(&sel), szb = N_rsc_accel_size(&sel);
+            if (!(rows = malloc(sz)) || !(rowsb = malloc(szb)) ||
+                rsc_accel_build(&sel, rows, sz) != RSC_OK ||
+                N_rsc_accel_build(&selb, rowsb, szb) != RSC_OK)
                 return 2;
         }
         for (long i = 0; i < nu; i++) {
             rsc_match ma, mb;
             int va = rsc_match_url(&sel, urls[i].ptr, urls[i].len, &ma);
-            int vb = N_rsc_match_url(&sel, urls[i].ptr, urls[i].len, &mb);
+            int vb = N_rsc_match_url(&selb, urls[i].ptr, urls[i].len, &mb);
             bad += va != vb || ma.line != mb.line;
         }
         if (n == cap && !(it = realloc(it, (cap = cap ? 2 * cap : 64) * sizeof *it)))
             return 2;
-        match_ctx m = {&sel, urls, nu};
+        match_ctx m = {&sel, &selb, urls, nu};
         time_item(match_pass, &m, 5, (double)nu, rounds, (double)nu, &it[n++]);
-        rsc_blob_free(&blob, NULL), free(r), free(u), free(urls), free(rows);
+        rsc_blob_free(&blob, NULL), free(r), free(u), free(urls), free(rows), free(rowsb);
     }
     fclose(f);
     if (!n) {

@@ -15,8 +15,8 @@
 #   match    rsc_match_url over the real lists (needs build-bench/results/
 #            jobs.tsv, which bench/run.sh writes; RSC_PAIRED_JOBS overrides);
 #            both revisions must read the same blob format; with
-#            RSC_PAIRED_ACCEL=1 on dense rows (rsc_accel_build), whose
-#            layout both must share
+#            RSC_PAIRED_ACCEL=1 on dense rows (each revision's own
+#            rsc_accel_build)
 #   load     rsc_load of every 5th corpus blob (RSC_PAIRED_STEP)
 #   compile  rsc_compile of every 5th corpus file (RSC_PAIRED_STEP)
 # Work goes to build-paired/ (RSC_PAIRED_BUILD). A revision is built once.
