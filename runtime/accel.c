@@ -77,11 +77,12 @@ size_t rsc_accel_size(const rsc_selection *sel)
     return size;
 }
 
-/* A move's entry: the target, flagged when it has a label or an output. */
-static uint32_t entry(const rsc_ptab *st, uint32_t t, int lab)
+/* A move's entry: the target's row, flagged when it has a label or an
+ * output. */
+static uint32_t entry(const rsc_ptab *st, uint32_t t, int lab, uint32_t nc)
 {
     int slow = rsc_ptab_get(st, t, S_OUT) != 0 || (lab && rsc_ptab_get(st, t, S_LLEN) != 0);
-    return t | (slow ? RSC_DENSE_SLOW : 0);
+    return t * nc | (slow ? RSC_DENSE_SLOW : 0);
 }
 
 /* Row s from its failure target's row (built) and its own children. */
@@ -96,7 +97,7 @@ static void fill(const rsc_ptab *st, int lab, rsc_dense *d, uint32_t s)
     uint32_t first = rsc_ptab_get(st, s, S_FIRST), n = rsc_ptab_get(st, s, S_N);
     for (uint32_t j = 0; j < n; j++) {
         uint8_t c = (uint8_t)rsc_ptab_get(st, first + j, S_KEY);
-        row[d->cls[c]] = entry(st, first + j, lab); /* a key is never class 0 */
+        row[d->cls[c]] = entry(st, first + j, lab, nc); /* a key is never class 0 */
     }
 }
 
@@ -157,8 +158,9 @@ rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size)
         if (end < used || end - used < DENSE_HEAD + 8)
             break;
         rsc_dense *d = (rsc_dense *)(void *)((uint8_t *)a + used);
-        if (!(d->ncls = classes(&st, d->cls)))
-            continue;
+        if (!(d->ncls = classes(&st, d->cls)) || st.n > (RSC_DENSE_SLOW - 1) / d->ncls)
+            continue; /* entries are t x ncls < 2^31 */
+        d->inv = ((1ull << 32) + d->ncls - 1) / d->ncls;
         size_t room = (end - used - DENSE_HEAD) / ((size_t)d->ncls * 4);
         uint32_t kmax = room < st.n ? (uint32_t)room : st.n;
         if (kmax == 0)

@@ -315,7 +315,7 @@ HOT uint32_t step(const tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *bu
 {
     for (;;) {
         if (d && s < d->k) /* a dense row: one load */
-            return rsc_dense_move(d, s, c) & ~RSC_DENSE_SLOW;
+            return rsc_dense_state(d, rsc_dense_move(d, s, c));
         if (rk && s == 0) { /* the automaton's root: one table look-up */
             return rk[c] == 0xff ? 0 : first0 + rk[c];
         }
@@ -403,7 +403,7 @@ HOT void advance(run *r, scan *k, uint8_t c, size_t at, const int lab, const int
     }
     if (dn && k->st < k->d->k) {
         uint32_t e = rsc_dense_move(k->d, k->st, c);
-        k->st = e & ~RSC_DENSE_SLOW;
+        k->st = rsc_dense_state(k->d, e);
         if (!(e & RSC_DENSE_SLOW)) /* no label, no output */
             return;
     } else {
@@ -421,20 +421,20 @@ HOT void advance(run *r, scan *k, uint8_t c, size_t at, const int lab, const int
 HOT void dense_run(run *r, scan *k, const uint8_t *p, size_t *i, size_t end, size_t sl,
                    const int lab)
 {
-    const uint32_t *row = k->d->row, nc = k->d->ncls, dk = k->d->k;
+    const uint32_t *row = k->d->row, lim = k->d->k * k->d->ncls - 1;
     const uint8_t *cls = k->d->cls;
-    uint32_t st = k->st, e;
+    uint32_t b = k->st * k->d->ncls, e; /* the row's start: entries are premultiplied */
     size_t j = *i;
     for (;;) {
-        e = row[(size_t)st * nc + cls[p[j++]]];
-        if (e - 1 >= dk - 1 || j == end) /* the root, no row, a flag (bit 31), or the end */
+        e = row[b + cls[p[j++]]];
+        if (e - 1 >= lim || j == end) /* the root, no row, a flag (bit 31), or the end */
             break;
-        st = e;
+        b = e;
     }
     STEPS(r, j - *i);
     k->budget += j - *i;
     *i = j - 1; /* the caller's loop goes on with p[j] */
-    k->st = e & ~RSC_DENSE_SLOW;
+    k->st = rsc_dense_state(k->d, e);
     if (e & RSC_DENSE_SLOW)
         arrived(r, k, j + sl, lab);
 }
@@ -673,7 +673,8 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
         tab_open(&r.edges, r.at_edges, RSC_EDGES_COLS);
         return chain(&r, s0, from);
     }
-    memset(r.seen, 0, (nint + 63) / 64 * sizeof r.seen[0]);
+    if (nint) /* most programs have none: no call */
+        memset(r.seen, 0, (nint + 63) / 64 * sizeof r.seen[0]);
     r.nreach = 0;
     if (d && lab)
         segments_of(&r, s0, from, w->str, 1, d, 1);

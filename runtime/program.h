@@ -193,23 +193,35 @@ static inline const uint8_t *rsc_node_next(const rsc_node *x)
 
 /* A program's dense rows, in the caller's buffer: row s (s < K) gives the
  * automaton's move from explicit state s on each byte class, as the
- * children and failure links of STATES give it. An entry is the target
- * state, with RSC_DENSE_SLOW set when the target has a label or an
- * output (the matcher then does what a sparse move would do after it).
- * Class 0 is every byte that keys no state: its moves all go to the root. */
+ * children and failure links of STATES give it. An entry is where the
+ * target's row starts, target x ncls (premultiplied, so that a run of
+ * moves is a load and an add a byte, with no multiply on the chain of
+ * dependent loads), with RSC_DENSE_SLOW set when the target has a label
+ * or an output (the matcher then does what a sparse move would do after
+ * it). Class 0 is every byte that keys no state: its moves all go to the
+ * root. States x ncls stays below 2^31 (else no rows are built). */
 #define RSC_DENSE_SLOW 0x80000000u
 typedef struct rsc_dense {
     uint32_t k, ncls;   /* rows, classes                                  */
+    uint64_t inv;       /* ceil(2^32 / ncls): entry to state, see below   */
     uint32_t nlead;     /* the root's children                            */
     uint8_t lead[4];    /* their first keys, the first repeated           */
     uint8_t cls[256];   /* each byte's class                              */
     uint32_t row[];     /* k x ncls                                       */
 } rsc_dense;
 
-/* Row s's entry for byte c (s < d->k): the target, perhaps flagged. */
+/* Row s's entry for byte c (s < d->k): the target's row, perhaps flagged. */
 static inline uint32_t rsc_dense_move(const rsc_dense *d, uint32_t s, uint8_t c)
 {
     return d->row[(size_t)s * d->ncls + d->cls[c]];
+}
+
+/* The target state of entry e: e = t x ncls < 2^31 is divided exactly by
+ * a multiply (t x ncls x ceil(2^32 / ncls) = t x 2^32 + t x r, r < ncls,
+ * and t x r < 2^32). */
+static inline uint32_t rsc_dense_state(const rsc_dense *d, uint32_t e)
+{
+    return (uint32_t)((uint64_t)(e & ~RSC_DENSE_SLOW) * d->inv >> 32);
 }
 
 /* The buffer's head: the program and the selection's programs it was
