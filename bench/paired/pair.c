@@ -113,6 +113,25 @@ static void time_item(pass_fn pass, const void *ctx, size_t reps, double units, 
     it->a = bu_median(v[0], (size_t)rounds), it->b = bu_median(v[1], (size_t)rounds), it->w = w;
 }
 
+/* The load and compile modes: one item per file read by read_dir(); one()
+ * checks that A and B agree on the file (adding 1 to *bad if not), times
+ * it into *it and returns 1, or returns 0 to leave the file out. */
+typedef int (*file_fn)(const unsigned char *text, size_t len, int rounds, item *it, long *bad);
+
+static int run_files(const char *what, const char *dir, int step, int rounds, file_fn one)
+{
+    unsigned char **text;
+    size_t *len, nf = read_dir(dir, step, &text, &len), n = 0;
+    item *it = malloc((nf ? nf : 1) * sizeof *it);
+    long bad = 0;
+    for (size_t i = 0; i < nf && it; i++)
+        n += (size_t)one(text[i], len[i], rounds, &it[n], &bad);
+    if (!n)
+        return 2;
+    report(what, it, n, bad);
+    return 0;
+}
+
 #ifdef PAIR_RUNTIME
 typedef struct match_ctx {
     const rsc_selection *sel, *selb; /* A's and B's (their own rows) */
@@ -198,27 +217,18 @@ static void load_pass(const void *ctx, int use_b, size_t reps)
         bu_sink += (uint64_t)(use_b ? N_rsc_load : rsc_load)(&p, b->data, b->size, NULL);
 }
 
-static int run_load(const char *dir, int step, int rounds)
+static int load_one(const unsigned char *text, size_t len, int rounds, item *it, long *bad)
 {
-    unsigned char **text;
-    size_t *len, nf = read_dir(dir, step, &text, &len), n = 0;
-    item *it = malloc((nf ? nf : 1) * sizeof *it);
-    long bad = 0;
-    for (size_t i = 0; i < nf && it; i++) {
-        rsc_blob b;
-        rsc_program p;
-        if (rsc_compile(text[i], len[i], NULL, &b) != RSC_OK)
-            continue;
-        bad += rsc_load(&p, b.data, b.size, NULL) != N_rsc_load(&p, b.data, b.size, NULL);
-        uint64_t t0 = bu_now_ns();
-        bu_sink += (uint64_t)rsc_load(&p, b.data, b.size, NULL);
-        time_item(load_pass, &b, REPS_FOR(bu_now_ns() - t0), 1, rounds, 1, &it[n++]);
-        rsc_blob_free(&b, NULL);
-    }
-    if (!n)
-        return 2;
-    report("load", it, n, bad);
-    return 0;
+    rsc_blob b;
+    rsc_program p;
+    if (rsc_compile(text, len, NULL, &b) != RSC_OK)
+        return 0;
+    *bad += rsc_load(&p, b.data, b.size, NULL) != N_rsc_load(&p, b.data, b.size, NULL);
+    uint64_t t0 = bu_now_ns();
+    bu_sink += (uint64_t)rsc_load(&p, b.data, b.size, NULL);
+    time_item(load_pass, &b, REPS_FOR(bu_now_ns() - t0), 1, rounds, 1, it);
+    rsc_blob_free(&b, NULL);
+    return 1;
 }
 #endif
 
@@ -255,27 +265,18 @@ static void compile_pass(const void *ctx, int use_b, size_t reps)
     }
 }
 
-static int run_compile(const char *dir, int step, int rounds)
+static int compile_one(const unsigned char *text, size_t len, int rounds, item *it, long *bad)
 {
-    unsigned char **text;
-    size_t *len, nf = read_dir(dir, step, &text, &len), n = 0;
-    item *it = malloc((nf ? nf : 1) * sizeof *it);
-    long bad = 0;
-    for (size_t i = 0; i < nf && it; i++) {
-        rsc_blob b;
-        bad += !same_blob(text[i], len[i]);
-        uint64_t t0 = bu_now_ns();
-        if (rsc_compile(text[i], len[i], NULL, &b) != RSC_OK)
-            continue;
-        size_t reps = REPS_FOR(bu_now_ns() - t0);
-        rsc_blob_free(&b, NULL);
-        compile_ctx c = {text[i], len[i]};
-        time_item(compile_pass, &c, reps, 1, rounds, 1, &it[n++]);
-    }
-    if (!n)
-        return 2;
-    report("compile", it, n, bad);
-    return 0;
+    rsc_blob b;
+    *bad += !same_blob(text, len);
+    uint64_t t0 = bu_now_ns();
+    if (rsc_compile(text, len, NULL, &b) != RSC_OK)
+        return 0;
+    size_t reps = REPS_FOR(bu_now_ns() - t0);
+    rsc_blob_free(&b, NULL);
+    compile_ctx c = {text, len};
+    time_item(compile_pass, &c, reps, 1, rounds, 1, it);
+    return 1;
 }
 #endif
 
@@ -289,11 +290,11 @@ int main(int argc, char **argv)
     if (strcmp(mode, "match") == 0 && argc == 4 && rounds)
         return run_match(argv[2], rounds);
     if (strcmp(mode, "load") == 0 && argc == 5 && rounds && atoi(argv[3]) > 0)
-        return run_load(argv[2], atoi(argv[3]), rounds);
+        return run_files("load", argv[2], atoi(argv[3]), rounds, load_one);
 #endif
 #ifdef PAIR_COMPILER
     if (strcmp(mode, "compile") == 0 && argc == 5 && rounds && atoi(argv[3]) > 0)
-        return run_compile(argv[2], atoi(argv[3]), rounds);
+        return run_files("compile", argv[2], atoi(argv[3]), rounds, compile_one);
 #endif
     fprintf(stderr, "usage: pair match JOBS.tsv ROUNDS | pair load|compile DIR STEP ROUNDS "
                     "(ROUNDS 1..%d)\n", MAX_ROUNDS);
