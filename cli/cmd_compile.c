@@ -9,7 +9,8 @@
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
 
-#define BLOB_MAGIC "\x89RSC\r\n\x1a\n"
+#define BLOB_MAGIC "\x89RSC\x04" /* the magic and Format_Major 4 */
+#define BLOB_MAGIC_LEN 5
 
 /* A loaded SOURCE: the bytes, the blob (owned when compiled here), the
  * verified program. */
@@ -32,19 +33,19 @@ static int parse_profile(const char *cmd, const char *s, rsc_profile *p)
     return 0;
 }
 
-/* A file is taken for a blob when its first bytes are the magic with at
- * most two bits changed, or a prefix of it: a damaged or truncated blob must
- * be reported as such, never compiled as a robots.txt that allows
- * everything. No text file starts like that (0x89 is not ASCII, and the rest
- * holds \r\n\x1a\n). */
+/* A file is taken for a blob when its first bytes are the magic and
+ * Format_Major with at most two bits changed, or a prefix of them: a damaged
+ * or truncated blob, or one of another major, must be reported as such,
+ * never compiled as a robots.txt that allows everything. No text file starts
+ * like that (0x89 is not ASCII, and 0x04 is a control byte). */
 static int looks_like_blob(const unsigned char *p, size_t len)
 {
-    size_t n = len < 8 ? len : 8;
+    size_t n = len < BLOB_MAGIC_LEN ? len : BLOB_MAGIC_LEN;
     int bits = 0;
     for (size_t i = 0; i < n; i++)
         for (unsigned d = p[i] ^ (unsigned char)BLOB_MAGIC[i]; d; d &= d - 1)
             bits++;
-    return len >= 8 ? bits <= 2 : n >= 1 && bits == 0;
+    return len >= BLOB_MAGIC_LEN ? bits <= 2 : n >= 1 && bits == 0;
 }
 
 static void source_free(source *s)

@@ -96,12 +96,13 @@ static int parse_node(const rsc_program *prog, const uint8_t *pg, uint32_t at, u
                       uint32_t d, node *nd)
 {
     const uint8_t *p = pg + at, *e = pg + span_end;
-    uint32_t lh, x, ml;
+    uint32_t lh, x = 0, ml;
     memset(nd, 0, sizeof *nd);
     if (at >= span_end || !uvb(&p, e, &lh))
         return 0;
-    nd->label_len = lh >> 1;
-    if (lh & RSC_LABEL_REF) {
+    uint32_t kind = lh & RSC_LABEL_KIND;
+    nd->label_len = lh >> RSC_LABEL_SHIFT;
+    if (kind != RSC_LABEL_INLINE) {
         const uint8_t *t;
         if (!uvb(&p, e, &x) || !(t = mtext(prog, x, &ml)) || d > ml || nd->label_len > ml - d)
             return 0;
@@ -113,22 +114,28 @@ static int parse_node(const rsc_program *prog, const uint8_t *pg, uint32_t at, u
         p += nd->label_len;
     }
     nd->depth = d + nd->label_len;
-    if (!uvb(&p, e, &nd->head))
-        return 0;
-    if ((nd->head & RSC_N_ACCEPT) && !uvb(&p, e, &nd->accept))
-        return 0;
-    if ((nd->head & RSC_N_END) && !uvb(&p, e, &nd->end))
-        return 0;
-    if ((nd->head & RSC_N_ROOT) && !uvb(&p, e, &nd->slot))
-        return 0;
+    if (kind >= RSC_LEAF_ACCEPT) { /* a leaf of one rank */
+        nd->head = kind == RSC_LEAF_ACCEPT ? RSC_N_ACCEPT : RSC_N_END;
+        *(kind == RSC_LEAF_ACCEPT ? &nd->accept : &nd->end) = x;
+    } else {
+        if (!uvb(&p, e, &nd->head))
+            return 0;
+        if ((nd->head & RSC_N_ACCEPT) && !uvb(&p, e, &nd->accept))
+            return 0;
+        if ((nd->head & RSC_N_END) && !uvb(&p, e, &nd->end))
+            return 0;
+        if ((nd->head & RSC_N_ROOT) && !uvb(&p, e, &nd->slot))
+            return 0;
+    }
     nd->n = nd->head >> RSC_N_CHILD_SHIFT;
     nd->width = ((nd->head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
-    if (nd->n > RSC_MAX_CHILDREN || (size_t)nd->n * (1 + nd->width) > (size_t)(e - p))
+    size_t noffs = nd->n ? nd->n - 1 : 0;
+    if (nd->n > RSC_MAX_CHILDREN || nd->n + noffs * nd->width > (size_t)(e - p))
         return 0;
     nd->keys = p;
     p += nd->n;
     nd->offs = p;
-    p += (size_t)nd->n * nd->width;
+    p += noffs * nd->width;
     nd->c = (uint32_t)(p - pg);
     return 1;
 }
@@ -138,9 +145,8 @@ static int child_span(const node *nd, uint32_t k, uint32_t span_end, uint32_t *c
                       uint32_t *ce)
 {
     uint32_t room = span_end - nd->c; /* nd->c <= span_end by parse_node */
-    uint32_t o = rsc_rdn(nd->offs + (size_t)k * nd->width, nd->width);
-    uint32_t next = k + 1 < nd->n ? rsc_rdn(nd->offs + (size_t)(k + 1) * nd->width, nd->width)
-                                  : room;
+    uint32_t o = k ? rsc_rdn(nd->offs + (size_t)(k - 1) * nd->width, nd->width) : 0;
+    uint32_t next = k + 1 < nd->n ? rsc_rdn(nd->offs + (size_t)k * nd->width, nd->width) : room;
     if (o >= next || next > room)
         return 0;
     *cs = nd->c + o;
@@ -314,11 +320,11 @@ static int dtab_open(dtab *t, const uint8_t **pp, const uint8_t *end, unsigned c
         return 0;
     if (!t->n)
         return 1;
-    if ((size_t)(end - *pp) < cols)
+    if ((size_t)(end - *pp) < RSC_TAB_WBYTES(cols))
         return 0;
     for (unsigned c = 0; c < cols; c++)
-        t->size += t->w[c] = (*pp)[c];
-    *pp += cols;
+        t->size += t->w[c] = (uint8_t)rsc_tab_width(*pp, c);
+    *pp += RSC_TAB_WBYTES(cols);
     if (!t->size || (size_t)(end - *pp) / t->size < t->n)
         return 0;
     t->rows = *pp;
@@ -419,30 +425,30 @@ static int walk(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t siz
 
 rsc_status rsc_dump(const rsc_program *prog, rsc_write_fn w, void *ud)
 {
-    if (!prog || !w || !prog->base || prog->size < RSC_HEADER_SIZE)
+    if (!prog || !w || !prog->base || prog->size < RSC_HEADER_MIN)
         return RSC_E_ARG;
     out o = {w, ud};
-    const uint8_t *h = prog->base;
+    const uint8_t *h = prog->base, *end = h + prog->size, *p = h + RSC_H_TOTAL;
+    uint32_t total = 0, present = 0;
+    if (!uvb(&p, end, &total) || !uvb(&p, end, &present))
+        return RSC_E_ARG;
     say(&o, "robotsc blob %u.%u\n", h[RSC_H_MAJOR], h[RSC_H_MINOR]);
     say(&o, "profile %s\n", (prog->flags & RSC_FLAG_PROFILE_RFC) ? "rfc" : "google");
-    say(&o, "size %u\n", rsc_rd32(h + RSC_H_TOTAL));
+    say(&o, "size %u\n", total);
     say(&o, "checksum %08X\n", rsc_rd32(h + RSC_H_CHECK));
 
     /* Sections: count them, then list them. */
-    const uint8_t *end = h + prog->size;
-    for (int pass = 0; pass < 2; pass++) {
-        const uint8_t *p = h + RSC_HEADER_SIZE;
-        uint32_t ns = 0, tag, sz;
-        while (p < end && uvb(&p, end, &tag) && uvb(&p, end, &sz) && sz <= (size_t)(end - p)) {
-            if (pass == 1) {
-                say(&o, "  %s id %u%s offset %zu size %u\n", section_name(tag >> 1), tag >> 1,
-                    (tag & RSC_TAG_SKIPPABLE) ? " skippable" : "", (size_t)(p - h), sz);
-            }
-            ns++;
-            p += sz;
-        }
-        if (pass == 0)
-            say(&o, "sections %u\n", ns);
+    uint32_t ns = 0;
+    for (uint32_t id = 1; id <= 32; id++)
+        ns += present >> (id - 1) & 1;
+    say(&o, "sections %u\n", ns);
+    for (uint32_t id = 1, sz; id <= 32 && p < end; id++) {
+        if (!(present >> (id - 1) & 1))
+            continue;
+        if (!uvb(&p, end, &sz) || sz > (size_t)(end - p))
+            break;
+        say(&o, "  %s id %u offset %zu size %u\n", section_name(id), id, (size_t)(p - h), sz);
+        p += sz;
     }
 
     /* AGENTS */

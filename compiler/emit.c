@@ -153,44 +153,48 @@ void rsc_put_n(uint8_t *p, uint32_t v, unsigned w)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* The smallest width of each column; returns the row size. */
+/* The smallest width of each column, packed (Conventions); returns the
+ * row size. */
 static size_t table_widths(const uint32_t *vals, size_t count, unsigned cols, uint8_t *w)
 {
     size_t row = 0;
+    memset(w, 0, RSC_TAB_WBYTES(cols));
     for (unsigned c = 0; c < cols; c++) {
         uint32_t max = 0;
         for (size_t r = 0; r < count; r++)
             max = vals[r * cols + c] > max ? vals[r * cols + c] : max;
-        w[c] = (uint8_t)rsc_width(max);
-        row += w[c];
+        unsigned wc = rsc_width(max);
+        w[c >> 2] |= (uint8_t)((wc - 1) << (2 * (c & 3)));
+        row += wc;
     }
     return row;
 }
 
 size_t rsc_table_size(const uint32_t *vals, size_t count, unsigned cols)
 {
-    uint8_t w[RSC_TAB_MAX_COLS];
+    uint8_t w[RSC_TAB_WBYTES(RSC_TAB_MAX_COLS)];
     size_t row = table_widths(vals, count, cols, w);
-    return rsc_varint_size((uint32_t)count) + (count ? cols + count * row : 0);
+    return rsc_varint_size((uint32_t)count) + (count ? RSC_TAB_WBYTES(cols) + count * row : 0);
 }
 
 int rsc_buf_table(rsc_mem *m, rsc_buf *b, const uint32_t *vals, size_t count, unsigned cols)
 {
-    uint8_t w[RSC_TAB_MAX_COLS];
+    uint8_t w[RSC_TAB_WBYTES(RSC_TAB_MAX_COLS)];
     size_t row = table_widths(vals, count, cols, w);
     if (count > UINT32_MAX || rsc_buf_varint(m, b, (uint32_t)count) != 0)
         return -1;
     if (count == 0) /* an empty Table has no widths */
         return 0;
-    if (rsc_buf_put(m, b, w, cols) != 0)
+    if (rsc_buf_put(m, b, w, RSC_TAB_WBYTES(cols)) != 0)
         return -1;
     size_t at = b->len;
     if (rsc_buf_put(m, b, NULL, count * row) != 0)
         return -1;
     for (size_t r = 0; r < count; r++)
         for (unsigned c = 0; c < cols; c++) {
-            rsc_put_n(b->p + at, vals[r * cols + c], w[c]);
-            at += w[c];
+            unsigned wc = rsc_tab_width(w, c);
+            rsc_put_n(b->p + at, vals[r * cols + c], wc);
+            at += wc;
         }
     return 0;
 }
@@ -202,34 +206,46 @@ rsc_status rsc_emit_blob(rsc_mem *m, uint8_t flags, const rsc_section *secs,
 {
     out->data = NULL;
     out->size = 0;
-    size_t total = RSC_HEADER_SIZE;
+    uint32_t present = 0;
+    size_t rest = 0; /* Present and the sections */
     for (size_t i = 0; i < n; i++) {
         if (!secs[i].size)
             continue;
-        if (secs[i].size > UINT32_MAX || total > UINT32_MAX - 16 - secs[i].size)
+        if (secs[i].size > UINT32_MAX || rest > UINT32_MAX - 32 - secs[i].size)
             return RSC_E_LIMIT;
-        total += rsc_varint_size((uint32_t)secs[i].id << 1) +
-                 rsc_varint_size((uint32_t)secs[i].size) + secs[i].size;
+        present |= 1u << (secs[i].id - 1);
+        rest += rsc_varint_size((uint32_t)secs[i].size) + secs[i].size;
     }
+    rest += rsc_varint_size(present);
+    /* Total_Size counts its own varint: the shortest that holds the sum. */
+    size_t head = RSC_H_TOTAL + 1;
+    while (rsc_varint_size((uint32_t)(head + rest)) > head - RSC_H_TOTAL)
+        head++;
+    size_t total = head + rest;
     rsc_buf b = {NULL, 0, 0};
-    if (rsc_buf_put(m, &b, NULL, RSC_HEADER_SIZE) != 0)
+    if (rsc_buf_put(m, &b, NULL, RSC_H_TOTAL) != 0 ||
+        rsc_buf_varint(m, &b, (uint32_t)total) != 0 || rsc_buf_varint(m, &b, present) != 0) {
+        rsc_buf_free(m, &b);
         return RSC_E_NOMEM;
+    }
     for (size_t i = 0; i < n; i++) {
         if (!secs[i].size)
             continue;
-        if (rsc_buf_varint(m, &b, (uint32_t)secs[i].id << 1) != 0 ||
-            rsc_buf_varint(m, &b, (uint32_t)secs[i].size) != 0 ||
+        if (rsc_buf_varint(m, &b, (uint32_t)secs[i].size) != 0 ||
             rsc_buf_put(m, &b, secs[i].data, secs[i].size) != 0) {
             rsc_buf_free(m, &b);
             return RSC_E_NOMEM;
         }
+    }
+    if (b.len != total) {
+        rsc_buf_free(m, &b);
+        return RSC_E_LIMIT;
     }
     uint8_t *p = b.p;
     memcpy(p, RSC_MAGIC, RSC_MAGIC_LEN);
     p[RSC_H_MAJOR] = RSC_FORMAT_MAJOR;
     p[RSC_H_MINOR] = RSC_FORMAT_MINOR;
     p[RSC_H_FLAGS] = (uint8_t)flags;
-    rsc_put_u32(p + RSC_H_TOTAL, (uint32_t)total);
     /* Checksum (FORMAT.md): Adler-32 with the field itself still zero. */
     uint32_t a = 1, s = 0;
     rsc_adler32(&a, &s, p, total);

@@ -244,11 +244,25 @@ static uint32_t label_len(const trie *tr, const tnode *x)
     return x->parent == NIL ? 0 : x->depth - tr->t[x->parent].depth - 1;
 }
 
-/* Label_Head .. Keys: everything but Offsets and the children. */
-static size_t head_size(const trie *tr, const tnode *x, uint32_t head, size_t gbytes)
+/* A leaf that only accepts, or only ends, one rank is that rank alone
+ * (RSC_LEAF_ACCEPT, RSC_LEAF_END; its label lies in the rank's text),
+ * else 0. */
+static uint32_t leaf_kind(const tnode *x, uint32_t gn)
 {
-    uint32_t ll = label_len(tr, x);
-    size_t n = rsc_varint_size(ll << 1) + rsc_varint_size(head) + x->nchild + gbytes;
+    if (x->nchild || gn || (x->accept != 0) == (x->end != 0))
+        return 0;
+    return x->accept ? RSC_LEAF_ACCEPT : RSC_LEAF_END;
+}
+
+/* Label_Head .. Keys: everything but Offsets and the children. */
+static size_t head_size(const trie *tr, const tnode *x, uint32_t head, uint32_t gn,
+                        size_t gbytes)
+{
+    uint32_t ll = label_len(tr, x), leaf = leaf_kind(x, gn);
+    if (leaf)
+        return rsc_varint_size(ll << RSC_LABEL_SHIFT | leaf) +
+               rsc_varint_size(x->accept | x->end);
+    size_t n = rsc_varint_size(ll << RSC_LABEL_SHIFT) + rsc_varint_size(head) + x->nchild + gbytes;
     n += label_ref(x, ll) ? rsc_varint_size(x->rep) : ll;
     if (x->accept)
         n += rsc_varint_size(x->accept);
@@ -263,7 +277,8 @@ static uint32_t head_of(const tnode *x, unsigned w, uint32_t gn)
            (gn ? RSC_N_ROOT : 0) | (x->end ? RSC_N_END : 0) | (x->accept ? RSC_N_ACCEPT : 0);
 }
 
-/* Offsets width of node x: its children's sizes must be known. */
+/* Offsets width of node x, from its last Offset (children 1.. have one;
+ * the first starts at 0): its children's sizes must be known. */
 static unsigned width_of(const trie *tr, const tnode *x)
 {
     size_t off = 0;
@@ -279,7 +294,8 @@ static rsc_status encode(trie *tr, rsc_buf *out)
         size_t gbytes;
         uint32_t gn = globs_size(tr, x, &gbytes);
         unsigned w = width_of(tr, x);
-        size_t sz = head_size(tr, x, head_of(x, w, gn), gbytes) + (size_t)x->nchild * w;
+        size_t sz = head_size(tr, x, head_of(x, w, gn), gn, gbytes) +
+                    (size_t)(x->nchild ? x->nchild - 1 : 0) * w;
         for (uint32_t c = x->first; c != NIL; c = tr->t[c].next)
             sz += tr->t[c].size;
         if (sz > UINT32_MAX)
@@ -298,12 +314,18 @@ static rsc_status encode(trie *tr, rsc_buf *out)
         const tnode *x = &tr->t[tr->order[k]];
         size_t gbytes;
         uint32_t gn = globs_size(tr, x, &gbytes), ll = label_len(tr, x);
+        uint32_t leaf = leaf_kind(x, gn);
+        if (leaf) {
+            PUTV(ll << RSC_LABEL_SHIFT | leaf);
+            PUTV(x->accept | x->end);
+            continue;
+        }
         unsigned w = width_of(tr, x);
         if (label_ref(x, ll)) {
-            PUTV(ll << 1 | RSC_LABEL_REF);
+            PUTV(ll << RSC_LABEL_SHIFT | RSC_LABEL_REF);
             PUTV(x->rep);
         } else {
-            PUTV(ll << 1);
+            PUTV(ll << RSC_LABEL_SHIFT);
             if (ll) /* the root has no string */
                 memcpy(p, x->str + x->depth - ll, ll);
             p += ll;
@@ -319,8 +341,10 @@ static rsc_status encode(trie *tr, rsc_buf *out)
             *p++ = tr->t[c].str[x->depth];
         uint32_t off = 0;
         for (uint32_t c = x->first; c != NIL; c = tr->t[c].next) {
-            rsc_put_n(p, off, w);
-            p += w;
+            if (c != x->first) {
+                rsc_put_n(p, off, w);
+                p += w;
+            }
             off += (uint32_t)tr->t[c].size;
         }
     }

@@ -47,6 +47,12 @@ static inline uint32_t rsc_rdn(const uint8_t *p, unsigned w)
     }
 }
 
+/* Column c's width (1..4) in a Table's packed widths at w (Conventions). */
+static inline unsigned rsc_tab_width(const uint8_t *w, unsigned c)
+{
+    return ((w[c >> 2] >> (2 * (c & 3))) & 3u) + 1;
+}
+
 /* A varint of a verified blob: *pp moves past it. */
 static inline uint32_t rsc_uv(const uint8_t **pp)
 {

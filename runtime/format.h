@@ -5,24 +5,24 @@
 #ifndef ROBOTSC_FORMAT_H
 #define ROBOTSC_FORMAT_H
 
-#define RSC_MAGIC "\x89RSC\r\n\x1a\n"
-#define RSC_MAGIC_LEN 8
+#define RSC_MAGIC "\x89RSC"
+#define RSC_MAGIC_LEN 4
 
-#define RSC_HEADER_SIZE 19u
-
-/* Header offsets. */
-#define RSC_H_MAJOR 8u
-#define RSC_H_MINOR 9u
-#define RSC_H_FLAGS 10u
+/* Header offsets: a fixed part, then the varint Total_Size. */
+#define RSC_H_MAJOR 4u
+#define RSC_H_MINOR 5u
+#define RSC_H_FLAGS 6u
+#define RSC_H_CHECK 7u
 #define RSC_H_TOTAL 11u
-#define RSC_H_CHECK 15u
+#define RSC_HEADER_MIN 12u /* the fixed part and a one-byte Total_Size */
 
 #define RSC_FLAG_PROFILE_RFC 0x01u
 #define RSC_FLAGS_KNOWN 0x01u
 
 #define RSC_ADLER_MOD 65521u /* Adler-32 (RFC 1950), over the whole blob */
 
-#define RSC_TAG_SKIPPABLE 0x1u /* Tag = Id << 1 | Skippable */
+/* After Total_Size: varint Present, bit Id - 1 set for each section that
+ * follows (in Id order, each varint Size >= 1, then its bytes). */
 
 enum rsc_section_id {
     RSC_SEC_STRINGS = 1,
@@ -39,6 +39,8 @@ enum rsc_section_id {
 #define RSC_VARINT_MAX 5u /* bytes of a varint (value < 2^32) */
 #define RSC_TAB_MAX_COLS 7u /* STATES with labels */
 #define RSC_TAB_MAX_WIDTH 4u
+/* A Table's widths: 2 bits a column (width - 1), four columns a byte. */
+#define RSC_TAB_WBYTES(cols) (((cols) + 3u) / 4u)
 
 /* Columns of each table (FORMAT.md). */
 #define RSC_RULES_COLS 3      /* Line_Allow, Str_Off, Str_Len */
@@ -52,8 +54,13 @@ enum rsc_section_id {
 #define RSC_SITEMAPS_COLS 3   /* Line, Str_Off, Str_Len */
 #define RSC_DIRECTIVES_COLS 6 /* Line, Group, Key_Off, Key_Len, Val_Off, Val_Len */
 
-/* Label_Head = Label_Len << 1 | Ref */
-#define RSC_LABEL_REF 0x1u
+/* Label_Head = Label_Len << 2 | Kind */
+#define RSC_LABEL_SHIFT 2
+#define RSC_LABEL_KIND 0x3u
+#define RSC_LABEL_INLINE 0u /* the label inline, then Head ...           */
+#define RSC_LABEL_REF 1u    /* varint Rep, then Head ...                  */
+#define RSC_LEAF_ACCEPT 2u  /* varint Rep: a leaf, Accept = Rep, no more  */
+#define RSC_LEAF_END 3u     /* varint Rep: a leaf, End = Rep, no more     */
 
 /* Node Head = Children << 5 | Width << 3 | Has_Root << 2 | Has_End << 1 | Has_Accept */
 #define RSC_N_ACCEPT 0x1u

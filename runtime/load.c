@@ -18,6 +18,7 @@
 typedef struct verifier {
     const uint8_t *b;
     size_t total;
+    size_t body; /* Present, after the header */
     size_t fail_off; /* where and why the first failure happened */
     const char *fail_what;
     size_t sec_off[N_KNOWN]; /* 0: absent (or empty) */
@@ -85,44 +86,45 @@ static inline int rv(const uint8_t *b, size_t *pos, size_t end, uint32_t *out)
 static rsc_status check_header(verifier *v, size_t size)
 {
     const uint8_t *b = v->b;
-    CHECK(size >= RSC_HEADER_SIZE, RSC_E_TRUNCATED, size, "shorter than the header");
+    CHECK(size >= RSC_HEADER_MIN, RSC_E_TRUNCATED, size, "shorter than the header");
     for (size_t i = 0; i < RSC_MAGIC_LEN; i++)
         CHECK(b[i] == (uint8_t)RSC_MAGIC[i], RSC_E_MAGIC, i, "bad magic");
     CHECK(b[RSC_H_MAJOR] == RSC_FORMAT_MAJOR, RSC_E_VERSION, RSC_H_MAJOR,
-          "unsupported Format_Major");
-    CHECK(b[RSC_H_MINOR] >= RSC_FORMAT_MINOR_MIN, RSC_E_VERSION, RSC_H_MINOR,
-          "format 3.0 blob (a development version): compile it again");
+          "unsupported Format_Major (a blob of another major: compile it again)");
     CORRUPT((b[RSC_H_FLAGS] & ~RSC_FLAGS_KNOWN) == 0, RSC_H_FLAGS, "reserved header flag set");
-    uint32_t total = rsc_rd32(b + RSC_H_TOTAL);
+    size_t pos = RSC_H_TOTAL;
+    uint32_t total;
+    CHECK(rv(b, &pos, size, &total), RSC_E_TRUNCATED, RSC_H_TOTAL, "bad Total_Size");
     CHECK(total <= size, RSC_E_TRUNCATED, RSC_H_TOTAL, "blob shorter than Total_Size");
-    CHECK(total == size, RSC_E_SIZE, RSC_H_TOTAL, "bytes after Total_Size"); /* so >= 19 */
+    CHECK(total == size, RSC_E_SIZE, RSC_H_TOTAL, "bytes after Total_Size");
     v->total = total;
+    v->body = pos;
     return RSC_OK;
 }
 
+/* varint Present, then a varint Size >= 1 and the bytes of each section
+ * whose bit is set, in Id order; an Id this decoder does not know is
+ * skipped (a minor version only adds sections that may be). */
 static rsc_status check_sections(verifier *v)
 {
-    size_t pos = RSC_HEADER_SIZE;
-    uint32_t prev_id = 0;
-    while (pos < v->total) {
-        size_t at = pos;
-        uint32_t tag, size;
-        VARINT(pos, v->total, tag, "bad section Tag");
-        uint32_t id = tag >> 1, skip = tag & RSC_TAG_SKIPPABLE;
-        CORRUPT(id >= 1 && id > prev_id, at, "section ids not increasing");
-        int known = id <= RSC_SEC_LAST_KNOWN;
-        CORRUPT(!(known && skip), at, "known section marked skippable");
-        CHECK(known || skip, RSC_E_VERSION, at, "unknown section not skippable");
+    size_t pos = v->body, at = pos;
+    uint32_t present;
+    VARINT(pos, v->total, present, "bad Present");
+    for (uint32_t id = 1; id <= 32; id++) {
+        if (!(present >> (id - 1) & 1))
+            continue;
         size_t sz_at = pos;
+        uint32_t size;
         VARINT(pos, v->total, size, "bad section Size");
+        CORRUPT(size >= 1, sz_at, "present section of Size 0");
         CORRUPT(size <= v->total - pos, sz_at, "section past Total_Size");
-        if (known && size) {
+        if (id <= RSC_SEC_LAST_KNOWN) {
             v->sec_off[id] = pos;
             v->sec_size[id] = size;
         }
-        prev_id = id;
         pos += size;
     }
+    CORRUPT(pos == v->total, at, "sections do not end at Total_Size");
     return RSC_OK;
 }
 
@@ -149,14 +151,17 @@ static rsc_status table_at(verifier *v, size_t *pos, size_t end, unsigned cols, 
     p[0] = (uint32_t)*pos, p[1] = p[2] = 0;
     if (count == 0) /* an empty Table has no widths */
         return RSC_OK;
-    CORRUPT(end - *pos >= cols, at, "table widths past the section");
+    const unsigned nw = RSC_TAB_WBYTES(cols);
+    CORRUPT(end - *pos >= nw, at, "table widths past the section");
+    const uint8_t *wb = v->b + *pos;
+    CORRUPT(cols % 4 == 0 || (wb[nw - 1] >> (2 * (cols % 4))) == 0, at,
+            "table width bits past the columns");
     for (unsigned c = 0; c < cols; c++) {
-        uint32_t w = v->b[*pos + c];
-        CORRUPT(w >= 1 && w <= RSC_TAB_MAX_WIDTH, at, "table column width not in 1..4");
+        uint32_t w = rsc_tab_width(wb, c);
         pack |= w << (3 * c);
         row += w;
     }
-    *pos += cols;
+    *pos += nw;
     CORRUPT((size_t)count <= (end - *pos) / row, at,
             "table rows past the section");
     p[0] = (uint32_t)*pos, p[1] = count, p[2] = pack | row << 24;
@@ -268,9 +273,10 @@ static uint32_t mtext_len(const verifier *v, uint32_t r)
     return rsc_rdn(v->mrows + (size_t)(r - 1) * v->mrow + v->moff, v->mw);
 }
 
-/* The keys and offsets of a node with n >= 1 children at pos, offsets of w
- * bytes, children from c up to end: exact failure reports (the first bad
- * key or offset), for a node that failed the quick test below. */
+/* The keys and offsets of a node with n >= 1 children at pos (n - 1
+ * offsets of w bytes: the first child starts at 0), children from c up to
+ * end: exact failure reports (the first bad key or offset), for a node that
+ * failed the quick test below. */
 static rsc_status check_kids_slow(verifier *v, size_t pos, size_t c, size_t end, uint32_t n,
                                   uint32_t w)
 {
@@ -278,12 +284,28 @@ static rsc_status check_kids_slow(verifier *v, size_t pos, size_t c, size_t end,
     for (uint32_t k = 1; k < n; k++)
         CORRUPT(b[pos + k - 1] < b[pos + k], pos + k, "keys not strictly increasing");
     pos += n;
-    for (uint32_t k = 0, prev = 0; k < n; k++) {
-        uint32_t o = rsc_rdn(b + pos + (size_t)k * w, w);
-        CORRUPT(k ? o > prev : o == 0, pos + (size_t)k * w, "offsets not 0, then strictly increasing");
-        CORRUPT(o < end - c, pos + (size_t)k * w, "child offset past the span");
+    uint32_t prev = 0;
+    for (uint32_t k = 1; k < n; k++) {
+        size_t at = pos + (size_t)(k - 1) * w;
+        uint32_t o = rsc_rdn(b + at, w);
+        CORRUPT(o > prev, at, "offsets not strictly increasing from 1");
+        CORRUPT(o < end - c, at, "child offset past the span");
         prev = o;
     }
+    CORRUPT(prev < end - c, c, "child past the span");
+    return RSC_OK;
+}
+
+/* A rank (1..Rule_Count) at *pos whose match text holds a label of ll
+ * bytes at string depth d. */
+static rsc_status check_rep(verifier *v, size_t *pos, size_t end, uint32_t d, uint32_t ll)
+{
+    size_t f = *pos;
+    uint32_t x;
+    VARINT(*pos, end, x, "bad label Rep");
+    CORRUPT(x >= 1 && x <= v->n_rules, f, "label Rep not in 1..Rule_Count");
+    uint32_t ml = mtext_len(v, x);
+    CORRUPT(d <= ml && ll <= ml - d, f, "label past its Rep's match text");
     return RSC_OK;
 }
 
@@ -295,28 +317,30 @@ RSC_HOT rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint
 {
     const uint8_t *b = v->b;
     size_t pos = at, f;
-    uint32_t lh, head, x, ml;
+    uint32_t lh, head, x;
+    rsc_status st;
     VARINT(pos, end, lh, "bad Label_Head");
-    uint32_t ll = lh >> 1;
+    const uint32_t ll = lh >> RSC_LABEL_SHIFT, kind = lh & RSC_LABEL_KIND;
     CORRUPT(!root || lh == 0, at, "root with a label");
-    if (lh & 1) {
-        f = pos;
-        VARINT(pos, end, x, "bad label Rep");
-        CORRUPT(x >= 1 && x <= v->n_rules, f, "label Rep not in 1..Rule_Count");
-        ml = mtext_len(v, x);
-        CORRUPT(d <= ml && ll <= ml - d, f, "label past its Rep's match text");
-    } else {
-        CORRUPT(ll <= end - pos, at, "label past the node's span");
-        pos += ll;
-    }
     CORRUPT(ll <= UINT32_MAX - d, at, "string depth over 2^32");
     *depth = d + ll;
+    if (kind == RSC_LABEL_INLINE) {
+        CORRUPT(ll <= end - pos, at, "label past the node's span");
+        pos += ll;
+    } else if ((st = check_rep(v, &pos, end, d, ll)) != RSC_OK) {
+        return st;
+    }
+    if (kind >= RSC_LEAF_ACCEPT) { /* a leaf of one rank: nothing follows */
+        *n = 0, *w = 1, *c = pos;
+        CORRUPT(pos == end, pos, "leaf node does not end its span");
+        return RSC_OK;
+    }
     f = pos;
     VARINT(pos, end, head, "bad node Head");
     const uint32_t nk = head >> RSC_N_CHILD_SHIFT;
     const uint32_t wk = ((head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
     *n = nk, *w = wk;
-    CORRUPT(nk <= RSC_MAX_CHILDREN && (nk || wk == 1), f, "bad Children or Width");
+    CORRUPT(nk <= RSC_MAX_CHILDREN && (nk > 1 || wk == 1), f, "bad Children or Width");
     if (head & RSC_N_ACCEPT) {
         f = pos;
         VARINT(pos, end, x, "bad Accept/End");
@@ -332,22 +356,22 @@ RSC_HOT rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint
         VARINT(pos, end, x, "bad root Slot");
         CORRUPT(x < v->nslots, f, "root Slot not below the ROOTS count");
     }
-    if (!nk) { /* a leaf, most nodes */
+    if (!nk) { /* a leaf */
         *c = pos;
         CORRUPT(pos == end, pos, "leaf node does not end its span");
         return RSC_OK;
     }
-    CORRUPT(nk <= end - pos && (size_t)nk * wk <= end - pos - nk, pos,
+    CORRUPT(nk <= end - pos && (size_t)(nk - 1) * wk <= end - pos - nk, pos,
             "keys and offsets past the span");
-    const size_t ce = pos + nk + (size_t)nk * wk;
+    const size_t ce = pos + nk + (size_t)(nk - 1) * wk;
     *c = ce;
-    /* Keys strictly increasing, Offsets 0 then strictly increasing, the
-     * last inside the span: one test for all, the exact report on failure */
+    /* Keys strictly increasing, Offsets strictly increasing from 1 (the
+     * first child starts at 0), the last inside the span: one test for
+     * all, the exact report on failure */
     const uint8_t *keys = b + pos, *offs = keys + nk;
-    uint32_t bad = 0, prev = wk == 1 ? offs[0] : rsc_rdn(offs, wk), o = prev;
-    bad |= prev;
+    uint32_t bad = 0, prev = 0, o = 0;
     for (uint32_t k = 1; k < nk; k++) {
-        o = wk == 1 ? offs[k] : rsc_rdn(offs + (size_t)k * wk, wk);
+        o = wk == 1 ? offs[k - 1] : rsc_rdn(offs + (size_t)(k - 1) * wk, wk);
         bad |= (keys[k - 1] >= keys[k]) | (o <= prev);
         prev = o;
     }
@@ -360,8 +384,8 @@ RSC_HOT rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint
 /* A trie in [start, end), depth first with a fixed stack of frames (about
  * 20 KiB). A node's children tile its span from C on, so a frame keeps C,
  * the span's end, where the next child starts, the string depth, and the
- * children left with the offsets' width: child k ends where Offsets[k+1]
- * says, which sits (left - 1) widths before C. */
+ * children left with the offsets' width: child k ends where child k+1
+ * starts, at the Offset that sits (left - 1) widths before C. */
 static rsc_status check_trie(verifier *v, size_t start, size_t end)
 {
     uint32_t fc[RSC_MAX_DEPTH], fe[RSC_MAX_DEPTH], fn[RSC_MAX_DEPTH], fk[RSC_MAX_DEPTH],

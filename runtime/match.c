@@ -135,11 +135,7 @@ static inline const uint8_t *child(const node *x, uint8_t c)
                 break;
             }
     }
-    if (!hit)
-        return NULL;
-    unsigned w = ((x->head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
-    const uint8_t *offs = x->keys + n;
-    return offs + (size_t)n * w + rsc_rdn(offs + (size_t)(hit - x->keys) * w, w);
+    return hit ? rsc_node_kid(x, (uint32_t)(hit - x->keys)) : NULL;
 }
 
 /* What one run of a program knows: the root slots the walk passed (one a

@@ -128,12 +128,13 @@ static inline const uint8_t *rsc_ptab_open(rsc_ptab *t, const uint8_t *p, unsign
     if (!t->n)
         return p;
     for (unsigned c = 0; c < cols; c++) {
+        unsigned w = rsc_tab_width(p, c);
         t->off[c] = (uint8_t)size;
-        t->mask[c] = wmask[p[c] & 7]; /* verified: 1..4 */
-        size += p[c];
+        t->mask[c] = wmask[w];
+        size += w;
     }
     t->size = size;
-    t->rows = p + cols;
+    t->rows = p + RSC_TAB_WBYTES(cols);
     return t->rows + (size_t)t->n * size;
 }
 
@@ -144,8 +145,8 @@ static inline const uint8_t *rsc_ptab_skip(const uint8_t *p, unsigned cols)
     if (!n)
         return p;
     for (unsigned c = 0; c < cols; c++)
-        size += p[c];
-    return p + cols + (size_t)n * size;
+        size += rsc_tab_width(p, c);
+    return p + RSC_TAB_WBYTES(cols) + (size_t)n * size;
 }
 
 RSC_HOT uint32_t rsc_ptab_get(const rsc_ptab *t, uint32_t r, unsigned c)
@@ -161,17 +162,27 @@ typedef struct rsc_node {
     const uint8_t *keys;         /* Keys, then Offsets, then children   */
 } rsc_node;
 
-/* Reads the verified node at q. */
+/* Reads the verified node at q. A leaf of one rank (RSC_LEAF_ACCEPT,
+ * RSC_LEAF_END) reads as a node whose Head has that flag alone. */
 RSC_HOT void rsc_node_head(const uint8_t *q, rsc_node *x)
 {
-    uint32_t lh = rsc_uv(&q);
-    x->label_len = lh >> 1;
+    uint32_t lh = rsc_uv(&q), kind = lh & RSC_LABEL_KIND;
+    x->label_len = lh >> RSC_LABEL_SHIFT;
     x->label = NULL, x->rep = 0;
-    if (lh & RSC_LABEL_REF) {
-        x->rep = rsc_uv(&q);
-    } else {
+    if (kind == RSC_LABEL_INLINE) {
         x->label = q;
         q += x->label_len;
+    } else {
+        x->rep = rsc_uv(&q);
+    }
+    if (kind >= RSC_LEAF_ACCEPT) {
+        int acc = kind == RSC_LEAF_ACCEPT;
+        x->head = acc ? RSC_N_ACCEPT : RSC_N_END;
+        x->accept = acc ? x->rep : 0;
+        x->end = acc ? 0 : x->rep;
+        x->slot = 0;
+        x->keys = q;
+        return;
     }
     x->head = rsc_uv(&q);
     x->accept = x->head & RSC_N_ACCEPT ? rsc_uv(&q) : 0;
@@ -180,13 +191,24 @@ RSC_HOT void rsc_node_head(const uint8_t *q, rsc_node *x)
     x->keys = q;
 }
 
-/* The node after x's Keys and Offsets: its first child, or in a verified
- * trie, whose nodes tile its bytes in preorder, the next node. */
+/* Where x's children start (C): after its Keys and its Offsets, one for
+ * each child but the first. In a verified trie, whose nodes tile its bytes
+ * in preorder, a leaf's C is the next node. */
 static inline const uint8_t *rsc_node_next(const rsc_node *x)
 {
     uint32_t n = x->head >> RSC_N_CHILD_SHIFT;
     unsigned w = ((x->head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
-    return x->keys + n + (size_t)n * w;
+    return x->keys + n + (size_t)(n ? n - 1 : 0) * w;
+}
+
+/* Child k of x (k < Children): child 0 starts at C, child k at C +
+ * Offsets[k - 1]. */
+static inline const uint8_t *rsc_node_kid(const rsc_node *x, uint32_t k)
+{
+    uint32_t n = x->head >> RSC_N_CHILD_SHIFT;
+    unsigned w = ((x->head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
+    const uint8_t *offs = x->keys + n, *c = offs + (size_t)(n - 1) * w;
+    return k ? c + rsc_rdn(offs + (size_t)(k - 1) * w, w) : c;
 }
 
 /* ---- Acceleration (rsc_accel_build, accel.c; read by match.c) -------- */

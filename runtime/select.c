@@ -134,10 +134,8 @@ static void program_ranks(const rsc_program *prog, const uint8_t *q, uint32_t *a
             *all = x.accept > *all ? x.accept : *all;
             const uint8_t *k = memchr(x.keys, '/', n);
             if (k) { /* the child "/" with an empty label */
-                unsigned w = ((x.head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
                 rsc_node c;
-                rsc_node_head(rsc_node_next(&x) + rsc_rdn(x.keys + n + (size_t)(k - x.keys) * w, w),
-                              &c);
+                rsc_node_head(rsc_node_kid(&x, (uint32_t)(k - x.keys)), &c);
                 if (c.label_len == 0 && c.accept > *all)
                     *all = c.accept;
             }

@@ -34,7 +34,7 @@
 #define MAX_URL 4096
 #define MAX_ETAG 1024
 #define MAX_LM 256
-#define FORMAT_BYTE 8 /* offset of Format_Major in a blob (docs/FORMAT.md) */
+#define FORMAT_BYTE 4 /* offset of Format_Major in a blob (docs/FORMAT.md) */
 #define DEFAULT_MAP ((size_t)64 << 20)
 #define DEFAULT_MAX ((size_t)1 << 40)
 
@@ -396,8 +396,7 @@ static rsc_store_status record_read(const char *key, size_t klen, const uint8_t 
     r->blob = p + off;
     r->blob_len = blen;
     r->record_len = n;
-    if (m->format != RSC_FORMAT_MAJOR || r->blob[FORMAT_BYTE] != m->format ||
-        r->blob[FORMAT_BYTE + 1] < RSC_FORMAT_MINOR_MIN) /* 3.0: compile again */
+    if (m->format != RSC_FORMAT_MAJOR || r->blob[FORMAT_BYTE] != m->format)
         return RSC_STORE_E_STALE;
     return RSC_STORE_OK;
 }

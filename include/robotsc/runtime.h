@@ -53,9 +53,8 @@ extern "C" {
 #endif
 #endif
 
-#define RSC_FORMAT_MAJOR 3 /* blob format major version this runtime reads */
-#define RSC_FORMAT_MINOR 1 /* highest minor it knows; higher minors load  */
-#define RSC_FORMAT_MINOR_MIN 1 /* 3.0 was a development version: rejected */
+#define RSC_FORMAT_MAJOR 4 /* blob format major version this runtime reads */
+#define RSC_FORMAT_MINOR 0 /* highest minor it knows; higher minors load  */
 
 /* Status codes. The numeric values are ABI: append only, never renumber. */
 typedef enum rsc_status {
