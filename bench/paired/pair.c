@@ -12,7 +12,9 @@
  *   pair compile DIR STEP ROUNDS  rsc_compile of every STEP-th file
  *
  * Built with -DPAIR_RUNTIME (the runtimes differ: match, load) or
- * -DPAIR_COMPILER (the compilers differ: compile). Each round times A then
+ * -DPAIR_COMPILER (the compilers differ: compile); match with -DPAIR_BOTH
+ * too when the two read different blob formats: each build then compiles,
+ * loads and selects its own blob. Each round times A then
  * B, or B then A, in turns. Prints the median over items of B's time / A's
  * (per item: the median over rounds), the weighted sums, and a count of
  * items where A and B disagree (verdicts, load status, blob bytes), which
@@ -34,8 +36,10 @@ int N_rsc_match_url(const rsc_selection *sel, const char *url, size_t len, rsc_m
 size_t N_rsc_accel_size(const rsc_selection *sel);
 rsc_status N_rsc_accel_build(rsc_selection *sel, void *buf, size_t size);
 rsc_status N_rsc_load(rsc_program *prog, const void *blob, size_t size, rsc_load_error *err);
+rsc_status N_rsc_select(const rsc_program *prog, const rsc_bytes *agents, size_t n,
+                        rsc_selection *out);
 #endif
-#ifdef PAIR_COMPILER
+#if defined(PAIR_COMPILER) || defined(PAIR_BOTH)
 rsc_status N_rsc_compile(const void *body, size_t len, const rsc_compile_options *opt,
                          rsc_blob *out);
 void N_rsc_blob_free(rsc_blob *b, const rsc_compile_options *opt);
@@ -163,9 +167,9 @@ static int run_match(const char *jobs, int rounds)
         char *name = strtok(line, "\t"), *rp = strtok(NULL, "\t"), *up = strtok(NULL, "\t\n");
         size_t rn, un;
         unsigned char *r = rp ? bu_read(rp, &rn) : NULL, *u = up ? bu_read(up, &un) : NULL;
-        rsc_blob blob;
-        rsc_program prog;
-        rsc_selection sel;
+        rsc_blob blob, blobb;
+        rsc_program prog, progb;
+        rsc_selection sel, selb;
         rsc_bytes agent = {"Googlebot", 9}, *urls = NULL;
         long nu = u ? bu_lines((const char *)u, un, &urls) : -1;
         (void)name;
@@ -178,8 +182,15 @@ static int run_match(const char *jobs, int rounds)
             rsc_blob_free(&blob, NULL), free(r), free(u), free(urls);
             continue;
         }
+#ifdef PAIR_BOTH /* B's own blob, of B's format */
+        if (N_rsc_compile(r, rn, NULL, &blobb) != RSC_OK ||
+            N_rsc_load(&progb, blobb.data, blobb.size, NULL) != RSC_OK ||
+            N_rsc_select(&progb, &agent, 1, &selb) != RSC_OK)
+            return 2;
+#else
+        blobb.data = NULL, progb = prog, selb = sel;
+#endif
         void *rows = NULL, *rowsb = NULL;
-        rsc_selection selb = sel;
         if (getenv("RSC_PAIRED_ACCEL")) { /* each build reads rows of its own layout */
             size_t sz = rsc_accel_size(&sel), szb = N_rsc_accel_size(&sel);
             if (!(rows = malloc(sz)) || !(rowsb = malloc(szb)) ||
@@ -198,6 +209,10 @@ static int run_match(const char *jobs, int rounds)
         match_ctx m = {&sel, &selb, urls, nu};
         time_item(match_pass, &m, 5, (double)nu, rounds, (double)nu, &it[n++]);
         rsc_blob_free(&blob, NULL), free(r), free(u), free(urls), free(rows), free(rowsb);
+#ifdef PAIR_BOTH
+        N_rsc_blob_free(&blobb, NULL);
+#endif
+        (void)progb;
     }
     fclose(f);
     if (!n) {

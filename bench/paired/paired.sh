@@ -16,7 +16,8 @@
 #            jobs.tsv, which bench/run.sh writes; RSC_PAIRED_JOBS overrides);
 #            both revisions must read the same blob format; with
 #            RSC_PAIRED_ACCEL=1 on dense rows (each revision's own
-#            rsc_accel_build)
+#            rsc_accel_build); with RSC_PAIRED_BOTH=1 each revision
+#            compiles and loads its own blobs, so the formats may differ
 #   load     rsc_load of every 5th corpus blob (RSC_PAIRED_STEP)
 #   compile  rsc_compile of every 5th corpus file (RSC_PAIRED_STEP)
 # Work goes to build-paired/ (RSC_PAIRED_BUILD). A revision is built once.
@@ -46,9 +47,10 @@ build() { # rev: builds it once into $W/<rev>
         { tail -20 "$d/build.log" >&2; exit 2; }
     touch "$d/.built"
 }
-renamed() { # lib out: lib with every symbol it defines prefixed N_
-    nm --defined-only -g "$1" | awk 'NF == 3 { print $3 " N_" $3 }' | sort -u >"$2.syms"
+renamed() { # lib out [lib2 out2]: each lib with every symbol they define prefixed N_
+    nm --defined-only -g "$1" ${3:+"$3"} | awk 'NF == 3 { print $3 " N_" $3 }' | sort -u >"$2.syms"
     objcopy --redefine-syms="$2.syms" "$1" "$2"
+    [ -z "${3:-}" ] || objcopy --redefine-syms="$2.syms" "$3" "$4"
 }
 
 build "$OLD"
@@ -67,11 +69,17 @@ esac
 # pair-<first>-<renamed>: the first revision as is, the other renamed; the
 # compiler (match, load) or the runtime (compile) is the first's.
 link() { # first second out
-    renamed "$W/$2/b/$part" "$W/$3.a"
+    if [ "$MODE" = match ] && [ -n "${RSC_PAIRED_BOTH:-}" ]; then
+        renamed "$W/$2/b/librobotsc.a" "$W/$3.a" "$W/$2/b/runtime/librobotsc_runtime.a" "$W/$3-rt.a"
+        both="-DPAIR_BOTH $W/$3-rt.a"
+    else
+        renamed "$W/$2/b/$part" "$W/$3.a"
+        both=
+    fi
     # shellcheck disable=SC2086
     $CC -O2 -std=c11 -Wall -Wextra -Wpedantic $flag -I"$W/$1/src/include" -I"$ROOT/bench" \
         "$ROOT/bench/paired/pair.c" "$ROOT/bench/bench_util.c" "$ROOT/bench/datagen.c" \
-        "$W/$1/b/librobotsc.a" "$W/$3.a" "$W/$1/b/runtime/librobotsc_runtime.a" -o "$W/$3"
+        "$W/$1/b/librobotsc.a" "$W/$3.a" $both "$W/$1/b/runtime/librobotsc_runtime.a" -o "$W/$3"
 }
 link "$OLD" "$NEW" pair-old-new
 link "$NEW" "$OLD" pair-new-old
