@@ -246,10 +246,10 @@ static uint32_t label_len(const trie *tr, const tnode *x)
 
 /* A leaf that only accepts, or only ends, one rank is that rank alone
  * (RSC_LEAF_ACCEPT, RSC_LEAF_END; its label lies in the rank's text),
- * else 0. */
+ * else 0. Not the root, whose Label_Head is 0. */
 static uint32_t leaf_kind(const tnode *x, uint32_t gn)
 {
-    if (x->nchild || gn || (x->accept != 0) == (x->end != 0))
+    if (x->parent == NIL || x->nchild || gn || (x->accept != 0) == (x->end != 0))
         return 0;
     return x->accept ? RSC_LEAF_ACCEPT : RSC_LEAF_END;
 }

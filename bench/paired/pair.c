@@ -183,10 +183,13 @@ static int run_match(const char *jobs, int rounds)
             continue;
         }
 #ifdef PAIR_BOTH /* B's own blob, of B's format */
-        if (N_rsc_compile(r, rn, NULL, &blobb) != RSC_OK ||
-            N_rsc_load(&progb, blobb.data, blobb.size, NULL) != RSC_OK ||
-            N_rsc_select(&progb, &agent, 1, &selb) != RSC_OK)
+        rsc_status sb;
+        if ((sb = N_rsc_compile(r, rn, NULL, &blobb)) != RSC_OK ||
+            (sb = N_rsc_load(&progb, blobb.data, blobb.size, NULL)) != RSC_OK ||
+            (sb = N_rsc_select(&progb, &agent, 1, &selb)) != RSC_OK) {
+            fprintf(stderr, "pair: %s: B cannot compile, load or select it (%d)\n", rp, (int)sb);
             return 2;
+        }
 #else
         blobb.data = NULL, progb = prog, selb = sel;
 #endif
