@@ -108,7 +108,7 @@ typedef rsc_node node;
 
 /* Reads the node at q: *lab receives its label (inline, or in the match
  * text of its Rep at string depth d), *ll its length. */
-static inline void node_read(const wctx *w, const uint8_t *q, uint32_t d, const uint8_t **lab,
+RSC_HOT void node_read(const wctx *w, const uint8_t *q, uint32_t d, const uint8_t **lab,
                              uint32_t *ll, node *x)
 {
     rsc_node_head(q, x);
