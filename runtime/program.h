@@ -119,33 +119,37 @@ enum { O_LEN, O_NEXT, O_MAX, O_EDGE, O_NFLOAT, O_NANCH }; /* OUTS   */
 enum { S_KEY, S_FIRST, S_N, S_FAIL, S_OUT, S_LOFF, S_LLEN }; /* STATES */
 enum { E_PARENT, E_RANK, E_TARGET, E_MAX };              /* EDGES  */
 
-/* A verified Table at p of cols columns; returns the byte after it. */
+/* A verified Table at p of cols columns; returns the byte after it. Its
+ * widths (2 bits a column) are read as one word, a column at a time. */
 static inline const uint8_t *rsc_ptab_open(rsc_ptab *t, const uint8_t *p, unsigned cols)
 {
-    static const uint32_t wmask[5] = {0, 0xffu, 0xffffu, 0xffffffu, 0xffffffffu};
+    static const uint32_t wmask[4] = {0xffu, 0xffffu, 0xffffffu, 0xffffffffu};
     uint32_t size = 0;
     t->n = rsc_uv(&p);
     if (!t->n)
         return p;
-    for (unsigned c = 0; c < cols; c++) {
-        unsigned w = rsc_tab_width(p, c);
+    uint32_t bits = cols > 4 ? rsc_rd16(p) : p[0];
+    for (unsigned c = 0; c < cols; c++, bits >>= 2) {
         t->off[c] = (uint8_t)size;
-        t->mask[c] = wmask[w];
-        size += w;
+        t->mask[c] = wmask[bits & 3];
+        size += (bits & 3) + 1;
     }
     t->size = size;
     t->rows = p + RSC_TAB_WBYTES(cols);
     return t->rows + (size_t)t->n * size;
 }
 
-/* The byte after a verified Table of cols columns at p. */
+/* The byte after a verified Table of cols columns at p: its row size is
+ * cols plus the 2-bit fields of its widths (the unused ones are zero). */
 static inline const uint8_t *rsc_ptab_skip(const uint8_t *p, unsigned cols)
 {
-    uint32_t n = rsc_uv(&p), size = 0;
+    uint32_t n = rsc_uv(&p);
     if (!n)
         return p;
-    for (unsigned c = 0; c < cols; c++)
-        size += rsc_tab_width(p, c);
+    uint32_t bits = cols > 4 ? rsc_rd16(p) : p[0];
+    bits = (bits & 0x3333u) + (bits >> 2 & 0x3333u); /* pairs of fields */
+    bits = (bits & 0x0f0fu) + (bits >> 4 & 0x0f0fu); /* a byte's four   */
+    uint32_t size = cols + (bits & 0xffu) + (bits >> 8);
     return p + RSC_TAB_WBYTES(cols) + (size_t)n * size;
 }
 
@@ -202,13 +206,17 @@ static inline const uint8_t *rsc_node_next(const rsc_node *x)
 }
 
 /* Child k of x (k < Children): child 0 starts at C, child k at C +
- * Offsets[k - 1]. */
+ * Offsets[k - 1]. For k = 0 the load reads the bytes before Offsets (the
+ * Keys and the Head: a node with Children > 1 has at least Width + 1 of
+ * them) and is masked off, which keeps a data-dependent branch out of the
+ * walk. */
 static inline const uint8_t *rsc_node_kid(const rsc_node *x, uint32_t k)
 {
     uint32_t n = x->head >> RSC_N_CHILD_SHIFT;
     unsigned w = ((x->head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
     const uint8_t *offs = x->keys + n, *c = offs + (size_t)(n - 1) * w;
-    return k ? c + rsc_rdn(offs + (size_t)(k - 1) * w, w) : c;
+    uint32_t o = rsc_rdn(offs + (size_t)k * w - w, w);
+    return c + (o & (0u - (uint32_t)(k != 0)));
 }
 
 /* ---- Acceleration (rsc_accel_build, accel.c; read by match.c) -------- */
