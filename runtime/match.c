@@ -106,19 +106,15 @@ static wctx wctx_of(const rsc_program *prog)
 
 typedef rsc_node node;
 
-/* Reads the node at q: *lab receives its label (inline, or in the match
- * text of its Rep at string depth d), *ll its length. */
-RSC_HOT void node_read(const wctx *w, const uint8_t *q, uint32_t d, const uint8_t **lab,
-                             uint32_t *ll, node *x)
+/* The label of node x, whose string starts at depth d: inline, or in the
+ * match text of its Rep. Read only for a label of one byte or more: the
+ * Rep's RULES row is a chain of dependent loads. */
+RSC_HOT const uint8_t *label_of(const wctx *w, const node *x, uint32_t d)
 {
-    rsc_node_head(q, x);
-    *ll = x->label_len;
-    if (x->rep) {
-        const uint8_t *row = w->rows + (size_t)(x->rep - 1) * w->row;
-        *lab = w->str + rsc_rdn(row + w->off, w->ow) + d;
-    } else {
-        *lab = x->label;
-    }
+    if (!x->rep)
+        return x->label;
+    const uint8_t *row = w->rows + (size_t)(x->rep - 1) * w->row;
+    return w->str + rsc_rdn(row + w->off, w->ow) + d;
 }
 
 /* Child of x whose key is c, or NULL. Few keys: a loop beats a call. */
@@ -595,17 +591,16 @@ static inline void arrive(run *r, const node *x, size_t i)
  * the path's end by itself. */
 static void walk(const wctx *w, const uint8_t *q, const src *s0, run *r)
 {
-    const uint8_t *lab;
-    uint32_t ll;
     node x;
     if (!s0->rfc && s0->qn == 0) {
         const uint8_t *p = s0->p;
         size_t i = 0, n = s0->n;
         for (;;) {
-            node_read(w, q, (uint32_t)i, &lab, &ll, &x);
+            rsc_node_head(q, &x);
             STEP(r);
-            if (ll) {
-                if (n - i < ll || memcmp(p + i, lab, ll) != 0)
+            if (x.label_len) {
+                uint32_t ll = x.label_len;
+                if (n - i < ll || memcmp(p + i, label_of(w, &x, (uint32_t)i), ll) != 0)
                     return;
                 i += ll;
             }
@@ -624,12 +619,15 @@ static void walk(const wctx *w, const uint8_t *q, const src *s0, run *r)
     size_t i = 0;
     for (;;) {
         uint8_t c;
-        node_read(w, q, (uint32_t)i, &lab, &ll, &x);
+        rsc_node_head(q, &x);
         STEP(r);
-        for (uint32_t k = 0; k < ll; k++)
-            if (!src_get(&s, &c) || c != lab[k])
-                return;
-        i += ll;
+        if (x.label_len) {
+            const uint8_t *lab = label_of(w, &x, (uint32_t)i);
+            for (uint32_t k = 0; k < x.label_len; k++)
+                if (!src_get(&s, &c) || c != lab[k])
+                    return;
+            i += x.label_len;
+        }
         arrive(r, &x, i);
         if (!src_get(&s, &c)) {
             if (x.end > r->best)
