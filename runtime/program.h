@@ -209,14 +209,16 @@ static inline const uint8_t *rsc_node_next(const rsc_node *x)
  * Offsets[k - 1]. For k = 0 the load reads the bytes before Offsets (the
  * Keys and the Head: a node with Children > 1 has at least Width + 1 of
  * them) and is masked off, which keeps a data-dependent branch out of the
- * walk. */
+ * walk; one-byte Offsets, most nodes', skip the width's switch. */
 static inline const uint8_t *rsc_node_kid(const rsc_node *x, uint32_t k)
 {
-    uint32_t n = x->head >> RSC_N_CHILD_SHIFT;
+    uint32_t n = x->head >> RSC_N_CHILD_SHIFT, keep = 0u - (uint32_t)(k != 0);
     unsigned w = ((x->head >> RSC_N_WIDTH_SHIFT) & RSC_N_WIDTH_MASK) + 1;
-    const uint8_t *offs = x->keys + n, *c = offs + (size_t)(n - 1) * w;
-    uint32_t o = rsc_rdn(offs + (size_t)k * w - w, w);
-    return c + (o & (0u - (uint32_t)(k != 0)));
+    const uint8_t *offs = x->keys + n, *before = offs - 1;
+    if (w == 1)
+        return offs + n - 1 + (before[k] & keep);
+    const uint8_t *c = offs + (size_t)(n - 1) * w;
+    return c + (rsc_rdn(offs + (size_t)k * w - w, w) & keep);
 }
 
 /* ---- Acceleration (rsc_accel_build, accel.c; read by match.c) -------- */
