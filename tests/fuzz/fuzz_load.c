@@ -1,5 +1,5 @@
 /* Fuzz target: the loader. Any bytes as a blob -> rsc_load() gives the
- * status that docs/FORMAT.md (format 3) demands, as read independently by
+ * status that docs/FORMAT.md (format 4) demands, as read independently by
  * tests/hostile/blobspec.c: an error status (and a zeroed program), or
  * RSC_OK; an accepted blob then answers every call safely (selections for
  * a few agents, matches of a few paths derived from the input, explanations

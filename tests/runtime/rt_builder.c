@@ -114,10 +114,26 @@ unsigned tb_width(uint32_t v)
     return v <= 0xff ? 1 : v <= 0xffff ? 2 : v <= 0xffffff ? 3 : 4;
 }
 
+size_t tb_wbytes(unsigned cols)
+{
+    return (cols + 3) / 4;
+}
+
+void tb_pack_widths(uint8_t *out, unsigned cols, const uint8_t *w)
+{
+    memset(out, 0, tb_wbytes(cols));
+    for (unsigned c = 0; c < cols; c++)
+        out[c / 4] |= (uint8_t)(((w[c] - 1u) & 3u) << (2 * (c % 4)));
+}
+
 void tb_table(bb *out, size_t count, unsigned cols, const uint32_t *vals,
               const uint8_t *widths)
 {
-    uint8_t w[8];
+    uint8_t w[8], packed[8];
+    if (cols > 8) {
+        fprintf(stderr, "rt_builder: a Table of %u columns\n", cols);
+        abort();
+    }
     bb_varint(out, (uint32_t)count);
     if (count == 0) /* an empty Table has no widths */
         return;
@@ -128,10 +144,11 @@ void tb_table(bb *out, size_t count, unsigned cols, const uint32_t *vals,
                 max = vals[r * cols + c];
         w[c] = widths ? widths[c] : (uint8_t)tb_width(max);
     }
-    bb_raw(out, w, cols);
+    tb_pack_widths(packed, cols, w);
+    bb_raw(out, packed, tb_wbytes(cols));
     for (size_t r = 0; r < count; r++)
         for (unsigned c = 0; c < cols; c++)
-            bb_un(out, vals[r * cols + c], w[c]);
+            bb_un(out, vals[r * cols + c], ((w[c] - 1u) & 3u) + 1);
 }
 
 size_t tb_table_at(const uint8_t *blob, size_t off, unsigned cols, uint32_t *count,
@@ -141,8 +158,8 @@ size_t tb_table_at(const uint8_t *blob, size_t off, unsigned cols, uint32_t *cou
     if (*count == 0)
         return off;
     for (unsigned c = 0; c < cols; c++)
-        widths[c] = blob[off + c];
-    return off + cols;
+        widths[c] = (uint8_t)(((blob[off + c / 4] >> (2 * (c % 4))) & 3u) + 1);
+    return off + tb_wbytes(cols);
 }
 
 size_t tb_cell(size_t rows, const uint8_t *widths, unsigned cols, uint32_t r, unsigned c)
@@ -158,6 +175,8 @@ size_t tb_cell(size_t rows, const uint8_t *widths, unsigned cols, uint32_t r, un
 
 /* ---- blobs ------------------------------------------------------------ */
 
+const bb tb_size0_ = {NULL, 0, 0};
+
 uint32_t tb_adler32(const uint8_t *p, size_t n)
 {
     uint32_t a = 1, b = 0;
@@ -170,48 +189,87 @@ uint32_t tb_adler32(const uint8_t *p, size_t n)
 
 void tb_fix_checksum(uint8_t *b, size_t size)
 {
-    if (size < RSC_HEADER_SIZE)
+    if (size < RSC_H_CHECK + 4)
         return;
     wr32le(b + RSC_H_CHECK, 0);
     wr32le(b + RSC_H_CHECK, tb_adler32(b, size));
 }
 
-uint8_t *tb_wrap(uint8_t flags, const uint8_t *body, size_t n, size_t *size)
+uint8_t *tb_wrap_tlen(uint8_t flags, const uint8_t *body, size_t n, unsigned tlen,
+                      size_t *size)
 {
     bb b = {0};
+    uint64_t total = RSC_H_TOTAL + tlen + n;
+    if (tlen < 1 || tlen > 5 || (tlen < 5 && total >> (7 * tlen)) || total > 0xffffffffu) {
+        fprintf(stderr, "rt_builder: Total_Size %llu in %u bytes\n", (unsigned long long)total,
+                tlen);
+        abort();
+    }
     bb_raw(&b, RSC_MAGIC, RSC_MAGIC_LEN);
-    bb_u8(&b, 3); /* Format_Major */
-    bb_u8(&b, 1); /* Format_Minor */
+    bb_u8(&b, 4); /* Format_Major */
+    bb_u8(&b, 0); /* Format_Minor */
     bb_u8(&b, flags);
-    bb_un(&b, (uint32_t)(RSC_HEADER_SIZE + n), 4);
-    bb_un(&b, 0, 4);
+    bb_un(&b, 0, 4); /* Checksum */
+    for (unsigned i = 0; i < tlen; i++) /* Total_Size, tlen bytes */
+        bb_u8(&b, ((uint32_t)(total >> (7 * i)) & 0x7f) | (i + 1 < tlen ? 0x80 : 0));
     bb_raw(&b, body, n);
     tb_fix_checksum(b.d, b.n);
     *size = b.n;
     return b.d;
 }
 
+uint8_t *tb_wrap(uint8_t flags, const uint8_t *body, size_t n, size_t *size)
+{
+    unsigned tlen = 1; /* the shortest varint that holds the size it is part of */
+    while (varint_len((uint32_t)(RSC_H_TOTAL + tlen + n)) > tlen)
+        tlen++;
+    return tb_wrap_tlen(flags, body, n, tlen, size);
+}
+
 uint8_t *tb_blob(uint8_t flags, const tb_sec *s, size_t n, size_t *size)
 {
     bb body = {0};
+    const tb_sec *by_id[33] = {NULL};
+    uint32_t present = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t len = s[i].data ? s[i].data->n : 0;
-        bb_varint(&body, s[i].tag);
-        bb_varint(&body, (uint32_t)len);
-        if (len)
-            bb_raw(&body, s[i].data->d, len);
+        if (s[i].id < 1 || s[i].id > 32 || by_id[s[i].id]) {
+            fprintf(stderr, "rt_builder: section Id %u out of 1..32 or twice\n", s[i].id);
+            abort();
+        }
+        by_id[s[i].id] = &s[i];
+        if (s[i].data && (s[i].data->n || s[i].data == TB_SIZE0))
+            present |= 1u << (s[i].id - 1);
+    }
+    bb_varint(&body, present);
+    for (uint32_t id = 1; id <= 32; id++) {
+        if (!(present >> (id - 1) & 1))
+            continue;
+        const bb *d = by_id[id]->data;
+        bb_varint(&body, (uint32_t)d->n);
+        if (d->n)
+            bb_raw(&body, d->d, d->n);
     }
     uint8_t *blob = tb_wrap(flags, body.d, body.n, size);
     bb_free(&body);
     return blob;
 }
 
+size_t tb_present_at(const uint8_t *b)
+{
+    size_t pos = RSC_H_TOTAL;
+    (void)rd_varint(b, &pos);
+    return pos;
+}
+
 size_t tb_section(const uint8_t *b, size_t size, uint32_t id, size_t *sec_size)
 {
-    size_t pos = RSC_HEADER_SIZE;
-    while (pos < size) {
-        uint32_t tag = rd_varint(b, &pos), n = rd_varint(b, &pos);
-        if (tag >> 1 == id) {
+    size_t pos = tb_present_at(b);
+    uint32_t present = rd_varint(b, &pos);
+    for (uint32_t k = 1; k <= 32 && pos < size; k++) {
+        if (!(present >> (k - 1) & 1))
+            continue;
+        uint32_t n = rd_varint(b, &pos);
+        if (k == id) {
             if (sec_size)
                 *sec_size = n;
             return pos;
@@ -242,6 +300,8 @@ typedef struct ttn {
     int *kids;
     size_t nk, capk;
     unsigned width, w; /* forced; effective */
+    int lmode;         /* tt_leaf_kind(), or -1: the tt's mode */
+    unsigned kind;     /* Label_Head kind, as encoded */
     size_t size;       /* encoded subtree */
     tt_pos pos;
 } ttn;
@@ -254,6 +314,7 @@ struct tt {
     uint32_t nmt;
     uint32_t *mt_off, n_off; /* tt_strings() */
     uint32_t labels;        /* tt_labels() */
+    int leaf_mode;          /* tt_leaf_kinds() */
     int wild_set; /* tt_wild_set() */
     tt_wild wild;
     tt_wpos wpos;
@@ -267,7 +328,7 @@ static int tt_add(tt *t, int parent, uint8_t key)
     }
     ttn *x = &t->n[t->count];
     memset(x, 0, sizeof *x);
-    x->parent = parent, x->key = key;
+    x->parent = parent, x->key = key, x->lmode = -1;
     if (parent >= 0) {
         ttn *p = &t->n[parent];
         if (p->nk == p->capk) {
@@ -376,6 +437,16 @@ void tt_strings(tt *t, const uint32_t *off, uint32_t n)
 void tt_labels(tt *t, uint32_t max)
 {
     t->labels = max;
+}
+
+void tt_leaf_kinds(tt *t, int mode)
+{
+    t->leaf_mode = mode;
+}
+
+void tt_leaf_kind(tt *t, int node, int mode)
+{
+    t->n[node].lmode = mode;
 }
 
 unsigned tt_cols(uint32_t shape, int k)
@@ -750,14 +821,61 @@ static uint32_t tt_head(const ttn *x)
            (x->accept ? RSC_N_ACCEPT : 0);
 }
 
+/* A leaf of one rank: its rank (Accept or End), the Rep. */
+static uint32_t tt_leaf_rank(const ttn *x)
+{
+    return x->kind == RSC_LEAF_ACCEPT ? x->accept : x->end;
+}
+
 static uint32_t tt_label_head(const ttn *x)
 {
-    return x->ll << 1 | (x->ref ? RSC_LABEL_REF : 0);
+    return x->ll << RSC_LABEL_SHIFT | x->kind;
+}
+
+/* The bytes of node x's label, or NULL when unknown (a Ref whose rule has
+ * no text given, or whose text is too short). d: where the label starts. */
+static const uint8_t *tt_label_bytes(const tt *t, const ttn *x, size_t d)
+{
+    if (!x->ref)
+        return x->label.d ? x->label.d : (const uint8_t *)"";
+    if (x->rep < 1 || x->rep > t->nmt || strlen(t->mt[x->rep - 1]) < d + x->ll)
+        return NULL;
+    return (const uint8_t *)t->mt[x->rep - 1] + d;
+}
+
+/* The Label_Head kind of node i (FORMAT.md as amended by 4.0: a leaf of
+ * one rank when tt_leaf_kinds()/tt_leaf_kind() say so); depths known. */
+static unsigned tt_kind_of(const tt *t, size_t i, const size_t *depth)
+{
+    const ttn *x = &t->n[i];
+    int mode = x->lmode >= 0 ? x->lmode : t->leaf_mode;
+    int eligible = x->parent >= 0 && !x->nk && !x->has_slot && (!x->accept != !x->end);
+    unsigned leaf = x->accept ? RSC_LEAF_ACCEPT : RSC_LEAF_END;
+    unsigned plain = x->ref ? RSC_LABEL_REF : RSC_LABEL_INLINE;
+    if (mode == TT_LEAF_ALWAYS && x->lmode == TT_LEAF_ALWAYS && !eligible) {
+        fprintf(stderr, "rt_builder: tt_leaf_kind(ALWAYS) on node %zu, not a leaf of one rank\n",
+                i);
+        abort();
+    }
+    if (!eligible || mode == TT_LEAF_NEVER)
+        return plain;
+    if (mode == TT_LEAF_ALWAYS)
+        return leaf;
+    /* TT_LEAF_AUTO: when the rank's text holds the label */
+    uint32_t rank = x->accept | x->end;
+    size_t d = depth[i] - x->ll;
+    const uint8_t *lab = tt_label_bytes(t, x, d);
+    if (!lab || rank > t->nmt || strlen(t->mt[rank - 1]) < d + x->ll ||
+        (x->ll && memcmp(t->mt[rank - 1] + d, lab, x->ll) != 0))
+        return plain;
+    return leaf;
 }
 
 /* Label_Head .. Keys. */
 static size_t tt_fixed(const ttn *x)
 {
+    if (x->kind >= RSC_LEAF_ACCEPT)
+        return varint_len(tt_label_head(x)) + varint_len(tt_leaf_rank(x));
     size_t n = varint_len(tt_label_head(x)) + (x->ref ? varint_len(x->rep) : x->ll) +
                varint_len(tt_head(x)) + x->nk;
     if (x->accept)
@@ -800,7 +918,17 @@ void tt_encode(tt *t, bb *out)
     for (size_t i = 0; i < t->count; i++)
         if (t->n[i].forced)
             t->n[i].has_slot = 1, t->n[i].slot = t->n[i].fslot;
-    /* Sizes bottom-up: a child's index is above its parent's. */
+    /* Depths (a parent's index is below its child's), then the kinds. */
+    size_t *depth = xrealloc(NULL, t->count * sizeof *depth);
+    for (size_t i = 0; i < t->count; i++) {
+        ttn *x = &t->n[i];
+        depth[i] = x->parent < 0 ? 0 : depth[x->parent] + 1 + x->ll;
+    }
+    for (size_t i = 0; i < t->count; i++)
+        t->n[i].kind = tt_kind_of(t, i, depth);
+    free(depth);
+    /* Sizes bottom-up: a child's index is above its parent's. Child 0
+     * starts at C; child k >= 1 at C + Offsets[k - 1]. */
     for (size_t i = t->count; i-- > 0;) {
         ttn *x = &t->n[i];
         size_t last_off = 0, kids = 0;
@@ -809,10 +937,13 @@ void tt_encode(tt *t, bb *out)
                 last_off = kids;
             kids += t->n[x->kids[k]].size;
         }
-        x->w = x->width ? x->width : tb_width((uint32_t)last_off);
-        if (!x->width && x->nk && x->w < t->minw)
+        unsigned fw = x->width & ~TT_WIDTH_ANY; /* forced */
+        if (x->nk <= 1 && !(x->width & TT_WIDTH_ANY))
+            fw = 0; /* no Offsets: Width 0 */
+        x->w = fw ? fw : tb_width((uint32_t)last_off);
+        if (!fw && x->nk > 1 && x->w < t->minw)
             x->w = t->minw;
-        x->size = tt_fixed(x) + x->nk * x->w + kids;
+        x->size = tt_fixed(x) + (x->nk ? x->nk - 1 : 0) * x->w + kids;
     }
     size_t prog = out->n;
     bb_varint(out, (uint32_t)t->n[0].size);
@@ -829,7 +960,8 @@ void tt_encode(tt *t, bb *out)
         size_t p = q->start;
         uint8_t v[8];
         bb tmp = {0};
-        q->label = q->rep = q->accept = q->end = q->slot = SIZE_MAX;
+        q->label = q->rep = q->head = q->accept = q->end = q->slot = SIZE_MAX;
+        q->kind = x->kind;
 #define PUTV(val)                                                             \
     do {                                                                      \
         tmp.n = 0;                                                            \
@@ -838,6 +970,17 @@ void tt_encode(tt *t, bb *out)
         p += tmp.n;                                                           \
     } while (0)
         PUTV(tt_label_head(x));
+        if (x->kind >= RSC_LEAF_ACCEPT) { /* varint Rep, and nothing else */
+            q->rep = p;
+            if (x->kind == RSC_LEAF_ACCEPT)
+                q->accept = p;
+            else
+                q->end = p;
+            PUTV(tt_leaf_rank(x));
+            q->keys = q->offsets = q->c = p;
+            bb_free(&tmp);
+            continue;
+        }
         if (x->ref) {
             q->rep = p;
             PUTV(x->rep);
@@ -867,13 +1010,15 @@ void tt_encode(tt *t, bb *out)
         for (size_t k = 0; k < x->nk; k++)
             d[p++] = t->n[x->kids[k]].key;
         q->offsets = p;
-        q->c = p + x->nk * x->w;
+        q->c = p + (x->nk ? x->nk - 1 : 0) * x->w;
         size_t off = 0;
         for (size_t k = 0; k < x->nk; k++) {
             ttn *c = &t->n[x->kids[k]];
-            wrnle(v, (uint32_t)off, x->w);
-            memcpy(d + p, v, x->w);
-            p += x->w;
+            if (k) { /* no Offset for child 0 */
+                wrnle(v, (uint32_t)off, x->w);
+                memcpy(d + p, v, x->w);
+                p += x->w;
+            }
             c->pos.start = q->c + off;
             c->pos.span_end = q->c + off + c->size;
             off += c->size;
@@ -1016,6 +1161,7 @@ static void program_trie(bb *out, const tp_prog *p, const tp_program *pg,
     tt_texts(t, by_rank, (uint32_t)p->n_rules);
     tt_strings(t, off_by_rank, (uint32_t)p->n_rules);
     tt_labels(t, p->labels);
+    tt_leaf_kinds(t, p->no_leaves ? TT_LEAF_NEVER : TT_LEAF_AUTO);
     un_entries(t, 0, &u.n[0]);
     /* Depth first with an explicit stack of (uncompressed, trie) nodes. */
     int *stack = xrealloc(NULL, 2 * (u.count + 1) * sizeof *stack);
@@ -1267,11 +1413,30 @@ uint8_t *tp_build(const tp_prog *p, size_t *size, uint32_t *rank_out)
         table(&dirs, p, p->n_dirs, RSC_DIRECTIVES_COLS, v);
     }
 
+    /* keep_empty: each empty section with its empty contents (Tables of
+     * Count 0; AGENTS with Global 0), but STRINGS (no empty form) and a
+     * SETS left out because set i is program i (its absence is a meaning) */
+    if (p->keep_empty) {
+        if (!rules.n)
+            bb_u8(&rules, 0);
+        if (!progs.n)
+            bb_u8(&progs, 0);
+        if (!sets.n && !p->n_sets && !p->n_progs)
+            bb_u8(&sets, 0), bb_u8(&sets, 0);
+        if (!agents.n)
+            bb_u8(&agents, 0), bb_u8(&agents, 0);
+        if (!groups.n)
+            bb_u8(&groups, 0), bb_u8(&groups, 0);
+        if (!sm.n)
+            bb_u8(&sm, 0);
+        if (!dirs.n)
+            bb_u8(&dirs, 0);
+    }
     const bb *all[8] = {&sp.bytes, &rules, &progs, &sets, &agents, &groups, &sm, &dirs};
     tb_sec s[8];
     size_t n = 0;
     for (uint32_t id = 1; id <= 8; id++)
-        if (all[id - 1]->n || p->keep_empty)
+        if (all[id - 1]->n)
             s[n++] = (tb_sec)TB_SEC(id, all[id - 1]);
     uint8_t *blob = tb_blob(p->rfc ? RSC_FLAG_PROFILE_RFC : 0, s, n, size);
     for (int i = 0; i < 8; i++)

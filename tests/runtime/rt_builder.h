@@ -1,14 +1,17 @@
-/* A hand blob builder for the runtime tests: writes format 3.1 blobs to
- * docs/FORMAT.md (19-byte header, Adler-32 checksum, sections with varint
- * Tag and Size, Tables with per-column widths, program tries whose labels
- * are inline or point into a rule's match text, root slots, and the
+/* A hand blob builder for the runtime tests: writes format 4.0 blobs to
+ * docs/FORMAT.md as /work/f4spec.md amends it (an 11-byte fixed header with
+ * the Adler-32 checksum at 7, then a varint Total_Size and a varint
+ * Present mask, each present section a varint Size >= 1 and its bytes in
+ * Id order; Tables with packed widths, 2 bits a column; program tries
+ * whose labels are inline or point into a rule's match text, leaves of one
+ * rank (kinds 2/3), n - 1 Offsets for n children; root slots, and the
  * wildcard tables: ROOTS, OUTS, STATES of an Aho-Corasick automaton over
- * the segments, with or without labels, EDGES). Independent of the compiler: it shares no code
- * with compiler/ and makes its own choices (no pruning, no budgets, no
- * chain form unless a test writes one by hand; optional uncompressed tries
- * and forced widths; every automaton link found by brute force), so a
- * test can build valid blobs the encoder never makes, and damage any of
- * them (poke bytes, then tb_fix_checksum()). */
+ * the segments, with or without labels, EDGES). Independent of the
+ * compiler: it shares no code with compiler/ and makes its own choices (no
+ * pruning, no budgets, no chain form unless a test writes one by hand;
+ * optional uncompressed tries and forced widths; every automaton link found
+ * by brute force), so a test can build valid blobs the encoder never
+ * makes, and damage any of them (poke bytes, then tb_fix_checksum()). */
 #ifndef RT_BUILDER_H
 #define RT_BUILDER_H
 
@@ -42,16 +45,22 @@ uint32_t rd_varint(const uint8_t *b, size_t *pos);
 
 /* The smallest width (1..4) that holds v. */
 unsigned tb_width(uint32_t v);
-/* Appends a Table: varint count, one width per column (none when count
- * is 0: an empty Table is the single byte 0), count rows of vals
- * (row-major, count * cols values). widths NULL: the smallest width of
- * each column; else the given widths (1..4, not checked: a value that
- * does not fit is cut). */
+/* The bytes of a Table's packed widths: ceil(cols / 4). */
+size_t tb_wbytes(unsigned cols);
+/* Packs the widths w[0..cols) (1..4; (w - 1) & 3 is stored) into
+ * tb_wbytes(cols) bytes at out: column c's width - 1 in the 2 bits at
+ * 2 * (c % 4) of byte c / 4, the bits past the last column 0. */
+void tb_pack_widths(uint8_t *out, unsigned cols, const uint8_t *w);
+/* Appends a Table: varint count, its packed widths (none when count is 0:
+ * an empty Table is the single byte 0), count rows of vals (row-major,
+ * count * cols values). widths NULL: the smallest width of each column;
+ * else the given widths (1..4, not checked: a value that does not fit is
+ * cut, and only (w - 1) & 3 is stored). At most 8 columns. */
 void tb_table(bb *out, size_t count, unsigned cols, const uint32_t *vals,
               const uint8_t *widths);
-/* Reads back the shape of the Table at blob[off]: count, widths (left
- * unset when count is 0), and the offset of row 0 (returned; for an empty
- * Table, just after its Count). */
+/* Reads back the shape of the Table at blob[off]: count, widths (one
+ * byte, 1..4, per column; left unset when count is 0), and the offset of
+ * row 0 (returned; for an empty Table, just after its Count). */
 size_t tb_table_at(const uint8_t *blob, size_t off, unsigned cols, uint32_t *count,
                    uint8_t *widths);
 /* Offset of row r, column c of a Table whose shape tb_table_at() read. */
@@ -59,27 +68,41 @@ size_t tb_cell(size_t rows, const uint8_t *widths, unsigned cols, uint32_t r, un
 
 /* ---- blobs ------------------------------------------------------------ */
 
-/* A section: Tag (Id << 1 | Skippable) and content (NULL: Size 0). */
+/* A section: its Id (1..32; 9..32 are unknown to a 4.0 decoder, which
+ * skips them) and content. data NULL or empty: absent (not in Present);
+ * TB_SIZE0: present with Size 0 (invalid since 4.0, for the tests). */
 typedef struct tb_sec {
-    uint32_t tag;
+    uint32_t id;
     const bb *data;
 } tb_sec;
-#define TB_SEC(id, data) {(uint32_t)(id) << 1, (data)}
+#define TB_SEC(id, data) {(uint32_t)(id), (data)}
+extern const bb tb_size0_;
+#define TB_SIZE0 (&tb_size0_)
 
-/* Header (19 bytes: magic, 3.1, flags u8, Total_Size, Checksum) + body;
- * the blob is malloc'ed. */
+/* Header (Format 4.0: magic, major, minor, flags, Checksum, then the
+ * shortest varint Total_Size, counting itself) + body (Present and the
+ * sections); the blob is malloc'ed. */
 uint8_t *tb_wrap(uint8_t flags, const uint8_t *body, size_t n, size_t *size);
-/* Header + the sections as given (Size 0 ones included, in the given
- * order, not checked). */
+/* The same with Total_Size written in exactly tlen bytes (1..5): longer
+ * than needed makes it non-canonical (overlong), which a decoder rejects;
+ * aborts when the value does not fit in tlen bytes. */
+uint8_t *tb_wrap_tlen(uint8_t flags, const uint8_t *body, size_t n, unsigned tlen,
+                      size_t *size);
+/* Header + varint Present (a bit for each section given present) + each
+ * present section's varint Size and bytes, in increasing Id order (the
+ * order given does not matter; an Id twice, or outside 1..32, aborts). */
 uint8_t *tb_blob(uint8_t flags, const tb_sec *s, size_t n, size_t *size);
 /* Adler-32 (RFC 1950) of p[0..n), the textbook loop (one byte, one modulo
  * at a time): independent of the runtime's blocked one. */
 uint32_t tb_adler32(const uint8_t *p, size_t n);
-/* Rewrites the Checksum (offset 15): Adler-32 of blob[0..size) with the
+/* Rewrites the Checksum (offset 7): Adler-32 of blob[0..size) with the
  * four Checksum bytes read as zero. */
 void tb_fix_checksum(uint8_t *blob, size_t size);
-/* Content offset of the first section with this Id (0 when absent) and
- * its Size. Walks a well-framed blob. */
+/* Offset of the Present varint: just after Total_Size (12 when Total_Size
+ * is one byte, below 128). Reads the blob's Total_Size varint. */
+size_t tb_present_at(const uint8_t *blob);
+/* Content offset of the section with this Id (0 when absent) and its Size
+ * (sec_size nullable). Walks a well-framed blob (Present, then the Sizes). */
 size_t tb_section(const uint8_t *blob, size_t size, uint32_t id, size_t *sec_size);
 
 /* ---- programs ---------------------------------------------------------- */
@@ -93,13 +116,31 @@ size_t tb_section(const uint8_t *blob, size_t size, uint32_t id, size_t *sec_siz
 typedef struct tt tt;
 tt *tt_new(void);
 void tt_free(tt *t);
-/* A child with an inline label (Ref 0). */
+/* A child with an inline label (Kind 0). */
 int tt_child(tt *t, int parent, uint8_t key, const void *label, size_t ll);
-/* A child whose label is ll bytes of the match text of rank rep (Ref 1),
+/* A child whose label is ll bytes of the match text of rank rep (Kind 1),
  * from the depth where the label starts (the parent's depth + 1). */
 int tt_child_ref(tt *t, int parent, uint8_t key, uint32_t rep, size_t ll);
 void tt_accept(tt *t, int node, uint32_t rank);
 void tt_end(tt *t, int node, uint32_t rank);
+/* Leaves of one rank (Label_Head kinds 2 and 3: RSC_LEAF_ACCEPT, RSC_LEAF_END,
+ * "varint Rep" and nothing else, the label MatchText(Rep)[d .. d + Label_Len)).
+ * A node is *eligible* when it is not the root, has no children, no Slot
+ * (no glob, no tt_slot()) and exactly one of Accept and End. Modes, for
+ * all nodes (tt_leaf_kinds) or one node (tt_leaf_kind, overriding):
+ *   TT_LEAF_AUTO (the default): an eligible node is a leaf of one rank,
+ *     as the encoder writes it, when its label can be read from its rank's
+ *     match text (tt_texts() gives it, d + Label_Len fits, and the bytes
+ *     are the label's: the inline ones, or those of a Ref label's rule);
+ *     else it keeps its Kind 0/1 label and a Head;
+ *   TT_LEAF_NEVER: Kind 0/1 and a Head (valid too: an encoder would not);
+ *   TT_LEAF_ALWAYS: every eligible node a leaf of one rank, whatever its
+ *     label (the inline bytes or Ref are dropped: the label is its rank's
+ *     text there, maybe past it: for invalid blobs); tt_leaf_kind() with
+ *     it on a node that is not eligible aborts at tt_encode(). */
+enum { TT_LEAF_AUTO, TT_LEAF_NEVER, TT_LEAF_ALWAYS };
+void tt_leaf_kinds(tt *t, int mode);
+void tt_leaf_kind(tt *t, int node, int mode);
 /* The match texts of the rules, rank r's at mt[r-1] (r in 1..n; the
  * strings must outlive tt_encode()): tt_glob() reads tails there. */
 void tt_texts(tt *t, const char *const *mt, uint32_t n);
@@ -126,12 +167,16 @@ void tt_strings(tt *t, const uint32_t *off, uint32_t n);
 void tt_labels(tt *t, uint32_t max);
 /* Forces the node's Slot (Has_Root) to slot, whether it has globs or not. */
 void tt_slot(tt *t, int node, uint32_t slot);
-/* Forces a node's Offsets width (1..4); 0: the smallest. A forced width
- * on a childless node makes it invalid (Width must be 0). */
+/* Forces a node's Offsets width (1..4); 0: the smallest. A node of 0 or 1
+ * child has no Offsets and keeps Width 0 (FORMAT.md 4.0: Width must be 0
+ * when Children <= 1), unless w is or'ed with TT_WIDTH_ANY: then its Head
+ * gets Width w - 1 all the same, which makes it invalid when w > 1. A leaf
+ * of one rank has no Head, so no Width (tt_width is then ignored). */
+#define TT_WIDTH_ANY 0x100u
 void tt_width(tt *t, int node, unsigned w);
-/* Every node with children not forced by tt_width() gets Offsets at least
- * w bytes wide, and every column of the wildcard tables at least w bytes
- * (valid: widths need not be the smallest). */
+/* Every node with 2 or more children not forced by tt_width() gets Offsets
+ * at least w bytes wide, and every column of the wildcard tables at least
+ * w bytes (valid: widths need not be the smallest). */
 void tt_min_width(tt *t, unsigned w);
 size_t tt_count(const tt *t);
 
@@ -164,11 +209,16 @@ void tt_wild_set(tt *t, const tt_wild *w);
 void tt_encode(tt *t, bb *out);
 
 /* Where tt_encode() put a node's fields, from the start of the program
- * (its Trie_Size). Absent fields are SIZE_MAX. label: the inline label
- * bytes; rep: the Rep varint of a Ref label; slot: the Slot varint. c is
- * the offset C (just after Offsets). */
+ * (its Trie_Size). Absent fields are SIZE_MAX. kind: its Label_Head kind
+ * (0 inline, 1 Ref, 2 RSC_LEAF_ACCEPT, 3 RSC_LEAF_END); label: the inline
+ * label bytes; rep: the Rep varint (of a Ref label, or of a leaf of one
+ * rank: then accept or end is the same varint, and there is no head);
+ * slot: the Slot varint; offsets: Offsets[0] (child 1's; n - 1 of them
+ * for n children). c is the offset C (just after Offsets: child 0's
+ * start; a leaf's end). */
 typedef struct tt_pos {
     size_t start, label, rep, head, accept, end, slot, keys, offsets, c, span_end;
+    unsigned kind;
 } tt_pos;
 tt_pos tt_where(const tt *t, int node);
 /* Where tt_encode() put the program's parts: the trie (after Trie_Size),
@@ -228,17 +278,21 @@ typedef struct tp_prog {
     tp_dir dirs[8];
     /* Shape options, all valid: */
     int uncompressed; /* one node per byte, no labels */
-    unsigned width;   /* columns and Offsets at least this wide (1..4); 0: smallest */
-    int keep_empty;   /* write empty sections with Size 0 instead of leaving them out */
+    unsigned width;   /* columns and Offsets (of 2+ children) at least this wide (1..4); 0: smallest */
+    int keep_empty;   /* write empty sections with empty contents (Tables of Count 0;
+                       * STRINGS and left-out SETS stay absent) instead of leaving them out */
     int refs;         /* every label as a Ref into a rule's match text (else inline) */
     int keep_sets;    /* write SETS even when set i is program i (else left out) */
     uint32_t labels;  /* automata with labels: tt_labels()'s max (0: none) */
+    int no_leaves;    /* no leaves of one rank (TT_LEAF_NEVER; else as the encoder) */
 } tp_prog;
 
 /* The blob (malloc'ed). RULES is sorted as FORMAT.md says (rank = row +
  * 1); rank_of (nullable) receives the rank of each rules[i]. Every rule of
  * a program goes into its trie (an empty pattern too: the root's Accept);
- * nothing is pruned. SETS is left out when there are as many sets as
+ * nothing is pruned; a leaf of exactly one Accept or End and no Slot is a
+ * leaf of one rank (Label_Head kind 2 or 3) as the encoder writes it,
+ * unless no_leaves. SETS is left out when there are as many sets as
  * programs and set i is program i (unless keep_sets). */
 uint8_t *tp_build(const tp_prog *p, size_t *size, uint32_t *rank_of);
 /* Fills *p: the n rules in one program, one set, the global set. */

@@ -1,12 +1,14 @@
-/* The format 3.1 seeds of tests/fuzz/regress/load (v3_*.rbc, written by
- * load_seeds.py): each valid one loads (and answers a match its source
- * defines), each broken one is rejected with the status, offset and
- * reason its name says (a 3.0 blob at Format_Minor; labels past STRINGS or
- * in a chain). A v3_*.rbc not listed here must load when its
- * name ends in "_ok" and be rejected otherwise. The format 2 seeds
- * (v2_*.rbc, kept as they were written) must all be rejected with
- * RSC_E_VERSION at offset 8: this runtime reads format 3 only. Argument:
- * the directory. */
+/* The format 4.0 seeds of tests/fuzz/regress/load (v4_*.rbc, written by
+ * load_seeds.py): each valid one loads (and answers the matches its source
+ * defines), each broken one is rejected with the status, offset and reason
+ * its name says (the header's Total_Size varint, the Present mask and
+ * section Sizes, packed widths, leaves of one rank, n - 1 Offsets, labels
+ * past STRINGS or in a chain, ...). A v4_*.rbc not listed here must load
+ * when its name ends in "_ok" and be rejected otherwise. The format 2 and
+ * 3 seeds (v2_*.rbc, v3_*.rbc, kept as they were written) must all be
+ * rejected with RSC_E_VERSION at offset 4: their magic "\x89RSC\r\n\x1a\n"
+ * shares 4.0's four bytes, and its '\r' is read as Format_Major; this
+ * runtime reads format 4 only. Argument: the directory. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdint.h>
@@ -26,46 +28,65 @@ static const struct seed {
     const char *what; /* a part of rsc_load_error.what, or NULL */
     const char *agent, *path; /* valid ones: a match ... */
     int allowed;              /* ... and its verdict */
+    const char *path2;        /* and another (NULL: none) */
+    int allowed2;
 } seeds[] = {
-    {"v3_basic", RSC_OK, 0, NULL, "Googlebot", "/private/x", 0},
-    {"v3_patterns", RSC_OK, 0, NULL, "x", "/x/a/yz", 0},
-    {"v3_groups", RSC_OK, 0, NULL, "b", "/bc/ok", 1},
-    {"v3_rfc_escapes", RSC_OK, 0, NULL, "x", "/%7Euser/x", 0},
-    {"v3_empty", RSC_OK, 0, NULL, "x", "/", 1},
-    {"v3_minor9_ok", RSC_OK, 0, NULL, "Googlebot", "/private/index.html", 1},
-    {"v3_skippable_section_ok", RSC_OK, 0, NULL, "x", "/admin/", 0},
-    {"v3_priority0_rule_ok", RSC_OK, 0, NULL, "x", "/y", 1},
-    {"v3_chain1024_ok", RSC_OK, 0, NULL, "x", "/", 1},
-    {"v3_label_rep_ok", RSC_OK, 0, NULL, "x", "/ab", 0},
-    {"v3_sets_absent_ok", RSC_OK, 0, NULL, "BOT", "/b", 0},
-    {"v3_root_slot_ok", RSC_OK, 0, NULL, "x", "/xaab", 0},
-    {"v3_chain_program_ok", RSC_OK, 0, NULL, "x", "/abxc", 0},
-    {"v3_fail_loop_ok", RSC_OK, 0, NULL, "x", "/x/c/yz", 0},
-    {"v3_labels_ok", RSC_OK, 0, NULL, "x", "/xaab", 0},
-    {"v3_label_strings_end_ok", RSC_OK, 0, NULL, "x", "/xab/", 0},
-    {"v3_label_moved_ok", RSC_OK, 0, NULL, "x", "/d/index.html", 1},
-    {"v3_major2", RSC_E_VERSION, 8, "Format_Major", NULL, NULL, 0},
-    {"v3_minor0", RSC_E_VERSION, 9, "3.0", NULL, NULL, 0},
-    {"v3_reserved_flag", RSC_E_CORRUPT, 10, "reserved", NULL, NULL, 0},
-    {"v3_unknown_section", RSC_E_VERSION, ANY, "unknown section", NULL, NULL, 0},
-    {"v3_bitflip", RSC_E_CHECKSUM, 15, "checksum", NULL, NULL, 0},
-    {"v3_chain1025", RSC_E_CORRUPT, ANY, "1024", NULL, NULL, 0},
-    {"v3_label_rep_past_text", RSC_E_CORRUPT, ANY, "Rep's match text", NULL, NULL, 0},
-    {"v3_empty_table_widths", RSC_E_CORRUPT, ANY, "fill", NULL, NULL, 0},
-    {"v3_roots_level16", RSC_E_CORRUPT, ANY, "root Level", NULL, NULL, 0},
-    {"v3_outs_next_later", RSC_E_CORRUPT, ANY, "Next not an earlier row", NULL, NULL, 0},
-    {"v3_states_fail_range", RSC_E_CORRUPT, ANY, "state Fail or Out", NULL, NULL, 0},
-    {"v3_states_out_range", RSC_E_CORRUPT, ANY, "state Fail or Out", NULL, NULL, 0},
-    {"v3_edges_parent_range", RSC_E_CORRUPT, ANY, "edge Parent", NULL, NULL, 0},
-    {"v3_pad_nonzero", RSC_E_CORRUPT, ANY, "padding byte not zero", NULL, NULL, 0},
-    {"v3_pad_missing", RSC_E_CORRUPT, ANY, "padding", NULL, NULL, 0},
-    {"v3_slot_range", RSC_E_CORRUPT, ANY, "Slot", NULL, NULL, 0},
-    {"v3_internal513", RSC_E_CORRUPT, ANY, "N_Internal", NULL, NULL, 0},
-    {"v3_chain_states_sum", RSC_E_CORRUPT, ANY, "chain states", NULL, NULL, 0},
-    {"v3_chain_labels", RSC_E_CORRUPT, ANY, "chain with Labels", NULL, NULL, 0},
-    {"v3_label_past_strings", RSC_E_CORRUPT, ANY, "label past STRINGS", NULL, NULL, 0},
-    {"v3_label_moved_past_strings", RSC_E_CORRUPT, ANY, "label past STRINGS", NULL, NULL, 0},
-    {"v3_labels_5_columns", RSC_E_CORRUPT, ANY, "column width", NULL, NULL, 0},
+    {"v4_basic", RSC_OK, 0, NULL, "Googlebot", "/private/x", 0, "/admin/x", 1},
+    {"v4_patterns", RSC_OK, 0, NULL, "x", "/x/a/yz", 0, NULL, 0},
+    {"v4_groups", RSC_OK, 0, NULL, "b", "/bc/ok", 1, NULL, 0},
+    {"v4_rfc_escapes", RSC_OK, 0, NULL, "x", "/%7Euser/x", 0, NULL, 0},
+    {"v4_empty", RSC_OK, 0, NULL, "x", "/", 1, NULL, 0},
+    {"v4_minor9_ok", RSC_OK, 0, NULL, "Googlebot", "/private/index.html", 1, "/private", 0},
+    {"v4_minor255_ok", RSC_OK, 0, NULL, "Googlebot", "/private/index.html", 1, NULL, 0},
+    {"v4_unknown_section_ok", RSC_OK, 0, NULL, "x", "/admin/", 0, "/admin/public/", 1},
+    {"v4_priority0_rule_ok", RSC_OK, 0, NULL, "x", "/y", 1, "/xy", 0},
+    {"v4_chain1024_ok", RSC_OK, 0, NULL, "x", "/", 1, NULL, 0},
+    {"v4_label_rep_ok", RSC_OK, 0, NULL, "x", "/ab", 0, "/ac", 1},
+    {"v4_leaves_ok", RSC_OK, 0, NULL, "x", "/ab/x", 0, "/ac", 0},
+    {"v4_sets_absent_ok", RSC_OK, 0, NULL, "BOT", "/b", 0, "/a", 1},
+    {"v4_root_slot_ok", RSC_OK, 0, NULL, "x", "/xaab", 0, "/xba", 1},
+    {"v4_chain_program_ok", RSC_OK, 0, NULL, "x", "/abxc", 0, "/acb", 1},
+    {"v4_fail_loop_ok", RSC_OK, 0, NULL, "x", "/x/c/yz", 0, NULL, 0},
+    {"v4_labels_ok", RSC_OK, 0, NULL, "x", "/xaab", 0, "/xa", 1},
+    {"v4_label_strings_end_ok", RSC_OK, 0, NULL, "x", "/xab/", 0, NULL, 0},
+    {"v4_label_moved_ok", RSC_OK, 0, NULL, "x", "/d/index.html", 1, NULL, 0},
+    {"v4_major3", RSC_E_VERSION, 4, "Format_Major", NULL, NULL, 0, NULL, 0},
+    {"v4_major5", RSC_E_VERSION, 4, "Format_Major", NULL, NULL, 0, NULL, 0},
+    {"v4_reserved_flag", RSC_E_CORRUPT, 6, "reserved", NULL, NULL, 0, NULL, 0},
+    {"v4_total_overlong", RSC_E_TRUNCATED, 11, "bad Total_Size", NULL, NULL, 0, NULL, 0},
+    {"v4_total_short", RSC_E_SIZE, 11, "after Total_Size", NULL, NULL, 0, NULL, 0},
+    {"v4_bad_present", RSC_E_CORRUPT, ANY, "bad Present", NULL, NULL, 0, NULL, 0},
+    {"v4_size0_section", RSC_E_CORRUPT, ANY, "present section of Size 0", NULL, NULL, 0, NULL, 0},
+    {"v4_unknown_section_size0", RSC_E_CORRUPT, ANY, "present section of Size 0", NULL, NULL, 0,
+     NULL, 0},
+    {"v4_sections_short", RSC_E_CORRUPT, ANY, "do not end at Total_Size", NULL, NULL, 0, NULL, 0},
+    {"v4_bitflip", RSC_E_CHECKSUM, 7, "checksum", NULL, NULL, 0, NULL, 0},
+    {"v4_width_bits", RSC_E_CORRUPT, ANY, "width bits past the columns", NULL, NULL, 0, NULL, 0},
+    {"v4_chain1025", RSC_E_CORRUPT, ANY, "1024", NULL, NULL, 0, NULL, 0},
+    {"v4_label_rep_past_text", RSC_E_CORRUPT, ANY, "Rep's match text", NULL, NULL, 0, NULL, 0},
+    {"v4_leaf_rep_range", RSC_E_CORRUPT, ANY, "Rep not in 1..Rule_Count", NULL, NULL, 0, NULL, 0},
+    {"v4_leaf_rep_past_text", RSC_E_CORRUPT, ANY, "Rep's match text", NULL, NULL, 0, NULL, 0},
+    {"v4_leaf_not_end", RSC_E_CORRUPT, ANY, "does not end its span", NULL, NULL, 0, NULL, 0},
+    {"v4_offset0", RSC_E_CORRUPT, ANY, "offsets not strictly increasing from 1", NULL, NULL, 0,
+     NULL, 0},
+    {"v4_width_one_child", RSC_E_CORRUPT, ANY, "Children or Width", NULL, NULL, 0, NULL, 0},
+    {"v4_root_leaf", RSC_E_CORRUPT, ANY, "root with a label", NULL, NULL, 0, NULL, 0},
+    {"v4_empty_table_widths", RSC_E_CORRUPT, ANY, "fill", NULL, NULL, 0, NULL, 0},
+    {"v4_roots_level16", RSC_E_CORRUPT, ANY, "root Level", NULL, NULL, 0, NULL, 0},
+    {"v4_outs_next_later", RSC_E_CORRUPT, ANY, "Next not an earlier row", NULL, NULL, 0, NULL, 0},
+    {"v4_states_fail_range", RSC_E_CORRUPT, ANY, "state Fail or Out", NULL, NULL, 0, NULL, 0},
+    {"v4_states_out_range", RSC_E_CORRUPT, ANY, "state Fail or Out", NULL, NULL, 0, NULL, 0},
+    {"v4_edges_parent_range", RSC_E_CORRUPT, ANY, "edge Parent", NULL, NULL, 0, NULL, 0},
+    {"v4_pad_nonzero", RSC_E_CORRUPT, ANY, "padding byte not zero", NULL, NULL, 0, NULL, 0},
+    {"v4_pad_missing", RSC_E_CORRUPT, ANY, "padding", NULL, NULL, 0, NULL, 0},
+    {"v4_slot_range", RSC_E_CORRUPT, ANY, "Slot", NULL, NULL, 0, NULL, 0},
+    {"v4_internal513", RSC_E_CORRUPT, ANY, "N_Internal", NULL, NULL, 0, NULL, 0},
+    {"v4_chain_states_sum", RSC_E_CORRUPT, ANY, "chain states", NULL, NULL, 0, NULL, 0},
+    {"v4_chain_labels", RSC_E_CORRUPT, ANY, "chain with Labels", NULL, NULL, 0, NULL, 0},
+    {"v4_label_past_strings", RSC_E_CORRUPT, ANY, "label past STRINGS", NULL, NULL, 0, NULL, 0},
+    {"v4_label_moved_past_strings", RSC_E_CORRUPT, ANY, "label past STRINGS", NULL, NULL, 0,
+     NULL, 0},
+    {"v4_labels_5_columns", RSC_E_CORRUPT, ANY, "padding", NULL, NULL, 0, NULL, 0},
 };
 #define N_SEEDS (sizeof seeds / sizeof seeds[0])
 
@@ -121,7 +142,9 @@ int main(int argc, char **argv)
             rsc_selection sel;
             rsc_bytes a = {s->agent, strlen(s->agent)};
             ok = rsc_select(&p, &a, 1, &sel) == RSC_OK &&
-                 rsc_match_path(&sel, s->path, strlen(s->path), NULL) == s->allowed;
+                 rsc_match_path(&sel, s->path, strlen(s->path), NULL) == s->allowed &&
+                 (!s->path2 ||
+                  rsc_match_path(&sel, s->path2, strlen(s->path2), NULL) == s->allowed2);
         }
         if (ok) {
             passed++;
@@ -134,8 +157,9 @@ int main(int argc, char **argv)
         }
         free(b);
     }
-    /* Every v3 seed is listed (or loads as its name says); every v2 seed
-     * is a format 2 blob: RSC_E_VERSION at Format_Major. */
+    /* Every v4 seed is listed (or loads as its name says); every v2 and
+     * v3 seed is a format 2 or 3 blob: RSC_E_VERSION at byte 4, where 4.0
+     * has Format_Major. */
     DIR *d = opendir(argv[1]);
     if (!d) {
         fprintf(stderr, "%s: cannot list\n", argv[1]);
@@ -146,7 +170,7 @@ int main(int argc, char **argv)
             size_t l = strlen(de->d_name), i;
             if (l < 7 || strcmp(de->d_name + l - 4, ".rbc") != 0)
                 continue;
-            if (strncmp(de->d_name, "v2_", 3) == 0) {
+            if (strncmp(de->d_name, "v2_", 3) == 0 || strncmp(de->d_name, "v3_", 3) == 0) {
                 char path[4096];
                 snprintf(path, sizeof path, "%s/%s", argv[1], de->d_name);
                 size_t n;
@@ -154,17 +178,18 @@ int main(int argc, char **argv)
                 rsc_program p;
                 rsc_load_error e = {0, NULL};
                 rsc_status st = b ? rsc_load(&p, b, n, &e) : RSC_E_IO;
-                if (st == RSC_E_VERSION && e.offset == 8) {
+                if (st == RSC_E_VERSION && e.offset == 4 && n > 8 && b[4] == '\r') {
                     passed++;
                 } else {
                     tu_failures++;
-                    fprintf(stderr, "%s: a format 2 blob: got %s at %zu, want %s at 8\n",
-                            de->d_name, rsc_strerror(st), e.offset, rsc_strerror(RSC_E_VERSION));
+                    fprintf(stderr, "%s: a format %c blob: got %s at %zu, want %s at 4\n",
+                            de->d_name, de->d_name[1], rsc_strerror(st), e.offset,
+                            rsc_strerror(RSC_E_VERSION));
                 }
                 free(b);
                 continue;
             }
-            if (strncmp(de->d_name, "v3_", 3) != 0)
+            if (strncmp(de->d_name, "v4_", 3) != 0)
                 continue;
             for (i = 0; i < N_SEEDS; i++)
                 if (strlen(seeds[i].name) == l - 4 && !strncmp(seeds[i].name, de->d_name, l - 4))

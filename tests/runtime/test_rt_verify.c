@@ -1,17 +1,22 @@
-/* The verifier, rule by rule (docs/FORMAT.md "Verification", rules 1-15),
- * on hand-built format 3.1 blobs (a 3.0 one rejected at Format_Minor;
- * labelled automata: every label inside STRINGS, none in a chain, STATES
- * of 7 columns with Labels): each violation rejected with the
- * documented status and byte offset, the valid edge cases accepted (empty
- * and absent sections, SETS left out, unknown skippable sections, varints
- * of 5 bytes, widths 1..4, labels inline and by Rep, 256 children, a
- * RSC_MAX_DEPTH-node chain, root slots on 16 levels, 512 internal nodes, chain
- * programs), every rule of rule 10 on a program's wildcard part (Trie_Size,
- * Shape, ROOTS, OUTS, STATES, EDGES, chains, Slots) broken one at a time,
- * what rule 10 leaves unchecked accepted and safe to match, the Adler-32
- * checksum, every truncation and every single-bit flip of valid blobs
- * rejected, random byte strings rejected, and randomly damaged blobs
- * (checksum fixed) either rejected or safe to match. */
+/* The verifier, rule by rule (docs/FORMAT.md "Verification", rules 1-15,
+ * as /work/f4spec.md amends them for format 4.0), on hand-built format 4.0
+ * blobs (the 11-byte fixed header and a canonical varint Total_Size; a
+ * varint Present mask, each present section a Size >= 1; packed Table
+ * widths; leaves of one rank, Label_Head kinds 2 and 3; n - 1 Offsets for
+ * n children; labelled automata: every label inside STRINGS, none in a
+ * chain, STATES of 7 columns with Labels): each violation rejected with
+ * the documented status and byte offset, the valid edge cases accepted
+ * (absent sections, SETS left out, unknown sections skipped, varints of 5
+ * bytes, widths 1..4, labels inline and by Rep, leaves of one rank, 256
+ * children, a RSC_MAX_DEPTH-node chain, root slots on 16 levels, 512
+ * internal nodes, chain programs), every rule of rule 10 on a program's
+ * wildcard part (Trie_Size, Shape, ROOTS, OUTS, STATES, EDGES, chains,
+ * Slots) broken one at a time, what rule 10 leaves unchecked accepted and
+ * safe to match, the Adler-32 checksum, every truncation and every
+ * single-bit flip of valid blobs rejected, random byte strings rejected,
+ * and randomly damaged blobs (checksum fixed) either rejected or safe to
+ * match. A format 3 blob (magic "\x89RSC\r\n\x1a\n") is rejected at its
+ * byte 4, read as Format_Major. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +30,8 @@
 /* Evaluates cond once; counts and reports. */
 #define CHECK TU_COUNT
 #define ANY SIZE_MAX
-#define H RSC_HEADER_SIZE /* 19: the first section's Tag */
+/* The Present varint of a blob below 128 bytes (Total_Size one byte). */
+#define P0 (RSC_H_TOTAL + 1)
 #ifndef RT_MUTATIONS /* raise for a longer run: -DRT_MUTATIONS=1000000 */
 #define RT_MUTATIONS 30000
 #endif
@@ -158,6 +164,37 @@ static size_t sec(const uint8_t *b, size_t n, uint32_t id)
 
 /* ---- rules 1-6: basics and identity ------------------------------------ */
 
+/* The fixed header of a 4.0 blob (flags 0, Checksum 0), then the bytes of
+ * tot as its Total_Size field, then body; the Checksum fixed. */
+static uint8_t *hdr_blob(const uint8_t *tot, size_t tn, const uint8_t *body, size_t bn,
+                         size_t *size)
+{
+    bb b = {0};
+    bb_raw(&b, RSC_MAGIC, RSC_MAGIC_LEN);
+    bb_u8(&b, 4), bb_u8(&b, 0), bb_u8(&b, 0);
+    bb_un(&b, 0, 4);
+    bb_raw(&b, tot, tn);
+    bb_raw(&b, body, bn);
+    tb_fix_checksum(b.d, b.n);
+    *size = b.n;
+    return b.d;
+}
+
+/* A blob of this Total_Size field (the bytes given) and one Present 0
+ * byte: the status and offset. */
+static void total_case(const char *name, const uint8_t *tot, size_t tn, rsc_status want,
+                       size_t off)
+{
+    static const uint8_t present0[] = {0x00};
+    size_t n;
+    uint8_t *b = hdr_blob(tot, tn, present0, 1, &n);
+    expect(name, b, n, want, off);
+    free(b);
+}
+#define TOTAL(name, want, off, ...)                                           \
+    total_case(name, (const uint8_t[]){__VA_ARGS__}, sizeof((const uint8_t[]){__VA_ARGS__}), \
+               want, off)
+
 static void test_header(void)
 {
     rsc_program p;
@@ -169,101 +206,171 @@ static void test_header(void)
     CHECK(rsc_load(NULL, base, base_n, NULL) == RSC_E_ARG, "NULL prog, no err");
     expect("base", base, base_n, RSC_OK, 0);
     expect("wide", wide, wide_n, RSC_OK, 0);
-    CHECK(H == 19 && RSC_H_MAJOR == 8 && RSC_H_MINOR == 9 && RSC_H_FLAGS == 10 &&
-              RSC_H_TOTAL == 11 && RSC_H_CHECK == 15,
-          "header layout (FORMAT.md)");
-    CHECK(memcmp(base, "\x89RSC\r\n\x1a\n\x03\x01\x00", 11) == 0 && rd32le(base + 11) == base_n,
+    CHECK(RSC_MAGIC_LEN == 4 && RSC_H_MAJOR == 4 && RSC_H_MINOR == 5 && RSC_H_FLAGS == 6 &&
+              RSC_H_CHECK == 7 && RSC_H_TOTAL == 11 && RSC_HEADER_MIN == 12 &&
+              RSC_FORMAT_MAJOR == 4 && RSC_FORMAT_MINOR == 0,
+          "header layout (format 4.0)");
+    /* base is 128 bytes or more: a 2-byte Total_Size, Present at 13 */
+    CHECK(base_n >= 128 && base_n < 1u << 14 &&
+              memcmp(base, "\x89RSC\x04\x00\x00", 7) == 0 &&
+              base[11] == (0x80 | (base_n & 0x7f)) && base[12] == base_n >> 7 &&
+              tb_present_at(base) == 13,
           "base header bytes");
-    /* 2 */
+    /* 2: the fixed part and a one-byte Total_Size */
     expect("size 0", base, 0, RSC_E_TRUNCATED, 0);
     expect("size 1", base, 1, RSC_E_TRUNCATED, 1);
-    expect("size 18", base, 18, RSC_E_TRUNCATED, 18);
-    uint8_t junk[18];
+    expect("size 11", base, 11, RSC_E_TRUNCATED, 11);
+    uint8_t junk[11];
     memset(junk, 'x', sizeof junk);
-    expect("18 bytes of junk: size first", junk, sizeof junk, RSC_E_TRUNCATED, 18);
-    /* 3: the first differing byte */
-    for (size_t i = 0; i < 8; i++)
+    expect("11 bytes of junk: size first", junk, sizeof junk, RSC_E_TRUNCATED, 11);
+    /* 3: the first differing byte of the 4 */
+    for (size_t i = 0; i < RSC_MAGIC_LEN; i++)
         for (unsigned bit = 0; bit < 8; bit++)
             poke_raw("magic", base, base_n, i, base[i] ^ (1u << bit), 1, RSC_E_MAGIC, i);
     uint8_t *b = dup_blob(base, base_n);
-    b[3] ^= 1, b[6] ^= 1;
-    expect("magic: first of two", b, base_n, RSC_E_MAGIC, 3);
+    b[1] ^= 1, b[3] ^= 1;
+    expect("magic: first of two", b, base_n, RSC_E_MAGIC, 1);
     memcpy(b, "User-agent: *\nDisallow: /\n", 24);
     expect("a robots.txt", b, base_n, RSC_E_MAGIC, 0);
-    memcpy(b, "\x89RSC\n\x1a\n", 8); /* CRLF translated to LF */
-    expect("line ends translated", b, base_n, RSC_E_MAGIC, 4);
+    /* A format 3 blob: the 8-byte magic "\x89RSC\r\n\x1a\n" shares the
+     * first 4 bytes, its '\r' is read as Format_Major 13. */
+    memcpy(b, base, base_n);
+    memcpy(b, "\x89RSC\r\n\x1a\n\x03\x01\x00", 11);
+    expect("a format 3.1 header", b, base_n, RSC_E_VERSION, RSC_H_MAJOR);
     free(b);
-    /* 4 */
-    static const uint8_t majors[] = {0, 1, 2, 4, 255}; /* 2: a format 2 blob */
+    /* 4: Format_Major; any Format_Minor */
+    static const uint8_t majors[] = {0, 1, 2, 3, 5, 13, 255};
     for (size_t i = 0; i < sizeof majors; i++)
-        poke("Format_Major", base, base_n, 8, majors[i], 1, RSC_E_VERSION, 8);
-    poke_raw("Format_Major 2, bad flags: rule 4 first", base, base_n, 8, 0x020002, 3,
-             RSC_E_VERSION, 8);
-    static const uint8_t minors[] = {1, 2, 7, 9, 255};
+        poke("Format_Major", base, base_n, RSC_H_MAJOR, majors[i], 1, RSC_E_VERSION, RSC_H_MAJOR);
+    poke_raw("Format_Major 3, bad flags: rule 4 first", base, base_n, RSC_H_MAJOR, 0x020003, 3,
+             RSC_E_VERSION, RSC_H_MAJOR);
+    static const uint8_t minors[] = {0, 1, 2, 7, 9, 255};
     for (size_t i = 0; i < sizeof minors; i++)
-        poke("any Format_Minor from 1", base, base_n, 9, minors[i], 1, RSC_OK, 0);
-    poke_raw("Format_Minor 2, checksum not fixed", base, base_n, 9, 2, 1, RSC_E_CHECKSUM, 15);
-    /* 3.0 (a development version): rejected at Format_Minor, before the
-     * flags, the size and the checksum; a wrong major is reported first */
-    poke("Format 3.0", base, base_n, 9, 0, 1, RSC_E_VERSION, 9);
-    poke("Format 3.0, labelled blob", labelled, labelled_n, 9, 0, 1, RSC_E_VERSION, 9);
-    poke_raw("Format 3.0, checksum not fixed", base, base_n, 9, 0, 1, RSC_E_VERSION, 9);
-    poke_raw("Format 3.0, bad flags and Total_Size: rule 4 first", base, base_n, 9, 0xffff0200, 4,
-             RSC_E_VERSION, 9);
-    poke("Format 2.0: the major first", base, base_n, 8, 0x0002, 2, RSC_E_VERSION, 8);
-    poke("Format 4.0: the major first", base, base_n, 8, 0x0004, 2, RSC_E_VERSION, 8);
+        poke("any Format_Minor", base, base_n, RSC_H_MINOR, minors[i], 1, RSC_OK, 0);
+    poke("any Format_Minor, labelled blob", labelled, labelled_n, RSC_H_MINOR, 200, 1, RSC_OK, 0);
+    poke_raw("Format_Minor 2, checksum not fixed", base, base_n, RSC_H_MINOR, 2, 1,
+             RSC_E_CHECKSUM, RSC_H_CHECK);
+    poke_raw("Format 3.1, bad flags and checksum: the major first", base, base_n, RSC_H_MAJOR,
+             0xff0103, 3, RSC_E_VERSION, RSC_H_MAJOR);
+    poke("Format 5.0: the major first", base, base_n, RSC_H_MAJOR, 0x0005, 2, RSC_E_VERSION,
+         RSC_H_MAJOR);
     {
         size_t n;
-        uint8_t *nb = tb_wrap(0, NULL, 0, &n);
-        poke("header only, 3.0", nb, n, 9, 0, 1, RSC_E_VERSION, 9);
+        uint8_t *nb = tb_blob(0, NULL, 0, &n);
+        CHECK(n == 13 && nb[11] == 13 && nb[12] == 0, "no sections: 13 bytes, Present 0");
+        expect("no sections", nb, n, RSC_OK, 0);
+        poke("no sections, major 3", nb, n, RSC_H_MAJOR, 3, 1, RSC_E_VERSION, RSC_H_MAJOR);
         free(nb);
     }
     /* 5: Flags is one byte; bits 1-7 reserved */
     for (unsigned bit = 1; bit < 8; bit++)
-        poke("reserved flag", base, base_n, 10, 1u << bit, 1, RSC_E_CORRUPT, 10);
-    poke("reserved flags with the profile bit", base, base_n, 10, 0x81, 1, RSC_E_CORRUPT, 10);
-    poke("all flags", base, base_n, 10, 0xff, 1, RSC_E_CORRUPT, 10);
-    poke_raw("reserved flag, bad Total_Size: rule 5 first", base, base_n, 10, 0xffff02, 3,
-             RSC_E_CORRUPT, 10);
-    poke_raw("reserved flag, checksum not fixed: rule 5 first", base, base_n, 10, 0x02, 1,
-             RSC_E_CORRUPT, 10);
+        poke("reserved flag", base, base_n, RSC_H_FLAGS, 1u << bit, 1, RSC_E_CORRUPT, RSC_H_FLAGS);
+    poke("reserved flags with the profile bit", base, base_n, RSC_H_FLAGS, 0x81, 1, RSC_E_CORRUPT,
+         RSC_H_FLAGS);
+    poke("all flags", base, base_n, RSC_H_FLAGS, 0xff, 1, RSC_E_CORRUPT, RSC_H_FLAGS);
+    poke_raw("reserved flag, bad Total_Size: rule 5 first", base, base_n, RSC_H_FLAGS, 0x02, 1,
+             RSC_E_CORRUPT, RSC_H_FLAGS);
+    {
+        uint8_t *nb = dup_blob(base, base_n);
+        nb[RSC_H_FLAGS] = 2, nb[RSC_H_TOTAL] = 0x80, nb[RSC_H_TOTAL + 1] = 0x80;
+        expect("reserved flag, Total_Size cut: rule 5 first", nb, base_n, RSC_E_CORRUPT,
+               RSC_H_FLAGS);
+        free(nb);
+    }
+    poke_raw("reserved flag, checksum not fixed: rule 5 first", base, base_n, RSC_H_FLAGS, 0x02, 1,
+             RSC_E_CORRUPT, RSC_H_FLAGS);
     {
         /* The profile bit is valid; it decides how RULES is read (3 or 5
          * columns), so on a blob with rules it breaks the RULES Table. */
         size_t n;
-        uint8_t *nb = tb_wrap(0, NULL, 0, &n);
-        poke("profile bit, no sections", nb, n, 10, 1, 1, RSC_OK, 0);
+        uint8_t *nb = tb_blob(0, NULL, 0, &n);
+        poke("profile bit, no sections", nb, n, RSC_H_FLAGS, 1, 1, RSC_OK, 0);
         free(nb);
-        poke("profile bit on a google blob: RULES read as 5 columns", base, base_n, 10, 1, 1,
-             RSC_E_CORRUPT, ANY);
+        poke("profile bit on a google blob: RULES read as 5 columns", base, base_n, RSC_H_FLAGS, 1,
+             1, RSC_E_CORRUPT, ANY);
         poke("profile bit cleared on an rfc blob: RULES read as 3 columns", base_rfc, base_rfc_n,
-             10, 0, 1, RSC_E_CORRUPT, ANY);
+             RSC_H_FLAGS, 0, 1, RSC_E_CORRUPT, ANY);
     }
-    /* 6 */
-    poke("Total_Size one too big", base, base_n, 11, (uint32_t)base_n + 1, 4, RSC_E_TRUNCATED, 11);
-    poke("Total_Size 2^32-1", base, base_n, 11, 0xffffffffu, 4, RSC_E_TRUNCATED, 11);
-    poke("Total_Size one too small", base, base_n, 11, (uint32_t)base_n - 1, 4, RSC_E_SIZE, 11);
-    poke("Total_Size 19", base, base_n, 11, 19, 4, RSC_E_SIZE, 11);
-    /* Total_Size < 19 with size >= 19 is Total_Size < size: RSC_E_SIZE is
-     * the only status it can give (FORMAT.md rule 6). */
-    poke("Total_Size 18", base, base_n, 11, 18, 4, RSC_E_SIZE, 11);
-    poke("Total_Size 10", base, base_n, 11, 10, 4, RSC_E_SIZE, 11);
-    poke("Total_Size 0", base, base_n, 11, 0, 4, RSC_E_SIZE, 11);
+    /* 6: Total_Size, a canonical varint (it counts itself) that equals the
+     * size given: bad varint or larger RSC_E_TRUNCATED, smaller RSC_E_SIZE,
+     * all at offset 11. base: 2 bytes. */
+    uint32_t bn = (uint32_t)base_n;
+    poke("Total_Size one too big", base, base_n, RSC_H_TOTAL, 0x80 | ((bn + 1) & 0x7f) |
+         ((bn + 1) >> 7) << 8, 2, RSC_E_TRUNCATED, RSC_H_TOTAL);
+    poke("Total_Size one too small", base, base_n, RSC_H_TOTAL, 0x80 | ((bn - 1) & 0x7f) |
+         ((bn - 1) >> 7) << 8, 2, RSC_E_SIZE, RSC_H_TOTAL);
+    poke("Total_Size 2^14-1 (2 bytes)", base, base_n, RSC_H_TOTAL, 0x7fff, 2, RSC_E_TRUNCATED,
+         RSC_H_TOTAL);
+    poke("Total_Size 128 (2 bytes)", base, base_n, RSC_H_TOTAL, 0x0180, 2, RSC_E_SIZE, RSC_H_TOTAL);
+    poke("Total_Size overlong (2 bytes for 0)", base, base_n, RSC_H_TOTAL, 0x0080, 2,
+         RSC_E_TRUNCATED, RSC_H_TOTAL);
+    poke("Total_Size 13 in one byte: the next byte read as Present", base, base_n, RSC_H_TOTAL,
+         13, 1, RSC_E_SIZE, RSC_H_TOTAL);
+    poke("Total_Size runs into Present (continuation on both bytes)", base, base_n,
+         RSC_H_TOTAL + 1, base[RSC_H_TOTAL + 1] | 0x80, 1, RSC_E_TRUNCATED, RSC_H_TOTAL);
     b = calloc(1, base_n + 8);
     memcpy(b, base, base_n);
-    expect("trailing bytes", b, base_n + 1, RSC_E_SIZE, 11);
-    expect("trailing word", b, base_n + 4, RSC_E_SIZE, 11);
-    expect("cut by one", b, base_n - 1, RSC_E_TRUNCATED, 11);
-    expect("cut to the header", b, H, RSC_E_TRUNCATED, 11);
+    expect("trailing bytes", b, base_n + 1, RSC_E_SIZE, RSC_H_TOTAL);
+    expect("trailing word", b, base_n + 4, RSC_E_SIZE, RSC_H_TOTAL);
+    expect("cut by one", b, base_n - 1, RSC_E_TRUNCATED, RSC_H_TOTAL);
+    expect("cut inside Total_Size", b, RSC_HEADER_MIN, RSC_E_TRUNCATED, RSC_H_TOTAL);
+    expect("cut after Total_Size", b, RSC_HEADER_MIN + 1, RSC_E_TRUNCATED, RSC_H_TOTAL);
     free(b);
+    /* Total_Size's varint, alone: 13 bytes (a one-byte 13, then Present 0) */
+    TOTAL("Total_Size 13", RSC_OK, 0, 13);
+    TOTAL("Total_Size 12", RSC_E_SIZE, RSC_H_TOTAL, 12);
+    TOTAL("Total_Size 0", RSC_E_SIZE, RSC_H_TOTAL, 0);
+    TOTAL("Total_Size 14", RSC_E_TRUNCATED, RSC_H_TOTAL, 14);
+    TOTAL("Total_Size 0x7f", RSC_E_TRUNCATED, RSC_H_TOTAL, 0x7f);
+    TOTAL("Total_Size 14, overlong (2 bytes)", RSC_E_TRUNCATED, RSC_H_TOTAL, 0x8e, 0x00);
+    TOTAL("Total_Size 15, overlong (3 bytes)", RSC_E_TRUNCATED, RSC_H_TOTAL, 0x8f, 0x80, 0x00);
+    TOTAL("Total_Size 17, overlong (5 bytes)", RSC_E_TRUNCATED, RSC_H_TOTAL, 0x91, 0x80, 0x80,
+          0x80, 0x00);
+    TOTAL("Total_Size 2^32 (5 bytes)", RSC_E_TRUNCATED, RSC_H_TOTAL, 0x80, 0x80, 0x80, 0x80,
+          0x10);
+    TOTAL("Total_Size 2^32-1 (5 bytes)", RSC_E_TRUNCATED, RSC_H_TOTAL, 0xff, 0xff, 0xff, 0xff,
+          0x0f);
+    TOTAL("Total_Size of 6 bytes", RSC_E_TRUNCATED, RSC_H_TOTAL, 0x92, 0x80, 0x80, 0x80, 0x80,
+          0x00);
     {
-        /* A 19-byte blob (no sections), and one whose Total_Size says 18. */
+        /* Around 128 bytes: the varint grows with the size it counts. */
+        for (size_t k = 110; k <= 120; k++) {
+            bb s = {0};
+            for (size_t i = 0; i < k; i++)
+                bb_u8(&s, (uint8_t)('a' + i % 26));
+            tb_sec one[] = {TB_SEC(1, &s)};
+            size_t n;
+            uint8_t *nb = tb_blob(0, one, 1, &n);
+            size_t tl = n < 128 ? 1 : 2;
+            CHECK(n == RSC_H_TOTAL + tl + 2 + k && tb_present_at(nb) == RSC_H_TOTAL + tl,
+                  "STRINGS of %zu bytes: Total_Size %zu of %zu bytes", k, n, tl);
+            expect("blob around 128 bytes", nb, n, RSC_OK, 0);
+            free(nb);
+            if (tl == 1) { /* the same in a 2-byte Total_Size: overlong below 128 */
+                bb body = {0};
+                bb_u8(&body, 0x01), bb_varint(&body, (uint32_t)k), bb_raw(&body, s.d, s.n);
+                size_t m;
+                nb = tb_wrap_tlen(0, body.d, body.n, 2, &m);
+                CHECK(m == n + 1, "tb_wrap_tlen: one byte more");
+                if (m < 128)
+                    expect("Total_Size overlong below 128", nb, m, RSC_E_TRUNCATED, RSC_H_TOTAL);
+                else
+                    expect("Total_Size 128 in 2 bytes (canonical)", nb, m, RSC_OK, 0);
+                free(nb);
+                bb_free(&body);
+            }
+            bb_free(&s);
+        }
+    }
+    {
+        /* A 12-byte blob (no Present), and the header of the empty blob. */
         size_t n;
         uint8_t *nb = tb_wrap(0, NULL, 0, &n);
-        CHECK(n == 19, "empty blob is 19 bytes");
-        expect("header only", nb, n, RSC_OK, 0);
-        poke("header only, Total_Size 18", nb, n, 11, 18, 4, RSC_E_SIZE, 11);
-        poke("header only, Total_Size 20", nb, n, 11, 20, 4, RSC_E_TRUNCATED, 11);
+        CHECK(n == 12 && nb[11] == 12, "header alone is 12 bytes");
+        expect("header alone: no Present", nb, n, RSC_E_CORRUPT, 12);
+        poke("header alone, Total_Size 11", nb, n, RSC_H_TOTAL, 11, 1, RSC_E_SIZE, RSC_H_TOTAL);
+        poke("header alone, Total_Size 13", nb, n, RSC_H_TOTAL, 13, 1, RSC_E_TRUNCATED,
+             RSC_H_TOTAL);
         free(nb);
     }
 }
@@ -272,74 +379,120 @@ static void test_header(void)
 
 #define BODY(...) ((const uint8_t[]){__VA_ARGS__}), sizeof((const uint8_t[]){__VA_ARGS__})
 
-/* A blob of the header and these body bytes, checksum right. */
+/* A blob of the header and these body bytes (Present and the sections),
+ * checksum right; off is from the body's start (Present). */
 static void frame(const char *name, const uint8_t *body, size_t n, rsc_status want, size_t off)
 {
     size_t size;
     uint8_t *b = tb_wrap(0, body, n, &size);
-    expect(name, b, size, want, off);
+    size_t at = want == RSC_OK ? 0 : tb_present_at(b) + off;
+    expect(name, b, size, want, at);
     /* Framing comes before the checksum: the same failure with it wrong. */
     if (want != RSC_OK) {
-        b[16] ^= 0x40;
-        expect(name, b, size, want, off);
+        b[RSC_H_CHECK + 1] ^= 0x40;
+        expect(name, b, size, want, at);
     }
     free(b);
 }
 
 static void test_framing(void)
 {
-    frame("no sections", NULL, 0, RSC_OK, 0);
-    /* Tag varints */
-    frame("Tag cut", BODY(0x80), RSC_E_CORRUPT, H);
-    frame("Tag cut after 4 bytes", BODY(0x82, 0x80, 0x80, 0x80), RSC_E_CORRUPT, H);
-    frame("Tag overlong", BODY(0x82, 0x00, 0x00), RSC_E_CORRUPT, H);
-    frame("Tag overlong (5 bytes)", BODY(0x82, 0x80, 0x80, 0x80, 0x00, 0x00), RSC_E_CORRUPT, H);
-    frame("Tag 2^32", BODY(0x80, 0x80, 0x80, 0x80, 0x10, 0x00), RSC_E_CORRUPT, H);
-    frame("Tag 2^35-1", BODY(0xff, 0xff, 0xff, 0xff, 0x7f, 0x00), RSC_E_CORRUPT, H);
-    frame("Tag of 6 bytes", BODY(0x81, 0x80, 0x80, 0x80, 0x80, 0x00, 0x00), RSC_E_CORRUPT, H);
-    frame("Tag 2^32-1: unknown skippable, 5 bytes", BODY(0xff, 0xff, 0xff, 0xff, 0x0f, 0x00),
-          RSC_OK, 0);
-    frame("Tag 2^32-2: unknown, not skippable", BODY(0xfe, 0xff, 0xff, 0xff, 0x0f, 0x00),
-          RSC_E_VERSION, H);
-    frame("Tag 129: 2-byte varint", BODY(0x81, 0x01, 0x00), RSC_OK, 0);
-    /* Ids */
-    frame("Id 0", BODY(0x00, 0x00), RSC_E_CORRUPT, H);
-    frame("Id 0 skippable", BODY(0x01, 0x00), RSC_E_CORRUPT, H);
-    for (uint8_t id = 1; id <= 8; id++) {
-        uint8_t ok[] = {(uint8_t)(id << 1), 0x00}, skip[] = {(uint8_t)(id << 1 | 1), 0x00};
-        frame("known Id, Size 0", ok, 2, RSC_OK, 0);
-        frame("known Id with Skippable", skip, 2, RSC_E_CORRUPT, H);
+    frame("no sections", BODY(0x00), RSC_OK, 0);
+    /* The Present varint */
+    frame("no Present", NULL, 0, RSC_E_CORRUPT, 0);
+    frame("Present cut", BODY(0x80), RSC_E_CORRUPT, 0);
+    frame("Present cut after 4 bytes", BODY(0x81, 0x80, 0x80, 0x80), RSC_E_CORRUPT, 0);
+    frame("Present overlong", BODY(0x80, 0x00), RSC_E_CORRUPT, 0);
+    frame("Present overlong, STRINGS after it", BODY(0x81, 0x00, 0x01, 'a'), RSC_E_CORRUPT, 0);
+    frame("Present overlong (5 bytes)", BODY(0x81, 0x80, 0x80, 0x80, 0x00, 0x01, 'a'),
+          RSC_E_CORRUPT, 0);
+    frame("Present 2^32", BODY(0x80, 0x80, 0x80, 0x80, 0x10, 0x00), RSC_E_CORRUPT, 0);
+    frame("Present 2^35-1", BODY(0xff, 0xff, 0xff, 0xff, 0x7f, 0x00), RSC_E_CORRUPT, 0);
+    frame("Present of 6 bytes", BODY(0x81, 0x80, 0x80, 0x80, 0x80, 0x00, 0x01, 'a'),
+          RSC_E_CORRUPT, 0);
+    frame("Present 1 (STRINGS), 2-byte varint", BODY(0x81, 0x00), RSC_E_CORRUPT, 0);
+    /* Sizes: each present section has one, >= 1 */
+    for (uint32_t id = 1; id <= 32; id++) {
+        bb x = {0};
+        bb_varint(&x, 1u << (id - 1));
+        size_t at = x.n;
+        bb_u8(&x, 0x00);
+        frame("a present section of Size 0", x.d, x.n, RSC_E_CORRUPT, at);
+        x.n = at;
+        frame("a present section without its Size", x.d, x.n, RSC_E_CORRUPT, at);
+        bb_free(&x);
     }
-    frame("unknown Id 9", BODY(0x12, 0x00), RSC_E_VERSION, H);
-    frame("unknown Id 9 skippable", BODY(0x13, 0x02, 'x', 'y'), RSC_OK, 0);
-    frame("unknown Id 200 skippable, after 8", BODY(0x10, 0x00, 0x91, 0x03, 0x01, 0xff),
+    frame("Size 0 after a section", BODY(0x03, 0x01, 'a', 0x00), RSC_E_CORRUPT, 3);
+    frame("Size missing", BODY(0x01), RSC_E_CORRUPT, 1);
+    frame("Size cut", BODY(0x01, 0x80), RSC_E_CORRUPT, 1);
+    frame("Size overlong", BODY(0x01, 0x81, 0x00, 'a'), RSC_E_CORRUPT, 1);
+    frame("Size 0, overlong", BODY(0x01, 0x80, 0x00), RSC_E_CORRUPT, 1);
+    frame("Size 2^32", BODY(0x01, 0x80, 0x80, 0x80, 0x80, 0x10), RSC_E_CORRUPT, 1);
+    frame("Size 2^32-1: past Total_Size", BODY(0x01, 0xff, 0xff, 0xff, 0xff, 0x0f),
+          RSC_E_CORRUPT, 1);
+    frame("Size past Total_Size by one", BODY(0x01, 0x03, 'a', 'b'), RSC_E_CORRUPT, 1);
+    frame("second Size past Total_Size", BODY(0x03, 0x01, 'a', 0x02, 'b'), RSC_E_CORRUPT, 3);
+    frame("a bit set, its section missing", BODY(0x03, 0x01, 'a'), RSC_E_CORRUPT, 3);
+    frame("Size up to Total_Size", BODY(0x01, 0x02, 'a', 'b'), RSC_OK, 0);
+    /* The sections end exactly at Total_Size (reported at Present). */
+    frame("Present 0, a byte after it", BODY(0x00, 0x00), RSC_E_CORRUPT, 0);
+    frame("Present 0, a section after it", BODY(0x00, 0x01, 0x01, 'a'), RSC_E_CORRUPT, 0);
+    frame("a byte after the last section", BODY(0x01, 0x01, 'a', 0x00), RSC_E_CORRUPT, 0);
+    frame("a section more than Present says", BODY(0x01, 0x01, 'a', 0x01, 'b'), RSC_E_CORRUPT,
+          0);
+    /* Unknown Ids (9..32): skipped, their Size checked like any. */
+    frame("unknown Id 9", BODY(0x80, 0x02, 0x02, 'x', 'y'), RSC_OK, 0);
+    frame("unknown Id 9, Size 0", BODY(0x80, 0x02, 0x00), RSC_E_CORRUPT, 2);
+    frame("unknown Id 9, Size past Total_Size", BODY(0x80, 0x02, 0x05, 'x'), RSC_E_CORRUPT, 2);
+    frame("unknown Id 9, Size cut", BODY(0x80, 0x02, 0x80), RSC_E_CORRUPT, 2);
+    frame("unknown Id 32 (a 5-byte Present)", BODY(0x80, 0x80, 0x80, 0x80, 0x08, 0x01, 0xff),
           RSC_OK, 0);
-    frame("unknown not skippable after known ones", BODY(0x02, 0x00, 0x14, 0x00),
-          RSC_E_VERSION, H + 2);
-    frame("Id repeated", BODY(0x04, 0x00, 0x04, 0x00), RSC_E_CORRUPT, H + 2);
-    frame("Ids decreasing", BODY(0x06, 0x00, 0x04, 0x00), RSC_E_CORRUPT, H + 2);
-    frame("known Id after an unknown one", BODY(0x13, 0x01, 'x', 0x10, 0x00), RSC_E_CORRUPT,
-          H + 3);
-    frame("unknown skippable Ids repeated", BODY(0x13, 0x00, 0x13, 0x00), RSC_E_CORRUPT, H + 2);
-    frame("skippable Id 9 then 10", BODY(0x13, 0x00, 0x15, 0x00), RSC_OK, 0);
-    /* Sizes */
-    frame("Size missing", BODY(0x02), RSC_E_CORRUPT, H + 1);
-    frame("Size cut", BODY(0x02, 0x80), RSC_E_CORRUPT, H + 1);
-    frame("Size overlong", BODY(0x02, 0x81, 0x00, 'a'), RSC_E_CORRUPT, H + 1);
-    frame("Size 2^32", BODY(0x02, 0x80, 0x80, 0x80, 0x80, 0x10), RSC_E_CORRUPT, H + 1);
-    frame("Size 2^32-1: past Total_Size", BODY(0x02, 0xff, 0xff, 0xff, 0xff, 0x0f),
-          RSC_E_CORRUPT, H + 1);
-    frame("Size past Total_Size by one", BODY(0x02, 0x03, 'a', 'b'), RSC_E_CORRUPT, H + 1);
-    frame("skippable Size past Total_Size", BODY(0x13, 0x03, 'a', 'b'), RSC_E_CORRUPT, H + 1);
-    frame("second Size past Total_Size", BODY(0x02, 0x01, 'a', 0x13, 0x02, 'b'), RSC_E_CORRUPT,
-          H + 4);
-    /* The sequence ends exactly at Total_Size. */
-    frame("a byte after the last section (Id 0)", BODY(0x02, 0x01, 'a', 0x00), RSC_E_CORRUPT,
-          H + 3);
-    frame("a Tag without Size at the end", BODY(0x02, 0x01, 'a', 0x04), RSC_E_CORRUPT, H + 4);
+    frame("STRINGS, then unknown Ids 9 and 16", BODY(0x81, 0x82, 0x02, 0x01, 'a', 0x01, 'x',
+                                                     0x02, 'y', 'z'),
+          RSC_OK, 0);
+    frame("unknown Ids 9 and 16: the second past Total_Size",
+          BODY(0x80, 0x82, 0x02, 0x01, 'x', 0x03, 'y', 'z'), RSC_E_CORRUPT, 5);
+    {
+        /* Ids 9..32 all present, a byte each; and with one byte fewer. */
+        bb x = {0};
+        bb_varint(&x, 0xffffff00u);
+        CHECK(x.n == 5, "Present 0xffffff00: 5 bytes");
+        for (int k = 0; k < 24; k++)
+            bb_u8(&x, 0x01), bb_u8(&x, (uint8_t)k);
+        frame("24 unknown sections", x.d, x.n, RSC_OK, 0);
+        frame("24 unknown sections, the last cut", x.d, x.n - 1, RSC_E_CORRUPT, x.n - 2);
+        bb_free(&x);
+    }
+    {
+        /* An unknown section's content is not read: a known section after
+         * it (a higher bit is not known: all known ones come first), so a
+         * SITEMAPS after STRINGS, and an unknown Id 9 with anything. */
+        size_t n;
+        uint8_t *b = tb_wrap(0, BODY(0xc1, 0x02, 0x03, 'a', 'b', 'c', 0x01, 0x00, 0x02, 0xff,
+                                     0xff),
+                             &n);
+        size_t ssz = 0;
+        CHECK(tb_section(b, n, 1, &ssz) == P0 + 3 && ssz == 3 &&
+                  tb_section(b, n, 7, &ssz) == P0 + 7 && ssz == 1 &&
+                  tb_section(b, n, 9, &ssz) == P0 + 9 && ssz == 2,
+              "STRINGS, SITEMAPS, Id 9 in Id order");
+        expect("STRINGS, SITEMAPS (Count 0), unknown Id 9", b, n, RSC_OK, 0);
+        free(b);
+    }
+    /* The sections are in Id order: the bytes of a lower Id first.
+     * STRINGS "abc" and SITEMAPS "0" (Count 0) swapped: STRINGS is "\0",
+     * SITEMAPS "abc" (Count 'a', its width byte 'b' with bits past the
+     * three columns). */
+    frame("STRINGS then SITEMAPS", BODY(0x41, 0x03, 'a', 'b', 'c', 0x01, 0x00), RSC_OK, 0);
+    {
+        size_t n;
+        uint8_t *b = tb_wrap(0, BODY(0x41, 0x01, 0x00, 0x03, 'a', 'b', 'c'), &n);
+        expect("SITEMAPS' bytes first", b, n, RSC_E_CORRUPT, P0 + 4);
+        free(b);
+    }
     /* A 2-byte Size: 200 bytes of STRINGS. */
     bb big = {0};
-    bb_u8(&big, 0x02);
+    bb_u8(&big, 0x01);
     bb_varint(&big, 200);
     for (int i = 0; i < 200; i++)
         bb_u8(&big, 0xff);
@@ -347,10 +500,24 @@ static void test_framing(void)
     bb_free(&big);
     /* Blobs of every length modulo 16 (the runtime sums 16 bytes a step). */
     for (size_t k = 1; k <= 33; k++) {
-        uint8_t body[40] = {0x02, (uint8_t)k};
+        uint8_t body[40] = {0x01, (uint8_t)k};
         for (size_t i = 0; i < k; i++)
             body[2 + i] = (uint8_t)(0x41 + i * 37);
         frame("STRINGS of k bytes", body, 2 + k, RSC_OK, 0);
+    }
+    {
+        /* tb_blob: a section of TB_SIZE0 is present with Size 0; NULL or
+         * empty content leaves it out. */
+        bb e = {0}, s = {0};
+        bb_str(&s, "ab");
+        tb_sec x[] = {TB_SEC(3, TB_SIZE0), TB_SEC(1, &s), TB_SEC(2, &e), TB_SEC(4, NULL)};
+        size_t n;
+        uint8_t *b = tb_blob(0, x, 4, &n);
+        CHECK(n == P0 + 5 && b[P0] == 0x05 && b[P0 + 1] == 2 && b[P0 + 4] == 0,
+              "tb_blob: Present 5, STRINGS, PROGRAMS of Size 0");
+        expect("PROGRAMS of Size 0 after STRINGS", b, n, RSC_E_CORRUPT, P0 + 4);
+        free(b);
+        bb_free(&s);
     }
 }
 
@@ -358,6 +525,7 @@ static void test_framing(void)
 
 static void test_checksum(void)
 {
+    const size_t CK = RSC_H_CHECK, bp = tb_present_at(base);
     /* The builder's Adler-32 against RFC 1950's definition. */
     CHECK(tb_adler32((const uint8_t *)"Wikipedia", 9) == 0x11E60398u &&
               tb_adler32((const uint8_t *)"", 0) == 1 &&
@@ -366,25 +534,27 @@ static void test_checksum(void)
     {
         /* The stored value: Adler-32 with the Checksum bytes read as zero. */
         uint8_t *b = dup_blob(base, base_n);
-        uint32_t stored = rd32le(b + 15);
-        wr32le(b + 15, 0);
+        uint32_t stored = rd32le(b + CK);
+        wr32le(b + CK, 0);
         CHECK(stored == tb_adler32(b, base_n), "Checksum of base");
         free(b);
     }
-    poke_raw("Checksum + 1 (a)", base, base_n, 15, rd32le(base + 15) + 1, 4, RSC_E_CHECKSUM, 15);
-    poke_raw("Checksum high bit (b)", base, base_n, 15, rd32le(base + 15) ^ 0x80000000u, 4,
-             RSC_E_CHECKSUM, 15);
-    poke_raw("Checksum 0", base, base_n, 15, 0, 4, RSC_E_CHECKSUM, 15);
-    poke_raw("Checksum byte-swapped", base, base_n, 15,
-             (rd32le(base + 15) >> 16) | (rd32le(base + 15) << 16), 4, RSC_E_CHECKSUM, 15);
+    poke_raw("Checksum + 1 (a)", base, base_n, CK, rd32le(base + CK) + 1, 4, RSC_E_CHECKSUM, CK);
+    poke_raw("Checksum high bit (b)", base, base_n, CK, rd32le(base + CK) ^ 0x80000000u, 4,
+             RSC_E_CHECKSUM, CK);
+    poke_raw("Checksum 0", base, base_n, CK, 0, 4, RSC_E_CHECKSUM, CK);
+    poke_raw("Checksum byte-swapped", base, base_n, CK,
+             (rd32le(base + CK) >> 16) | (rd32le(base + CK) << 16), 4, RSC_E_CHECKSUM, CK);
     poke_raw("a byte of the body", base, base_n, base_n - 5, base[base_n - 5] ^ 1, 1,
-             RSC_E_CHECKSUM, 15);
+             RSC_E_CHECKSUM, CK);
     poke_raw("the last byte", base, base_n, base_n - 1, base[base_n - 1] ^ 0x80, 1,
-             RSC_E_CHECKSUM, 15);
-    poke_raw("the first Tag: framing before the checksum", base, base_n, H, base[H] ^ 0x01, 1,
-             RSC_E_CORRUPT, H);
-    poke_raw("profile flag", base, base_n, 10, 1, 1, RSC_E_CHECKSUM, 15);
-    poke_raw("Format_Minor", base, base_n, 9, 3, 1, RSC_E_CHECKSUM, 15);
+             RSC_E_CHECKSUM, CK);
+    poke_raw("Present 0: framing before the checksum", base, base_n, bp, 0, 1, RSC_E_CORRUPT, bp);
+    CHECK(base[bp] == 0xff && base[bp + 1] == 0x01, "base: every section, Present 2 bytes");
+    poke_raw("the first Size 0: framing before the checksum", base, base_n, bp + 2, 0, 1,
+             RSC_E_CORRUPT, bp + 2);
+    poke_raw("profile flag", base, base_n, RSC_H_FLAGS, 1, 1, RSC_E_CHECKSUM, CK);
+    poke_raw("Format_Minor", base, base_n, RSC_H_MINOR, 3, 1, RSC_E_CHECKSUM, CK);
     /* Changes that keep a (the byte sum) change b: +1 and -1 at two
      * places of STRINGS, and two different bytes swapped. */
     size_t strings, str_n;
@@ -395,20 +565,20 @@ static void test_checksum(void)
         j++;
     CHECK(j < strings + str_n, "two bytes to change in STRINGS");
     b[i]++, b[j]--;
-    expect("a kept, b changed", b, base_n, RSC_E_CHECKSUM, 15);
+    expect("a kept, b changed", b, base_n, RSC_E_CHECKSUM, CK);
     memcpy(b, base, base_n);
     for (i = strings; i + 1 < strings + str_n && b[i] == b[i + 1]; i++)
         ;
     uint8_t t = b[i];
     b[i] = b[i + 1], b[i + 1] = t;
-    expect("two bytes swapped", b, base_n, RSC_E_CHECKSUM, 15);
+    expect("two bytes swapped", b, base_n, RSC_E_CHECKSUM, CK);
     /* Checksum first, then the contents: a corrupt content with a wrong
      * checksum is a checksum failure. */
     size_t rules = sec(base, base_n, 2);
     tab r = tab_at(base, rules, 3);
     memcpy(b, base, base_n);
     b[cell(&r, 0, 0)] = 0; /* rule line 0 */
-    expect("content error, checksum wrong", b, base_n, RSC_E_CHECKSUM, 15);
+    expect("content error, checksum wrong", b, base_n, RSC_E_CHECKSUM, CK);
     tb_fix_checksum(b, base_n);
     expect("content error, checksum right", b, base_n, RSC_E_CORRUPT, cell(&r, 0, 0));
     free(b);
@@ -428,21 +598,25 @@ static void test_checksum(void)
         b = tb_blob(0, one, 1, &n);
         expect("sums reduced", b, n, RSC_OK, 0);
         b[n - 1 - lens[k] / 2] ^= 0x10;
-        expect("sums reduced, one flip", b, n, RSC_E_CHECKSUM, 15);
+        expect("sums reduced, one flip", b, n, RSC_E_CHECKSUM, CK);
         free(b);
         bb_free(&s);
     }
 }
 
+
 /* ---- Tables in every section (the "Every Table" rules) ----------------- */
 
 /* The smallest blob with every section, one row in each Table; then the
- * same with one Table damaged. */
-enum { M_OK, M_COUNT_OVERLONG, M_COUNT_CUT, M_WIDTHS_CUT, M_WIDTH0, M_WIDTH5, M_ROWS_PAST,
-       M_TRAILING, M_N };
+ * same with one Table damaged. Widths are packed, 2 bits a column (width
+ * - 1): no width 0 or 5 can be written; the bits past the last column of
+ * the last width byte must be 0. */
+enum { M_OK, M_COUNT_OVERLONG, M_COUNT_CUT, M_WIDTHS_CUT, M_WBITS_LOW, M_WBITS_HIGH,
+       M_ROWS_PAST, M_TRAILING, M_N };
 static const char *const m_names[] = {"valid", "Count overlong", "Count cut",
-                                      "widths cut", "width 0", "width 5",
-                                      "rows past the section", "a byte after the content"};
+                                      "widths cut", "the width bit after the columns",
+                                      "the top width bit", "rows past the section",
+                                      "a byte after the content"};
 
 typedef struct mtab {
     unsigned cols;
@@ -469,10 +643,10 @@ static const struct msec {
 static uint8_t *mini_blob(size_t ms, unsigned mt, int mut, size_t *size, size_t *want)
 {
     bb body = {0}, c = {0};
-    bb_u8(&body, 0x02);
+    size_t rel_want = SIZE_MAX;
+    bb_varint(&body, 0xff); /* STRINGS .. DIRECTIVES */
     bb_u8(&body, 3);
     bb_str(&body, "abc");
-    *want = 0;
     for (size_t i = 0; i < N_MSECS; i++) {
         const struct msec *m = &msecs[i];
         size_t rel = SIZE_MAX;
@@ -480,8 +654,10 @@ static uint8_t *mini_blob(size_t ms, unsigned mt, int mut, size_t *size, size_t 
         bb_raw(&c, m->prefix, m->np);
         for (unsigned t = 0; t < m->ntabs; t++) {
             const mtab *x = &m->tabs[t];
+            const size_t nw = tb_wbytes(x->cols);
             size_t at = c.n;
             int hit = i == ms && t == mt;
+            uint8_t wb[2] = {0, 0}; /* widths all 1 */
             if (hit && mut == M_COUNT_CUT) {
                 bb_u8(&c, 0x80);
                 rel = at;
@@ -489,8 +665,7 @@ static uint8_t *mini_blob(size_t ms, unsigned mt, int mut, size_t *size, size_t 
             }
             if (hit && mut == M_WIDTHS_CUT) {
                 bb_u8(&c, 1);
-                for (unsigned k = 0; k + 1 < x->cols; k++)
-                    bb_u8(&c, 1);
+                bb_raw(&c, wb, nw - 1);
                 rel = at;
                 goto done;
             }
@@ -498,8 +673,11 @@ static uint8_t *mini_blob(size_t ms, unsigned mt, int mut, size_t *size, size_t 
                 bb_u8(&c, 0x81), bb_u8(&c, 0x00);
             else
                 bb_u8(&c, hit && mut == M_ROWS_PAST ? 100 : 1);
-            for (unsigned k = 0; k < x->cols; k++)
-                bb_u8(&c, !hit || k + 1 < x->cols ? 1 : mut == M_WIDTH0 ? 0 : mut == M_WIDTH5 ? 5 : 1);
+            if (hit && mut == M_WBITS_LOW)
+                wb[nw - 1] |= (uint8_t)(1u << (2 * (x->cols % 4)));
+            if (hit && mut == M_WBITS_HIGH)
+                wb[nw - 1] |= 0x80;
+            bb_raw(&c, wb, nw);
             for (unsigned k = 0; k < x->cols; k++)
                 bb_u8(&c, x->vals[k]);
             if (hit && mut != M_TRAILING)
@@ -514,12 +692,12 @@ static uint8_t *mini_blob(size_t ms, unsigned mt, int mut, size_t *size, size_t 
         }
     done:
         if (rel != SIZE_MAX)
-            *want = H + body.n + varint_len(m->id << 1) + varint_len((uint32_t)c.n) + rel;
-        bb_varint(&body, m->id << 1);
+            rel_want = body.n + varint_len((uint32_t)c.n) + rel;
         bb_varint(&body, (uint32_t)c.n);
         bb_raw(&body, c.d, c.n);
     }
     uint8_t *b = tb_wrap(0, body.d, body.n, size);
+    *want = rel_want == SIZE_MAX ? 0 : tb_present_at(b) + rel_want;
     bb_free(&body), bb_free(&c);
     return b;
 }
@@ -532,14 +710,12 @@ static void one_sec(const char *name, uint32_t id, const uint8_t *c, size_t n, r
     bb str = {0}, s = {0}, sets = {0};
     bb_str(&str, "abc");
     bb_raw(&s, c, n);
-    static const uint8_t one_set[] = {1, 1, 1, 0, 0, 0};
+    static const uint8_t one_set[] = {1, 0, 0, 0, 0};
     bb_raw(&sets, one_set, sizeof one_set);
     tb_sec ss[3] = {TB_SEC(1, &str), TB_SEC(4, &sets), TB_SEC(id, &s)};
-    size_t size, ns = 3;
+    size_t size, ns = id == 4 ? 2 : 3;
     if (id == 4) /* SETS itself: no second SETS */
-        ss[1] = ss[2], ns = 2;
-    else if (id < 4) /* in Id order */
-        ss[1] = (tb_sec)TB_SEC(id, &s), ss[2] = (tb_sec)TB_SEC(4, &sets);
+        ss[1] = ss[2];
     uint8_t *b = tb_blob(0, ss, ns, &size);
     expect(name, b, size, want, want == RSC_OK ? 0 : sec(b, size, id) + rel);
     free(b);
@@ -577,32 +753,70 @@ static void test_tables(void)
                 expect(name, b, n, RSC_E_CORRUPT, off);
                 free(b);
             }
-    /* An empty Table is the single byte 0: the draft's Count 0 followed by
-     * widths leaves bytes over (the content does not fill its Size). */
+    /* The packed widths as FORMAT.md 4.0's examples give them. */
+    {
+        bb x = {0};
+        uint32_t v3[3] = {1, 300, 1}, v6[6] = {1, 2, 3, 4, 5, 6};
+        tb_table(&x, 1, 3, v3, NULL); /* widths 1, 2, 1 */
+        CHECK(x.n == 6 && x.d[0] == 1 && x.d[1] == 0x04, "widths 1, 2, 1: one byte 0x04");
+        x.n = 0;
+        v3[1] = 3;
+        tb_table(&x, 1, 3, v3, NULL);
+        CHECK(x.n == 5 && x.d[1] == 0x00, "widths 1, 1, 1: one byte 0x00");
+        x.n = 0;
+        tb_table(&x, 1, 6, v6, NULL);
+        CHECK(x.n == 9 && x.d[1] == 0 && x.d[2] == 0, "6 columns of width 1: two bytes 00 00");
+        x.n = 0;
+        static const uint8_t w4[6] = {4, 3, 2, 1, 2, 4};
+        tb_table(&x, 1, 6, v6, w4);
+        uint8_t got[6];
+        uint32_t cnt;
+        size_t rows = tb_table_at(x.d, 0, 6, &cnt, got);
+        CHECK(x.d[1] == (3 | 2 << 2 | 1 << 4 | 0 << 6) && x.d[2] == (1 | 3 << 2) && rows == 3 &&
+                  cnt == 1 && memcmp(got, w4, 6) == 0 && x.n == 3 + 16,
+              "widths 4 3 2 1 2 4: 0x1b 0x0d, read back");
+        bb_free(&x);
+    }
+    /* An empty Table is the single byte 0: Count 0 followed by a widths
+     * byte leaves bytes over (the content does not fill its Size). */
     ONE_SEC("RULES: Count 0", 2, RSC_OK, 0, 0x00);
-    ONE_SEC("RULES: Count 0 with widths", 2, RSC_E_CORRUPT, 1, 0x00, 1, 1, 1);
+    ONE_SEC("RULES: Count 0 with a widths byte", 2, RSC_E_CORRUPT, 1, 0x00, 0x00);
     ONE_SEC("PROGRAMS: Count 0", 3, RSC_OK, 0, 0x00);
-    ONE_SEC("PROGRAMS: Count 0 with a width (Data without programs)", 3, RSC_E_CORRUPT, 1,
-            0x00, 1);
+    ONE_SEC("PROGRAMS: Count 0 with a widths byte (Data without programs)", 3, RSC_E_CORRUPT, 1,
+            0x00, 0x00);
     ONE_SEC("SETS: Counts 0", 4, RSC_OK, 0, 0x00, 0x00);
-    ONE_SEC("SETS: Count 0 with widths, then the list", 4, RSC_E_CORRUPT, 3, 0x00, 1, 1, 0x00);
+    ONE_SEC("SETS: Count 0 with a widths byte (read as the list), then the list", 4,
+            RSC_E_CORRUPT, 2, 0x00, 0x00, 0x00);
     ONE_SEC("AGENTS: Global 0, Count 0", 5, RSC_OK, 0, 0x00, 0x00);
-    ONE_SEC("AGENTS: Count 0 with widths", 5, RSC_E_CORRUPT, 2, 0x01, 0x00, 1, 1, 1);
+    ONE_SEC("AGENTS: Count 0 with a widths byte", 5, RSC_E_CORRUPT, 2, 0x01, 0x00, 0x00);
     ONE_SEC("GROUPS: Counts 0", 6, RSC_OK, 0, 0x00, 0x00);
-    ONE_SEC("GROUPS: Count 0 with widths (read as the list)", 6, RSC_E_CORRUPT, 4, 0x00, 1, 1,
-            0x00, 1);
-    ONE_SEC("SITEMAPS: Count 0 with widths", 7, RSC_E_CORRUPT, 1, 0x00, 1, 1, 1);
-    ONE_SEC("DIRECTIVES: Count 0 with widths", 8, RSC_E_CORRUPT, 1, 0x00, 1, 1, 1, 1, 1, 1);
+    ONE_SEC("GROUPS: Count 0 with a widths byte (read as the list)", 6, RSC_E_CORRUPT, 2, 0x00,
+            0x00, 0x01, 0x00, 0x00);
+    ONE_SEC("SITEMAPS: Count 0 with a widths byte", 7, RSC_E_CORRUPT, 1, 0x00, 0x00);
+    ONE_SEC("DIRECTIVES: Count 0 with widths", 8, RSC_E_CORRUPT, 1, 0x00, 0x00, 0x00);
     ONE_SEC("DIRECTIVES: Count 0", 8, RSC_OK, 0, 0x00);
-    /* A bad width is reported at the Table (its Count), whichever column. */
-    ONE_SEC("SITEMAPS: first width 0", 7, RSC_E_CORRUPT, 0, 0x01, 0, 1, 1, 1, 0, 3);
-    ONE_SEC("SITEMAPS: second width 5", 7, RSC_E_CORRUPT, 0, 0x01, 1, 5, 1, 1, 0, 3, 0, 0, 0, 0);
-    ONE_SEC("SITEMAPS: width 255", 7, RSC_E_CORRUPT, 0, 0x01, 1, 1, 255, 1, 0, 3);
-    ONE_SEC("DIRECTIVES: sixth width 0", 8, RSC_E_CORRUPT, 0, 0x01, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1,
-            1);
+    /* The bits past the columns, reported at the Table (its Count). */
+    ONE_SEC("SITEMAPS: a row", 7, RSC_OK, 0, 0x01, 0x00, 1, 0, 3);
+    ONE_SEC("SITEMAPS: width bit 6 (no fourth column)", 7, RSC_E_CORRUPT, 0, 0x01, 0x40, 1, 0,
+            3);
+    ONE_SEC("SITEMAPS: width bit 7", 7, RSC_E_CORRUPT, 0, 0x01, 0x80, 1, 0, 3);
+    ONE_SEC("SITEMAPS: widths 4, 4, 4", 7, RSC_OK, 0, 0x01, 0x3f, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0,
+            0, 0);
+    ONE_SEC("SITEMAPS: widths 4, 4, 4 and bits 6-7", 7, RSC_E_CORRUPT, 0, 0x01, 0xff, 1, 0, 0, 0,
+            0, 0, 0, 0, 3, 0, 0, 0);
+    ONE_SEC("DIRECTIVES: a row", 8, RSC_OK, 0, 0x01, 0x00, 0x00, 1, 0, 0, 1, 1, 2);
+    ONE_SEC("DIRECTIVES: columns 5 and 6 of width 2 (second byte)", 8, RSC_OK, 0, 0x01, 0x00,
+            0x05, 1, 0, 0, 1, 1, 0, 2, 0);
+    ONE_SEC("DIRECTIVES: width bit 4 of the second byte", 8, RSC_E_CORRUPT, 0, 0x01, 0x00, 0x10,
+            1, 0, 0, 1, 1, 2);
+    ONE_SEC("DIRECTIVES: width bit 7 of the second byte", 8, RSC_E_CORRUPT, 0, 0x01, 0x00, 0x80,
+            1, 0, 0, 1, 1, 2);
+    ONE_SEC("DIRECTIVES: the second widths byte cut", 8, RSC_E_CORRUPT, 0, 0x01, 0x00);
     ONE_SEC("DIRECTIVES: a 2-byte Count (128 rows) past the section", 8, RSC_E_CORRUPT, 0, 0x80,
-            0x01, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 2);
-    ONE_SEC("GROUPS: list width 0", 6, RSC_E_CORRUPT, 1, 0x00, 0x01, 0x00, 0x00);
+            0x01, 0x00, 0x00, 1, 0, 0, 1, 1, 2);
+    ONE_SEC("GROUPS: list width bit 2 (no second column)", 6, RSC_E_CORRUPT, 1, 0x00, 0x01, 0x04,
+            0x00);
+    ONE_SEC("GROUPS: list width 2", 6, RSC_OK, 0, 0x00, 0x01, 0x01, 0x00, 0x00);
     /* Widths 1..4 in every column of every section. */
     tp_prog p = base_prog();
     for (unsigned w = 1; w <= 4; w++) {
@@ -629,7 +843,6 @@ static void test_tables(void)
     }
     bb_free(&str), bb_free(&rules);
 }
-
 /* ---- rule 9: RULES ----------------------------------------------------- */
 
 static void test_rules(void)
@@ -666,7 +879,7 @@ static void test_rules(void)
          1, RSC_OK, 0);
     poke("RULES: Count one more", base, base_n, r.at, 5, 1, RSC_E_CORRUPT, r.at);
     poke("RULES: Count one less", base, base_n, r.at, 3, 1, RSC_E_CORRUPT, tab_end(&r) - 3);
-    /* Format 3 reads no wildcard tail at load (the automaton holds the
+    /* No wildcard tail is read at load (the automaton holds the
      * segments): a glob rule's match text moved is not checked, safe but
      * wrong (FORMAT.md, Verification). */
     poke("glob rule's Str_Off moved (google: the match text; not checked)", base, base_n,
@@ -687,7 +900,7 @@ static void test_rules(void)
     tab f = tab_at(base_rfc, sec(base_rfc, base_rfc_n, 2), 5);
     size_t fstr, fs = sec(base_rfc, base_rfc_n, 1);
     tb_section(base_rfc, base_rfc_n, 1, &fstr);
-    CHECK(f.count == 4 && fstr < 255 && base_rfc[10] == 1, "base rfc RULES");
+    CHECK(f.count == 4 && fstr < 255 && base_rfc[RSC_H_FLAGS] == 1, "base rfc RULES");
     /* rows: "/ab", "/x*y", "/abc$" (End), "/%7e*c$" (match text "/~*c$") */
     CHECK(base_rfc[cell(&f, 3, 2)] == 7 && base_rfc[cell(&f, 3, 4)] == 5 &&
               memcmp(base_rfc + fs + base_rfc[cell(&f, 3, 3)], "/~*c$", 5) == 0 &&
@@ -701,8 +914,17 @@ static void test_rules(void)
          (uint32_t)fstr - 5, 1, RSC_OK, 0);
     poke("rfc: match text one past the end of STRINGS", base_rfc, base_rfc_n, cell(&f, 2, 3),
          (uint32_t)fstr - 4, 1, RSC_E_CORRUPT, cell(&f, 2, 0));
-    poke("rfc: Match_Len 0 of an End rule (not read)", base_rfc, base_rfc_n, cell(&f, 2, 4), 0,
-         1, RSC_OK, 0);
+    /* The End rule "/abc$" is a leaf of one End: its Rep's match text holds
+     * the leaf's label (4.0), so its Match_Len is read; "/ab" is an inner
+     * node's Accept: its Match_Len is not. */
+    poke("rfc: Match_Len 0 of an End rule: its leaf's label past it", base_rfc, base_rfc_n,
+         cell(&f, 2, 4), 0, 1, RSC_E_CORRUPT, ANY);
+    poke("rfc: Match_Len 3 of an End rule: its leaf at depth 4 past it", base_rfc, base_rfc_n,
+         cell(&f, 2, 4), 3, 1, RSC_E_CORRUPT, ANY);
+    poke("rfc: Match_Len 4 of an End rule: its leaf's (empty) label at its end", base_rfc,
+         base_rfc_n, cell(&f, 2, 4), 4, 1, RSC_OK, 0);
+    poke("rfc: Match_Len 0 of an inner node's Accept rule (not read)", base_rfc, base_rfc_n,
+         cell(&f, 0, 4), 0, 1, RSC_OK, 0);
     poke("rfc: Str_Len past STRINGS", base_rfc, base_rfc_n, cell(&f, 0, 2), 255, 1,
          RSC_E_CORRUPT, cell(&f, 0, 0));
     poke("rfc: Match_Len longer than the pattern (not checked)", base_rfc, base_rfc_n,
@@ -939,14 +1161,19 @@ static void test_programs(void)
         bb_free(&str), bb_free(&pr);
     }
 
-    /* Raw nodes. Default rules: rank r is r '*'s. */
+    /* Raw nodes. Default rules: rank r is r '*'s. Label_Head = Label_Len
+     * << 2 | Kind (0 inline, 1 Ref, 2 leaf of one Accept, 3 of one End);
+     * Head = Children << 5 | Width << 3 | Has_Root << 2 | Has_End << 1 |
+     * Has_Accept; n - 1 Offsets for n children (child 0 at C). */
     PROG("a leaf root", 1, RSC_OK, 0, 0x00, 0x00);
     PROG("root Label_Head overlong", 1, RSC_E_CORRUPT, 0, 0x80, 0x00, 0x00);
     PROG("root Label_Head cut", 1, RSC_E_CORRUPT, 0, 0x80);
-    PROG("root with an inline label", 1, RSC_E_CORRUPT, 0, 0x02, 'a', 0x00);
-    PROG("root with a Ref label", 1, RSC_E_CORRUPT, 0, 0x03, 0x01, 0x00);
+    PROG("root with an inline label", 1, RSC_E_CORRUPT, 0, 0x04, 'a', 0x00);
+    PROG("root with a Ref label", 1, RSC_E_CORRUPT, 0, 0x05, 0x01, 0x00);
     PROG("root with a Ref label of length 0", 1, RSC_E_CORRUPT, 0, 0x01, 0x01, 0x00);
-    PROG("root label past the span", 1, RSC_E_CORRUPT, 0, 0x0a, 'a', 0x00);
+    PROG("root as a leaf of one Accept (kind 2)", 1, RSC_E_CORRUPT, 0, 0x02, 0x01);
+    PROG("root as a leaf of one End (kind 3)", 1, RSC_E_CORRUPT, 0, 0x03, 0x01);
+    PROG("root label past the span", 1, RSC_E_CORRUPT, 0, 0x14, 'a', 0x00);
     PROG("Head missing", 1, RSC_E_CORRUPT, 1, 0x00);
     PROG("Head cut", 1, RSC_E_CORRUPT, 1, 0x00, 0x80);
     PROG("Head overlong", 1, RSC_E_CORRUPT, 1, 0x00, 0x80, 0x00);
@@ -956,6 +1183,10 @@ static void test_programs(void)
     PROG("Children 256, span too short", 1, RSC_E_CORRUPT, 3, 0x00, 0x80, 0x40, 0x00);
     PROG("leaf with Width 1", 1, RSC_E_CORRUPT, 1, 0x00, 0x08);
     PROG("leaf with Width 3", 1, RSC_E_CORRUPT, 1, 0x00, 0x18);
+    /* Width must be 0 when Children <= 1 (a single child has no Offset) */
+    PROG("one child with Width 1", 1, RSC_E_CORRUPT, 1, 0x00, 0x28, '/', 0x00, 0x00);
+    PROG("one child with Width 3", 1, RSC_E_CORRUPT, 1, 0x00, 0x38, '/', 0x00, 0x00);
+    PROG("one child with Width 0", 1, RSC_OK, 0, 0x00, 0x20, '/', 0x00, 0x00);
     PROG("leaf and a byte", 1, RSC_E_CORRUPT, 2, 0x00, 0x00, 0x00);
     PROG("Accept missing", 1, RSC_E_CORRUPT, 2, 0x00, 0x01);
     PROG("Accept 0", 1, RSC_E_CORRUPT, 2, 0x00, 0x01, 0x00);
@@ -980,28 +1211,28 @@ static void test_programs(void)
          0x01, 0x00);
     PROG("Slot after Accept and End", 3, RSC_E_CORRUPT, 4, 0x00, 0x07, 0x02, 0x01, 0x00);
     /* Whole programs: rule 1 "*a" (the default rules are stars: nothing
-     * reads the match texts of a wildcard rule at load). */
+     * reads the match texts of a wildcard rule at load). Widths packed:
+     * 0x00 is every column of width 1 (two bytes for 5 to 8 columns). */
 #define STAR_A 0x03, 0x00, 0x04, 0x00,             /* Trie_Size 3: root, Slot 0 */ \
         0x00,                                      /* Shape 0                   */ \
-        0x01, 1, 1, 0x00, 0x01,                    /* ROOTS: level 0, Max 1     */ \
-        0x01, 1, 1, 1, 1, 1, 1, 0x01, 0, 1, 0, 1, 0, /* OUTS: "a": Len 1, Edge 0 */ \
-        0x02, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 'a', 0, 0, 0, 1, /* STATES: "", "a"  */ \
-        0x01, 1, 1, 1, 1, 0, 1, 0, 1               /* EDGES: slot 0, rank 1     */
+        0x01, 0x00, 0x00, 0x01,                    /* ROOTS: level 0, Max 1     */ \
+        0x01, 0x00, 0x00, 1, 0, 1, 0, 1, 0,        /* OUTS: "a": Len 1, Edge 0  */ \
+        0x02, 0x00, 0x00, 0, 1, 1, 0, 0, 'a', 0, 0, 0, 1, /* STATES: "", "a"     */ \
+        0x01, 0x00, 0, 1, 0, 1                     /* EDGES: slot 0, rank 1     */
     WHOLE("\"*a\"", 1, RSC_OK, 0, STAR_A, 0, 0, 0);
-    /* Pad: RSC_PAD zero bytes after EDGES when ROOTS is not empty (at 48) */
+    /* Pad: RSC_PAD zero bytes after EDGES when ROOTS is not empty (at 37) */
     CHECK(RSC_PAD == 3, "RSC_PAD 3");
-    WHOLE("\"*a\" without its padding", 1, RSC_E_CORRUPT, 48, STAR_A);
-    WHOLE("\"*a\", padding of 2 bytes", 1, RSC_E_CORRUPT, 48, STAR_A, 0, 0);
-    WHOLE("\"*a\", padding of 4 bytes", 1, RSC_E_CORRUPT, 48, STAR_A, 0, 0, 0, 0);
-    WHOLE("\"*a\", padding byte 0 not zero", 1, RSC_E_CORRUPT, 48, STAR_A, 1, 0, 0);
-    WHOLE("\"*a\", padding byte 1 not zero", 1, RSC_E_CORRUPT, 49, STAR_A, 0, 0x80, 0);
-    WHOLE("\"*a\", padding byte 2 not zero", 1, RSC_E_CORRUPT, 50, STAR_A, 0, 0, 0xff);
+    WHOLE("\"*a\" without its padding", 1, RSC_E_CORRUPT, 37, STAR_A);
+    WHOLE("\"*a\", padding of 2 bytes", 1, RSC_E_CORRUPT, 37, STAR_A, 0, 0);
+    WHOLE("\"*a\", padding of 4 bytes", 1, RSC_E_CORRUPT, 37, STAR_A, 0, 0, 0, 0);
+    WHOLE("\"*a\", padding byte 0 not zero", 1, RSC_E_CORRUPT, 37, STAR_A, 1, 0, 0);
+    WHOLE("\"*a\", padding byte 1 not zero", 1, RSC_E_CORRUPT, 38, STAR_A, 0, 0x80, 0);
+    WHOLE("\"*a\", padding byte 2 not zero", 1, RSC_E_CORRUPT, 39, STAR_A, 0, 0, 0xff);
     WHOLE("no ROOTS: no padding", 1, RSC_OK, 0, 0x02, 0x00, 0x00, 0x00, 0, 0, 0, 0);
     WHOLE("no ROOTS, but padding", 1, RSC_E_CORRUPT, 8, 0x02, 0x00, 0x00, 0x00, 0, 0, 0, 0, 0,
           0, 0);
     WHOLE("ROOTS and STATES, no OUTS nor EDGES: padding", 1, RSC_OK, 0, 0x03, 0x00, 0x04, 0x00,
-          0x00, 0x01, 1, 1, 0x00, 0x00, 0x00, 0x01, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0x00, 0, 0,
-          0);
+          0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0, 0, 0, 0, 0, 0x00, 0, 0, 0);
     WHOLE("Trie_Size 0", 1, RSC_E_CORRUPT, 0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00);
     WHOLE("Trie_Size cut", 1, RSC_E_CORRUPT, 0, 0x80);
     WHOLE("Trie_Size overlong", 1, RSC_E_CORRUPT, 0, 0x82, 0x00, 0x00, 0x00, 0, 0, 0, 0, 0);
@@ -1027,100 +1258,149 @@ static void test_programs(void)
     WHOLE("Shape: a chain of no ROOTS", 1, RSC_E_CORRUPT, 3, 0x02, 0x00, 0x00, 0x01, 0, 0, 0, 0);
     WHOLE("Tables missing", 1, RSC_E_CORRUPT, 4, 0x02, 0x00, 0x00, 0x00);
     WHOLE("EDGES missing", 1, RSC_E_CORRUPT, 7, 0x02, 0x00, 0x00, 0x00, 0, 0, 0);
-    WHOLE("ROOTS rows past the program", 1, RSC_E_CORRUPT, 4, 0x02, 0x00, 0x00, 0x00, 0x03, 1,
-          1, 0, 1, 0, 0, 0);
-    WHOLE("OUTS width 0", 1, RSC_E_CORRUPT, 5, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01, 1, 1, 1, 0,
-          1, 1, 1, 1, 1, 1, 1, 0, 0, 0);
+    WHOLE("ROOTS rows past the program", 1, RSC_E_CORRUPT, 4, 0x02, 0x00, 0x00, 0x00, 0x03,
+          0x00, 0, 1, 0, 0, 0);
+    WHOLE("OUTS width bits past the columns (bit 4 of the second byte)", 1, RSC_E_CORRUPT, 5,
+          0x02, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x10, 1, 0, 1, 0, 1, 0, 0, 0);
+    WHOLE("OUTS widths: the second byte missing", 1, RSC_E_CORRUPT, 5, 0x02, 0x00, 0x00, 0x00,
+          0x00, 0x01, 0x00);
     WHOLE("STATES Count overlong", 1, RSC_E_CORRUPT, 6, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00,
           0x80, 0x00, 0x00);
-    WHOLE("EDGES widths cut", 1, RSC_E_CORRUPT, 7, 0x02, 0x00, 0x00, 0x00, 0, 0, 0, 0x01, 1, 1,
-          1);
+    WHOLE("EDGES widths cut", 1, RSC_E_CORRUPT, 7, 0x02, 0x00, 0x00, 0x00, 0, 0, 0, 0x01);
+    WHOLE("\"*a\", EDGES widths 4 (all bits of the byte used)", 1, RSC_OK, 0, 0x03, 0x00, 0x04,
+          0x00, 0x00, 0x01, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 1, 0, 1, 0, 1, 0, 0x02, 0x00,
+          0x00, 0, 1, 1, 0, 0, 'a', 0, 0, 0, 1, 0x01, 0xff, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+          1, 0, 0, 0, 0, 0, 0);
+    WHOLE("\"*a\", STATES width bit 2 of the second byte", 1, RSC_E_CORRUPT, 18, 0x03, 0x00,
+          0x04, 0x00, 0x00, 0x01, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 1, 0, 1, 0, 1, 0, 0x02,
+          0x00, 0x04, 0, 1, 1, 0, 0, 'a', 0, 0, 0, 1, 0x01, 0x00, 0, 1, 0, 1, 0, 0, 0);
     PROG("keys past the span", 1, RSC_E_CORRUPT, 2, 0x00, 0x60, 'a', 'b');
-    PROG("offsets past the span", 1, RSC_E_CORRUPT, 2, 0x00, 0x60, 'a', 'b', 'c', 0x00, 0x01);
-    PROG("one child", 1, RSC_OK, 0, 0x00, 0x20, '/', 0x00, 0x02, 'a', 0x01, 0x01);
-    PROG("one child: Offsets[0] 1", 1, RSC_E_CORRUPT, 3, 0x00, 0x20, '/', 0x01, 0x02, 'a',
+    PROG("offsets past the span", 1, RSC_E_CORRUPT, 2, 0x00, 0x60, 'a', 'b', 'c', 0x01);
+    PROG("one child", 1, RSC_OK, 0, 0x00, 0x20, '/', 0x04, 'a', 0x01, 0x01);
+    PROG("one child: a 3.1 Offsets[0] 0 read as the child's Label_Head (its Slot 'a')", 1,
+         RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x04, 'a', 0x01, 0x01);
+    PROG("one child: label past its span", 1, RSC_E_CORRUPT, 3, 0x00, 0x20, '/', 0x10, 'a',
          0x01, 0x01);
-    PROG("one child: label past its span", 1, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x00, 0x08,
-         'a', 0x01, 0x01);
-    PROG("child Label_Head overlong", 1, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x00, 0x82, 0x00,
-         'a', 0x00);
-    PROG("child Label_Head 2^32-2 (5 bytes, inline)", 1, RSC_E_CORRUPT, 4, 0x00, 0x20, '/',
-         0x00, 0xfe, 0xff, 0xff, 0xff, 0x0f, 0x00);
-    PROG("child Label_Head 2^32-1 (5 bytes, Ref)", 1, RSC_E_CORRUPT, 9, 0x00, 0x20, '/', 0x00,
-         0xff, 0xff, 0xff, 0xff, 0x0f, 0x01, 0x00);
-    PROG("child Label_Head 2^32", 1, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x00, 0x80, 0x80, 0x80,
-         0x80, 0x10, 0x00);
+    PROG("child Label_Head overlong", 1, RSC_E_CORRUPT, 3, 0x00, 0x20, '/', 0x84, 0x00, 'a',
+         0x00);
+    PROG("child Label_Head 2^32-4 (5 bytes, inline)", 1, RSC_E_CORRUPT, 3, 0x00, 0x20, '/',
+         0xfc, 0xff, 0xff, 0xff, 0x0f, 0x00);
+    PROG("child Label_Head 2^32-3 (5 bytes, Ref)", 1, RSC_E_CORRUPT, 8, 0x00, 0x20, '/', 0xfd,
+         0xff, 0xff, 0xff, 0x0f, 0x01, 0x00);
+    PROG("child Label_Head 2^32-2 (5 bytes, leaf of one Accept)", 1, RSC_E_CORRUPT, 8, 0x00,
+         0x20, '/', 0xfe, 0xff, 0xff, 0xff, 0x0f, 0x01);
+    PROG("child Label_Head 2^32-1 (5 bytes, leaf of one End)", 1, RSC_E_CORRUPT, 8, 0x00, 0x20,
+         '/', 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01);
+    PROG("child Label_Head 2^32", 1, RSC_E_CORRUPT, 3, 0x00, 0x20, '/', 0x80, 0x80, 0x80, 0x80,
+         0x10, 0x00);
     {
         /* a label of 128 bytes: a 2-byte Label_Head */
-        uint8_t lp[4 + 2 + 128 + 1] = {0x00, 0x20, '/', 0x00, 0x80, 0x02};
-        memset(lp + 6, 'x', 128);
-        lp[6 + 128] = 0x00;
+        uint8_t lp[3 + 2 + 128 + 1] = {0x00, 0x20, '/', 0x80, 0x04};
+        memset(lp + 5, 'x', 128);
+        lp[5 + 128] = 0x00;
         prog_raw("child label of 128 bytes", lp, sizeof lp, 1, RSC_OK, 0);
-        lp[5] = 0x04; /* 256: past the span */
-        prog_raw("child label of 256 bytes", lp, sizeof lp, 1, RSC_E_CORRUPT, 4);
-        lp[4] = 0x81; /* Ref, 128 bytes of rank 'x' = 120: a Rep 120 out of range */
-        prog_raw("child label of 128 bytes by Rep 120 of 1", lp, sizeof lp, 1, RSC_E_CORRUPT, 6);
+        lp[4] = 0x08; /* 256: past the span */
+        prog_raw("child label of 256 bytes", lp, sizeof lp, 1, RSC_E_CORRUPT, 3);
+        lp[3] = 0x81, lp[4] = 0x04; /* Ref, 128 bytes of rank 'x' = 120: a Rep 120 out of range */
+        prog_raw("child label of 128 bytes by Rep 120 of 1", lp, sizeof lp, 1, RSC_E_CORRUPT, 5);
+        lp[3] = 0x82; /* a leaf of one Accept, the same Rep */
+        prog_raw("child leaf of 128 bytes by Rep 120 of 1", lp, sizeof lp, 1, RSC_E_CORRUPT, 5);
     }
     /* Labels by Rep: MatchText(Rep)[d .. d + Label_Len), d = 1 under the
      * root; default rank r is r bytes long. */
-    PROG("Ref label: 2 bytes of rank 3 from 1", 3, RSC_OK, 0, 0x00, 0x20, '/', 0x00, 0x05, 0x03,
+    PROG("Ref label: 2 bytes of rank 3 from 1", 3, RSC_OK, 0, 0x00, 0x20, '/', 0x09, 0x03, 0x00);
+    PROG("Ref label: 3 bytes of rank 3 from 1", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x0d,
+         0x03, 0x00);
+    PROG("Ref label: 0 bytes of rank 1 from 1", 3, RSC_OK, 0, 0x00, 0x20, '/', 0x01, 0x01, 0x00);
+    PROG("Ref label: 1 byte of rank 1 from 1", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x05, 0x01,
          0x00);
-    PROG("Ref label: 3 bytes of rank 3 from 1", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00,
-         0x07, 0x03, 0x00);
-    PROG("Ref label: 0 bytes of rank 1 from 1", 3, RSC_OK, 0, 0x00, 0x20, '/', 0x00, 0x01, 0x01,
+    PROG("Ref label: Rep 0", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x05, 0x00, 0x00);
+    PROG("Ref label: Rep 4 of 3", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x05, 0x04, 0x00);
+    PROG("Ref label: Rep cut", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x05, 0x83);
+    PROG("Ref label: Rep missing", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x05);
+    PROG("Ref label: Rep overlong", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x05, 0x82, 0x00,
          0x00);
-    PROG("Ref label: 1 byte of rank 1 from 1", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x03,
-         0x01, 0x00);
-    PROG("Ref label: Rep 0", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x03, 0x00, 0x00);
-    PROG("Ref label: Rep 4 of 3", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x03, 0x04, 0x00);
-    PROG("Ref label: Rep cut", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x03, 0x83);
-    PROG("Ref label: Rep missing", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x03);
-    PROG("Ref label: Rep overlong", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x03, 0x82,
-         0x00, 0x00);
-    PROG("Ref label: Rep 200 of 200 (2 bytes), 199 bytes", 200, RSC_OK, 0, 0x00, 0x20, '/', 0x00,
-         0x8f, 0x03, 0xc8, 0x01, 0x00);
-    PROG("Ref label: Rep 200 of 200, 200 bytes", 200, RSC_E_CORRUPT, 6, 0x00, 0x20, '/', 0x00,
-         0x91, 0x03, 0xc8, 0x01, 0x00);
-    PROG("Ref label: then a Head missing", 3, RSC_E_CORRUPT, 6, 0x00, 0x20, '/', 0x00, 0x03,
-         0x02);
+    PROG("Ref label: Rep 200 of 200 (2 bytes), 199 bytes", 200, RSC_OK, 0, 0x00, 0x20, '/',
+         0x9d, 0x06, 0xc8, 0x01, 0x00);
+    PROG("Ref label: Rep 200 of 200, 200 bytes", 200, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0xa1,
+         0x06, 0xc8, 0x01, 0x00);
+    PROG("Ref label: then a Head missing", 3, RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x05, 0x02);
     /* d grows with each key and label: root -> '/' "" -> 'a' Ref(rank 3,
      * 1 byte) at d = 2: 2 + 1 <= 3; 2 bytes: past. */
-    PROG("Ref label at depth 2", 3, RSC_OK, 0, 0x00, 0x20, '/', 0x00, 0x00, 0x20, 'a', 0x00,
-         0x03, 0x03, 0x00);
-    PROG("Ref label at depth 2, past its rule", 3, RSC_E_CORRUPT, 9, 0x00, 0x20, '/', 0x00, 0x00,
-         0x20, 'a', 0x00, 0x05, 0x03, 0x00);
-    {
-        /* rfc: the Rep's match text is the normalised one ("/~a", 3 bytes),
-         * not the pattern ("/%7ea", 5 bytes). */
-        static const char *const pats[] = {"/%7ea"}, *const mts[] = {"/~a"};
-        pbo o = {1, pats, mts};
-        PROGO("rfc Ref label: 2 bytes of the match text", &o, RSC_OK, 0, 0x00, 0x20, '/', 0x00,
-              0x05, 0x01, 0x01, 0x01);
-        PROGO("rfc Ref label: 3 bytes (past the match text, inside the pattern)", &o,
-              RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x00, 0x07, 0x01, 0x01, 0x01);
-    }
-    PROG("two children, Offsets u16", 1, RSC_OK, 0, 0x00, 0x48, 'a', 'b', 0x00, 0x00, 0x03,
+    PROG("Ref label at depth 2", 3, RSC_OK, 0, 0x00, 0x20, '/', 0x00, 0x20, 'a', 0x05, 0x03,
+         0x00);
+    PROG("Ref label at depth 2, past its rule", 3, RSC_E_CORRUPT, 7, 0x00, 0x20, '/', 0x00, 0x20,
+         'a', 0x09, 0x03, 0x00);
+    /* Leaves of one rank (kinds 2, 3): varint Rep, checked as a Ref's Rep
+     * (1..Rule_Count, the label inside its match text), and the node ends
+     * there, exactly at its span's end. */
+    PROG("leaf of one Accept", 3, RSC_OK, 0, 0x00, 0x20, '/', 0x02, 0x01);
+    PROG("leaf of one End", 3, RSC_OK, 0, 0x00, 0x20, '/', 0x03, 0x02);
+    PROG("leaf of one Accept: Rep 0", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x02, 0x00);
+    PROG("leaf of one End: Rep 0", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x03, 0x00);
+    PROG("leaf of one Accept: Rep 4 of 3", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x02, 0x04);
+    PROG("leaf of one End: Rep 4 of 3", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x03, 0x04);
+    PROG("leaf of one Accept without RULES", 0, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x02, 0x01);
+    PROG("leaf of one Accept: Rep missing", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x02);
+    PROG("leaf of one End: Rep cut", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x03, 0x81);
+    PROG("leaf of one Accept: Rep overlong", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x02, 0x81,
+         0x00);
+    PROG("leaf of one Accept: Rep 2^32-1", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x02, 0xff,
+         0xff, 0xff, 0xff, 0x0f);
+    PROG("leaf of one Accept: Rep 200 of 200 (2 bytes)", 200, RSC_OK, 0, 0x00, 0x20, '/', 0x02,
+         0xc8, 0x01);
+    PROG("leaf of one End: Rep 201 of 200", 200, RSC_E_CORRUPT, 4, 0x00, 0x20, '/', 0x03, 0xc9,
+         0x01);
+    PROG("leaf of one Accept: 2 label bytes of rank 3 from 1", 3, RSC_OK, 0, 0x00, 0x20, '/',
+         0x0a, 0x03);
+    PROG("leaf of one Accept: 3 label bytes of rank 3 from 1", 3, RSC_E_CORRUPT, 4, 0x00, 0x20,
+         '/', 0x0e, 0x03);
+    PROG("leaf of one End: 1 label byte of rank 1 from 1", 3, RSC_E_CORRUPT, 4, 0x00, 0x20, '/',
+         0x07, 0x01);
+    PROG("leaf of one Accept at depth 2, past its rule", 3, RSC_E_CORRUPT, 7, 0x00, 0x20, '/',
+         0x00, 0x20, 'a', 0x0a, 0x03);
+    PROG("leaf of one Accept, then a byte: not the end of its span", 3, RSC_E_CORRUPT, 5, 0x00,
+         0x20, '/', 0x02, 0x01, 0x00);
+    PROG("leaf of one End, then a Head and an End: not the end of its span", 3, RSC_E_CORRUPT,
+         5, 0x00, 0x20, '/', 0x03, 0x01, 0x02, 0x01);
+    PROG("leaf of one Accept, its inline bytes not read: the label bytes are the rank's", 3,
+         RSC_E_CORRUPT, 5, 0x00, 0x20, '/', 0x06, 0x02, 'x');
+    PROG("two leaves of one rank", 3, RSC_OK, 0, 0x00, 0x40, 'a', 'b', 0x02, 0x02, 0x01, 0x03,
+         0x03);
+    PROG("two leaves, the first not ending its span", 3, RSC_E_CORRUPT, 7, 0x00, 0x40, 'a', 'b',
+         0x03, 0x02, 0x01, 0x00, 0x03, 0x03);
+    PROG("two children, Offsets u16", 1, RSC_OK, 0, 0x00, 0x48, 'a', 'b', 0x03, 0x00, 0x00,
+         0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, Offsets u8", 1, RSC_OK, 0, 0x00, 0x40, 'a', 'b', 0x03, 0x00, 0x01, 0x01,
+         0x00, 0x01, 0x01);
+    PROG("two children, keys decreasing", 1, RSC_E_CORRUPT, 3, 0x00, 0x48, 'b', 'a', 0x03, 0x00,
+         0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, keys equal", 1, RSC_E_CORRUPT, 3, 0x00, 0x48, 'a', 'a', 0x03, 0x00,
+         0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, the first Offset 0 (child 1 at child 0)", 1, RSC_E_CORRUPT, 4, 0x00,
+         0x48, 'a', 'b', 0x00, 0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, the first Offset 0 (u8)", 1, RSC_E_CORRUPT, 4, 0x00, 0x40, 'a', 'b',
          0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
-    PROG("two children, keys decreasing", 1, RSC_E_CORRUPT, 3, 0x00, 0x48, 'b', 'a', 0x00,
-         0x00, 0x03, 0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
-    PROG("two children, keys equal", 1, RSC_E_CORRUPT, 3, 0x00, 0x48, 'a', 'a', 0x00, 0x00,
-         0x03, 0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
-    PROG("two children, Offsets u16 not increasing", 1, RSC_E_CORRUPT, 6, 0x00, 0x48, 'a', 'b',
-         0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
-    PROG("two children, Offsets[1] past the span", 1, RSC_E_CORRUPT, 6, 0x00, 0x48, 'a', 'b',
-         0x00, 0x00, 0x06, 0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
-    PROG("two children, Offsets[1] 2^16-1 (u16)", 1, RSC_E_CORRUPT, 6, 0x00, 0x48, 'a', 'b',
-         0x00, 0x00, 0xff, 0xff, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
-    PROG("two children, Offsets u32 2^32-1", 1, RSC_E_CORRUPT, 8, 0x00, 0x58, 'a', 'b', 0x00,
-         0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
-    PROG("two children, Offsets u24", 1, RSC_OK, 0, 0x00, 0x50, 'a', 'b', 0x00, 0x00, 0x00,
-         0x03, 0x00, 0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, Offsets[0] at the span's end", 1, RSC_E_CORRUPT, 4, 0x00, 0x48, 'a',
+         'b', 0x06, 0x00, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, Offsets[0] 2^16-1 (u16)", 1, RSC_E_CORRUPT, 4, 0x00, 0x48, 'a', 'b',
+         0xff, 0xff, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, Offsets u32 2^32-1", 1, RSC_E_CORRUPT, 4, 0x00, 0x58, 'a', 'b', 0xff,
+         0xff, 0xff, 0xff, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("two children, Offsets u24", 1, RSC_OK, 0, 0x00, 0x50, 'a', 'b', 0x03, 0x00, 0x00,
+         0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("three children, Offsets not increasing", 1, RSC_E_CORRUPT, 6, 0x00, 0x60, 'a', 'b',
+         'c', 0x03, 0x03, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
+    PROG("three children, Offsets 3 and 6", 1, RSC_OK, 0, 0x00, 0x60, 'a', 'b', 'c', 0x03, 0x06,
+         0x00, 0x01, 0x01, 0x00, 0x01, 0x01, 0x00, 0x01, 0x01);
 
     /* A hand program, poked field by field. Rules (rank: match text):
      *   1 "*y*z$", 2 "/abdef*g$", 3 "*xxxxxxxx"
      *   root: slot 0 (rules 3, 1); child '/'
-     *   "/ab" (inline label): Accept 2, End 3; children 'c' (Accept 1) and
-     *   'd' (label "ef" by Rep 2 from depth 4; slot 1: rule 2 at depth 6) */
+     *   "/ab" (inline label): Accept 2, End 3; children 'c' (Accept 1: a
+     *   leaf of one Accept, Rep 1, its empty label at depth 4 inside rule
+     *   1's text) and 'd' (label "ef" by Rep 2 from depth 4; slot 1: rule 2
+     *   at depth 6); "/ab" has one Offset, for 'd' */
     static const char *const hp[] = {"*y*z$", "/abdef*g$", "*xxxxxxxx"};
     pbo ho = {3, hp, NULL}, h2 = {2, hp, NULL};
     tt *t = tt_new();
@@ -1135,8 +1415,12 @@ static void test_programs(void)
     tt_glob(t, d, 2);
     trie_poke_o("hand program", t, &ho, ANY, 0, 0, RSC_OK, 0);
     tt_pos R = tt_where(t, 0), A = tt_where(t, a), C = tt_where(t, c), D = tt_where(t, d);
-    CHECK(R.start == 1 && R.head == 2 && R.slot == 3 && R.keys == 4 && A.start == R.c &&
-              A.label == A.start + 1 && A.rep == SIZE_MAX && D.rep == D.start + 1 &&
+    CHECK(R.start == 1 && R.head == 2 && R.slot == 3 && R.keys == 4 && R.offsets == 5 &&
+              R.c == 5 && A.start == R.c && A.kind == 0 && A.label == A.start + 1 &&
+              A.rep == SIZE_MAX && A.offsets == A.keys + 2 && A.c == A.offsets + 1 &&
+              C.start == A.c && C.kind == RSC_LEAF_ACCEPT && C.rep == C.start + 1 &&
+              C.accept == C.rep && C.head == SIZE_MAX && C.c == C.rep + 1 &&
+              C.span_end == C.c && D.kind == RSC_LABEL_REF && D.rep == D.start + 1 &&
               D.label == SIZE_MAX && D.head == D.rep + 1 && D.slot == D.head + 1 &&
               C.span_end == D.start && D.span_end == R.span_end &&
               tt_wild_where(t).shape == R.span_end,
@@ -1153,12 +1437,18 @@ static void test_programs(void)
         free(b);
         bb_free(&x);
     }
-    trie_poke_o("root Label_Head 2", t, &ho, R.start, 2, 1, RSC_E_CORRUPT, R.start);
+    trie_poke_o("root Label_Head 2 (a leaf of one Accept)", t, &ho, R.start, 2, 1,
+                RSC_E_CORRUPT, R.start);
+    trie_poke_o("root Label_Head 3 (a leaf of one End)", t, &ho, R.start, 3, 1, RSC_E_CORRUPT,
+                R.start);
     trie_poke_o("root Label_Head 1 (Ref, length 0)", t, &ho, R.start, 1, 1, RSC_E_CORRUPT,
                 R.start);
+    trie_poke_o("root Label_Head 4 (inline, 1 byte)", t, &ho, R.start, 4, 1, RSC_E_CORRUPT,
+                R.start);
     trie_poke_o("child label past its span", t, &ho, A.start, 100, 1, RSC_E_CORRUPT, A.start);
-    trie_poke_o("leaf Head with Width", t, &ho, C.head, 0x01 | 0x08, 1, RSC_E_CORRUPT, C.head);
     trie_poke_o("Head Children 3 of 2", t, &ho, A.head, 3u << 5 | 3, 1, RSC_E_CORRUPT, ANY);
+    trie_poke_o("Head Children 1 (Width 0, no Offsets): 'd' read from the Offset", t, &ho, A.head,
+                1u << 5 | 3, 1, RSC_E_CORRUPT, ANY);
     trie_poke_o("Accept 0", t, &ho, A.accept, 0, 1, RSC_E_CORRUPT, A.accept);
     trie_poke_o("Accept 4 of 3", t, &ho, A.accept, 4, 1, RSC_E_CORRUPT, A.accept);
     trie_poke_o("Accept 3 of 3", t, &ho, A.accept, 3, 1, RSC_OK, 0);
@@ -1175,8 +1465,23 @@ static void test_programs(void)
                 RSC_E_CORRUPT, D.slot);
     trie_poke_o("root Has_Root cleared: the Slot read as the key count's bytes", t, &ho, R.head,
                 1u << 5, 1, RSC_E_CORRUPT, ANY);
-    trie_poke_o("Has_Root set on 'c': its Slot past the span", t, &ho, C.head, 0x05, 1,
-                RSC_E_CORRUPT, ANY);
+    /* 'c', a leaf of one Accept: Label_Head 2, Rep 1 */
+    trie_poke_o("leaf 'c': Rep 0", t, &ho, C.rep, 0, 1, RSC_E_CORRUPT, C.rep);
+    trie_poke_o("leaf 'c': Rep 4 of 3", t, &ho, C.rep, 4, 1, RSC_E_CORRUPT, C.rep);
+    trie_poke_o("leaf 'c': Rep 0x80 (cut at its span's end)", t, &ho, C.rep, 0x80, 1,
+                RSC_E_CORRUPT, C.rep);
+    trie_poke_o("leaf 'c': Rep 3 (a longer text: safe)", t, &ho, C.rep, 3, 1, RSC_OK, 0);
+    trie_poke_o("leaf 'c': of one End (kind 3)", t, &ho, C.start, RSC_LEAF_END, 1, RSC_OK, 0);
+    trie_poke_o("leaf 'c': a 1-byte label (rule 1's 5 bytes, from 4)", t, &ho, C.start,
+                1 << 2 | RSC_LEAF_ACCEPT, 1, RSC_OK, 0);
+    trie_poke_o("leaf 'c': a 2-byte label, past rule 1's text", t, &ho, C.start,
+                2 << 2 | RSC_LEAF_ACCEPT, 1, RSC_E_CORRUPT, C.rep);
+    trie_poke_o("leaf 'c': a 2-byte label, past rule 1's text (kind 3)", t, &ho, C.start,
+                2 << 2 | RSC_LEAF_END, 1, RSC_E_CORRUPT, C.rep);
+    trie_poke_o("leaf 'c' as kind 0: the Rep read as a Head, its Accept missing", t, &ho,
+                C.start, RSC_LABEL_INLINE, 1, RSC_E_CORRUPT, C.span_end);
+    trie_poke_o("leaf 'c' as a Ref of 0 bytes: the Rep's Head missing", t, &ho, C.start,
+                RSC_LABEL_REF, 1, RSC_E_CORRUPT, C.span_end);
     trie_poke_o("Ref label: Rep 0", t, &ho, D.rep, 0, 1, RSC_E_CORRUPT, D.rep);
     trie_poke_o("Ref label: Rep 4 of 3", t, &ho, D.rep, 4, 1, RSC_E_CORRUPT, D.rep);
     trie_poke_o("Ref label: Rep 1 (5 bytes: 4 + 2 past it)", t, &ho, D.rep, 1, 1, RSC_E_CORRUPT,
@@ -1184,35 +1489,67 @@ static void test_programs(void)
     trie_poke_o("Ref label: Rep 3 (other bytes, long enough: safe, not checked)", t, &ho, D.rep,
                 3, 1, RSC_OK, 0);
     trie_poke_o("Ref label: 5 bytes of rank 2 from 4 (up to its end: no tail is read)", t, &ho,
-                D.start, 5 << 1 | 1, 1, RSC_OK, 0);
-    trie_poke_o("Ref label: 6 bytes of rank 2 from 4", t, &ho, D.start, 6 << 1 | 1, 1,
+                D.start, 5 << 2 | 1, 1, RSC_OK, 0);
+    trie_poke_o("Ref label: 6 bytes of rank 2 from 4", t, &ho, D.start, 6 << 2 | 1, 1,
                 RSC_E_CORRUPT, D.rep);
-    /* Ref bit cleared: Rep and Head read as a 2-byte label, the Slot (1)
-     * as a Head with Has_Accept and no room for the Accept; with 3 bytes,
-     * no room for the Head. */
-    trie_poke_o("Ref label as inline, 2 bytes: Accept missing", t, &ho, D.start, 2 << 1, 1,
+    /* Ref kind changed to inline: Rep and Head read as a 2-byte label, the
+     * Slot (1) as a Head with Has_Accept and no room for the Accept; with
+     * 3 bytes, no room for the Head. To a leaf of one Accept: Rep 2 holds
+     * the label, but the node goes on after it. */
+    trie_poke_o("Ref label as inline, 2 bytes: Accept missing", t, &ho, D.start, 2 << 2, 1,
                 RSC_E_CORRUPT, D.span_end);
-    trie_poke_o("Ref label as inline, 3 bytes: Head missing", t, &ho, D.start, 3 << 1, 1,
+    trie_poke_o("Ref label as inline, 3 bytes: Head missing", t, &ho, D.start, 3 << 2, 1,
                 RSC_E_CORRUPT, D.span_end);
+    trie_poke_o("Ref label as a leaf of one Accept: Head and Slot after it", t, &ho, D.start,
+                2 << 2 | RSC_LEAF_ACCEPT, 1, RSC_E_CORRUPT, D.head);
+    trie_poke_o("Ref label as a leaf of one End: Head and Slot after it", t, &ho, D.start,
+                2 << 2 | RSC_LEAF_END, 1, RSC_E_CORRUPT, D.head);
     trie_poke_o("keys equal", t, &ho, A.keys + 1, 'c', 1, RSC_E_CORRUPT, A.keys + 1);
     trie_poke_o("keys decreasing", t, &ho, A.keys + 1, 'b', 1, RSC_E_CORRUPT, A.keys + 1);
     trie_poke_o("keys 0x00 and 0xff", t, &ho, A.keys, 0, 1, RSC_OK, 0);
     trie_poke_o("keys 0xff", t, &ho, A.keys + 1, 0xff, 1, RSC_OK, 0);
-    trie_poke_o("Offsets[0] 1", t, &ho, A.offsets, 1, 1, RSC_E_CORRUPT, A.offsets);
-    trie_poke_o("Offsets[1] 0", t, &ho, A.offsets + 1, 0, 1, RSC_E_CORRUPT, A.offsets + 1);
-    trie_poke_o("Offsets[1] at the span's end", t, &ho, A.offsets + 1,
-                (uint32_t)(A.span_end - A.c), 1, RSC_E_CORRUPT, A.offsets + 1);
-    trie_poke_o("Offsets[1] 255", t, &ho, A.offsets + 1, 255, 1, RSC_E_CORRUPT, A.offsets + 1);
-    trie_poke_o("Offsets[1] one long: leaf 'c' does not end its span", t, &ho, A.offsets + 1,
+    /* "/ab"'s one Offset: 'd' at C + Offsets[0]; 'c' at C */
+    {
+        bb x = {0};
+        tt_encode(t, &x);
+        CHECK(A.c + x.d[A.offsets] == D.start, "Offsets[0] is 'd''s");
+        bb_free(&x);
+    }
+    trie_poke_o("the first Offset 0 ('d' at 'c')", t, &ho, A.offsets, 0, 1, RSC_E_CORRUPT,
+                A.offsets);
+    trie_poke_o("Offsets[0] at the span's end", t, &ho, A.offsets, (uint32_t)(A.span_end - A.c),
+                1, RSC_E_CORRUPT, A.offsets);
+    trie_poke_o("Offsets[0] 255", t, &ho, A.offsets, 255, 1, RSC_E_CORRUPT, A.offsets);
+    trie_poke_o("Offsets[0] one long: leaf 'c' does not end its span", t, &ho, A.offsets,
                 (uint32_t)(D.start - A.c + 1), 1, RSC_E_CORRUPT, C.c);
-    trie_poke_o("Offsets[1] one short: 'c' has no room for its Accept", t, &ho, A.offsets + 1,
-                (uint32_t)(D.start - A.c - 1), 1, RSC_E_CORRUPT, C.accept);
-    trie_poke_o("inline label of the last child past its span", t, &ho, D.start, 10, 1,
+    trie_poke_o("Offsets[0] one short: leaf 'c' has no room for its Rep", t, &ho, A.offsets,
+                (uint32_t)(D.start - A.c - 1), 1, RSC_E_CORRUPT, C.rep);
+    trie_poke_o("inline label of the last child past its span", t, &ho, D.start, 12 << 2, 1,
                 RSC_E_CORRUPT, D.start);
     trie_poke_o("Trie_Size one more: the root's span past its last child", t, &ho, 0,
                 (uint32_t)R.span_end, 1, RSC_E_CORRUPT, ANY);
     trie_poke_o("Trie_Size one less", t, &ho, 0, (uint32_t)R.span_end - 2, 1, RSC_E_CORRUPT,
                 ANY);
+    {
+        /* The same program with 'c' in its Head form (Label_Head 0, Head
+         * Has_Accept, Accept 1): valid too (an encoder writes the leaf). */
+        tt_leaf_kind(t, c, TT_LEAF_NEVER);
+        trie_poke_o("hand program, 'c' with a Head", t, &ho, ANY, 0, 0, RSC_OK, 0);
+        tt_pos C2 = tt_where(t, c);
+        CHECK(C2.kind == 0 && C2.head == C2.start + 1 && C2.accept == C2.head + 1 &&
+                  C2.span_end == C2.accept + 1 && tt_where(t, d).start == C2.span_end,
+              "'c' with a Head: layout");
+        trie_poke_o("leaf Head with Width", t, &ho, C2.head, 0x01 | 0x08, 1, RSC_E_CORRUPT,
+                    C2.head);
+        trie_poke_o("Has_Root set on 'c': its Slot past the span", t, &ho, C2.head, 0x05, 1,
+                    RSC_E_CORRUPT, ANY);
+        trie_poke_o("'c' Head with End instead of Accept", t, &ho, C2.head, 0x02, 1, RSC_OK, 0);
+        trie_poke_o("'c' as a leaf of one Accept: the Head read as its Rep, then a byte", t, &ho,
+                    C2.start, RSC_LEAF_ACCEPT, 1, RSC_E_CORRUPT, C2.accept);
+        tt_leaf_kind(t, c, TT_LEAF_AUTO);
+        trie_poke_o("hand program, 'c' a leaf again", t, &ho, ANY, 0, 0, RSC_OK, 0);
+        CHECK(tt_where(t, c).kind == RSC_LEAF_ACCEPT, "'c' a leaf again");
+    }
     {
         /* The rules' texts poked instead: no wildcard tail is read at load
          * (the automaton holds the segments), and a Ref label's bytes are
@@ -1242,6 +1579,24 @@ static void test_programs(void)
         for (int k = 0; k < 3; k++)
             tt_accept(t, tt_child(t, 0, (uint8_t)('a' + k), "", 0), 1);
         trie_poke("Offsets of width w", t, 1, ANY, 0, 0, RSC_OK, 0);
+        tt_free(t);
+    }
+
+    /* One child: no Offsets, Width 0 whatever tt_width() asks; forced
+     * (TT_WIDTH_ANY), a Width above 0 is rejected at the Head. */
+    for (unsigned w = 1; w <= 4; w++) {
+        t = tt_new();
+        int s1 = tt_child(t, 0, '/', "", 0);
+        tt_accept(t, tt_child(t, s1, 'a', "", 0), 1);
+        tt_width(t, 0, w);
+        tt_width(t, s1, w);
+        trie_poke("one child, tt_width(w): Width 0", t, 1, ANY, 0, 0, RSC_OK, 0);
+        tt_pos R1 = tt_where(t, 0), S1 = tt_where(t, s1);
+        CHECK(R1.offsets == R1.c && S1.offsets == S1.c && R1.c == S1.start,
+              "one child: no Offsets");
+        tt_width(t, s1, w | TT_WIDTH_ANY);
+        trie_poke("one child, Width w - 1 forced", t, 1, ANY, 0, 0,
+                  w > 1 ? RSC_E_CORRUPT : RSC_OK, w > 1 ? S1.head : 0);
         tt_free(t);
     }
 
@@ -1763,27 +2118,26 @@ static void test_labels(void)
 
     /* Raw: rule 1 is "*" (one byte of STRINGS); "*ab" with Labels: the
      * states "" and 'a' + a label of Lab_Len bytes at Lab_Off; row 1 of
-     * STATES at 38. */
+     * STATES at 28 (widths packed: 0x00 0x00 for 7 columns of width 1). */
 #define STAR_AB_LAB(lab_off, lab_len)                                         \
     0x03, 0x00, 0x04, 0x00,                          /* Trie_Size 3: root, Slot 0 */ \
         0x02,                                        /* Shape: Labels             */ \
-        0x01, 1, 1, 0x00, 0x01,                      /* ROOTS: level 0, Max 1     */ \
-        0x01, 1, 1, 1, 1, 1, 1, 0x02, 0, 1, 0, 1, 0, /* OUTS: "ab": Len 2, Edge 0 */ \
-        0x02, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, /* STATES: "", */           \
+        0x01, 0x00, 0x00, 0x01,                      /* ROOTS: level 0, Max 1     */ \
+        0x01, 0x00, 0x00, 0x02, 0, 1, 0, 1, 0,       /* OUTS: "ab": Len 2, Edge 0 */ \
+        0x02, 0x00, 0x00, 0, 1, 1, 0, 0, 0, 0,       /* STATES: "",               */ \
         'a', 0, 0, 0, 1, (lab_off), (lab_len),       /*   'a' + label             */ \
-        0x01, 1, 1, 1, 1, 0, 1, 0, 1,                /* EDGES: slot 0, rank 1     */ \
+        0x01, 0x00, 0, 1, 0, 1,                      /* EDGES: slot 0, rank 1     */ \
         0, 0, 0                                      /* Pad                       */
     WHOLE("\"*ab\" with Labels", 1, RSC_OK, 0, STAR_AB_LAB(0, 1));
     WHOLE("\"*ab\" with Labels, Lab_Off 1, Lab_Len 0", 1, RSC_OK, 0, STAR_AB_LAB(1, 0));
-    WHOLE("\"*ab\" with Labels, Lab_Off 1, Lab_Len 1", 1, RSC_E_CORRUPT, 38, STAR_AB_LAB(1, 1));
-    WHOLE("\"*ab\" with Labels, Lab_Off 0, Lab_Len 2", 1, RSC_E_CORRUPT, 38, STAR_AB_LAB(0, 2));
-    WHOLE("\"*ab\" with Labels, Lab_Off 2, Lab_Len 0", 1, RSC_E_CORRUPT, 38, STAR_AB_LAB(2, 0));
-    WHOLE("\"*ab\" with Labels, Lab_Off 255, Lab_Len 255", 1, RSC_E_CORRUPT, 38,
+    WHOLE("\"*ab\" with Labels, Lab_Off 1, Lab_Len 1", 1, RSC_E_CORRUPT, 28, STAR_AB_LAB(1, 1));
+    WHOLE("\"*ab\" with Labels, Lab_Off 0, Lab_Len 2", 1, RSC_E_CORRUPT, 28, STAR_AB_LAB(0, 2));
+    WHOLE("\"*ab\" with Labels, Lab_Off 2, Lab_Len 0", 1, RSC_E_CORRUPT, 28, STAR_AB_LAB(2, 0));
+    WHOLE("\"*ab\" with Labels, Lab_Off 255, Lab_Len 255", 1, RSC_E_CORRUPT, 28,
           STAR_AB_LAB(255, 255));
     WHOLE("\"*ab\": Labels cleared, 7 columns", 1, RSC_E_CORRUPT, ANY, 0x03, 0x00, 0x04, 0x00,
-          0x00, 0x01, 1, 1, 0x00, 0x01, 0x01, 1, 1, 1, 1, 1, 1, 0x02, 0, 1, 0, 1, 0, 0x02, 1, 1,
-          1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 'a', 0, 0, 0, 1, 0, 1, 0x01, 1, 1, 1, 1, 0, 1, 0,
-          1, 0, 0, 0);
+          0x00, 0x01, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x02, 0, 1, 0, 1, 0, 0x02, 0x00, 0x00,
+          0, 1, 1, 0, 0, 0, 0, 'a', 0, 0, 0, 1, 0, 1, 0x01, 0x00, 0, 1, 0, 1, 0, 0, 0);
     {
         /* No STRINGS section: its size is 0, so is every label's end. */
         static const uint8_t progs[][3] = {{0, 0, 1}, {0, 1, 0}, {1, 0, 0}};
@@ -1803,7 +2157,7 @@ static void test_labels(void)
             uint8_t *b = tb_blob(0, sc, 3, &n);
             expect(progs[k][2] ? "no STRINGS: labels of 0 bytes at 0" : "no STRINGS: a label",
                    b, n, progs[k][2] ? RSC_OK : RSC_E_CORRUPT,
-                   progs[k][2] ? 0 : sec(b, n, 3) + data + 38);
+                   progs[k][2] ? 0 : sec(b, n, 3) + data + 28);
             if (progs[k][2])
                 CHECK(load_and_use(b, n), "no STRINGS: used");
             free(b);
@@ -1839,6 +2193,132 @@ static void test_labels(void)
     tt_free(t);
 }
 
+
+/* ---- leaves of one rank (Label_Head kinds 2 and 3) ---------------------- */
+
+/* The verdict of path for agent "x" in the blob of program t (rules o). */
+static int leaf_verdict(tt *t, const pbo *o, const char *path, rsc_status *st)
+{
+    bb x = {0};
+    size_t n, data;
+    pbo_texts(t, o);
+    tt_encode(t, &x);
+    const bb *ps[1] = {&x};
+    uint8_t *b = progs_blob(o, ps, 1, &n, &data, NULL);
+    rsc_program p;
+    rsc_selection s;
+    rsc_bytes ag = {"x", 1};
+    int v = -1;
+    *st = rsc_load(&p, b, n, NULL);
+    if (*st == RSC_OK && rsc_select(&p, &ag, 1, &s) == RSC_OK)
+        v = rsc_match_path(&s, path, strlen(path), NULL);
+    free(b);
+    bb_free(&x);
+    return v;
+}
+
+/* A leaf that has exactly one of Accept and End and no Slot is its rank
+ * alone, its label read from that rank's match text: the builder writes
+ * it so (as the encoder does) when the text holds the label, else the
+ * Head form; forced, the label is the text's whatever the node's, and
+ * rejected past it. Blobs with and without such leaves give the same
+ * verdicts; the leaves make them smaller. */
+static void test_leaves(void)
+{
+    static const char *const t1[] = {"/xy"}, *const t2[] = {"/a"};
+    pbo o1 = {1, t1, NULL}, o2 = {1, t2, NULL};
+    rsc_status st;
+    tt *t = tt_new();
+    int a = tt_child(t, 0, '/', "ab", 2);
+    tt_accept(t, a, 1);
+    /* "/ab" under rule "/xy": the text does not hold the label */
+    CHECK(leaf_verdict(t, &o1, "/ab", &st) == 0 && st == RSC_OK &&
+              tt_where(t, a).kind == RSC_LABEL_INLINE,
+          "leaf: a label the rank's text does not hold keeps its Head");
+    tt_leaf_kind(t, a, TT_LEAF_ALWAYS);
+    CHECK(leaf_verdict(t, &o1, "/ab", &st) == 1 && st == RSC_OK &&
+              leaf_verdict(t, &o1, "/xy", &st) == 0 && tt_where(t, a).kind == RSC_LEAF_ACCEPT &&
+              tt_where(t, a).label == SIZE_MAX,
+          "leaf forced: its label is the rank's text (\"xy\"), not the node's");
+    tt_end(t, a, 1), tt_accept(t, a, 0);
+    CHECK(leaf_verdict(t, &o1, "/xy", &st) == 0 && leaf_verdict(t, &o1, "/xyz", &st) == 1 &&
+              tt_where(t, a).kind == RSC_LEAF_END,
+          "leaf of one End forced: the path's end only");
+    tt_accept(t, a, 1), tt_end(t, a, 0);
+    /* under rule "/a": 2 label bytes from depth 1 are past its text */
+    tt_leaf_kind(t, a, TT_LEAF_AUTO);
+    CHECK(leaf_verdict(t, &o2, "/ab", &st) == 0 && st == RSC_OK &&
+              tt_where(t, a).kind == RSC_LABEL_INLINE,
+          "leaf: a label past the rank's text keeps its Head");
+    tt_leaf_kind(t, a, TT_LEAF_ALWAYS);
+    CHECK(leaf_verdict(t, &o2, "/ab", &st) == -1 && st == RSC_E_CORRUPT &&
+              tt_where(t, a).kind == RSC_LEAF_ACCEPT,
+          "leaf forced past its rank's text: rejected");
+    trie_poke_o("leaf forced, its label past its Rep's text", t, &o2, ANY, 0, 0, RSC_E_CORRUPT,
+                tt_where(t, a).rep);
+    tt_free(t);
+    /* A Ref label: read in the Ref's rule, compared with the leaf's rank's */
+    {
+        static const char *const t3[] = {"/ab", "/abc"};
+        pbo o3 = {2, t3, NULL};
+        t = tt_new();
+        int s = tt_child(t, 0, '/', "", 0);
+        int c1 = tt_child_ref(t, s, 'a', 2, 1); /* "b" of "/abc" */
+        tt_accept(t, c1, 1);                    /* "/ab": its text holds "b" */
+        int c2 = tt_child(t, s, 'x', "", 0);
+        tt_end(t, c2, 2);                       /* "/x" under "/abc": an empty label */
+        CHECK(leaf_verdict(t, &o3, "/ab", &st) == 0 && st == RSC_OK &&
+                  leaf_verdict(t, &o3, "/x", &st) == 0 && leaf_verdict(t, &o3, "/xy", &st) == 1 &&
+                  tt_where(t, c1).kind == RSC_LEAF_ACCEPT && tt_where(t, c2).kind == RSC_LEAF_END,
+              "leaves: a Ref label and an empty one, each its rank's");
+        tt_leaf_kinds(t, TT_LEAF_NEVER);
+        CHECK(leaf_verdict(t, &o3, "/ab", &st) == 0 && st == RSC_OK &&
+                  tt_where(t, c1).kind == RSC_LABEL_REF && tt_where(t, c2).kind == RSC_LABEL_INLINE,
+              "leaves: TT_LEAF_NEVER");
+        tt_free(t);
+    }
+    /* Whole blobs with and without leaves of one rank. */
+    static const char *const paths[] = {"/",     "/a",      "/ab",   "/abc",  "/abcd", "/abc/",
+                                        "/ac",   "/a/c",    "/x",    "/xy",   "/xay",  "/x/y",
+                                        "/she",  "/shex",   "/ahis", "/ahers", "/abab", "/zab",
+                                        "/~c",   "/%7Ec",   "/q",    "/abcdefgh", "/x/yz", ""};
+    static const char *const agents[] = {"foo", "bar", "x"};
+    for (int k = 0; k < 4; k++) {
+        tp_prog p = base_prog();
+        if (k == 1)
+            p.rfc = 1, p.rules[3].pat = "/%7e*c$";
+        if (k >= 2) {
+            tp_rule rs[6] = {{2, 0, "/*he"},   {3, 1, "/*she*x$"}, {4, 0, "/a*his*hers"},
+                             {5, 0, "*ab*ab$"}, {6, 1, "/x*y"},    {7, 0, "/abc$"}};
+            tp_one(&p, 6, rs);
+            p.uncompressed = k == 3;
+        }
+        size_t n1, n0;
+        uint8_t *b1 = tp_build(&p, &n1, NULL);
+        p.no_leaves = 1;
+        uint8_t *b0 = tp_build(&p, &n0, NULL);
+        rsc_program p1, p0;
+        int ok = rsc_load(&p1, b1, n1, NULL) == RSC_OK && rsc_load(&p0, b0, n0, NULL) == RSC_OK,
+            same = 1;
+        for (size_t g = 0; ok && g < 3; g++) {
+            rsc_bytes ag = {agents[g], strlen(agents[g])};
+            rsc_selection s1, s0;
+            if (rsc_select(&p1, &ag, 1, &s1) != RSC_OK || rsc_select(&p0, &ag, 1, &s0) != RSC_OK) {
+                ok = 0;
+                break;
+            }
+            for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+                rsc_match m1, m0;
+                int v1 = rsc_match_path(&s1, paths[i], strlen(paths[i]), &m1);
+                int v0 = rsc_match_path(&s0, paths[i], strlen(paths[i]), &m0);
+                same &= v1 == v0 && m1.decided == m0.decided && m1.line == m0.line;
+            }
+        }
+        CHECK(ok && same && n1 < n0, "blob %d: leaves of one rank (%zu bytes) and Heads (%zu)", k,
+              n1, n0);
+        free(b1), free(b0);
+    }
+}
 /* ---- rules 11-15: SETS, AGENTS, GROUPS, SITEMAPS, DIRECTIVES ----------- */
 
 static void test_sets(void)
@@ -1880,7 +2360,8 @@ static void test_sets(void)
     tb_sec s[] = {TB_SEC(4, &sets)};
     size_t n;
     b = tb_blob(0, s, 1, &n);
-    tab l = tab_at(b, sec(b, n, 4) + 5, 1);
+    tab st1 = tab_at(b, sec(b, n, 4), 2);
+    tab l = tab_at(b, tab_end(&st1), 1);
     expect("set of a program without PROGRAMS", b, n, RSC_E_CORRUPT, cell(&l, 0, 0));
     free(b);
     bb_free(&sets);
@@ -1911,19 +2392,37 @@ static void test_sets(void)
     ip.keep_sets = 0;
     ip.keep_empty = 1;
     b = tp_build(&ip, &n, NULL);
-    size_t s4n = 1;
-    CHECK(tb_section(b, n, 4, &s4n) != 0 && s4n == 0, "SETS of Size 0");
-    expect("SETS of Size 0: as if absent", b, n, RSC_OK, 0);
-    poke("SETS of Size 0: Global 3 of 2 programs", b, n, sec(b, n, 5), 3, 1, RSC_E_CORRUPT,
+    CHECK(sec(b, n, 4) == 0, "keep_empty: identity SETS still left out");
+    expect("keep_empty, no SETS", b, n, RSC_OK, 0);
+    poke("no SETS (keep_empty): Global 3 of 2 programs", b, n, sec(b, n, 5), 3, 1, RSC_E_CORRUPT,
          sec(b, n, 5));
     free(b);
+    {
+        /* SETS present with Size 0 (the 3.1 way of an empty section):
+         * rejected at its Size, before the checksum and the contents. */
+        bb str = {0}, pr = {0}, ag = {0};
+        bb_str(&str, "a");
+        static const uint8_t leaf[] = {0x01, 0x00, 0x08, 0x02, 0x00, 0x00, 0x00,
+                                       0x00, 0x00, 0x00, 0x00};
+        bb_raw(&pr, leaf, sizeof leaf);
+        bb_u8(&ag, 1), bb_u8(&ag, 0);
+        tb_sec s0[] = {TB_SEC(1, &str), TB_SEC(3, &pr), TB_SEC(4, TB_SIZE0), TB_SEC(5, &ag)};
+        b = tb_blob(0, s0, 4, &n);
+        size_t s5 = sec(b, n, 5);
+        CHECK(s5 > 3 && b[s5 - 2] == 0 && b[s5 - 1] == 2, "SETS of Size 0 before AGENTS");
+        expect("SETS present with Size 0", b, n, RSC_E_CORRUPT, s5 - 2);
+        b[RSC_H_CHECK] ^= 1;
+        expect("SETS present with Size 0, checksum wrong", b, n, RSC_E_CORRUPT, s5 - 2);
+        free(b);
+        bb_free(&str), bb_free(&pr), bb_free(&ag);
+    }
     {
         /* SETS present with two empty Tables: Set_Count 0 (runtime/load.c),
          * so no Global and no agent can name a set. */
         bb str = {0}, e = {0}, pr = {0}, ag = {0};
         bb_str(&str, "a");
         bb_u8(&e, 0), bb_u8(&e, 0);
-        static const uint8_t leaf[] = {0x01, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00,
+        static const uint8_t leaf[] = {0x01, 0x00, 0x08, 0x02, 0x00, 0x00, 0x00,
                                        0x00, 0x00, 0x00, 0x00};
         bb_raw(&pr, leaf, sizeof leaf);
         bb_u8(&ag, 1), bb_u8(&ag, 0);
@@ -2093,7 +2592,9 @@ static void test_groups_sitemaps_directives(void)
         size_t n;
         uint8_t *b = tb_blob(0, s, 1, &n);
         expect("group of '*' without AGENTS", b, n, RSC_OK, 0);
-        size_t at = sec(b, n, 6) + 7; /* Count, 2 widths, a row of 2; Count, width */
+        tab g0 = tab_at(b, sec(b, n, 6), 2), g1 = tab_at(b, tab_end(&g0), 1);
+        size_t at = cell(&g1, 0, 0);
+        CHECK(at == sec(b, n, 6) + 6, "Count, a widths byte, a row of 2; Count, a widths byte");
         CHECK(b[at] == 0, "the agent cell");
         b[at] = 1;
         tb_fix_checksum(b, n);
@@ -2149,9 +2650,11 @@ static void test_groups_sitemaps_directives(void)
     size_t n;
     b = tb_blob(0, s, 2, &n);
     expect("directive before any group, no GROUPS", b, n, RSC_OK, 0);
-    b[sec(b, n, 8) + 7 + 1] = 1;
+    tab d8 = tab_at(b, sec(b, n, 8), 6);
+    CHECK(d8.rows == sec(b, n, 8) + 3, "DIRECTIVES: Count and two widths bytes");
+    b[cell(&d8, 0, 1)] = 1;
     tb_fix_checksum(b, n);
-    expect("directive of group 0 without GROUPS", b, n, RSC_E_CORRUPT, sec(b, n, 8) + 7);
+    expect("directive of group 0 without GROUPS", b, n, RSC_E_CORRUPT, cell(&d8, 0, 0));
     free(b);
     bb_free(&str), bb_free(&dirs);
 }
@@ -2159,13 +2662,29 @@ static void test_groups_sitemaps_directives(void)
 /* Absent and empty sections, and the order of checks across sections. */
 static void test_absent_and_order(void)
 {
-    /* Every known section with Size 0: as if absent. */
+    /* Every known section present with Size 0: rejected at the first
+     * Size (the 3.1 way of an empty section; 4.0 leaves it out). */
     tb_sec all[8];
     for (uint32_t id = 1; id <= 8; id++)
-        all[id - 1] = (tb_sec)TB_SEC(id, NULL);
+        all[id - 1] = (tb_sec)TB_SEC(id, TB_SIZE0);
     size_t n;
     uint8_t *b = tb_blob(0, all, 8, &n);
-    expect("eight sections of Size 0", b, n, RSC_OK, 0);
+    CHECK(n == P0 + 2 + 8 && b[P0] == 0xff && b[P0 + 1] == 0x01, "Present 0xff: 2 bytes");
+    expect("eight sections of Size 0", b, n, RSC_E_CORRUPT, P0 + 2);
+    for (uint32_t id = 1; id <= 8; id++) /* each alone */
+        all[id - 1] = (tb_sec)TB_SEC(id, NULL);
+    for (uint32_t id = 1; id <= 8; id++) {
+        all[id - 1] = (tb_sec)TB_SEC(id, TB_SIZE0);
+        uint8_t *b1 = tb_blob(0, all, 8, &n);
+        expect("one section of Size 0", b1, n, RSC_E_CORRUPT, P0 + varint_len(1u << (id - 1)));
+        free(b1);
+        all[id - 1] = (tb_sec)TB_SEC(id, NULL);
+    }
+    free(b);
+    /* No section at all: Present 0. */
+    b = tb_blob(0, all, 8, &n);
+    CHECK(n == P0 + 1 && b[P0] == 0, "no sections: Present 0");
+    expect("no sections", b, n, RSC_OK, 0);
     rsc_program p;
     rsc_selection s;
     rsc_bytes a = {"x", 1};
@@ -2180,6 +2699,9 @@ static void test_absent_and_order(void)
     e.global = -1;
     e.keep_empty = 1;
     b = tp_build(&e, &n, NULL);
+    CHECK(sec(b, n, 1) == 0 && sec(b, n, 2) && sec(b, n, 3) && sec(b, n, 4) && sec(b, n, 5) &&
+              sec(b, n, 6) && sec(b, n, 7) && sec(b, n, 8),
+          "keep_empty: every section but STRINGS written");
     expect("empty sections, all written", b, n, RSC_OK, 0);
     free(b);
     bb z1 = {0}, z2 = {0};
@@ -2289,7 +2811,8 @@ static void test_damage(const uint8_t *blob, size_t n, const char *what)
     for (size_t k = 0; k < n; k++) {
         rsc_program p;
         rsc_load_error e;
-        bad += rsc_load(&p, blob, k, &e) != RSC_E_TRUNCATED || e.offset != (k < H ? k : 11);
+        bad += rsc_load(&p, blob, k, &e) != RSC_E_TRUNCATED ||
+               e.offset != (k < RSC_HEADER_MIN ? k : RSC_H_TOTAL);
     }
     CHECK(bad == 0, "%s: %d of %zu truncations not RSC_E_TRUNCATED", what, bad, n);
     uint8_t *b = dup_blob(blob, n);
@@ -2300,8 +2823,10 @@ static void test_damage(const uint8_t *blob, size_t n, const char *what)
         b[i / 8] ^= (uint8_t)(1u << (i % 8));
     }
     CHECK(bad == 0, "%s: %d of %zu bit flips accepted", what, bad, n * 8);
-    /* Flips with the checksum fixed reach the content checks. */
+    /* Flips with the checksum fixed reach the content checks (from
+     * Present on). */
     int ok = 0;
+    const size_t H = tb_present_at(blob);
     for (size_t i = H * 8; i < n * 8; i++) {
         b[i / 8] ^= (uint8_t)(1u << (i % 8));
         tb_fix_checksum(b, n);
@@ -2321,20 +2846,40 @@ static void test_random(void)
         size_t n = rnd() % sizeof buf;
         for (size_t i = 0; i < n; i++)
             buf[i] = (uint8_t)rnd();
-        if (it % 2 && n >= H) { /* a plausible header, to get past identity */
-            memcpy(buf, RSC_MAGIC, 8);
-            buf[8] = 3;
-            buf[10] &= 1;
-            wr32le(buf + 11, (uint32_t)n);
+        if (it % 2 && n >= RSC_HEADER_MIN + 2) { /* a plausible header, past identity */
+            memcpy(buf, RSC_MAGIC, RSC_MAGIC_LEN);
+            buf[RSC_H_MAJOR] = 4;
+            buf[RSC_H_FLAGS] &= 1;
+            size_t pos = RSC_H_TOTAL; /* Total_Size: n in 1 or 2 bytes */
+            if (n < 128) {
+                buf[pos++] = (uint8_t)n;
+            } else {
+                buf[pos++] = (uint8_t)(0x80 | (n & 0x7f));
+                buf[pos++] = (uint8_t)(n >> 7);
+            }
             if (it % 4 == 1) {
-                /* sections of plausible ids and sizes */
-                size_t pos = H;
-                for (uint32_t id = 1; id <= 8 && pos + 2 < n; id++) {
-                    if (rnd() % 3 == 0)
-                        continue;
-                    size_t left = n - pos - 2, sz = left < 120 ? rnd() % (left + 1) : rnd() % 120;
-                    buf[pos] = (uint8_t)(id << 1), buf[pos + 1] = (uint8_t)sz;
-                    pos += 2 + sz;
+                /* a Present of known ids, sections of plausible sizes (at
+                 * least 1, the last up to Total_Size), in Id order */
+                uint32_t present = 0;
+                size_t k = 0;
+                for (uint32_t id = 1; id <= 8; id++)
+                    if (rnd() % 3)
+                        present |= 1u << (id - 1), k++;
+                if (present >= 0x80)
+                    buf[pos++] = (uint8_t)(0x80 | (present & 0x7f)), buf[pos++] = 1;
+                else
+                    buf[pos++] = (uint8_t)present;
+                for (size_t j = 0; j < k && pos + 2 < n; j++) {
+                    size_t left = n - pos - 1, sz; /* after a one-byte Size */
+                    if (j + 1 == k) /* to the end (a 2-byte Size from 128 on) */
+                        sz = left < 128 ? left : left - 1;
+                    else
+                        sz = 1 + rnd() % (left < 120 ? left : 120);
+                    if (sz >= 128)
+                        buf[pos++] = (uint8_t)(0x80 | (sz & 0x7f)), buf[pos++] = (uint8_t)(sz >> 7);
+                    else
+                        buf[pos++] = (uint8_t)sz;
+                    pos += sz;
                 }
                 tb_fix_checksum(buf, n);
             }
@@ -2355,6 +2900,7 @@ static void test_random(void)
         int acc = 0;
         for (int it = 0; it < RT_MUTATIONS; it++) {
             memcpy(b, src[k], srcn[k]);
+            const size_t H = tb_present_at(src[k]);
             for (int j = 1 + rnd() % 3; j > 0; j--) {
                 size_t at = H + rnd() % (srcn[k] - H);
                 uint32_t r = rnd();
@@ -2450,6 +2996,7 @@ int main(void)
     test_programs();
     test_wild();
     test_labels();
+    test_leaves();
     test_sets();
     test_agents();
     test_groups_sitemaps_directives();
@@ -2462,6 +3009,14 @@ int main(void)
     test_damage(chainb, chainb_n, "chain program");
     test_damage(labelled, labelled_n, "automaton with labels");
     test_damage(labelled_long, labelled_long_n, "long labels, rfc, Rep labels in the trie");
+    {
+        tp_prog hp = base_prog();
+        hp.no_leaves = 1;
+        size_t n;
+        uint8_t *b = tp_build(&hp, &n, NULL);
+        test_damage(b, n, "no leaves of one rank (every node with a Head)");
+        free(b);
+    }
     {
         size_t n, off;
         uint8_t *b = mini_blob(SIZE_MAX, 0, M_OK, &n, &off);
