@@ -65,8 +65,7 @@ typedef enum rsc_status {
     RSC_E_IO = 4,         /* file could not be read or written (CLI/tools)  */
     RSC_E_TRUNCATED = 10, /* blob shorter than its header claims            */
     RSC_E_MAGIC = 11,     /* not a robotsc blob at all                      */
-    RSC_E_VERSION = 12,   /* a robotsc blob of an unsupported major version
-                             or with a non-skippable unknown section        */
+    RSC_E_VERSION = 12,   /* a robotsc blob of an unsupported major version */
     RSC_E_CHECKSUM = 13,  /* checksum mismatch: the blob was damaged        */
     RSC_E_CORRUPT = 14,   /* failed verification: see rsc_load_error        */
     RSC_E_SIZE = 15       /* trailing bytes, or Total_Size mismatch         */
