@@ -12,9 +12,9 @@
  *   pair compile DIR STEP ROUNDS  rsc_compile of every STEP-th file
  *
  * Built with -DPAIR_RUNTIME (the runtimes differ: match, load) or
- * -DPAIR_COMPILER (the compilers differ: compile); match with -DPAIR_BOTH
- * too when the two read different blob formats: each build then compiles,
- * loads and selects its own blob. Each round times A then
+ * -DPAIR_COMPILER (the compilers differ: compile); match and load with
+ * -DPAIR_BOTH too when the two read different blob formats: each build
+ * then compiles, loads (and selects) its own blob. Each round times A then
  * B, or B then A, in turns. Prints the median over items of B's time / A's
  * (per item: the median over rounds), the weighted sums, and a count of
  * items where A and B disagree (verdicts, load status, blob bytes), which
@@ -227,25 +227,42 @@ static int run_match(const char *jobs, int rounds)
     return 0;
 }
 
+/* A's blob, and B's (the same one unless PAIR_BOTH: B's own compile). */
+typedef struct load_ctx {
+    rsc_blob a, b;
+} load_ctx;
+
 static void load_pass(const void *ctx, int use_b, size_t reps)
 {
-    const rsc_blob *b = ctx;
+    const load_ctx *c = ctx;
     rsc_program p;
     for (size_t r = 0; r < reps; r++)
-        bu_sink += (uint64_t)(use_b ? N_rsc_load : rsc_load)(&p, b->data, b->size, NULL);
+        bu_sink += (uint64_t)(use_b ? N_rsc_load(&p, c->b.data, c->b.size, NULL)
+                                    : rsc_load(&p, c->a.data, c->a.size, NULL));
 }
 
 static int load_one(const unsigned char *text, size_t len, int rounds, item *it, long *bad)
 {
-    rsc_blob b;
+    load_ctx c;
     rsc_program p;
-    if (rsc_compile(text, len, NULL, &b) != RSC_OK)
+    if (rsc_compile(text, len, NULL, &c.a) != RSC_OK)
         return 0;
-    *bad += rsc_load(&p, b.data, b.size, NULL) != N_rsc_load(&p, b.data, b.size, NULL);
+#ifdef PAIR_BOTH
+    if (N_rsc_compile(text, len, NULL, &c.b) != RSC_OK) {
+        rsc_blob_free(&c.a, NULL);
+        return 0;
+    }
+#else
+    c.b = c.a;
+#endif
+    *bad += rsc_load(&p, c.a.data, c.a.size, NULL) != N_rsc_load(&p, c.b.data, c.b.size, NULL);
     uint64_t t0 = bu_now_ns();
-    bu_sink += (uint64_t)rsc_load(&p, b.data, b.size, NULL);
-    time_item(load_pass, &b, REPS_FOR(bu_now_ns() - t0), 1, rounds, 1, it);
-    rsc_blob_free(&b, NULL);
+    bu_sink += (uint64_t)rsc_load(&p, c.a.data, c.a.size, NULL);
+    time_item(load_pass, &c, REPS_FOR(bu_now_ns() - t0), 1, rounds, 1, it);
+#ifdef PAIR_BOTH
+    N_rsc_blob_free(&c.b, NULL);
+#endif
+    rsc_blob_free(&c.a, NULL);
     return 1;
 }
 #endif

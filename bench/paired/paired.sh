@@ -16,8 +16,9 @@
 #            jobs.tsv, which bench/run.sh writes; RSC_PAIRED_JOBS overrides);
 #            both revisions must read the same blob format; with
 #            RSC_PAIRED_ACCEL=1 on dense rows (each revision's own
-#            rsc_accel_build); with RSC_PAIRED_BOTH=1 each revision
-#            compiles and loads its own blobs, so the formats may differ
+#            rsc_accel_build); with RSC_PAIRED_BOTH=1 (match and load)
+#            each revision compiles and loads its own blobs, so the
+#            formats may differ
 #   load     rsc_load of every 5th corpus blob (RSC_PAIRED_STEP)
 #   compile  rsc_compile of every 5th corpus file (RSC_PAIRED_STEP)
 # Work goes to build-paired/ (RSC_PAIRED_BUILD). A revision is built once.
@@ -69,7 +70,7 @@ esac
 # pair-<first>-<renamed>: the first revision as is, the other renamed; the
 # compiler (match, load) or the runtime (compile) is the first's.
 link() { # first second out
-    if [ "$MODE" = match ] && [ -n "${RSC_PAIRED_BOTH:-}" ]; then
+    if [ "$MODE" != compile ] && [ -n "${RSC_PAIRED_BOTH:-}" ]; then
         renamed "$W/$2/b/librobotsc.a" "$W/$3.a" "$W/$2/b/runtime/librobotsc_runtime.a" "$W/$3-rt.a"
         both="-DPAIR_BOTH $W/$3-rt.a"
     else
