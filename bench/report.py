@@ -8,7 +8,7 @@ bench/ANALYSIS.md (hand-written: profiles, causes, proposed fixes) is
 appended when present. Targets are those of issue 10 (each hostile case,
 the real lists, scaling, size, compile and verify); the report compares, it
 never fails on a figure. Section 6 compares format 2 (the CLI built from an
-older git ref) and format 3 (this build) measured back to back in one run."""
+older git ref) and format 4 (this build: format 3's programs, re-encoded smaller) measured back to back in one run."""
 import csv
 import math
 import os
@@ -198,13 +198,13 @@ def ratio_stats(rows):
 
 
 def f23_section(res, w, targets, m, hl):
-    """Section 6: format 2 and format 3 on the same run, and the hostile cases of issue 10."""
+    """Section 6: format 2 and format 4 (this build) on the same run, and the hostile cases of issue 10."""
     info = read_kv(os.path.join(res, "f23.txt"))
     rows = [r for r in read_tsv(os.path.join(res, "f23.tsv")) if num(r.get("match_ns")) is not None]
     failed = [r for r in read_tsv(os.path.join(res, "f23.tsv")) if num(r.get("match_ns")) is None]
     ref = info.get("ref", "?")
     commit = (info.get("commit") or "")[:12]
-    w("## 6. Format 2 and format 3 on the same run")
+    w("## 6. Format 2 and format 4 on the same run")
     w("")
     if not info:
         w("Not run.")
@@ -213,14 +213,14 @@ def f23_section(res, w, targets, m, hl):
     built = info.get("built") == "1"
     if built:
         w(f"Format 2 is `robotsc` built from git ref `{ref}` ({commit}) with the same compiler and flags "
-          "(CMake Release, -O2); format 3 is this build. For each real list and each hostile case both "
+          "(CMake Release, -O2); format 4 is this build. For each real list and each hostile case both "
           "binaries run `robotsc bench` back to back on the same files (which runs first alternates from "
           "list to list), so each pair of ratios to the FNV-1a floor comes from the same minute of the same "
           "run. Ratios, not nanoseconds, are what to compare when the machine is busy.")
     else:
         w(f"**The format 2 CLI could not be built from git ref `{ref}`"
           f"{' (' + commit + ')' if commit else ' (ref not found)'}: see `results/f2_build.log`. "
-          "The comparison is skipped; the hostile cases below are measured with format 3 only.**")
+          "The comparison is skipped; the hostile cases below are measured with format 4 only.**")
     w("")
     if failed:
         w("Runs that failed: " + ", ".join(f"{r['name']} (format {r['format']})" for r in failed[:20]) +
@@ -243,7 +243,7 @@ def f23_section(res, w, targets, m, hl):
         differ = [x[0] for x in real if x[1]["disallowed"] != x[2]["disallowed"]]
         w(f"Real lists: {len(real)} lists, {s3[3]:,} URLs (agent `Googlebot`).")
         w("")
-        w(table(["figure", "format 2", "format 3", "format 3 / format 2"], [
+        w(table(["figure", "format 2", "format 4", "format 4 / format 2"], [
             ["match / floor, median over lists", f"{s2[0]:.3f}", f"{s3[0]:.3f}", f"{s3[0] / s2[0]:.2f}"],
             ["match / floor, p90 over lists", f"{s2[1]:.3f}", f"{s3[1]:.3f}", f"{s3[1] / s2[1]:.2f}"],
             ["match / floor, weighted by URLs", f"{s2[2]:.3f}", f"{s3[2]:.3f}", f"{s3[2] / s2[2]:.2f}"],
@@ -261,22 +261,22 @@ def f23_section(res, w, targets, m, hl):
             w("Both formats disallow the same number of URLs on every list.")
         w("")
 
-        def gain(x):  # > 1: format 3 is faster relative to the floor
+        def gain(x):  # > 1: format 4 is faster relative to the floor
             return float(x[1]["ratio"]) / float(x[2]["ratio"]) if float(x[2]["ratio"]) > 0 else 0
 
-        hdr = ["list", "URLs", "match ns f2", "ratio f2", "match ns f3", "ratio f3", "f2 / f3",
-               "blob B f2", "blob B f3"]
+        hdr = ["list", "URLs", "match ns f2", "ratio f2", "match ns f4", "ratio f4", "f2 / f4",
+               "blob B f2", "blob B f4"]
 
         def row(x):
             return [x[0], x[2]["n_urls"], x[1]["match_ns"], x[1]["ratio"], x[2]["match_ns"], x[2]["ratio"],
                     f"{gain(x):.2f}", f"{int(x[1]['blob_bytes']):,}", f"{int(x[2]['blob_bytes']):,}"]
 
         srt = sorted(real, key=gain)
-        w("Ten lists where format 3 gains most (ratio of format 2 to the floor over that of format 3):")
+        w("Ten lists where format 4 gains most (ratio of format 2 to the floor over that of format 4):")
         w("")
         w(table(hdr, [row(x) for x in reversed(srt[-10:])]))
         w("")
-        w("Ten lists where format 3 loses most:")
+        w("Ten lists where format 4 loses most:")
         w("")
         w(table(hdr, [row(x) for x in srt[:10]]))
         w("")
@@ -322,8 +322,8 @@ def f23_section(res, w, targets, m, hl):
                                 accel_cell(num(r3.get("accel_ratio")), lim,
                                            f"{int(r3['accel_bytes']):,} B of rows" if num(r3.get("accel_bytes"))
                                            is not None else ""))
-    w(table(["case", "f2 ns/URL", "f2 ratio", "f3 ns/URL", "f3 ratio", "f3 ratio, dense rows", "floor ns",
-             "blob B f2 / f3", "disallowed f2 / f3", "target (f3)"], hrows))
+    w(table(["case", "f2 ns/URL", "f2 ratio", "f4 ns/URL", "f4 ratio", "f4 ratio, dense rows", "floor ns",
+             "blob B f2 / f4", "disallowed f2 / f4", "target (f4)"], hrows))
     w("")
     if m.get("quick") == "1":
         w("(Quick run: the hostile URL lists are lighter than in a full run.)")
@@ -789,13 +789,13 @@ plot '{res}/scale_length.dat' using 1:2 with linespoints lw 2 pt 7 title 'robots
              "parse ratio peer/robotsc", "disallowed URLs", "lists with robotsc's disallowed count"], prow))
     w("")
 
-    # ---- format 2 against format 3 ----
+    # ---- format 2 against format 4 ----
     f23_section(res, w, targets, m, hl)
 
     # ---- targets ----
     w("## Targets (issue 10)")
     w("")
-    w("Format 3 figures of this run: hostile cases from section 6, real lists from section 2, the rest from "
+    w("Format 4 figures of this run: hostile cases from section 6, real lists from section 2, the rest from "
       "sections 1 and 3.")
     w("")
     rows = [list(targets[k]) + [""] * (4 - len(targets[k])) for k in TARGET_ORDER if k in targets]

@@ -12,7 +12,7 @@
 #   3. scaling           bench_scale rules / length (seeded synthetic data)
 #   4. threads           bench_threads, 1 and 2 threads, one shared blob
 #   5. peers             urllib.robotparser, Protego, robots-parser (node)
-#   6. format 2 vs 3     the format-2 CLI (built from git ref RSC_BENCH_F2_REF)
+#   6. format 2 vs 4     the format-2 CLI (built from git ref RSC_BENCH_F2_REF)
 #                        and this one, back to back on each real list and on
 #                        the hostile cases of issue 10 (bench/hostile_cases.py);
 #                        bench_memory: a dependent load per byte over working
@@ -214,7 +214,7 @@ else
     log "  robots-parser missing: skipped"
 fi
 
-# ---- 6. format 2 against format 3 -------------------------------------------------
+# ---- 6. format 2 against format 4 -------------------------------------------------
 # The format-2 CLI built from a git ref of this repository, run back to back
 # with this build's on each real list (order alternating) and on the hostile
 # cases of issue 10 (bench/hostile_cases.py), so that their ratios to the
@@ -223,7 +223,7 @@ F2_REF=${RSC_BENCH_F2_REF:-2d9e8f4}
 F2SRC=$BUILD/f2src
 F2BUILD=$BUILD/f2build
 F2=$F2BUILD/robotsc
-log "6/6 format 2 ($F2_REF) against format 3"
+log "6/6 format 2 ($F2_REF) against format 4 (this build)"
 f2_commit=$(git -C "$ROOT" rev-parse --verify -q "$F2_REF^{commit}" 2>/dev/null || true)
 f2_ok=0
 if [ -z "$f2_commit" ]; then
@@ -269,7 +269,7 @@ f23_one() { # kind name format binary robots urls
 }
 HQ=
 [ "$QUICK" = 1 ] && HQ=--quick
-# The hostile cases run with format 3 even when format 2 could not be built (issue 10's targets).
+# The hostile cases run with this build even when format 2 could not be built (issue 10's targets).
 # shellcheck disable=SC2086
 if "$PY" "$ROOT/bench/hostile_cases.py" $HQ "$CORPUS" "$RES/hostile" >"$RES/hostile.log" 2>&1; then
     cp "$RES/hostile/cases.tsv" "$RES/hostile_cases.tsv"
