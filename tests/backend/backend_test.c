@@ -1,4 +1,6 @@
-/* Back-end tests (docs/FORMAT.md version 3.1).
+/* Back-end tests (docs/FORMAT.md version 4.0: the 3.1 document with the
+ * changes of format 4.0, /work/f4spec.md: packed Table widths, one-rank
+ * leaves, no Offsets[0], the 12-byte header and Present mask).
  *
  * Whole compiler: group merging and set sharing (spec F.5-F.7), rule
  * selection (E.3-E.5, E.8), verdicts against the reference matcher
@@ -19,7 +21,8 @@
  * blobs whose RULES hold the patterns as match texts: always an rfc blob,
  * whose runtime matches the normalised path, and a google blob when the
  * pattern lengths allow the RULES order). Labels are pinned byte for byte
- * on both sides of the inline/reference threshold. Also: the same set in
+ * on both sides of the inline/reference threshold, and one-rank leaves
+ * (Kind 2, 3) whatever their label's length. Also: the same set in
  * any order gives the same bytes, Offsets widths 1-3 (width 4 needs
  * millions of patterns: rsc_width and a Table check it), 255 children,
  * the chain-depth limit, and allocation failure.
@@ -579,19 +582,41 @@ static void test_compiler_tries(void)
     rsc_blob b = compile("User-agent: *\nDisallow: /a\n", 0);
     const uint8_t *pg;
     size_t size;
-    /* Trie_Size 8, the trie, Shape 0 and four empty Tables */
-    static const uint8_t want_a[] = {0x08, 0x00, 0x20, '/', 0x00, 0x02, 'a', 0x01, 0x01,
+    /* Trie_Size 5; the root (Label_Head 0, Head 0x20: one child, so no
+     * Offset; key '/'); its child a one-rank leaf: Label_Head 1 << 2 | 2
+     * (Label_Len 1, Accept), Rep 1 (the label "a" is rank 1's text "/a"
+     * from depth 1); Shape 0 and four empty Tables */
+    static const uint8_t want_a[] = {0x05, 0x00, 0x20, '/', 0x06, 0x01,
                                      0x00, 0x00, 0x00, 0x00, 0x00};
     TU_CHECK(program_of(&b, 0, &pg, &size) && size == sizeof want_a &&
                  memcmp(pg, want_a, size) == 0,
              "program of Disallow: /a");
     rsc_blob_free(&b, NULL);
+    /* The root is never a one-rank leaf (its Label_Head is 0), even when
+     * it is a leaf with one Accept ("*", or "**$": a '$' after a final '*'
+     * is moot): Label_Head 0, Head 01, the rank. */
+    {
+        static const struct {
+            const char *body;
+            uint8_t want[9];
+        } rl[] = {{"User-agent: *\nDisallow: *\n", {0x03, 0x00, 0x01, 0x01, 0, 0, 0, 0, 0}},
+                  {"User-agent: *\nAllow: **$\n", {0x03, 0x00, 0x01, 0x01, 0, 0, 0, 0, 0}}};
+        for (size_t i = 0; i < sizeof rl / sizeof rl[0]; i++) {
+            b = compile(rl[i].body, 0); /* (loads, and passes the checker) */
+            TU_CHECK(program_of(&b, 0, &pg, &size) && size == sizeof rl[i].want &&
+                         memcmp(pg, rl[i].want, size) == 0,
+                     "program of a root leaf (%zu)", i);
+            rsc_blob_free(&b, NULL);
+        }
+    }
     passed++;
 
     /* Shared prefixes stored once, a node only where a pattern ends or two
      * part: "/abc" and "/abd" give root, "/ab" (they part), "c", "d". The
      * label "ab" (2 bytes) points into the match text of a rank (a 1-byte
-     * varint); the keys '/', 'c', 'd' are the only string bytes stored. */
+     * varint); "c" and "d" are one-rank leaves (Kind 2: Label_Head and
+     * the rank only); the keys '/', 'c', 'd' are the only string bytes
+     * stored. */
     bc_info bi;
     const char *ab = "User-agent: *\nDisallow: /abc\nDisallow: /abd\n";
     b = compile_ex(ab, strlen(ab), 0, 0, &bi);
@@ -599,9 +624,10 @@ static void test_compiler_tries(void)
     if (entries_of(&b, 0, 1, &pr)) {
         TU_CHECK(bi.programs == 1 && pr.nodes == 4 && pr.edge_bytes == 5 && pr.accepts == 2 &&
                      pr.max_children == 2 && pr.key_bytes == 3 && pr.ref_labels == 1 &&
-                     pr.ref_label_bytes == 2 && pr.inline_bytes == 0,
-                 "/abc /abd: nodes %u, edge bytes %zu, keys %zu, %u label refs, %zu inline",
-                 pr.nodes, pr.edge_bytes, pr.key_bytes, pr.ref_labels, pr.inline_bytes);
+                     pr.ref_label_bytes == 2 && pr.inline_bytes == 0 && pr.leaves == 2 &&
+                     bi.leaves == 2,
+                 "/abc /abd: nodes %u, edge bytes %zu, keys %zu, %u label refs, %zu inline, %u leaves",
+                 pr.nodes, pr.edge_bytes, pr.key_bytes, pr.ref_labels, pr.inline_bytes, pr.leaves);
         bc_prog_free(&pr);
     }
     /* The label "ab" points into rank 1's text ("/abd", created the node
@@ -628,22 +654,24 @@ static void test_compiler_tries(void)
     }
     rsc_blob_free(&b, NULL);
     /* ... and "/a", "/ab", "/ac": root, "/a" (a pattern ends), "b", "c";
-     * the label "a" (1 byte) is inline: a reference would not be shorter. */
+     * the label "a" (1 byte) is inline: a reference would not be shorter;
+     * "b" and "c" are one-rank leaves. */
     b = compile("User-agent: *\nDisallow: /a\nAllow: /ab\nDisallow: /ac\n", 0);
     if (entries_of(&b, 0, 1, &pr)) {
         TU_CHECK(pr.nodes == 4 && pr.edge_bytes == 4 && pr.accepts == 3 && pr.max_children == 2 &&
-                     pr.key_bytes == 3 && pr.inline_bytes == 1 && pr.ref_labels == 0,
-                 "/a /ab /ac: nodes %u, edge bytes %zu, inline %zu, refs %u", pr.nodes,
-                 pr.edge_bytes, pr.inline_bytes, pr.ref_labels);
+                     pr.key_bytes == 3 && pr.inline_bytes == 1 && pr.ref_labels == 0 && pr.leaves == 2,
+                 "/a /ab /ac: nodes %u, edge bytes %zu, inline %zu, refs %u, leaves %u", pr.nodes,
+                 pr.edge_bytes, pr.inline_bytes, pr.ref_labels, pr.leaves);
         bc_prog_free(&pr);
     }
     rsc_blob_free(&b, NULL);
     /* Twenty patterns under one long prefix P: the prefix is not stored at
-     * all, its label points into a rule's match text. root (00 20 '/' 00:
-     * 4 bytes), P's node (Label_Head (L - 1) << 1 | 1 and Rep, one byte
-     * each; Head 20 << 5 in 2 bytes, 20 keys, 20 one-byte offsets: 44
-     * bytes whatever L), 20 leaves (00 01 rank: 3 bytes each): a trie of
-     * 108 bytes, after its 1-byte Trie_Size and before Shape 0 and four
+     * all, its label points into a rule's match text. root (00 20 '/': 3
+     * bytes, no Offset for its one child), P's node (Label_Head (L - 1)
+     * << 2 | 1 and Rep, one byte each; Head 20 << 5 in 2 bytes, 20 keys,
+     * 19 one-byte offsets (none for child 0): 43 bytes whatever L), 20
+     * one-rank leaves (Label_Head 2 and the rank: 2 bytes each): a trie of
+     * 86 bytes, after its 1-byte Trie_Size and before Shape 0 and four
      * empty Tables (5 bytes). */
     {
         static const char prefix[] = "/a-rather-long-shared-prefix/";
@@ -656,14 +684,14 @@ static void test_compiler_tries(void)
         if (entries_of(&b, 0, 1, &pr)) {
             TU_CHECK(pr.nodes == 22 && pr.edge_bytes == L + 20 && pr.max_children == 20 &&
                          pr.key_bytes == 21 && pr.inline_bytes == 0 && pr.ref_labels == 1 &&
-                         pr.ref_label_bytes == L - 1,
-                     "shared prefix: nodes %u, edge bytes %zu, keys %zu, inline %zu, refs %u",
-                     pr.nodes, pr.edge_bytes, pr.key_bytes, pr.inline_bytes, pr.ref_labels);
+                         pr.ref_label_bytes == L - 1 && pr.leaves == 20 && pr.leaf_label_bytes == 0,
+                     "shared prefix: nodes %u, edge bytes %zu, keys %zu, inline %zu, refs %u, leaves %u",
+                     pr.nodes, pr.edge_bytes, pr.key_bytes, pr.inline_bytes, pr.ref_labels, pr.leaves);
             bc_prog_free(&pr);
         }
         const uint8_t *q;
-        TU_CHECK(program_of(&b, 0, &q, &size) && size == 1 + 4 + 44 + 20 * 3 + 5,
-                 "shared prefix: program of %zu bytes, want %d", size, 1 + 4 + 44 + 20 * 3 + 5);
+        TU_CHECK(program_of(&b, 0, &q, &size) && size == 1 + 3 + 43 + 20 * 2 + 5,
+                 "shared prefix: program of %zu bytes, want %d", size, 1 + 3 + 43 + 20 * 2 + 5);
         rsc_blob_free(&b, NULL);
     }
     passed++;
@@ -1409,8 +1437,8 @@ static void rt_free(rt *r)
 
 /* ---- FORMAT.md, Labels: a program's STATES in the other form ------------ */
 
-/* Writes a Table of count rows of cols cells (smallest widths); returns
- * its size. */
+/* Writes a Table of count rows of cols cells (smallest widths, packed);
+ * returns its size. */
 static size_t put_table(uint8_t *o, const uint32_t *v, uint32_t count, unsigned cols)
 {
     size_t n = 0;
@@ -1422,12 +1450,15 @@ static size_t put_table(uint8_t *o, const uint32_t *v, uint32_t count, unsigned 
     if (!count)
         return n;
     unsigned w[8];
+    size_t wb = n; /* the widths, packed: 2 bits a column (width - 1), four a byte */
+    memset(o + wb, 0, bc_wbytes(cols));
+    n += bc_wbytes(cols);
     for (unsigned k = 0; k < cols; k++) {
         uint32_t mx = 0;
         for (uint32_t r = 0; r < count; r++)
             mx = v[(size_t)r * cols + k] > mx ? v[(size_t)r * cols + k] : mx;
         w[k] = bc_width(mx);
-        o[n++] = (uint8_t)w[k];
+        o[wb + k / 4] |= (uint8_t)((w[k] - 1) << (2 * (k % 4)));
     }
     for (uint32_t r = 0; r < count; r++)
         for (unsigned k = 0; k < cols; k++)
@@ -1820,36 +1851,69 @@ static void test_trie_small(void)
         static const char *const p1[] = {"/a"};
         pset ps = make_pset(p1, NULL, 1);
         rsc_buf out = {NULL, 0, 0};
-        /* Trie_Size 8; root: Label_Head 0, Head 1 << 5, key '/', Offsets
-         * [0]; "/a": Label_Head 1 << 1 (inline), 'a', Head 01 (Has_Accept),
-         * Accept 1; Shape 0 (no internal node, not a chain), and the four
-         * Tables empty (Count 0, no widths) */
-        static const uint8_t want[] = {0x08, 0x00, 0x20, '/', 0x00, 0x02, 'a', 0x01, 0x01,
+        /* Trie_Size 5; root: Label_Head 0, Head 1 << 5, key '/' (no
+         * Offset: child 0 starts at C); "/a": a one-rank leaf, Label_Head
+         * 1 << 2 | 2 (Label_Len 1, Accept), Rep 1 (the label is rank 1's
+         * text "/a" from depth 1); Shape 0 (no internal node, not a
+         * chain), and the four Tables empty (Count 0, no widths) */
+        static const uint8_t want[] = {0x05, 0x00, 0x20, '/', 0x06, 0x01,
                                        0x00, 0x00, 0x00, 0x00, 0x00};
         TU_CHECK(rsc_trie_emit(&m, ps.p, 1, 0, &out, NULL) == RSC_OK && out.len == sizeof want &&
                      memcmp(out.p, want, sizeof want) == 0,
                  "bytes of /a");
         rsc_buf_free(&m, &out);
+        /* The checker holds the encoder to format 4.0's promises: the
+         * same program with the leaf written with a Head (Kind 0, valid
+         * for a decoder), the root as a one-rank leaf, an Offset for a
+         * single child, or Width 1 with a single child, is rejected. */
+        {
+            static const uint8_t head_leaf[] = {0x07, 0x00, 0x20, '/', 0x04, 'a', 0x01, 0x01,
+                                                0x00, 0x00, 0x00, 0x00, 0x00},
+                                 root_leaf[] = {0x02, 0x02, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00},
+                                 offset0[] = {0x06, 0x00, 0x20, '/', 0x00, 0x06, 0x01,
+                                              0x00, 0x00, 0x00, 0x00, 0x00},
+                                 width1[] = {0x06, 0x00, 0x28, '/', 0x00, 0x06, 0x01,
+                                             0x00, 0x00, 0x00, 0x00, 0x00};
+            static const struct {
+                const uint8_t *pg;
+                size_t n;
+                const char *msg;
+            } enc[] = {{head_leaf, sizeof head_leaf, "a leaf of one rank with a Head"},
+                       {root_leaf, sizeof root_leaf, "root Label_Head"},
+                       {offset0, sizeof offset0, "node @3"}, /* its Offset read as the child */
+                       {width1, sizeof width1, "Width 1"}};
+            bc_texts tx;
+            texts_of_pset(ps.p, 1, 1, &tx);
+            for (size_t i = 0; i < sizeof enc / sizeof enc[0]; i++) {
+                bc_err e = {{0}};
+                bc_prog tmp;
+                int acc = bc_check_program(enc[i].pg, enc[i].n, &tx, 0, 1, &tmp, &e);
+                TU_CHECK(!acc && strstr(e.msg, enc[i].msg), "checker: program %zu accepted or not for '%s': %s",
+                         i, enc[i].msg, e.msg);
+                bc_prog_free(&tmp);
+            }
+            bc_texts_free(&tx);
+        }
         free(ps.p);
         static const char *const p2[] = {"/x*a", "/x*b", "/x*d$"};
         static const uint32_t r2[] = {3, 7, 2};
         ps = make_pset(p2, r2, 3);
         static const uint8_t want2[] = {
-            0x08,                                     /* Trie_Size */
-            0x00, 0x20, '/', 0x00,                    /* root: key '/' */
-            0x02, 'x', 0x04, 0x00,                    /* "/x": Has_Root, Slot 0 */
+            0x07,                                     /* Trie_Size */
+            0x00, 0x20, '/',                          /* root: key '/' (one child: no Offset) */
+            0x04, 'x', 0x04, 0x00,                    /* "/x": Label_Len 1 inline, Has_Root, Slot 0 */
             0x00,                                     /* Shape: N_Internal 0, no chain */
-            0x01, 0x01, 0x01, 0x00, 0x07,             /* ROOTS: slot 0 Level 0 Max 7 */
-            0x03, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, /* OUTS: 3 rows, widths 1 */
+            0x01, 0x00, 0x00, 0x07,                   /* ROOTS: widths 1 1 (00); slot 0 Level 0 Max 7 */
+            0x03, 0x00, 0x00,                         /* OUTS: 3 rows, 6 widths 1 (2 bytes 00) */
             0x01, 0x00, 0x03, 0x00, 0x01, 0x00,       /*  "a": Len 1, Max 3, EDGES[0], 1 floating */
             0x01, 0x00, 0x07, 0x01, 0x01, 0x00,       /*  "b": Max 7, EDGES[1] */
             0x01, 0x00, 0x02, 0x02, 0x00, 0x01,       /*  "d": Max 2, EDGES[2], 1 anchored */
-            0x04, 0x01, 0x01, 0x01, 0x01, 0x01,       /* STATES: 4 rows, widths 1 */
+            0x04, 0x00, 0x00,                         /* STATES: 4 rows, 5 widths 1 (2 bytes) */
             0x00, 0x01, 0x03, 0x00, 0x00,             /*  root: children 1..3 */
             'a', 0x00, 0x00, 0x00, 0x01,              /*  "a": Fail 0, Out 1 (row 0) */
             'b', 0x00, 0x00, 0x00, 0x02,              /*  "b": Out 2 */
             'd', 0x00, 0x00, 0x00, 0x03,              /*  "d": Out 3 */
-            0x03, 0x01, 0x01, 0x01, 0x01,             /* EDGES: 3 rows, widths 1 */
+            0x03, 0x00,                               /* EDGES: 3 rows, 4 widths 1 (one byte) */
             0x00, 0x03, 0x00, 0x03,                   /*  slot 0, Rank 3, no Target, Max 3 */
             0x00, 0x07, 0x00, 0x07,                   /*  slot 0, Rank 7 */
             0x00, 0x02, 0x00, 0x02,                   /*  slot 0, Rank 2 (anchored) */
@@ -1867,16 +1931,18 @@ static void test_trie_small(void)
                 uint8_t v;
                 const char *msg;
             } bad[] = {
-                {13, 1, "Level"},            /* ROOTS: slot 0 at Level 1 (no slot above) */
-                {14, 6, "ROOTS row 0: Max"}, /* not the best rank below the slot */
-                {24, 2, "OUTS row 0: Max"},  /* "a": Max 2, its edge's is 3 */
-                {29, 1, "Next"},             /* "b": Next "a", no suffix of "b" */
-                {48, 2, "children"},         /* the root with 2 children: "d" no state's child */
-                {54, 3, "Fail"},             /* state "a": Fail "d" */
-                {55, 2, "Out"},              /* state "a": Out "b" */
-                {75, 1, "Parent"},           /* edge 1 from internal node 0: there is none */
-                {78, 6, "EDGES row 1: Max"}, /* edge 1: Max 6 below its Rank 7 */
-                {83, 1, "padding"},          /* Pad not zero */
+                {11, 1, "Level"},            /* ROOTS: slot 0 at Level 1 (no slot above) */
+                {12, 6, "ROOTS row 0: Max"}, /* not the best rank below the slot */
+                {18, 2, "OUTS row 0: Max"},  /* "a": Max 2, its edge's is 3 */
+                {23, 1, "Next"},             /* "b": Next "a", no suffix of "b" */
+                {39, 2, "children"},         /* the root with 2 children: "d" no state's child */
+                {45, 3, "Fail"},             /* state "a": Fail "d" */
+                {46, 2, "Out"},              /* state "a": Out "b" */
+                {63, 1, "Parent"},           /* edge 1 from internal node 0: there is none */
+                {66, 6, "EDGES row 1: Max"}, /* edge 1: Max 6 below its Rank 7 */
+                {71, 1, "padding"},          /* Pad not zero */
+                {10, 1, "width"},            /* ROOTS: Level 2 bytes wide (not the smallest) */
+                {35, 0x80, "width bits"},    /* STATES: width bits past its 5 columns */
             };
             bc_texts tx;
             texts_of_pset(ps.p, 3, 7, &tx);
@@ -1901,32 +1967,44 @@ static void test_trie_small(void)
         }
         rsc_buf_free(&m, &out);
         free(ps.p);
-        /* Labels: inline up to the size of the Rep's varint, a reference
-         * (Label_Head Label_Len << 1 | 1, then Rep) when longer. One
-         * pattern at rank 1 (a 1-byte varint) or 200 (C8 01): the label
-         * after the key '/' is "a" (1 byte), "ab" (2), "abc" (3) or
-         * "abcdefghij" (10). */
+        /* Labels: a node that is not a one-rank leaf (here: an Accept and
+         * an End) has its label inline up to the size of the Rep's
+         * varint, a reference (Label_Head Label_Len << 2 | 1, then Rep)
+         * when longer; a one-rank leaf (Label_Head Label_Len << 2 | 2,
+         * then the rank) always points into its rank's text. Patterns P
+         * at rank 1 or 200 (a 1-byte varint, or C8 01), with P$ at the
+         * next rank (or alone: a leaf): the label after the key '/' is
+         * "a" (1 byte), "ab" (2), "abc" (3) or "abcdefghij" (10). */
         static const struct {
-            const char *pat;
-            uint32_t rank;
-            uint8_t len, bytes[12];
+            const char *pat[2];
+            uint32_t rank[2];
+            uint8_t len, bytes[16];
         } lab[] = {
-            {"/a", 200, 9, {0x00, 0x20, '/', 0x00, 0x02, 'a', 0x01, 0xC8, 0x01}},
-            {"/ab", 1, 8, {0x00, 0x20, '/', 0x00, 0x05, 0x01, 0x01, 0x01}},
-            {"/ab", 200, 10, {0x00, 0x20, '/', 0x00, 0x04, 'a', 'b', 0x01, 0xC8, 0x01}},
-            {"/abc", 200, 10, {0x00, 0x20, '/', 0x00, 0x07, 0xC8, 0x01, 0x01, 0xC8, 0x01}},
-            {"/abcdefghij", 200, 10, {0x00, 0x20, '/', 0x00, 0x15, 0xC8, 0x01, 0x01, 0xC8, 0x01}},
+            /* one-rank leaves, whatever the label's length */
+            {{"/a", NULL}, {200, 0}, 6, {0x00, 0x20, '/', 0x06, 0xC8, 0x01}},
+            {{"/ab", NULL}, {1, 0}, 5, {0x00, 0x20, '/', 0x0A, 0x01}},
+            {{"/ab", NULL}, {200, 0}, 6, {0x00, 0x20, '/', 0x0A, 0xC8, 0x01}},
+            {{"/abcdefghij", NULL}, {200, 0}, 6, {0x00, 0x20, '/', 0x2A, 0xC8, 0x01}},
+            /* Head 03: Has_Accept and Has_End */
+            {{"/a", "/a$"}, {200, 201}, 10, {0x00, 0x20, '/', 0x04, 'a', 0x03, 0xC8, 0x01, 0xC9, 0x01}},
+            {{"/ab", "/ab$"}, {1, 2}, 8, {0x00, 0x20, '/', 0x09, 0x02, 0x03, 0x01, 0x02}},
+            {{"/ab", "/ab$"}, {200, 201}, 11, {0x00, 0x20, '/', 0x08, 'a', 'b', 0x03, 0xC8, 0x01, 0xC9, 0x01}},
+            {{"/abc", "/abc$"}, {200, 201}, 11, {0x00, 0x20, '/', 0x0D, 0xC9, 0x01, 0x03, 0xC8, 0x01, 0xC9, 0x01}},
+            {{"/abcdefghij", "/abcdefghij$"}, {200, 201}, 11,
+             {0x00, 0x20, '/', 0x29, 0xC9, 0x01, 0x03, 0xC8, 0x01, 0xC9, 0x01}},
             /* (each trie after its Trie_Size, before Shape 0 and four empty Tables) */
         };
         for (size_t i = 0; i < sizeof lab / sizeof lab[0]; i++) {
-            ps = make_pset(&lab[i].pat, &lab[i].rank, 1);
+            size_t np = lab[i].pat[1] ? 2 : 1;
+            ps = make_pset(lab[i].pat, lab[i].rank, np);
             size_t wl = (size_t)lab[i].len + 6;
-            uint8_t w[20] = {0};
+            uint8_t w[24] = {0};
             w[0] = lab[i].len; /* Trie_Size; the 5 bytes after the trie are 0 */
             memcpy(w + 1, lab[i].bytes, lab[i].len);
-            int ok = rsc_trie_emit(&m, ps.p, 1, 0, &out, NULL) == RSC_OK && out.len == wl &&
+            int ok = rsc_trie_emit(&m, ps.p, np, 0, &out, NULL) == RSC_OK && out.len == wl &&
                      memcmp(out.p, w, wl) == 0;
-            TU_CHECK(ok, "label bytes of %s at rank %u", lab[i].pat, lab[i].rank);
+            TU_CHECK(ok, "label bytes of %s%s at rank %u", lab[i].pat[0], np > 1 ? " and $" : "",
+                     lab[i].rank[0]);
             if (!ok) {
                 fprintf(stderr, "  got:");
                 for (size_t k = 0; k < out.len; k++)
@@ -2107,12 +2185,47 @@ static void test_trie_limits(void)
             TU_CHECK(rsc_width(v[i]) == want[i], "rsc_width(%#x) = %u", v[i], rsc_width(v[i]));
         rsc_buf tb = {NULL, 0, 0};
         uint32_t cells[2] = {7, 0x1000000};
-        /* Count 2, width 4, the rows 7 and 0x1000000 in 4 bytes each */
-        static const uint8_t tw[] = {2, 4, 7, 0, 0, 0, 0, 0, 0, 1};
+        /* Count 2, width 4 (packed: width - 1 = 3 in the low 2 bits), the
+         * rows 7 and 0x1000000 in 4 bytes each */
+        static const uint8_t tw[] = {2, 0x03, 7, 0, 0, 0, 0, 0, 0, 1};
         TU_CHECK(rsc_buf_table(&m, &tb, cells, 2, 1) == 0 && tb.len == sizeof tw &&
                      memcmp(tb.p, tw, sizeof tw) == 0,
                  "a Table with a 4-byte column");
         rsc_buf_free(&m, &tb);
+        /* Packed widths, 2 bits a column at bit 2 * (c % 4) of byte c / 4:
+         * 3 columns of widths 1, 2, 1: one byte 0x04; 6 columns of widths
+         * 1, 2, 1, 3, 4, 1: 0x84 (columns 0-3), then 0x03 (columns 4-5,
+         * the bits past them 0); 6 columns of width 1: 00 00. */
+        {
+            static const uint32_t c3[] = {1, 0x100, 1}, c6[] = {1, 0x100, 1, 0x10000, 0x1000000, 9},
+                                  c6w1[] = {1, 2, 3, 4, 5, 6};
+            static const uint8_t t3[] = {1, 0x04, 1, 0, 1, 1},
+                                 t6[] = {1, 0x84, 0x03, 1, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 9},
+                                 t6w1[] = {1, 0x00, 0x00, 1, 2, 3, 4, 5, 6};
+            static const struct {
+                const uint32_t *cells;
+                unsigned cols;
+                const uint8_t *want;
+                size_t len;
+            } pk[] = {{c3, 3, t3, sizeof t3}, {c6, 6, t6, sizeof t6}, {c6w1, 6, t6w1, sizeof t6w1}};
+            for (size_t i = 0; i < sizeof pk / sizeof pk[0]; i++) {
+                tb.len = 0;
+                int ok = rsc_buf_table(&m, &tb, pk[i].cells, 1, pk[i].cols) == 0 && tb.len == pk[i].len &&
+                         memcmp(tb.p, pk[i].want, pk[i].len) == 0;
+                TU_CHECK(ok, "packed widths of a %u-column Table (case %zu)", pk[i].cols, i);
+                TU_CHECK(rsc_table_size(pk[i].cells, 1, pk[i].cols) == pk[i].len,
+                         "rsc_table_size of a %u-column Table: %zu, want %zu", pk[i].cols,
+                         rsc_table_size(pk[i].cells, 1, pk[i].cols), pk[i].len);
+                /* and the checker reads it back */
+                const uint8_t *q = pk[i].want;
+                bc_table bt;
+                bc_err be = {{0}};
+                TU_CHECK(bc_read_table(&q, pk[i].want + pk[i].len, pk[i].cols, &bt, "t", &be) &&
+                             q == pk[i].want + pk[i].len && bc_cell(&bt, 0, pk[i].cols - 1) == pk[i].cells[pk[i].cols - 1],
+                         "checker: packed widths (case %zu): %s", i, be.msg);
+            }
+            rsc_buf_free(&m, &tb);
+        }
         passed++;
     }
 

@@ -1,18 +1,24 @@
-/* An independent reader and checker of docs/FORMAT.md version 3.1 blobs, for
- * the back-end tests. It shares no code with the compiler or the runtime:
- * it reads the bytes as the document describes them and checks
+/* An independent reader and checker of docs/FORMAT.md version 4.0 blobs
+ * (the 3.1 document and the changes of format 4.0: a 12-byte header with a
+ * varint Total_Size, a Present mask instead of section Tags, packed Table
+ * widths, one-rank leaves, no Offsets[0]), for the back-end tests. It
+ * shares no code with the compiler or the runtime: it reads the bytes as
+ * the document describes them and checks
  *  - every rule a decoder checks (Verification 1-15), and
  *  - what a compliant encoder promises on top: canonical varints (also in
- *    the header fields the decoder reads), the smallest width for every
- *    Table column and node Offsets, empty sections omitted, SETS only when
- *    some set is not the program of the same index, Format_Minor 1, no
- *    Skippable known section, in rfc blobs a match text that is the
- *    normalised pattern, groups in file order with at least one agent, a
- *    trie node only where a pattern ends or two part, no key or label byte
- *    '*' (a node's string is a literal prefix), a label pointed into the
- *    match text of a rule whose pattern passes through the node and only
- *    when that is shorter than the label (Label_Len > the Rep's varint; an
- *    inline label no longer than the varint of some rank below the node),
+ *    the header fields the decoder reads: the shortest Total_Size), the
+ *    smallest width for every Table column and node Offsets, empty
+ *    sections omitted (no Present bit), SETS only when some set is not the
+ *    program of the same index, Format_Minor 0, no unknown section, in rfc
+ *    blobs a match text that is the normalised pattern, groups in file
+ *    order with at least one agent, a trie node only where a pattern ends
+ *    or two part, no key or label byte '*' (a node's string is a literal
+ *    prefix), every leaf with exactly one of Accept and End and no Slot
+ *    written as a one-rank leaf (Kind 2 or 3), every other label pointed
+ *    into the match text of a rule whose pattern passes through the node
+ *    and only when that is shorter than the label (Label_Len > the Rep's
+ *    varint; an inline label no longer than the varint of some rank below
+ *    the node),
  *    and the wildcard part exactly as "Segments" defines it: every Slot
  *    used by one node, Level the slots above it (under 16), a tree of
  *    edges (shared by rules with the same slot and leading segments, every
@@ -70,7 +76,15 @@ enum {
 
 enum { BC_ACCEPT = 1, BC_END = 2, BC_GLOB = 3 };
 
-#define BC_HEADER 19u
+/* Header: Magic (4), Format_Major, Format_Minor, Flags, Checksum (u32),
+ * then the varint Total_Size (it counts itself). */
+#define BC_MAGIC "\x89RSC"
+#define BC_H_MAJOR 4u
+#define BC_H_MINOR 5u
+#define BC_H_FLAGS 6u
+#define BC_H_CHECK 7u
+#define BC_H_TOTAL 11u
+#define BC_HEADER_MIN 12u
 #define BC_MAX_DEPTH 1024u
 #define BC_MAX_CHILDREN 256u
 
@@ -279,64 +293,85 @@ typedef struct bc_blob {
     const uint8_t *p;
     size_t n;
     int rfc;
+    uint32_t present;  /* the Present mask */
+    size_t body;       /* where Present is: after Total_Size */
     const uint8_t *sec[BC_N_SECTIONS]; /* content of section id; NULL: absent */
     uint32_t sec_size[BC_N_SECTIONS];
 } bc_blob;
 
-/* FORMAT.md "Checksum": Adler-32 of p[0..n) with bytes 15..18 read as 0. */
+/* FORMAT.md "Checksum": Adler-32 of p[0..n) with the Checksum's bytes 7..10
+ * read as 0. */
 static inline uint32_t bc_checksum(const uint8_t *p, size_t n)
 {
     uint32_t a = 1, b = 0;
     for (size_t i = 0; i < n; i++) {
-        a = (a + (i >= 15 && i < 19 ? 0u : p[i])) % 65521u;
+        a = (a + (i >= BC_H_CHECK && i < BC_H_CHECK + 4 ? 0u : p[i])) % 65521u;
         b = (b + a) % 65521u;
     }
     return b << 16 | a;
 }
 
+/* The framing of a blob whose header was read: Total_Size at BC_H_TOTAL
+ * (== n), then varint Present and, for each bit set in Id order, varint
+ * Size >= 1 and the section's bytes, the last ending at n. Sections of an
+ * unknown Id (over 8) are skipped; with strict (an encoder's blob), they,
+ * and a Total_Size or Present varint longer than needed, are failures.
+ * Fills b->present, b->body, b->sec, b->sec_size. */
+static inline int bc_frame(bc_blob *b, int strict, bc_err *e)
+{
+    const uint8_t *p = b->p, *q = b->p + BC_H_TOTAL, *end = b->p + b->n;
+    uint32_t total;
+    if (!bc_varint(&q, end, &total))
+        return bc_fail(e, "Total_Size: not a canonical varint");
+    if (total != b->n)
+        return bc_fail(e, "Total_Size %u, blob %zu bytes", total, b->n);
+    b->body = (size_t)(q - p);
+    if (!bc_varint(&q, end, &b->present))
+        return bc_fail(e, "Present at %zu: not a canonical varint", b->body);
+    if (strict && b->present >> (BC_N_SECTIONS - 1))
+        return bc_fail(e, "Present %#x: a section of an unknown Id (an encoder writes none)", b->present);
+    for (uint32_t id = 1; id <= 32; id++) {
+        if (!(b->present >> (id - 1) & 1u))
+            continue;
+        uint32_t size;
+        size_t at = (size_t)(q - p);
+        if (!bc_varint(&q, end, &size))
+            return bc_fail(e, "section %u at %zu: bad Size varint", id, at);
+        if (size == 0)
+            return bc_fail(e, "section %u at %zu: present with Size 0", id, at);
+        if (size > (size_t)(end - q))
+            return bc_fail(e, "section %u at %zu: size %u past the end", id, at, size);
+        if (id < BC_N_SECTIONS)
+            b->sec[id] = q, b->sec_size[id] = size;
+        q += size;
+    }
+    if (q != end)
+        return bc_fail(e, "sections end at %zu, Total_Size %zu", (size_t)(q - p), b->n);
+    return 1;
+}
+
 /* Header and section framing (Verification 1-8, plus the encoder's own
- * rules: minor 1, no empty or skippable sections). */
+ * rules: minor 0, no empty or unknown sections). */
 static inline int bc_open(bc_blob *b, const void *data, size_t n, bc_err *e)
 {
     memset(b, 0, sizeof *b);
     b->p = data;
     b->n = n;
     const uint8_t *p = data;
-    if (!p || n < BC_HEADER)
+    if (!p || n < BC_HEADER_MIN)
         return bc_fail(e, "blob of %zu bytes: shorter than the header", n);
-    if (memcmp(p, "\x89RSC\r\n\x1a\n", 8) != 0)
+    if (memcmp(p, BC_MAGIC, 4) != 0)
         return bc_fail(e, "bad magic");
-    if (p[8] != 3 || p[9] != 1)
-        return bc_fail(e, "format %u.%u, want 3.1", p[8], p[9]);
-    if (p[10] & ~1u)
-        return bc_fail(e, "reserved flag bits set: %#x", p[10]);
-    b->rfc = p[10] & 1u;
-    if (bc_rd32(p + 11) != n)
-        return bc_fail(e, "Total_Size %u, blob %zu bytes", bc_rd32(p + 11), n);
+    if (p[BC_H_MAJOR] != 4 || p[BC_H_MINOR] != 0)
+        return bc_fail(e, "format %u.%u, want 4.0", p[BC_H_MAJOR], p[BC_H_MINOR]);
+    if (p[BC_H_FLAGS] & ~1u)
+        return bc_fail(e, "reserved flag bits set: %#x", p[BC_H_FLAGS]);
+    b->rfc = p[BC_H_FLAGS] & 1u;
+    if (!bc_frame(b, 1, e))
+        return 0;
     uint32_t ck = bc_checksum(p, n);
-    if (ck != bc_rd32(p + 15))
-        return bc_fail(e, "checksum %08X, computed %08X", bc_rd32(p + 15), ck);
-    const uint8_t *q = p + BC_HEADER, *end = p + n;
-    uint32_t last = 0;
-    while (q < end) {
-        uint32_t tag, size;
-        size_t at = (size_t)(q - p);
-        if (!bc_varint(&q, end, &tag) || !bc_varint(&q, end, &size))
-            return bc_fail(e, "section at %zu: bad Tag or Size varint", at);
-        uint32_t id = tag >> 1;
-        if (tag & 1u)
-            return bc_fail(e, "section %u at %zu: Skippable set", id, at);
-        if (id <= last || id >= BC_N_SECTIONS)
-            return bc_fail(e, "section id %u at %zu after %u", id, at, last);
-        if (size == 0)
-            return bc_fail(e, "section %u at %zu: empty (an encoder omits it)", id, at);
-        if (size > (size_t)(end - q))
-            return bc_fail(e, "section %u at %zu: size %u past the end", id, at, size);
-        b->sec[id] = q;
-        b->sec_size[id] = size;
-        q += size;
-        last = id;
-    }
+    if (ck != bc_rd32(p + BC_H_CHECK))
+        return bc_fail(e, "checksum %08X, computed %08X", bc_rd32(p + BC_H_CHECK), ck);
     return 1;
 }
 
@@ -355,11 +390,18 @@ static inline uint32_t bc_cell(const bc_table *t, uint32_t r, unsigned c)
     return bc_rdn(p, t->w[c]);
 }
 
-/* A Table at *pp (FORMAT.md "Conventions"): no widths when Count is 0;
- * else widths 1..4 and, as the encoder promises, each the smallest that
- * holds its column's largest value. */
-static inline int bc_read_table(const uint8_t **pp, const uint8_t *end, unsigned cols, bc_table *t,
-                                const char *what, bc_err *e)
+/* Bytes of a Table's packed widths: 2 bits a column, four a byte. */
+static inline unsigned bc_wbytes(unsigned cols)
+{
+    return (cols + 3) / 4;
+}
+
+/* A Table at *pp (FORMAT.md "Conventions"), as a decoder reads it: no
+ * widths when Count is 0; else ceil(cols/4) bytes of packed widths
+ * (column c's width - 1 in 2 bits at bit 2*(c%4) of byte c/4, the bits
+ * past the last column 0), then the rows. */
+static inline int bc_read_table_any(const uint8_t **pp, const uint8_t *end, unsigned cols, bc_table *t,
+                                    const char *what, bc_err *e)
 {
     memset(t, 0, sizeof *t);
     t->cols = cols;
@@ -368,19 +410,32 @@ static inline int bc_read_table(const uint8_t **pp, const uint8_t *end, unsigned
     t->rows = *pp;
     if (t->count == 0)
         return 1;
-    if ((size_t)(end - *pp) < cols)
+    const unsigned nw = bc_wbytes(cols);
+    if ((size_t)(end - *pp) < nw)
         return bc_fail(e, "%s: widths past the end", what);
+    const uint8_t *wb = *pp;
+    if (cols % 4 && wb[nw - 1] >> (2 * (cols % 4)))
+        return bc_fail(e, "%s: width bits past the %u columns (%#x)", what, cols, wb[nw - 1]);
     for (unsigned c = 0; c < cols; c++) {
-        t->w[c] = *(*pp)++;
-        if (t->w[c] < 1 || t->w[c] > 4)
-            return bc_fail(e, "%s: column %u width %u", what, c, t->w[c]);
+        t->w[c] = ((wb[c / 4] >> (2 * (c % 4))) & 3u) + 1;
         t->row_size += t->w[c];
     }
+    *pp += nw;
     if ((size_t)(end - *pp) / t->row_size < t->count)
         return bc_fail(e, "%s: %u rows past the end", what, t->count);
     t->rows = *pp;
     *pp += (size_t)t->count * t->row_size;
-    for (unsigned c = 0; c < cols; c++) {
+    return 1;
+}
+
+/* A Table at *pp (bc_read_table_any), each width, as the encoder
+ * promises, the smallest that holds its column's largest value. */
+static inline int bc_read_table(const uint8_t **pp, const uint8_t *end, unsigned cols, bc_table *t,
+                                const char *what, bc_err *e)
+{
+    if (!bc_read_table_any(pp, end, cols, t, what, e))
+        return 0;
+    for (unsigned c = 0; c < cols && t->count; c++) {
         uint32_t mx = 0;
         for (uint32_t r = 0; r < t->count; r++) {
             uint32_t v = bc_cell(t, r, c);
@@ -440,16 +495,21 @@ static inline void bc_blob_texts(const bc_blob *b, const bc_table *rules, bc_tex
 #define BC_MAX_OUTCHAIN 16u
 #define BC_MAX_INNER 64u /* edges of one segment and kind whose parent is internal */
 
+/* Label_Head = Label_Len << 2 | Kind */
+enum { BC_LABEL_INLINE, BC_LABEL_REF, BC_LEAF_ACCEPT, BC_LEAF_END };
+
 /* One node, parsed from its span [at, end) of program pg; its label
- * starts at string depth d. */
+ * starts at string depth d. A one-rank leaf (Kind 2, 3) reads as a node
+ * whose Head has Has_Accept or Has_End alone, with that rank the Rep. */
 typedef struct bc_node {
     uint32_t label_head, label_len, rep, head, accept, end, n, w, slot;
-    int ref;                 /* the label points into MatchText(rep) */
+    uint32_t kind;           /* Label_Head & 3 */
+    int ref;                 /* the label points into MatchText(rep) (Kind 1-3) */
     int has_root;            /* Has_Root: slot is a ROOTS row */
     uint32_t depth;          /* the length of the node's string */
     const uint8_t *label;
-    const uint8_t *keys, *offs;
-    size_t c; /* offset (in pg) where the children's Offsets count from */
+    const uint8_t *keys, *offs; /* Keys; Offsets of children 1..n-1 */
+    size_t c; /* offset (in pg) of C: child 0, and where the Offsets count from */
 } bc_node;
 
 static inline int bc_parse_node(const uint8_t *pg, size_t at, size_t end, uint32_t d,
@@ -461,8 +521,9 @@ static inline int bc_parse_node(const uint8_t *pg, size_t at, size_t end, uint32
         return bc_fail(e, "node @%zu: empty span", at);
     if (!bc_varint(&p, q, &x->label_head))
         return bc_fail(e, "node @%zu: bad Label_Head", at);
-    x->label_len = x->label_head >> 1;
-    x->ref = (int)(x->label_head & 1u);
+    x->label_len = x->label_head >> 2;
+    x->kind = x->label_head & 3u;
+    x->ref = x->kind != BC_LABEL_INLINE;
     if (x->ref) {
         uint32_t ml;
         if (!bc_varint(&p, q, &x->rep) || x->rep < 1 || x->rep > tx->n)
@@ -481,6 +542,16 @@ static inline int bc_parse_node(const uint8_t *pg, size_t at, size_t end, uint32
     if ((uint64_t)d + x->label_len > UINT32_MAX)
         return bc_fail(e, "node @%zu: string too long", at);
     x->depth = d + x->label_len;
+    if (x->kind >= BC_LEAF_ACCEPT) { /* a leaf of one rank: nothing follows its Rep */
+        if (x->kind == BC_LEAF_ACCEPT)
+            x->head = 1u, x->accept = x->rep;
+        else
+            x->head = 2u, x->end = x->rep;
+        x->w = 1;
+        x->keys = x->offs = p;
+        x->c = (size_t)(p - pg);
+        return 1;
+    }
     if (!bc_varint(&p, q, &x->head))
         return bc_fail(e, "node @%zu: bad Head", at);
     if ((x->head & 1u) && !bc_varint(&p, q, &x->accept))
@@ -496,23 +567,30 @@ static inline int bc_parse_node(const uint8_t *pg, size_t at, size_t end, uint32
     x->w = ((x->head >> 3) & 3u) + 1;
     if (x->n > BC_MAX_CHILDREN)
         return bc_fail(e, "node @%zu: %u children", at, x->n);
-    if (x->n == 0 && x->w != 1)
-        return bc_fail(e, "node @%zu: no children but Width %u", at, x->w - 1);
-    if ((size_t)x->n * (1 + x->w) > (size_t)(q - p))
+    if (x->n <= 1 && x->w != 1)
+        return bc_fail(e, "node @%zu: %u child(ren) but Width %u", at, x->n, x->w - 1);
+    size_t noff = x->n ? x->n - 1 : 0; /* child 0 has no Offset */
+    if ((size_t)x->n + noff * x->w > (size_t)(q - p))
         return bc_fail(e, "node @%zu: Keys/Offsets past the span", at);
     x->keys = p;
     p += x->n;
     x->offs = p;
-    p += (size_t)x->n * x->w;
+    p += noff * x->w;
     x->c = (size_t)(p - pg);
     return 1;
+}
+
+/* Child k's offset from C: 0 for child 0, else Offsets[k - 1]. */
+static inline uint32_t bc_child_off(const bc_node *x, uint32_t k)
+{
+    return k ? bc_rdn(x->offs + (size_t)(k - 1) * x->w, x->w) : 0;
 }
 
 /* Child k's span. Checked by the caller through bc_check_program. */
 static inline void bc_child_span(const bc_node *x, uint32_t k, size_t end, size_t *cs, size_t *ce)
 {
-    *cs = x->c + bc_rdn(x->offs + (size_t)k * x->w, x->w);
-    *ce = k + 1 < x->n ? x->c + bc_rdn(x->offs + (size_t)(k + 1) * x->w, x->w) : end;
+    *cs = x->c + bc_child_off(x, k);
+    *ce = k + 1 < x->n ? x->c + bc_child_off(x, k + 1) : end;
 }
 
 /* The wildcard part of a program as FORMAT.md lays it out after the trie:
@@ -649,7 +727,7 @@ static inline uint64_t bc_table_bytes(uint32_t count, unsigned cols, const uint3
     uint64_t row = 0;
     for (unsigned c = 0; c < cols; c++)
         row += bc_width(mx[c]);
-    return bc_varint_size(count) + (count ? cols + (uint64_t)count * row : 0);
+    return bc_varint_size(count) + (count ? bc_wbytes(cols) + (uint64_t)count * row : 0);
 }
 
 /* Where the segments of the rules' match texts lie in STRINGS (FORMAT.md,
@@ -1159,7 +1237,7 @@ static inline int bc_decode_wild_tx(const bc_wild *w, const bc_texts *tx, bc_seg
                 mxl[3] = cidx[fail[cq[h]]] > mxl[3] ? cidx[fail[cq[h]]] : mxl[3];
             uint64_t whole = bc_table_bytes(ns, 5, mxu);
             if (!bad && w->labels) {
-                uint64_t lab = bc_varint_size(w->states.count) + 7 +
+                uint64_t lab = bc_varint_size(w->states.count) + bc_wbytes(7) +
                                (uint64_t)w->states.count * w->states.row_size;
                 if (nc != w->states.count || lab >= whole)
                     bad = bc_fail(e, "Labels 1, but STATES takes %llu bytes in %u rows, without "
@@ -1441,8 +1519,10 @@ typedef struct bc_prog {
     size_t edge_bytes;            /* Keys + Labels: the bytes of the trie's strings */
     size_t key_bytes;             /* Keys */
     size_t inline_bytes;          /* Labels stored inline */
-    uint32_t ref_labels;          /* Labels pointed into a match text */
+    uint32_t ref_labels;          /* Labels pointed into a match text (Kind 1) */
     size_t ref_label_bytes;       /* their length */
+    size_t leaf_label_bytes;      /* the labels of one-rank leaves (Kind 2, 3: in
+                                     their rank's match text) */
     uint32_t max_width;           /* widest Offsets (1..4) */
     uint32_t max_children;
     uint32_t accepts, ends;
@@ -1452,6 +1532,7 @@ typedef struct bc_prog {
     uint32_t all_states;          /* the whole automaton's states (states: STATES rows) */
     uint32_t implicit;            /* of them, those the Labels rule makes implicit */
     uint32_t max_level;           /* most root slots on a trie chain */
+    uint32_t leaves;              /* one-rank leaves (Kind 2, 3) */
     bc_entry *ents; /* when collecting */
     size_t n_ents, cap_ents;
 } bc_prog;
@@ -1557,9 +1638,15 @@ static inline int bc_check_node(bc_pctx *c, size_t at, size_t end, uint32_t dept
         if (x.ref) {
             uint32_t ml;
             const uint8_t *t = bc_text(c->tx, x.rep, &ml);
-            o->ref_labels++;
-            o->ref_label_bytes += x.label_len;
-            if (x.label_len <= bc_varint_size(x.rep))
+            if (x.kind == BC_LABEL_REF) {
+                o->ref_labels++;
+                o->ref_label_bytes += x.label_len;
+            } else {
+                o->leaf_label_bytes += x.label_len;
+            }
+            /* (a one-rank leaf's Rep is its rank, whatever its label's
+             * length) */
+            if (x.kind == BC_LABEL_REF && x.label_len <= bc_varint_size(x.rep))
                 return bc_fail(e, "node @%zu: Label of %u bytes pointed into Rep %u (an inline "
                                   "Label is as short)",
                                at, x.label_len, x.rep);
@@ -1619,6 +1706,13 @@ static inline int bc_check_node(bc_pctx *c, size_t at, size_t end, uint32_t dept
         return bc_fail(e, "node @%zu: no entry and %u child(ren): a node only where a pattern "
                           "ends or two part",
                        at, x.n);
+    /* The encoder writes every leaf of one rank (exactly one of Accept and
+     * End, no Slot) as a one-rank leaf, Kind 2 or 3. */
+    if (x.kind >= BC_LEAF_ACCEPT)
+        o->leaves++;
+    else if (key >= 0 && x.n == 0 && !x.has_root && (x.accept != 0) != (x.end != 0))
+        return bc_fail(e, "node @%zu: a leaf of one rank with a Head (Kind %u, not %u)", at, x.kind,
+                       x.accept ? BC_LEAF_ACCEPT : BC_LEAF_END);
     if (x.n == 0) {
         if (x.c != end)
             return bc_fail(e, "node @%zu: childless node ends at %zu, span at %zu", at, x.c, end);
@@ -1627,16 +1721,15 @@ static inline int bc_check_node(bc_pctx *c, size_t at, size_t end, uint32_t dept
             o->max_children = x.n;
         if (x.w > o->max_width)
             o->max_width = x.w;
-        uint32_t lastoff = bc_rdn(x.offs + (size_t)(x.n - 1) * x.w, x.w);
+        /* Offsets of children 1..n-1 (child 0 starts at C), the encoder's
+         * Width the smallest that holds the last (1 byte, Width 0, with
+         * at most one child) */
+        uint32_t lastoff = bc_child_off(&x, x.n - 1);
         if (bc_width(lastoff) != x.w)
             return bc_fail(e, "node @%zu: Offsets width %u, the last offset %u needs %u", at,
                            x.w, lastoff, bc_width(lastoff));
         for (uint32_t k = 0; k < x.n; k++) {
-            uint32_t o1 = bc_rdn(x.offs + (size_t)k * x.w, x.w);
-            if (k == 0 && o1 != 0)
-                return bc_fail(e, "node @%zu: Offsets[0] = %u", at, o1);
-            if (k > 0 && (x.keys[k] <= x.keys[k - 1] ||
-                          o1 <= bc_rdn(x.offs + (size_t)(k - 1) * x.w, x.w)))
+            if (k > 0 && (x.keys[k] <= x.keys[k - 1] || bc_child_off(&x, k) <= bc_child_off(&x, k - 1)))
                 return bc_fail(e, "node @%zu: Keys or Offsets not increasing at %u", at, k);
             if (x.keys[k] == '*')
                 return bc_fail(e, "node @%zu: key '*'", at);
@@ -1987,6 +2080,7 @@ typedef struct bc_info {
     int has_global;
     uint32_t global_set;
     uint32_t nodes, max_nodes, globs, ref_labels; /* globs: EDGES rows */
+    uint32_t leaves; /* one-rank leaves (Label_Head Kind 2, 3) */
     uint32_t wild_rules, chains; /* edges with a Rank; programs in chain form */
     uint32_t automata, labelled; /* programs with wildcard rules (not chains); with Labels 1 */
     uint32_t states, all_states; /* STATES rows; the whole automata's states */
@@ -2078,6 +2172,7 @@ static inline int bc_check_sections(const bc_blob *b, int pruned, bc_info *info,
             info->labelled += (uint32_t)pr.labels;
             info->states += pr.states, info->all_states += pr.all_states;
             info->ref_labels += pr.ref_labels;
+            info->leaves += pr.leaves;
             if (pr.nodes > info->max_nodes)
                 info->max_nodes = pr.nodes;
             if (size > info->max_prog_bytes)

@@ -26,6 +26,26 @@ expect_rc 2 "$R" compile --profile bogus "$EX/robots.txt" -o "$T/x.rbc"
 # compile, then check the blob and the text: same verdicts and exit codes.
 expect_rc 0 "$R" compile "$EX/robots.txt" -o "$T/ex.rbc"
 [ "$(head -c 4 "$T/ex.rbc" | od -An -tx1 | tr -d ' ')" = "89525343" ] && ok || bad "blob magic"
+# Format 4.0's header: magic, Format_Major 4, Format_Minor 0, Flags 0 (google),
+# the Checksum (Adler-32 with its own 4 bytes read as zero), then Total_Size,
+# the shortest varint, equal to the file's size.
+python3 - "$T/ex.rbc" <<'PY' && ok || bad "blob header (format 4.0)"
+import sys, zlib
+b = open(sys.argv[1], 'rb').read()
+assert b[:7] == b'\x89RSC\x04\x00\x00', b[:7]
+assert int.from_bytes(b[7:11], 'little') == zlib.adler32(b[:7] + bytes(4) + b[11:])
+total, shift, i = 0, 0, 11
+while True:
+    total |= (b[i] & 0x7f) << shift; shift += 7; i += 1
+    if b[i - 1] < 0x80: break
+assert total == len(b) and b[i - 1] != 0 and (i - 11 == 1 or total >= 1 << (7 * (i - 12))), (total, i)
+PY
+# A blob of an older format (3.1: an 8-byte magic, so byte 4 is '\r', not
+# Format_Major 4) is reported as a blob to compile again, not read as a
+# robots.txt.
+printf '\211RSC\r\n\032\n\003\001\000\023\000\000\000\000\000\000\000' > "$T/old31.rbc"
+expect_rc 2 "$R" check --agent a "$T/old31.rbc" /x
+grep -qi "version" "$T/err" && grep -q "old31.rbc" "$T/err" && ok || bad "a 3.1 blob: $(cat "$T/err")"
 for src in "$T/ex.rbc" "$EX/robots.txt"; do
   expect_rc 1 "$R" check --agent Googlebot "$src" https://www.example.com/search?q=1
   grep -q $'^disallow\thttps://www.example.com/search?q=1$' "$T/out" && ok || bad "disallow line ($src)"

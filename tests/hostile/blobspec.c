@@ -1,4 +1,4 @@
-/* docs/FORMAT.md version 3.1, read independently (see blobspec.h). Section
+/* docs/FORMAT.md version 4.0, read independently (see blobspec.h). Section
  * names in the comments are those of FORMAT.md. */
 #include "blobspec.h"
 
@@ -8,7 +8,7 @@
 
 #include "robotsc/runtime.h" /* the status numbers only */
 
-static const uint8_t MAGIC[8] = {0x89, 'R', 'S', 'C', '\r', '\n', 0x1a, '\n'};
+static const uint8_t MAGIC[BS_MAGIC_LEN] = {0x89, 'R', 'S', 'C'};
 
 uint32_t bs_rd32(const uint8_t *p)
 {
@@ -29,15 +29,38 @@ static uint32_t rdn(const uint8_t *p, unsigned n)
     return v;
 }
 
+/* Conventions, varint: 1 to 5 bytes, value < 2^32, canonical. */
+static int varint(const uint8_t *b, size_t *pos, size_t end, uint32_t *out)
+{
+    uint64_t val = 0;
+    for (size_t i = 0; i < 5; i++) {
+        if (*pos + i >= end)
+            return 0;
+        uint8_t c = b[*pos + i];
+        val |= (uint64_t)(c & 0x7f) << (7 * i);
+        if (c & 0x80)
+            continue;
+        if (i > 0 && c == 0)
+            return 0; /* not canonical */
+        if (val > 0xFFFFFFFFu)
+            return 0;
+        *out = (uint32_t)val;
+        *pos += i + 1;
+        return 1;
+    }
+    return 0; /* a sixth byte */
+}
+
 /* ---- Checksum ----------------------------------------------------------- */
 
 void bs_checksum(uint8_t *b, size_t n)
 {
-    if (n < BS_HEADER)
+    if (n < BS_H_CHECK + 4)
         return;
-    size_t total = bs_rd32(b + BS_H_TOTAL);
-    if (total > n)
-        total = n;
+    size_t total = n, pos = BS_H_TOTAL;
+    uint32_t t;
+    if (varint(b, &pos, n, &t) && t < n)
+        total = t;
     uint32_t a = 1, s = 0;
     for (size_t i = 0; i < total; i++) {
         uint32_t x = i >= BS_H_CHECK && i < BS_H_CHECK + 4 ? 0 : b[i];
@@ -98,28 +121,6 @@ static void rec(vstate *v, uint8_t kind, size_t off, size_t len, uint32_t value,
     f->sec = sec, f->tab = tab, f->col = col, f->row = row, f->aux = aux;
 }
 
-/* Conventions, varint: 1 to 5 bytes, value < 2^32, canonical. */
-static int varint(const uint8_t *b, size_t *pos, size_t end, uint32_t *out)
-{
-    uint64_t val = 0;
-    for (size_t i = 0; i < 5; i++) {
-        if (*pos + i >= end)
-            return 0;
-        uint8_t c = b[*pos + i];
-        val |= (uint64_t)(c & 0x7f) << (7 * i);
-        if (c & 0x80)
-            continue;
-        if (i > 0 && c == 0)
-            return 0; /* not canonical */
-        if (val > 0xFFFFFFFFu)
-            return 0;
-        *out = (uint32_t)val;
-        *pos += i + 1;
-        return 1;
-    }
-    return 0; /* a sixth byte */
-}
-
 /* Reads a varint field of kind k at *pos, recording it; fails CORRUPT at
  * its offset. */
 static int field(vstate *v, size_t *pos, size_t end, uint32_t *out, uint8_t k, uint8_t sec, const char *what)
@@ -130,8 +131,10 @@ static int field(vstate *v, size_t *pos, size_t end, uint32_t *out, uint8_t k, u
     return 0;
 }
 
-/* A Table of cols columns at *pos (Conventions): Count, widths 1..4, rows
- * inside the section; failures at the Table's offset. */
+/* A Table of cols columns at *pos (Conventions): Count, then ceil(cols/4)
+ * bytes of packed widths (column c's width - 1 in bits 2c%8.. of byte c/4,
+ * the bits past the last column zero), rows inside the section; failures
+ * at the Table's offset. */
 static int table(vstate *v, size_t *pos, size_t end, unsigned cols, bs_tab *t, uint8_t sec, uint8_t tab,
                  int last)
 {
@@ -144,16 +147,20 @@ static int table(vstate *v, size_t *pos, size_t end, unsigned cols, bs_tab *t, u
     t->off = (uint32_t)*pos, t->count = 0, t->row = 0;
     if (count == 0) /* an empty Table is the single byte 0 */
         return 0;
-    BAD(end - *pos >= cols, at, "table widths past the section");
+    const unsigned nw = (cols + 3) / 4;
+    BAD(end - *pos >= nw, at, "table widths past the section");
+    const uint8_t *wb = v->b + *pos;
     uint32_t row = 0;
     for (unsigned c = 0; c < cols; c++) {
-        uint8_t w = v->b[*pos + c];
-        rec(v, BS_WIDTH, *pos + c, 1, w, sec, tab, (uint8_t)c, 0, 0);
-        BAD(w >= 1 && w <= 4, at, "table width not in 1..4");
+        uint8_t w = (uint8_t)(((wb[c / 4] >> (2 * (c % 4))) & 3) + 1);
+        /* value: the width; row: the column's first bit in its byte;
+         * aux: the columns */
+        rec(v, BS_WIDTH, *pos + c / 4, 1, w, sec, tab, (uint8_t)c, 2 * (c % 4), cols);
         t->w[c] = w;
         row += w;
     }
-    *pos += cols;
+    BAD(cols % 4 == 0 || wb[nw - 1] >> (2 * (cols % 4)) == 0, at, "table width bits past the columns");
+    *pos += nw;
     BAD(count <= (end - *pos) / row, at, "table rows past the section");
     t->off = (uint32_t)*pos, t->count = count, t->row = row;
     for (uint32_t r = 0; r < count && v->record; r++) {
@@ -235,7 +242,10 @@ static const uint8_t *match_text(const uint8_t *b, const bs_blob *x, uint32_t r,
 }
 
 /* PROGRAMS (3), Nodes: one node in its span [at, end), on a chain of
- * `chain` nodes (the root: 1), its label starting at string depth d. */
+ * `chain` nodes (the root: 1), its label starting at string depth d.
+ * Label_Head = Label_Len << 2 | Kind: 0 an inline label, 1 a Rep label,
+ * 2 and 3 a leaf of one rank (Accept or End = the Rep) with nothing after
+ * the Rep. */
 static int node(vstate *v, size_t at, size_t end, uint32_t chain, uint64_t d)
 {
     const uint8_t *b = v->b;
@@ -248,18 +258,23 @@ static int node(vstate *v, size_t at, size_t end, uint32_t chain, uint64_t d)
         x->max_chain = chain;
     f = pos;
     BAD(varint(b, &pos, end, &lh), f, "Label_Head");
-    uint32_t ll = lh >> 1;
+    uint32_t ll = lh >> 2, kind = lh & 3;
     rec(v, BS_LABEL_HEAD, f, pos - f, lh, 3, 0, 0, UINT32_MAX, chain == 1);
     BAD(chain > 1 || lh == 0, f, "root with a label");
-    if (lh & 1) { /* the label is MatchText(Rep)[d .. d + Label_Len) */
+    if (kind) { /* the label is MatchText(Rep)[d .. d + Label_Len) */
         f = pos;
         BAD(varint(b, &pos, end, &r), f, "label Rep");
-        rec(v, BS_REP, f, pos - f, r, 3, 0, 0, 0, 0);
+        rec(v, BS_REP, f, pos - f, r, 3, 0, 0, 0, kind);
         BAD(rank_ok(v, r), f, "label Rep not in 1..Rule_Count");
         match_text(b, x, r, &ml);
         BAD(d + ll <= ml, f, "label past its Rep's match text");
         if (v->record) /* the Label_Head's room */
             x->fields[x->n_fields - 2].row = (uint32_t)(ml - d - ll);
+        if (kind >= 2) { /* a leaf of one rank: the node ends here */
+            x->leaves++;
+            BAD(pos == end, pos, "one-rank leaf does not end its span");
+            return 0;
+        }
     } else {
         BAD(ll <= end - pos, f, "label past the span");
         pos += ll;
@@ -270,7 +285,7 @@ static int node(vstate *v, size_t at, size_t end, uint32_t chain, uint64_t d)
     rec(v, BS_HEAD, f, pos - f, head, 3, 0, 0, 0, (uint32_t)end);
     uint32_t children = head >> 5, width = (head >> 3) & 3;
     BAD(children <= 256, f, "more than 256 children");
-    BAD(children > 0 || width == 0, f, "Width of a childless node not 0");
+    BAD(children > 1 || width == 0, f, "Width of a node with at most one child not 0");
     if (head & 1) {
         f = pos;
         BAD(varint(b, &pos, end, &r), f, "Accept");
@@ -289,28 +304,34 @@ static int node(vstate *v, size_t at, size_t end, uint32_t chain, uint64_t d)
         rec(v, BS_SLOT, f, pos - f, r, 3, 0, 0, 0, v->n_slots);
         BAD(r < v->n_slots, f, "Slot not below the ROOTS Count");
     }
+    if (children == 0) {
+        BAD(pos == end, pos, "childless node does not end its span");
+        return 0;
+    }
+    /* Keys, then Children - 1 Offsets (child 0 starts at C) */
+    size_t w = width + 1;
     f = pos;
-    BAD(children <= end - pos, f, "Keys past the span");
+    BAD(children <= end - pos && (uint64_t)(children - 1) * w <= end - pos - children, f,
+        "Keys and Offsets past the span");
     for (uint32_t k = 0; k < children; k++) {
         rec(v, BS_KEY, pos + k, 1, b[pos + k], 3, 0, 0, k, 0);
         BAD(k == 0 || b[pos + k - 1] < b[pos + k], pos + k, "Keys not strictly increasing");
     }
     pos += children;
-    size_t w = width + 1;
-    BAD((uint64_t)children * w <= end - pos, pos, "Offsets past the span");
-    size_t c = pos + children * w;
+    size_t c = pos + (children - 1) * w;
     uint32_t prev = 0;
-    for (uint32_t k = 0; k < children; k++) {
-        uint32_t o = rdn(b + pos + k * w, (unsigned)w);
-        rec(v, BS_OFFSET, pos + k * w, (uint32_t)w, o, 3, 0, 0, k, (uint32_t)(end - c));
-        BAD(k ? o > prev : o == 0, pos + k * w, "Offsets not 0 then strictly increasing");
-        BAD(o < end - c, pos + k * w, "child offset outside the span");
+    for (uint32_t k = 1; k < children; k++) {
+        size_t o_at = pos + (k - 1) * w;
+        uint32_t o = rdn(b + o_at, (unsigned)w);
+        rec(v, BS_OFFSET, o_at, (uint32_t)w, o, 3, 0, 0, k, (uint32_t)(end - c));
+        BAD(o > prev, o_at, "Offsets not strictly increasing from 1");
+        BAD(o < end - c, o_at, "child offset outside the span");
         prev = o;
     }
-    BAD(children > 0 || c == end, c, "childless node does not end its span");
+    BAD(prev < end - c, c, "last child outside the span");
     for (uint32_t k = 0; k < children; k++) {
-        size_t cs = c + rdn(b + pos + k * w, (unsigned)w);
-        size_t ce = k + 1 < children ? c + rdn(b + pos + (k + 1) * w, (unsigned)w) : end;
+        size_t cs = c + (k ? rdn(b + pos + (k - 1) * w, (unsigned)w) : 0);
+        size_t ce = k + 1 < children ? c + rdn(b + pos + k * w, (unsigned)w) : end;
         TRY(node(v, cs, ce, chain + 1, depth + 1));
     }
     return 0;
@@ -524,39 +545,42 @@ static int verify(vstate *v, size_t n)
     const uint8_t *b = v->b;
     bs_blob *x = v->x;
     /* Basics and identity (rules 2-6). */
-    REQ(n >= BS_HEADER, RSC_E_TRUNCATED, n, "shorter than the header");
-    for (size_t i = 0; i < 8; i++)
+    REQ(n >= BS_HEADER_MIN, RSC_E_TRUNCATED, n, "shorter than the header");
+    for (size_t i = 0; i < BS_MAGIC_LEN; i++)
         REQ(b[i] == MAGIC[i], RSC_E_MAGIC, i, "magic");
-    REQ(b[8] == 3, RSC_E_VERSION, 8, "Format_Major");
-    REQ(b[9] >= 1, RSC_E_VERSION, 9, "Format_Minor 0 (3.0, a development version)");
-    x->flags = b[10];
-    BAD((x->flags & 0xFEu) == 0, 10, "reserved flag");
-    uint32_t total = bs_rd32(b + BS_H_TOTAL);
+    REQ(b[BS_H_MAJOR] == 4, RSC_E_VERSION, BS_H_MAJOR, "Format_Major"); /* any Format_Minor */
+    x->flags = b[BS_H_FLAGS];
+    BAD((x->flags & 0xFEu) == 0, BS_H_FLAGS, "reserved flag");
+    size_t pos = BS_H_TOTAL;
+    uint32_t total;
+    REQ(varint(b, &pos, n, &total), RSC_E_TRUNCATED, BS_H_TOTAL, "Total_Size not a varint");
     REQ(total <= n, RSC_E_TRUNCATED, BS_H_TOTAL, "Total_Size past the blob");
-    REQ(total == n, RSC_E_SIZE, BS_H_TOTAL, "Total_Size short of the blob"); /* so >= 19 */
+    REQ(total == n, RSC_E_SIZE, BS_H_TOTAL, "Total_Size short of the blob");
     x->total = total;
-    /* Framing (rule 7). */
-    size_t pos = BS_HEADER;
-    uint32_t prev = 0;
-    while (pos < total) {
-        size_t at = pos, sat;
-        uint32_t tag, size;
-        BAD(varint(b, &pos, total, &tag), at, "section Tag");
-        rec(v, BS_TAG, at, pos - at, tag, (uint8_t)(tag >> 1 < 9 ? tag >> 1 : 9), 0, 0, x->n_sections, 0);
-        uint32_t id = tag >> 1, skip = tag & 1;
-        BAD(id >= 1 && id > prev, at, "section ids not increasing");
-        BAD(!(id <= 8 && skip), at, "known section marked skippable");
-        REQ(id <= 8 || skip, RSC_E_VERSION, at, "unknown section not skippable");
-        sat = pos;
+    x->body = (uint32_t)pos;
+    /* Framing (rule 7): varint Present, then for each bit set, in Id
+     * order, varint Size >= 1 and the section's bytes. */
+    size_t at = pos;
+    uint32_t present;
+    BAD(varint(b, &pos, total, &present), at, "Present");
+    rec(v, BS_PRESENT, at, pos - at, present, 0, 0, 0, 0, 0);
+    x->present = present;
+    for (uint32_t id = 1; id <= 32; id++) {
+        if (!(present >> (id - 1) & 1))
+            continue;
+        size_t sat = pos;
+        uint32_t size;
         BAD(varint(b, &pos, total, &size), sat, "section Size");
-        rec(v, BS_SIZE, sat, pos - sat, size, (uint8_t)(id < 9 ? id : 9), 0, 0, x->n_sections, 0);
+        rec(v, BS_SIZE, sat, pos - sat, size, (uint8_t)(id < 9 ? id : 9), 0, 0, x->n_sections, id);
+        BAD(size >= 1, sat, "present section of Size 0");
         BAD(size <= total - pos, sat, "section past Total_Size");
-        if (id <= 8 && size)
+        if (id <= 8)
             x->sec_off[id] = (uint32_t)pos, x->sec_size[id] = size;
         x->n_sections++;
-        x->last_id = prev = id;
+        x->last_id = id;
         pos += size;
     }
+    BAD(pos == total, at, "sections do not end at Total_Size");
     /* Checksum (rule 8), on a copy of the header. */
     {
         uint8_t *c = malloc(n);
@@ -611,9 +635,11 @@ static void tab_at(const uint8_t *b, size_t *pos, unsigned cols, bs_tab *t)
     memset(t, 0, sizeof *t);
     t->count = uv(b, pos);
     if (t->count) {
-        for (unsigned c = 0; c < cols; c++)
-            t->w[c] = b[*pos + c], t->row += b[*pos + c];
-        *pos += cols;
+        for (unsigned c = 0; c < cols; c++) {
+            t->w[c] = (uint8_t)(((b[*pos + c / 4] >> (2 * (c % 4))) & 3) + 1);
+            t->row += t->w[c];
+        }
+        *pos += (cols + 3) / 4;
     }
     t->off = (uint32_t)*pos;
     *pos += (size_t)t->count * t->row;
@@ -632,17 +658,22 @@ static uint32_t walk(const uint8_t *b, const bs_blob *x, size_t pos, const uint8
     size_t i = 0, cap = 0;
     *act = NULL, *nact = 0;
     for (;;) {
-        uint32_t lh = uv(b, &pos), ll = lh >> 1, ml;
+        uint32_t lh = uv(b, &pos), ll = lh >> 2, kind = lh & 3, ml, rep = 0;
         const uint8_t *label = b + pos;
-        if (lh & 1)
-            label = match_text(b, x, uv(b, &pos), &ml) + i;
-        else
+        if (kind) {
+            rep = uv(b, &pos);
+            label = match_text(b, x, rep, &ml) + i;
+        } else {
             pos += ll;
+        }
         if (n - i < ll || memcmp(p + i, label, ll) != 0)
             break;
         i += ll;
-        uint32_t head = uv(b, &pos);
-        uint32_t acc = head & 1 ? uv(b, &pos) : 0, end = head & 2 ? uv(b, &pos) : 0;
+        /* a leaf of one rank (Kind 2, 3) reads as Head = Has_Accept or
+         * Has_End alone */
+        uint32_t head = kind == 2 ? 1u : kind == 3 ? 2u : uv(b, &pos);
+        uint32_t acc = kind == 2 ? rep : kind < 2 && head & 1 ? uv(b, &pos) : 0;
+        uint32_t end = kind == 3 ? rep : kind < 2 && head & 2 ? uv(b, &pos) : 0;
         best = acc > best ? acc : best;
         if (head & 4) {
             if (*nact == cap && !(*act = realloc(*act, (cap = cap ? 2 * cap : 8) * sizeof **act)))
@@ -658,8 +689,8 @@ static uint32_t walk(const uint8_t *b, const bs_blob *x, size_t pos, const uint8
             ;
         if (k == children)
             break;
-        size_t c = pos + children + (size_t)children * w;
-        pos = c + rdn(b + pos + children + (size_t)k * w, w);
+        size_t c = pos + children + (size_t)(children - 1) * w; /* child 0 starts at C */
+        pos = c + (k ? rdn(b + pos + children + (size_t)(k - 1) * w, w) : 0);
         i++;
     }
     return best;
@@ -989,8 +1020,12 @@ void bs_uint(bs_out *o, uint32_t v, unsigned n)
 void bs_table(bs_out *o, unsigned cols, const uint8_t *widths, uint32_t count, const uint32_t *cells)
 {
     bs_varint(o, count);
-    if (count)
-        bs_put(o, widths, cols);
+    if (count) { /* the widths, packed: 2 bits a column, four a byte */
+        uint8_t wb[2] = {0, 0};
+        for (unsigned c = 0; c < cols; c++)
+            wb[c / 4] |= (uint8_t)((widths[c] - 1u) << (2 * (c % 4)));
+        bs_put(o, wb, (cols + 3) / 4);
+    }
     for (uint32_t r = 0; r < count; r++)
         for (unsigned c = 0; c < cols; c++)
             bs_uint(o, cells[(size_t)r * cols + c], widths[c]);
@@ -998,25 +1033,63 @@ void bs_table(bs_out *o, unsigned cols, const uint8_t *widths, uint32_t count, c
 
 void bs_begin(bs_out *o)
 {
-    static const uint8_t zero[BS_HEADER];
     o->n = 0;
-    bs_put(o, zero, sizeof zero);
+    o->present = 0;
 }
 
-void bs_section(bs_out *o, uint32_t tag, const bs_out *content)
+void bs_section(bs_out *o, uint32_t id, const bs_out *content)
 {
-    bs_varint(o, tag);
+    o->present |= 1u << (id - 1);
     bs_varint(o, (uint32_t)content->n);
     bs_put(o, content->p, content->n);
 }
 
+/* The shortest varint Total_Size for a blob of head + rest bytes, where
+ * head (BS_H_TOTAL) comes before it and rest after it: it counts itself. */
+static size_t total_of(size_t rest)
+{
+    size_t len = 1;
+    while (bs_varint_len((uint32_t)(BS_H_TOTAL + len + rest)) > len)
+        len++;
+    return BS_H_TOTAL + len + rest;
+}
+
 void bs_finish(bs_out *o, uint16_t flags)
 {
-    memcpy(o->p, MAGIC, 8);
-    o->p[8] = 3, o->p[9] = 1;
-    o->p[10] = (uint8_t)flags;
-    bs_wr32(o->p + BS_H_TOTAL, (uint32_t)o->n);
+    size_t body = o->n, rest = bs_varint_len(o->present) + body;
+    size_t total = total_of(rest);
+    bs_out h = {0};
+    bs_put(&h, MAGIC, BS_MAGIC_LEN);
+    bs_u8(&h, 4);
+    bs_u8(&h, 0);
+    bs_u8(&h, (uint8_t)flags);
+    bs_uint(&h, 0, 4); /* the Checksum, below */
+    bs_varint(&h, (uint32_t)total);
+    bs_varint(&h, o->present);
+    bs_put(&h, o->p, body);
+    bs_out_free(o);
+    *o = h;
     bs_checksum(o->p, o->n);
+}
+
+size_t bs_set_total(uint8_t *b, size_t n, size_t cap)
+{
+    if (n < BS_H_TOTAL)
+        return n;
+    size_t old = 0; /* the old Total_Size's bytes: up to its last, at most 5 */
+    while (old < 5 && BS_H_TOTAL + old < n && (b[BS_H_TOTAL + old] & 0x80))
+        old++;
+    if (BS_H_TOTAL + old < n)
+        old++;
+    size_t rest = n - BS_H_TOTAL - old, total = total_of(rest), len = total - BS_H_TOTAL - rest;
+    if (total > cap)
+        return 0;
+    memmove(b + BS_H_TOTAL + len, b + BS_H_TOTAL + old, rest);
+    bs_out t = {0};
+    bs_varint(&t, (uint32_t)total);
+    memcpy(b + BS_H_TOTAL, t.p, len);
+    bs_out_free(&t);
+    return total;
 }
 
 void bs_out_free(bs_out *o)

@@ -1,4 +1,4 @@
-/* An independent reading of docs/FORMAT.md (version 3.1) for the hostile
+/* An independent reading of docs/FORMAT.md (version 4.0) for the hostile
  * tests: a verifier, a matcher and a small encoder written from the
  * document, sharing no code with runtime/ or compiler/ (only the public
  * status numbers). The hostile tests use it as an oracle: rsc_load() must
@@ -20,23 +20,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BS_HEADER 19u
-#define BS_H_TOTAL 11u /* Total_Size */
-#define BS_H_CHECK 15u /* Checksum */
+/* Header: Magic (4), Format_Major, Format_Minor, Flags, Checksum (u32),
+ * then a varint Total_Size (it counts itself) and the varint Present. */
+#define BS_MAGIC_LEN 4u
+#define BS_H_MAJOR 4u
+#define BS_H_MINOR 5u
+#define BS_H_FLAGS 6u
+#define BS_H_CHECK 7u  /* Checksum */
+#define BS_H_TOTAL 11u /* Total_Size, a varint */
+#define BS_HEADER_MIN 12u /* the fixed part and a one-byte Total_Size */
 #define BS_MAX_CHAIN 1024u /* nodes on a root-to-leaf chain, root included */
 #define BS_MAX_INTERNAL 512u /* N_Internal of a program not in chain form */
 
 /* Kinds of recorded fields. */
 enum {
-    BS_TAG,        /* section Tag (value: the tag)                        */
-    BS_SIZE,       /* section Size                                        */
+    BS_PRESENT,    /* Present (value: the mask of the sections present)   */
+    BS_SIZE,       /* section Size (row: its index; aux: its Id)          */
     BS_COUNT,      /* a Table's Count                                     */
-    BS_WIDTH,      /* a Table column width (col)                          */
+    BS_WIDTH,      /* a Table column width (col; value: the width 1..4;
+                      row: the column's first bit in the byte at off;
+                      aux: the Table's columns)                           */
     BS_CELL,       /* a Table cell (row, col)                             */
     BS_GLOBAL,     /* AGENTS Global                                       */
     BS_LABEL_HEAD, /* node Label_Head (aux: 1 for the root; row: for a
                       Rep label, the room left in its match text)         */
-    BS_REP,        /* node label Rep (a rank)                             */
+    BS_REP,        /* node label Rep (a rank; aux: the Kind, 1..3)        */
     BS_HEAD,       /* node Head (aux: the node's span end)                */
     BS_ACCEPT,     /* node Accept rank                                    */
     BS_END,        /* node End rank                                       */
@@ -45,8 +53,8 @@ enum {
     BS_SHAPE,      /* a program's Shape (aux: its ROOTS Count)            */
     BS_PAD,        /* a byte of a program's padding (row: its index)      */
     BS_KEY,        /* one key of a node (row: its index)                  */
-    BS_OFFSET,     /* one child offset (row: its index; aux: span room,
-                      i.e. the span end minus C)                          */
+    BS_OFFSET,     /* one child offset (row: the child, 1..Children-1;
+                      aux: span room, i.e. the span end minus C)          */
     BS_KINDS
 };
 
@@ -71,6 +79,7 @@ typedef struct bs_blob {
     size_t fail_off;
     const char *what;
     uint32_t total, flags, n_sections, last_id;
+    uint32_t body, present; /* where Present is, and its value */
     uint32_t sec_off[9], sec_size[9]; /* known sections with content */
     bs_tab rules, progs, sets, slist, agents, groups, glist, sitemaps, dirs;
     uint32_t data_off, data_size, global;
@@ -79,6 +88,7 @@ typedef struct bs_blob {
     uint32_t slots, states, chains; /* ROOTS and STATES rows; chain programs */
     uint32_t labelled, lab_states;  /* programs with Labels 1; STATES rows with a
                                        label (Lab_Len > 0) */
+    uint32_t leaves; /* one-rank leaves (Label_Head Kind 2 or 3) */
     bs_field *fields; /* recorded when asked */
     size_t n_fields, cap_fields;
 } bs_blob;
@@ -92,8 +102,8 @@ void bs_free(bs_blob *x);
 uint32_t bs_cell(const uint8_t *b, const bs_tab *t, uint32_t row, unsigned col);
 
 /* FORMAT.md "Checksum": writes the Checksum (Adler-32 with the field read
- * as zero) of b[0..n) (Total_Size read from the header, at most n). No-op
- * when n < 19. */
+ * as zero) of b[0..n) (Total_Size read from the header when it is a
+ * varint below n, else n). No-op when n < 11. */
 void bs_checksum(uint8_t *b, size_t n);
 
 /* FORMAT.md "Matching" for a path (rsc_match_path): agents[0..n_agents).
@@ -109,6 +119,7 @@ int bs_match(const uint8_t *b, const bs_blob *x, const char *const *agents, cons
 typedef struct bs_out {
     uint8_t *p;
     size_t n, cap;
+    uint32_t present; /* bs_begin .. bs_finish: the sections added */
 } bs_out;
 void bs_put(bs_out *o, const void *s, size_t n);
 void bs_u8(bs_out *o, uint8_t c);
@@ -116,14 +127,23 @@ void bs_varint(bs_out *o, uint32_t v);
 size_t bs_varint_len(uint32_t v);
 /* The little-endian n-byte integer v (n 1..4). */
 void bs_uint(bs_out *o, uint32_t v, unsigned n);
-/* A Table: cols columns of the given widths, count rows of cells[r*cols+c]
- * (no widths when count is 0). */
+/* A Table: cols columns (at most 8) of the given widths (1..4, one a
+ * column; written packed), count rows of cells[r*cols+c] (no widths when
+ * count is 0). */
 void bs_table(bs_out *o, unsigned cols, const uint8_t *widths, uint32_t count, const uint32_t *cells);
-/* Starts a blob (19 header bytes), appends `varint tag, varint size,
- * content`, and finishes it (header fields and checksum). */
+/* Starts a blob (o holds the sections until bs_finish), appends section
+ * id (`varint Size, content`; ids in increasing order, the caller's
+ * care; a Size 0 is written as given), and finishes it: the header
+ * (format 4.0, flags, Checksum, the shortest Total_Size), Present, then
+ * the sections. */
 void bs_begin(bs_out *o);
-void bs_section(bs_out *o, uint32_t tag, const bs_out *content);
+void bs_section(bs_out *o, uint32_t id, const bs_out *content);
 void bs_finish(bs_out *o, uint16_t flags);
+/* Rewrites the varint Total_Size of b[0..n) (the old one: up to its last
+ * byte, at most 5) as the shortest that holds the new size, moving the
+ * rest; returns the new size (0 when over cap). The checksum is not
+ * updated. */
+size_t bs_set_total(uint8_t *b, size_t n, size_t cap);
 void bs_out_free(bs_out *o);
 
 uint32_t bs_rd32(const uint8_t *p);

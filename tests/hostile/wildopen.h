@@ -7,7 +7,7 @@
  * Used by hostile_blobs.c and tests/fuzz/fuzz_load.c. The wildcard part
  * is judged on its own first (a damaged trie or rule text must not hide a
  * damaged wildcard field), then the root slots' levels, then the rest of
- * the program as far as it concerns the wildcard rules. Format 3.1: the
+ * the program as far as it concerns the wildcard rules. Since format 3.1, the
  * checker reads an automaton with labels (FORMAT.md "Labels") with the
  * blob's STRINGS, as the automaton its rows and labels spell out; labels
  * no encoder writes (on the root, other bytes than a segment's, implicit
@@ -51,46 +51,29 @@ static inline int wild_unspecified(const uint8_t *b, size_t n)
 {
     /* The framing was verified: read the sections as they are (not with
      * bc_open, which also wants what an encoder promises: its minor, no
-     * empty or skippable section). */
+     * unknown section, the smallest widths). */
     bc_blob bb;
     memset(&bb, 0, sizeof bb);
-    bb.p = b, bb.n = n, bb.rfc = b[10] & 1;
-    const uint8_t *q = b + BC_HEADER, *end = b + n;
-    while (q < end) {
-        uint32_t tag, size;
-        if (!bc_varint(&q, end, &tag) || !bc_varint(&q, end, &size) || size > (size_t)(end - q))
-            return 0;
-        if (tag >> 1 < BC_N_SECTIONS && size)
-            bb.sec[tag >> 1] = q, bb.sec_size[tag >> 1] = size;
-        q += size;
-    }
+    bb.p = b, bb.n = n, bb.rfc = b[BC_H_FLAGS] & 1;
+    if (!bc_frame(&bb, 0, NULL))
+        return 0;
     /* RULES, read without the encoder's smallest widths */
     bc_table rules;
     memset(&rules, 0, sizeof rules);
     const uint8_t *p = bb.sec[BC_RULES];
-    if (p) {
-        const uint8_t *re = p + bb.sec_size[BC_RULES];
-        rules.cols = bc_rules_cols(&bb);
-        if (!bc_varint(&p, re, &rules.count))
-            return 0;
-        if (rules.count) {
-            for (unsigned c = 0; c < rules.cols; c++)
-                rules.w[c] = *p++, rules.row_size += rules.w[c];
-        }
-        rules.rows = p;
-    }
+    if (p && !bc_read_table_any(&p, p + bb.sec_size[BC_RULES], bc_rules_cols(&bb), &rules, "RULES", NULL))
+        return 0;
     bc_texts tx;
     bc_blob_texts(&bb, &rules, &tx);
     int open = 0;
     const uint8_t *ps = bb.sec[BC_PROGRAMS], *pe = ps ? ps + bb.sec_size[BC_PROGRAMS] : NULL;
     /* the Ends were verified: read them as they are */
-    uint32_t count = 0;
-    if (ps && bc_varint(&ps, pe, &count) && count) {
-        unsigned w = *ps++;
-        const uint8_t *data = ps + (size_t)count * w;
+    bc_table ends;
+    if (ps && bc_read_table_any(&ps, pe, 1, &ends, "PROGRAMS", NULL) && ends.count) {
+        const uint8_t *data = ps;
         uint32_t prev = 0;
-        for (uint32_t k = 0; k < count && !open; k++) {
-            uint32_t e = bc_rdn(ps + (size_t)k * w, w);
+        for (uint32_t k = 0; k < ends.count && !open; k++) {
+            uint32_t e = bc_cell(&ends, k, 0);
             bc_err err = {{0}};
             bc_prog pr;
             const uint8_t *trie;

@@ -1,8 +1,9 @@
-/* Runtime matching on hand-built format 3.1 blobs (rt_builder.c): Accept,
+/* Runtime matching on hand-built format 4.0 blobs (rt_builder.c): Accept,
  * End and wildcard tails exactly as docs/FORMAT.md "Matching" says (prefix
  * and end-anchored rules, tails of several segments, the anchored last
  * segment, greedy leftmost placement, long periodic segments), labels
- * inline and by Rep, ranks and pruning by the best rank so far, root slots
+ * inline and by Rep, leaves of one rank (Label_Head kinds 2 and 3) and the
+ * same leaves written with a Head, ranks and pruning by the best rank so far, root slots
  * on up to 16 levels of a chain, the Aho-Corasick automaton (failure links,
  * output chains of segments that are suffixes of others; the builder's
  * tables checked against a textbook automaton), internal nodes shared by
@@ -17,7 +18,7 @@
  * wildcard matcher.
  *
  * Every test of wildcard blobs runs on automata without labels and with
- * labels (FORMAT.md 3.1, Labels: every one an encoder leaves out, or at
+ * labels (FORMAT.md since 3.1, Labels: every one an encoder leaves out, or at
  * most 1 or 2 bytes a label), with the same verdicts; test_labels checks
  * the labelled tables and matching through labels on its own.
  *
@@ -203,37 +204,44 @@ static tp_prog example_prog(void)
     return p;
 }
 
-/* Adler-32 of the example (tb_adler32 with the field read as zero). */
-#define EXAMPLE_CHECKSUM 0xAC7503A5u
+/* Adler-32 of the example (with the Checksum field read as zero; computed
+ * apart from the runtime and the builder: zlib.adler32). */
+#define EXAMPLE_CHECKSUM 0x713A02FDu
 
 static void test_example(void)
 {
     tp_prog tp = example_prog();
     built x;
     build(&x, &tp);
-    /* The bytes, by hand from FORMAT.md (and as robotsc compile writes
-     * them): no SETS (set 0 is program 0), GROUPS lists agent 0 ('*'). */
+    /* The bytes, by hand from FORMAT.md as format 4.0 amends it (and as
+     * robotsc compile writes them): the header (magic, 4.0, flags 0, the
+     * Checksum, Total_Size 48 in one byte), Present, each section's Size
+     * and bytes; no SETS (set 0 is program 0), GROUPS lists agent 0 ('*').
+     * Every Table's widths are one packed byte 00 (all columns 1 byte). */
     static const uint8_t body[] = {
-        0x02, 0x02, '/', 'a',                              /* STRINGS          */
-        0x04, 0x07, 0x01, 1, 1, 1, 0x04, 0x00, 0x02,       /* RULES: line 2    */
-        0x06, 0x11, 0x01, 1, 0x0e,                         /* PROGRAMS: End 14 */
-        0x08,                                              /* Trie_Size 8      */
-        0x00, 0x20, '/', 0x00,                             /* root: child '/'  */
-        0x02, 'a', 0x01, 0x01,                             /* "a", Accept 1    */
+        0x37,                                              /* Present: 1 2 3 5 6 */
+        0x02, '/', 'a',                                    /* STRINGS          */
+        0x05, 0x01, 0x00, 0x04, 0x00, 0x02,                /* RULES: line 2    */
+        0x0e, 0x01, 0x00, 0x0b,                            /* PROGRAMS: End 11 */
+        0x05,                                              /* Trie_Size 5      */
+        0x00, 0x20, '/',                                   /* root: child '/' (no Offset) */
+        0x06, 0x01,                                        /* "a": a leaf, Accept 1 (Rep) */
         0x00, 0x00, 0x00, 0x00, 0x00,                      /* Shape 0, 4 empty */
-        0x0a, 0x02, 0x01, 0x00,                            /* AGENTS: Global 1 */
-        0x0c, 0x08, 0x01, 1, 1, 0x01, 0x00,                /* GROUPS: line 1   */
-        0x01, 1, 0x00,                                     /*   agent '*'      */
+        0x02, 0x01, 0x00,                                  /* AGENTS: Global 1 */
+        0x07, 0x01, 0x00, 0x01, 0x00,                      /* GROUPS: line 1   */
+        0x01, 0x00, 0x00,                                  /*   agent '*'      */
     };
-    CHECK(x.n == 19 + sizeof body && x.n == 65 && memcmp(x.b + 19, body, sizeof body) == 0 &&
-              memcmp(x.b, "\x89RSC\r\n\x1a\n\x03\x01\x00", 11) == 0 &&
-              rd32le(x.b + 11) == x.n && rd32le(x.b + 15) == EXAMPLE_CHECKSUM,
-          "example blob bytes (%zu, checksum %08X)", x.n, rd32le(x.b + 15));
+    CHECK(x.n == 12 + sizeof body && x.n == 48 && memcmp(x.b + 12, body, sizeof body) == 0 &&
+              memcmp(x.b, "\x89RSC\x04\x00\x00", 7) == 0 && x.b[11] == x.n &&
+              rd32le(x.b + 7) == EXAMPLE_CHECKSUM,
+          "example blob bytes (%zu, checksum %08X)", x.n, rd32le(x.b + 7));
+    if (x.n != 12 + sizeof body || memcmp(x.b + 12, body, sizeof body) != 0)
+        tb_hexdump(x.b, x.n);
     rsc_program p = x.p;
     CHECK(rsc_program_profile(&p) == 0, "profile");
     rsc_selection s = sel1(&p, "foobot");
     CHECK(s.named == 0 && s.n_sets == 1, "global selected");
-    CHECK(s.n_roots == 1 && s.roots[0] == 37, "the one program resolved: Data at 37");
+    CHECK(s.n_roots == 1 && s.roots[0] == 26, "the one program resolved: Data at 26");
     rsc_match m;
     CHECK(path(&s, "/a", &m) == 0, "/a");
     CHECK(m.allowed == 0 && m.decided == 1 && m.line == 2 && m.rule_allow == 0 &&
@@ -256,22 +264,45 @@ static void test_example(void)
     CHECK(rsc_match_url(&s, NULL, 0, NULL) == 1, "NULL url");
     CHECK(rsc_sitemap_count(&p) == 0 && rsc_directive_count(&p) == 0, "no sitemaps");
     free(x.b);
+    /* The same leaf written with a Head (valid; not what an encoder
+     * writes): Trie_Size 7, the leaf Label_Head 1 << 2 (inline), 'a',
+     * Head 01 (Has_Accept), Accept 1; the same verdicts. */
+    tp.no_leaves = 1;
+    build(&x, &tp);
+    static const uint8_t trie_head[] = {0x07, 0x00, 0x20, '/', 0x04, 'a', 0x01, 0x01};
+    CHECK(x.n == 50 && memcmp(x.b + 26, trie_head, sizeof trie_head) == 0,
+          "example with a Head leaf: %zu bytes", x.n);
+    s = sel1(&x.p, "foobot");
+    CHECK(path(&s, "/a", &m) == 0 && m.line == 2 && path(&s, "/abc", NULL) == 0 &&
+              path(&s, "/b", NULL) == 1 && path(&s, "/", NULL) == 1,
+          "example with a Head leaf: verdicts");
+    free(x.b);
 }
 
 /* FORMAT.md's Example 2 (one rule, Disallow: "/" "*.pdf$"), with
- * labels: its 117 bytes as the document lists them, from the builder's own
- * automaton (".", ".p" and ".pd" left out: state 1 is '.' + "pdf"). */
+ * labels, in format 4.0: its 89 bytes as robotsc compile writes them
+ * (checked by hand against the format), from the builder's own automaton
+ * (".", ".p" and ".pd" left out: state 1 is '.' + "pdf"). */
 static void test_example2(void)
 {
-    static const uint8_t want[117] = {
-        0x89, 0x52, 0x53, 0x43, 0x0d, 0x0a, 0x1a, 0x0a, 0x03, 0x01, 0x00, 0x75, 0x00, 0x00, 0x00, 0x8e,
-        0x05, 0xda, 0xff, 0x02, 0x07, 0x2f, 0x2a, 0x2e, 0x70, 0x64, 0x66, 0x24, 0x04, 0x07, 0x01, 0x01,
-        0x01, 0x01, 0x04, 0x00, 0x07, 0x06, 0x40, 0x01, 0x01, 0x3d, 0x07, 0x00, 0x20, 0x2f, 0x00, 0x00,
-        0x04, 0x00, 0x02, 0x01, 0x01, 0x01, 0x00, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x04,
-        0x00, 0x01, 0x00, 0x00, 0x01, 0x02, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x00, 0x01, 0x01,
-        0x00, 0x00, 0x00, 0x00, 0x2e, 0x00, 0x00, 0x00, 0x01, 0x03, 0x03, 0x01, 0x01, 0x01, 0x01, 0x01,
-        0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x0a, 0x02, 0x01, 0x00, 0x0c, 0x08, 0x01, 0x01, 0x01,
-        0x01, 0x00, 0x01, 0x01, 0x00};
+    static const uint8_t want[89] = {
+        /* header: magic, 4.0, flags 0, Checksum 0x6D2F0512, Total_Size 89;
+         * Present 0x37 (STRINGS, RULES, PROGRAMS, AGENTS, GROUPS) */
+        0x89, 0x52, 0x53, 0x43, 0x04, 0x00, 0x00, 0x12, 0x05, 0x2f, 0x6d, 0x59, 0x37,
+        0x07, 0x2f, 0x2a, 0x2e, 0x70, 0x64, 0x66, 0x24, /* STRINGS: the pattern, 7 bytes */
+        0x05, 0x01, 0x00, 0x04, 0x00, 0x07,             /* RULES: line 2, disallow, @0 len 7 */
+        0x32, 0x01, 0x00, 0x2f,                         /* PROGRAMS: Size 50, End 47 */
+        0x06, 0x00, 0x20, 0x2f, 0x00, 0x04, 0x00,       /* Trie_Size 6: root '/'; "/": Slot 0 */
+        0x02,                                           /* Shape: Labels */
+        0x01, 0x00, 0x00, 0x01,                         /* ROOTS: Level 0, Max 1 */
+        0x01, 0x00, 0x00, 0x04, 0x00, 0x01, 0x00, 0x00, 0x01, /* OUTS: ".pdf" anchored */
+        0x02, 0x00, 0x00,                               /* STATES: 2 rows, 7 columns (2 width bytes) */
+        0x00, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00,       /*   root: child 1 */
+        0x2e, 0x00, 0x00, 0x00, 0x01, 0x03, 0x03,       /*   '.', Out 1, label STRINGS[3..6) "pdf" */
+        0x01, 0x00, 0x00, 0x01, 0x00, 0x01,             /* EDGES: slot 0, Rank 1, Max 1 */
+        0x00, 0x00, 0x00,                               /* Pad */
+        0x02, 0x01, 0x00,                               /* AGENTS: Global 1 */
+        0x07, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00}; /* GROUPS */
     tp_prog tp;
     tp_rule r = {2, 0, "/*.pdf$"};
     tp_one(&tp, 1, &r);
@@ -282,7 +313,7 @@ static void test_example2(void)
     built x;
     build(&x, &tp);
     CHECK(x.n == sizeof want && memcmp(x.b, want, sizeof want) == 0 &&
-              rd32le(x.b + 15) == 0xFFDA058Eu,
+              rd32le(x.b + 7) == 0x6D2F0512u,
           "Example 2 blob bytes (%zu)", x.n);
     if (x.n != sizeof want || memcmp(x.b, want, sizeof want) != 0)
         tb_hexdump(x.b, x.n);
@@ -299,7 +330,9 @@ static void test_example2(void)
 /* ---- patterns one at a time ------------------------------------------- */
 
 /* Shapes of the same rules: each a valid encoding. */
-enum { SH_COMPRESSED, SH_UNCOMPRESSED, SH_WIDE, SH_REFS, SH_REFS_WIDE_SETS, SH_N };
+/* SH_NO_LEAVES: leaves of one rank written with a Label_Head of kind 0/1
+ * and a Head (valid; an encoder uses kinds 2/3). */
+enum { SH_COMPRESSED, SH_UNCOMPRESSED, SH_WIDE, SH_REFS, SH_REFS_WIDE_SETS, SH_NO_LEAVES, SH_N };
 
 static void shape(tp_prog *p, int sh)
 {
@@ -307,6 +340,7 @@ static void shape(tp_prog *p, int sh)
     p->width = sh == SH_WIDE ? 4 : sh == SH_REFS_WIDE_SETS ? 2 : 0;
     p->refs = sh == SH_REFS || sh == SH_REFS_WIDE_SETS;
     p->keep_sets = sh == SH_REFS_WIDE_SETS;
+    p->no_leaves = sh == SH_NO_LEAVES;
 }
 
 /* A one-rule blob: disallow pat for everyone. */
@@ -859,31 +893,43 @@ static void test_levels(void)
     }
 }
 
-/* Offsets of every width (1..4 bytes), labels by Rep, 256 children, and a
- * longest chain (RSC_MAX_DEPTH nodes). */
+/* Offsets of every width (1..4 bytes; for the 3 Offsets of 4 children,
+ * none for child 0), labels inline and by Rep (leaves written with a
+ * Head) or leaves of one rank (their labels in their rank's text), 256
+ * children, and a longest chain (RSC_MAX_DEPTH nodes). */
 static void test_trie_shapes(void)
 {
     static const char *const tx[] = {"/axy", "/bxy", "/cxy", "/zxy"};
-    for (unsigned w = 1; w <= 8; w++) {
-        int ref = w > 4;
+    static const char *const how[] = {"inline", "Ref", "one-rank leaf"};
+    for (unsigned w = 1; w <= 12; w++) {
+        int mode = (int)(w - 1) / 4; /* 0 inline, 1 Ref, 2 leaves of one rank */
         tt *t = tt_new();
+        tt_leaf_kinds(t, mode == 2 ? TT_LEAF_ALWAYS : TT_LEAF_NEVER);
         int a = tt_child(t, 0, '/', "", 0);
-        tt_width(t, 0, (w - 1) % 4 + 1);
+        tt_width(t, 0, (w - 1) % 4 + 1); /* one child: no Offsets, Width stays 0 */
         tt_width(t, a, (w - 1) % 4 + 1);
         static const char keys[] = "abcz";
         for (int k = 0; k < 4; k++) {
-            int c = ref ? tt_child_ref(t, a, (uint8_t)keys[k], (uint32_t)k + 1, 2)
-                        : tt_child(t, a, (uint8_t)keys[k], "xy", 2);
+            int c = mode == 1 ? tt_child_ref(t, a, (uint8_t)keys[k], (uint32_t)k + 1, 2)
+                              : tt_child(t, a, (uint8_t)keys[k], "xy", 2);
             tt_accept(t, c, (uint32_t)k + 1);
         }
         size_t n;
         uint8_t *b = trie_blob(t, tx, 4, &n);
         rsc_program p = load_or_die(b, n);
         rsc_selection s = sel1(&p, "x");
+        /* the trie as written: the kind of every child of "/", and the
+         * Offsets' width of "/" (its Head's Width + 1) */
+        tt_pos pa = tt_where(t, a);
+        int kinds_ok = pa.head != SIZE_MAX && pa.offsets != SIZE_MAX &&
+                       pa.c == pa.offsets + 3 * ((w - 1) % 4 + 1);
+        for (int k = 1; k <= 4; k++)
+            kinds_ok &= tt_where(t, a + k).kind == (mode == 2 ? (unsigned)RSC_LEAF_ACCEPT : (unsigned)mode);
+        CHECK(kinds_ok, "Offsets width %u, %s labels: the trie's layout", (w - 1) % 4 + 1, how[mode]);
         CHECK(RANK(&s, "/axy") == 1 && RANK(&s, "/bxy") == 2 && RANK(&s, "/cxyz") == 3 &&
                   RANK(&s, "/zxy") == 4 && RANK(&s, "/zx") == 0 && RANK(&s, "/d") == 0 &&
                   RANK(&s, "/") == 0 && RANK(&s, "/axz") == 0,
-              "Offsets width %u, %s labels", (w - 1) % 4 + 1, ref ? "Ref" : "inline");
+              "Offsets width %u, %s labels", (w - 1) % 4 + 1, how[mode]);
         CHECK(rank_for_url(&s, "/;") == 0 && rank_for_url_raw(&s, "http://h/axy#", 13) == 1 &&
                   rank_for_url_raw(&s, "http://h/ax#y", 13) == 0,
               "Offsets width %u: URLs", w);
@@ -1887,7 +1933,7 @@ static void test_programs_and_sets(void)
         {
             size_t p3 = tb_section(x.b, x.n, 3, NULL), pos = p3;
             uint32_t cnt = rd_varint(x.b, &pos);
-            unsigned w = x.b[pos];
+            unsigned w = (x.b[pos] & 3u) + 1; /* the one column's packed width */
             size_t ends = pos + 1, data = ends + (size_t)cnt * w;
             rsc_bytes a2[2] = {{"rev", 3}, {"b", 1}};
             rsc_selection s2;

@@ -112,7 +112,8 @@ static void test_roundtrip(void)
     rsc_program p;
     CHECK(rsc_store_get(t, "https://example.com", 19, &r, &p, NULL) == RSC_STORE_OK, "get");
     CHECK(r.blob_len == b.size && memcmp(r.blob, b.data, b.size) == 0, "blob bytes");
-    CHECK(r.meta.format == b.data[8] && r.meta.format == RSC_FORMAT_MAJOR, "format %u", r.meta.format);
+    /* Format_Major: byte 4 of a format 4 blob (after the 4-byte magic) */
+    CHECK(r.meta.format == b.data[4] && r.meta.format == RSC_FORMAT_MAJOR, "format %u", r.meta.format);
     CHECK(r.meta.fetched_at == 1000 && r.meta.expires == 2000 && r.meta.error_since == 1500, "times");
     CHECK(r.meta.http_status == 200 && r.meta.has_copy == 1 && r.meta.policy == RSC_POLICY_PARSE, "status");
     CHECK(r.meta.source_size == strlen(text) && r.meta.source_hash == rsc_store_hash(text, strlen(text)), "src");
@@ -261,9 +262,10 @@ static uint64_t fnv(uint64_t h, const void *d, size_t n)
     return h;
 }
 
-/* minor0: the record says this major, but its blob is a 3.0 blob (Format_Minor
- * 0, which this runtime rejects): stale too, so a build compiles it again. */
-static void test_stale(const char *db, int minor0)
+/* other_blob: the record says this major, but its blob's Format_Major (byte
+ * 4) is another one (3: a blob this runtime rejects): stale too, so a build
+ * compiles it again. */
+static void test_stale(const char *db, int other_blob)
 {
     rsc_store *st = open_at(db, 0, 0);
     const char *text = "User-agent: *\nDisallow: /\n";
@@ -281,8 +283,8 @@ static void test_stale(const char *db, int minor0)
     rsc_store_end(t);
     rsc_store_close(st);
     size_t strings = (size_t)(v[10] | v[11] << 8) + (size_t)(v[12] | v[13] << 8) + (size_t)(v[14] | v[15] << 8);
-    if (minor0)
-        v[(72 + strings + 7) / 8 * 8 + 9] = 0; /* the blob's Format_Minor */
+    if (other_blob)
+        v[(72 + strings + 7) / 8 * 8 + 4] = (unsigned char)(RSC_FORMAT_MAJOR - 1); /* the blob's Format_Major */
     else
         v[5] = (unsigned char)(RSC_FORMAT_MAJOR + 1);
     uint64_t h = fnv(14695981039346656037u, "https://s.example", 17);
