@@ -208,9 +208,13 @@ rsc_status rsc_emit_blob(rsc_mem *m, uint8_t flags, const rsc_section *secs,
     out->size = 0;
     uint32_t present = 0;
     size_t rest = 0; /* Present and the sections */
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0, prev = 0; i < n; i++) {
         if (!secs[i].size)
             continue;
+        /* Present has a bit per Id and sections follow in Id order */
+        if (secs[i].id <= prev || secs[i].id > 32)
+            return RSC_E_LIMIT;
+        prev = secs[i].id;
         if (secs[i].size > UINT32_MAX || rest > UINT32_MAX - 32 - secs[i].size)
             return RSC_E_LIMIT;
         present |= 1u << (secs[i].id - 1);
