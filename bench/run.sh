@@ -115,7 +115,11 @@ CC_PATH=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
     echo "kernel=$(uname -sr)"
     echo "compiler=$("$CC_PATH" --version | head -1)"
     echo "flags=-O2 -DNDEBUG -std=c11 $(sed -n 's/^CMAKE_C_FLAGS:[A-Z]*=//p' "$BUILD/CMakeCache.txt")"
-    echo "git=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+    # (what a previous run wrote, and the hand-written analysis, are not
+    # changes to what is measured)
+    echo "git=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- . \
+        ':!bench/REPORT.md' ':!bench/README_SECTION.md' ':!bench/plots' ':!bench/ANALYSIS.md' 2>/dev/null ||
+        echo ' (with uncommitted changes)')"
     echo "load_before=$(cut -d' ' -f1-3 /proc/loadavg)"
     echo "quick=$QUICK"
     echo "python=$("$PY" --version 2>&1)"
