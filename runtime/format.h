@@ -38,7 +38,6 @@ enum rsc_section_id {
 
 #define RSC_VARINT_MAX 5u /* bytes of a varint (value < 2^32) */
 #define RSC_TAB_MAX_COLS 7u /* STATES with labels */
-#define RSC_TAB_MAX_WIDTH 4u
 /* A Table's widths: 2 bits a column (width - 1), four columns a byte. */
 #define RSC_TAB_WBYTES(cols) (((cols) + 3u) / 4u)
 

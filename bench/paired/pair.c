@@ -167,9 +167,13 @@ static int run_match(const char *jobs, int rounds)
         char *name = strtok(line, "\t"), *rp = strtok(NULL, "\t"), *up = strtok(NULL, "\t\n");
         size_t rn, un;
         unsigned char *r = rp ? bu_read(rp, &rn) : NULL, *u = up ? bu_read(up, &un) : NULL;
-        rsc_blob blob, blobb;
-        rsc_program prog, progb;
+        rsc_blob blob;
+        rsc_program prog;
         rsc_selection sel, selb;
+#ifdef PAIR_BOTH
+        rsc_blob blobb;
+        rsc_program progb; /* selb points to it */
+#endif
         rsc_bytes agent = {"Googlebot", 9}, *urls = NULL;
         long nu = u ? bu_lines((const char *)u, un, &urls) : -1;
         (void)name;
@@ -191,11 +195,11 @@ static int run_match(const char *jobs, int rounds)
             return 2;
         }
 #else
-        blobb.data = NULL, progb = prog, selb = sel;
+        selb = sel;
 #endif
         void *rows = NULL, *rowsb = NULL;
         if (getenv("RSC_PAIRED_ACCEL")) { /* each build reads rows of its own layout */
-            size_t sz = rsc_accel_size(&sel), szb = N_rsc_accel_size(&sel);
+            size_t sz = rsc_accel_size(&sel), szb = N_rsc_accel_size(&selb);
             if (!(rows = malloc(sz)) || !(rowsb = malloc(szb)) ||
                 rsc_accel_build(&sel, rows, sz) != RSC_OK ||
                 N_rsc_accel_build(&selb, rowsb, szb) != RSC_OK)
@@ -215,7 +219,6 @@ static int run_match(const char *jobs, int rounds)
 #ifdef PAIR_BOTH
         N_rsc_blob_free(&blobb, NULL);
 #endif
-        (void)progb;
     }
     fclose(f);
     if (!n) {
