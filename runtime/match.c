@@ -134,6 +134,18 @@ static inline const uint8_t *child(const node *x, uint8_t c)
     return hit ? rsc_node_kid(x, (uint32_t)(hit - x->keys)) : NULL;
 }
 
+/* A long edge list (more than RSC_SCAN_MAX edges) that was searched at a
+ * segment's end starting at s: the parents reached at or before s were
+ * looked up then, and the first j reached internal nodes are those (see
+ * edges_at). Direct-mapped by OUTS row: a row not found is searched whole,
+ * so the memo saves work and never changes an answer. */
+#define RSC_MEMO 16
+#define RSC_MEMO_NONE UINT32_MAX /* an anchored list: read once a path */
+typedef struct memo {
+    uint32_t row1, j; /* 1 + the OUTS row; reach[0..j) were looked up */
+    size_t s;
+} memo;
+
 /* What one run of a program knows: the root slots the walk passed (one a
  * level: the walk goes down one chain) and the internal nodes reached,
  * each with the position where it was reached. */
@@ -144,6 +156,8 @@ typedef struct run {
     uint64_t seen[RSC_MAX_INTERNAL / 64];
     size_t rpos[RSC_MAX_INTERNAL];
     uint32_t nreach, reach[RSC_MAX_INTERNAL]; /* the reached ones, in order */
+    uint32_t memo_ok; /* the valid entries of memo */
+    memo memo[RSC_MEMO];
     tab roots, outs, states, edges;
     uint32_t nslots, shape;
     const uint8_t *at_roots; /* Shape and ROOTS, read at the first slot passed */
@@ -212,18 +226,51 @@ static inline uint32_t probes(uint32_t n)
     return k;
 }
 
-/* The edges [lo, hi) of a segment that ended at position at, started at
- * start: fire those whose parent was reached at or before start. A short
- * list is scanned. A long one is searched for the root slots the walk
- * passed (at most RSC_MAX_LEVELS); of its edges from internal nodes, at
- * most RSC_MAX_INNER by the budget (a verified blob may have more, which
- * are then ignored: safe, its answer wrong, so the cost stays bounded
- * whatever the blob), those of the reached internal nodes are searched
- * when they are few, else all are scanned. */
-static void edges_at(run *r, uint32_t lo, uint32_t hi, size_t start, size_t at)
+/* The first k >= j of reach[0..n) reached after position s (their
+ * positions increase along reach[]). */
+static uint32_t reached_after(const run *r, uint32_t j, size_t s)
+{
+    uint32_t hi = r->nreach;
+    while (j < hi) {
+        uint32_t mid = j + (hi - j) / 2;
+        if (r->rpos[r->reach[mid]] <= s)
+            j = mid + 1;
+        else
+            hi = mid;
+    }
+    return j;
+}
+
+/* The edges [lo, hi) of OUTS row `row`, a segment that ended at position
+ * at, started at start: fire those whose parent was reached at or before
+ * start. A short list is scanned. A long one is searched for the root
+ * slots the walk passed (at most RSC_MAX_LEVELS); of its edges from
+ * internal nodes, at most RSC_MAX_INNER by the budget (a verified blob may
+ * have more, which are then ignored: safe, its answer wrong, so the cost
+ * stays bounded whatever the blob), those of the reached internal nodes
+ * are searched when they are few, else all are scanned. A long list found
+ * in the memo was searched at an earlier end of its segment, for the
+ * parents reached up to that start: only the parents reached since are
+ * looked up (an edge fires at most once, at the first end of its segment
+ * after its parent, and a later end finds it fired). */
+static void edges_at(run *r, uint32_t row, uint32_t lo, uint32_t hi, size_t start, size_t at)
 {
     uint32_t from = lo;
     if (hi - lo > RSC_SCAN_MAX) {
+        uint32_t k = 0, j = 0; /* the slots and reach[] entries to look up from */
+        memo *m = row != RSC_MEMO_NONE ? &r->memo[row & (RSC_MEMO - 1)] : NULL;
+        const uint32_t bit = 1u << (row & (RSC_MEMO - 1));
+        if (m && (r->memo_ok & bit) && m->row1 == row + 1) {
+            while (k < r->nact && r->adepth[k] <= m->s)
+                k++;
+            j = m->j;
+        }
+        const uint32_t j1 = reached_after(r, j, start);
+        if (m)
+            m->row1 = row + 1, m->j = j1, m->s = start, r->memo_ok |= bit;
+        STEP(r);
+        if ((k == r->nact || r->adepth[k] > start) && j == j1)
+            return; /* nothing reached since the last search */
         uint32_t a = lo, b = hi; /* the first edge from an internal node */
         while (a < b) {
             uint32_t mid = a + (b - a) / 2;
@@ -232,21 +279,21 @@ static void edges_at(run *r, uint32_t lo, uint32_t hi, size_t start, size_t at)
             else
                 b = mid;
         }
-        for (uint32_t k = 0; k < r->nact; k++) {
+        for (; k < r->nact && r->adepth[k] <= start; k++) {
             STEP(r);
             uint32_t e = find_parent(r, lo, a, r->act[k]);
-            if (e < a && r->adepth[k] <= start && tab_get(&r->edges, e, E_MAX) > r->best)
+            if (e < a && tab_get(&r->edges, e, E_MAX) > r->best)
                 fire(r, e, at);
         }
         from = a;
         if (hi - from > RSC_MAX_INNER) /* never in a compiled blob: the bound holds */
             hi = from + RSC_MAX_INNER;
-        const uint32_t n = r->nreach; /* those reached from here on come later than start */
+        const uint32_t n = j1 - j; /* those reached from here on come later than start */
         if (n * probes(hi - from) < hi - from) {
-            for (uint32_t k = 0; k < n; k++) {
+            for (; j < j1; j++) {
                 STEP(r);
-                uint32_t t = r->reach[k], e = find_parent(r, from, hi, r->nslots + t);
-                if (e < hi && r->rpos[t] <= start && tab_get(&r->edges, e, E_MAX) > r->best)
+                uint32_t t = r->reach[j], e = find_parent(r, from, hi, r->nslots + t);
+                if (e < hi && tab_get(&r->edges, e, E_MAX) > r->best)
                     fire(r, e, at);
             }
             return;
@@ -284,9 +331,10 @@ static void outputs(run *r, uint32_t s, size_t at, int anchored)
         uint32_t nf = tab_get(&r->outs, row, O_NFLOAT);
         if (len <= at) {
             if (!anchored)
-                edges_at(r, e, e + nf, at - len, at);
-            else
-                edges_at(r, e + nf, e + nf + tab_get(&r->outs, row, O_NANCH), at - len, at);
+                edges_at(r, row, e, e + nf, at - len, at);
+            else /* once a path: no memo */
+                edges_at(r, RSC_MEMO_NONE, e + nf, e + nf + tab_get(&r->outs, row, O_NANCH),
+                         at - len, at);
         }
         o = tab_get(&r->outs, row, O_NEXT);
     }
@@ -669,7 +717,7 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
     }
     if (nint) /* most programs have none: no call */
         memset(r.seen, 0, (nint + 63) / 64 * sizeof r.seen[0]);
-    r.nreach = 0;
+    r.nreach = 0, r.memo_ok = 0;
     if (d && lab)
         segments_of(&r, s0, from, w->str, 1, d, 1);
     else if (d)
