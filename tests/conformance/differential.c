@@ -134,8 +134,15 @@ static void path_from_pattern(buf *b)
     free(t.p);
 }
 
+static int long_lists; /* the current file is long_lists_file()'s */
+static void long_lists_path(buf *b);
+
 static void gen_path(buf *b)
 {
+    if (long_lists) {
+        long_lists_path(b);
+        return;
+    }
     if (n_file_pats && chance(50)) {
         path_from_pattern(b);
         return;
@@ -439,6 +446,9 @@ static int compile_load(const buf *f, int profile, int no_prune, rsc_blob *blob,
 }
 
 /* Compiles one file and checks n_sets agent sets x n_paths paths/URLs. */
+/* Paths that one_file() checks instead of random ones, when set. */
+static const char *const *fixed_paths;
+
 static void one_file(const buf *f, int profile, unsigned n_sets, unsigned n_paths)
 {
     n_file++;
@@ -466,6 +476,11 @@ static void one_file(const buf *f, int profile, unsigned n_sets, unsigned n_path
     buf *paths = calloc(n_paths, sizeof *paths);
     int *is_path = calloc(n_paths, sizeof *is_path);
     for (unsigned i = 0; i < n_paths; i++) {
+        if (fixed_paths) {
+            is_path[i] = 1;
+            tu_buf_puts(&paths[i], fixed_paths[i]);
+            continue;
+        }
         is_path[i] = chance(60);
         if (is_path[i]) { /* rsc_match_path wants a path that starts with '/' */
             buf t = {NULL, 0, 0};
@@ -537,6 +552,52 @@ static void big_file(buf *b)
     }
 }
 
+/* Segments with long edge lists (more than 16 edges, which the matcher
+ * searches and remembers between the ends of a segment: runtime/match.c,
+ * edges_at), more such lists than its memo holds, and paths where they end
+ * again and again with new parents reached in between. Rules are
+ * /[p/]*[F*]S[*T][$] over small vocabularies; paths are words of them. */
+static const char *const lw_first[] = {"qa", "qb", "qc", "qd", "qe", "qf", "qg", "qh",
+                                       "qi", "qj", "qk", "ql", "qm", "qn", "qo", "qp",
+                                       "qq", "qr", "qs", "qt", "qu", "qv", "qw", "qx"};
+static const char *const lw_last[] = {"x",  "ax", "bax", "y",  "ay",  "by", "z",
+                                      "az", "w",  "aw",  "v",  "av",  "u",  "au",
+                                      "t",  "at", "s",   "as", "r",   "ar", "bar",
+                                      "/x", "/ax", "/x", "/x", "/x"};
+
+static void long_lists_file(buf *b)
+{
+    n_file_pats = 0;
+    tu_buf_puts(b, "user-agent: *\n");
+    unsigned nr = 200 + rnd(300);
+    for (unsigned r = 0; r < nr; r++) {
+        tu_buf_puts(b, chance(30) ? "allow: /" : "disallow: /");
+        if (chance(40))
+            tu_buf_puts(b, "p/");
+        tu_buf_puts(b, "*");
+        if (chance(70)) { /* else S straight from the root slot */
+            tu_buf_puts(b, PICK(lw_first));
+            tu_buf_puts(b, "*");
+        }
+        tu_buf_puts(b, PICK(lw_last));
+        if (chance(25)) {
+            tu_buf_puts(b, "*");
+            tu_buf_puts(b, PICK(lw_last));
+        }
+        tu_buf_puts(b, chance(10) ? "$\n" : "\n");
+    }
+}
+
+static void long_lists_path(buf *b)
+{
+    tu_buf_puts(b, "/");
+    if (chance(50))
+        tu_buf_puts(b, "p/");
+    unsigned k = rnd(40);
+    for (unsigned i = 0; i < k; i++)
+        tu_buf_puts(b, chance(40) ? PICK(lw_first) : chance(10) ? "/" : PICK(lw_last));
+}
+
 int main(int argc, char **argv)
 {
     seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 20261122u;
@@ -563,6 +624,32 @@ int main(int argc, char **argv)
         free(f.p);
     }
     long big_cases = n_cases - google_cases;
+    { /* the memo's edge cases: a root slot reached after the start of a
+       * segment's first end, parents reached between two ends */
+        static const char *const paths[] = {"/p/x/x", "/p/x", "/p/qx/x", "/x/p/x", "/qa/x/x",
+                                            "/p//x/qb/x", "/p/x/qc/x/x", "/p/x/x/x/qd/x"};
+        buf f = {NULL, 0, 0};
+        tu_buf_puts(&f, "user-agent: *\ndisallow: /p/*/x\nallow: /*qb*/x\ndisallow: /*qd*/x/x\n");
+        for (const char *q = "abcdefghijklmnopqrst"; *q; q++) {
+            char line[32];
+            snprintf(line, sizeof line, "allow: /*q%c*/x\n", *q);
+            tu_buf_puts(&f, line);
+        }
+        fixed_paths = paths;
+        one_file(&f, 0, 1, sizeof paths / sizeof paths[0]);
+        one_file(&f, 1, 1, sizeof paths / sizeof paths[0]);
+        fixed_paths = NULL;
+        free(f.p);
+    }
+    long_lists = 1;
+    for (long i = 0; i < 40 * scale / 100 + 1 && n_failures <= 10; i++) {
+        buf f = {NULL, 0, 0};
+        long_lists_file(&f);
+        one_file(&f, i % 4 == 3, 2, 64);
+        free(f.p);
+    }
+    long_lists = 0;
+    long long_cases = n_cases - google_cases - big_cases;
     heavy = 0;
     for (long i = 0; i < rfc_files && n_failures <= 10; i++) {
         buf f = {NULL, 0, 0};
@@ -571,10 +658,11 @@ int main(int argc, char **argv)
         one_file(&f, 1, 8, 16);
         free(f.p);
     }
-    printf("seed %" PRIu64 ": %ld files, %ld cases (google %ld, 512000-cut %ld, rfc %ld), "
-           "%ld failed\n(reference verdicts: %ld disallowed, %ld decided by a rule; "
-           "%ld selections matched through dense rows)\n",
-           seed, n_file, n_cases, google_cases, big_cases, n_cases - google_cases - big_cases,
-           n_failures, n_disallowed, n_decided, n_accel);
+    printf("seed %" PRIu64 ": %ld files, %ld cases (google %ld, 512000-cut %ld, long edge "
+           "lists %ld, rfc %ld), %ld failed\n(reference verdicts: %ld disallowed, %ld decided "
+           "by a rule; %ld selections matched through dense rows)\n",
+           seed, n_file, n_cases, google_cases, big_cases, long_cases,
+           n_cases - google_cases - big_cases - long_cases, n_failures, n_disallowed, n_decided,
+           n_accel);
     return n_failures ? 1 : 0;
 }
