@@ -322,8 +322,9 @@ static int dtab_open(dtab *t, const uint8_t **pp, const uint8_t *end, unsigned c
         return 1;
     if ((size_t)(end - *pp) < RSC_TAB_WBYTES(cols))
         return 0;
+    const uint32_t ws = rsc_tab_widths(*pp, cols);
     for (unsigned c = 0; c < cols; c++)
-        t->size += t->w[c] = (uint8_t)rsc_tab_width(*pp, c);
+        t->size += t->w[c] = (uint8_t)rsc_tab_width(ws, c);
     *pp += RSC_TAB_WBYTES(cols);
     if (!t->size || (size_t)(end - *pp) / t->size < t->n)
         return 0;

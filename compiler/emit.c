@@ -190,9 +190,10 @@ int rsc_buf_table(rsc_mem *m, rsc_buf *b, const uint32_t *vals, size_t count, un
     size_t at = b->len;
     if (rsc_buf_put(m, b, NULL, count * row) != 0)
         return -1;
+    const uint32_t ws = rsc_tab_widths(w, cols);
     for (size_t r = 0; r < count; r++)
         for (unsigned c = 0; c < cols; c++) {
-            unsigned wc = rsc_tab_width(w, c);
+            unsigned wc = rsc_tab_width(ws, c);
             rsc_put_n(b->p + at, vals[r * cols + c], wc);
             at += wc;
         }

@@ -47,10 +47,17 @@ static inline uint32_t rsc_rdn(const uint8_t *p, unsigned w)
     }
 }
 
-/* Column c's width (1..4) in a Table's packed widths at w (Conventions). */
-static inline unsigned rsc_tab_width(const uint8_t *w, unsigned c)
+/* A Table's packed widths at w (Conventions) as one word: 2 bits a
+ * column from bit 0 (cols <= RSC_TAB_MAX_COLS: one or two bytes). */
+static inline uint32_t rsc_tab_widths(const uint8_t *w, unsigned cols)
 {
-    return ((w[c >> 2] >> (2 * (c & 3))) & 3u) + 1;
+    return cols > 4 ? rsc_rd16(w) : w[0];
+}
+
+/* Column c's width (1..4) in a word of rsc_tab_widths(). */
+static inline unsigned rsc_tab_width(uint32_t widths, unsigned c)
+{
+    return ((widths >> (2 * c)) & 3u) + 1;
 }
 
 /* A varint of a verified blob: *pp moves past it. */

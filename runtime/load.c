@@ -153,11 +153,10 @@ static rsc_status table_at(verifier *v, size_t *pos, size_t end, unsigned cols, 
         return RSC_OK;
     const unsigned nw = RSC_TAB_WBYTES(cols);
     CORRUPT(end - *pos >= nw, at, "table widths past the section");
-    const uint8_t *wb = v->b + *pos;
-    CORRUPT(cols % 4 == 0 || (wb[nw - 1] >> (2 * (cols % 4))) == 0, at,
-            "table width bits past the columns");
+    const uint32_t ws = rsc_tab_widths(v->b + *pos, cols);
+    CORRUPT(ws >> (2 * cols) == 0, at, "table width bits past the columns");
     for (unsigned c = 0; c < cols; c++) {
-        uint32_t w = rsc_tab_width(wb, c);
+        uint32_t w = rsc_tab_width(ws, c);
         pack |= w << (3 * c);
         row += w;
     }

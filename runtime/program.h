@@ -128,7 +128,7 @@ static inline const uint8_t *rsc_ptab_open(rsc_ptab *t, const uint8_t *p, unsign
     t->n = rsc_uv(&p);
     if (!t->n)
         return p;
-    uint32_t bits = cols > 4 ? rsc_rd16(p) : p[0];
+    uint32_t bits = rsc_tab_widths(p, cols);
     for (unsigned c = 0; c < cols; c++, bits >>= 2) {
         t->off[c] = (uint8_t)size;
         t->mask[c] = wmask[bits & 3];
@@ -146,7 +146,7 @@ static inline const uint8_t *rsc_ptab_skip(const uint8_t *p, unsigned cols)
     uint32_t n = rsc_uv(&p);
     if (!n)
         return p;
-    uint32_t bits = cols > 4 ? rsc_rd16(p) : p[0];
+    uint32_t bits = rsc_tab_widths(p, cols);
     bits = (bits & 0x3333u) + (bits >> 2 & 0x3333u); /* pairs of fields */
     bits = (bits & 0x0f0fu) + (bits >> 4 & 0x0f0fu); /* a byte's four   */
     uint32_t size = cols + (bits & 0xffu) + (bits >> 8);
