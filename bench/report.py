@@ -807,6 +807,10 @@ plot '{res}/scale_length.dat' using 1:2 with linespoints lw 2 pt 7 title 'robots
     w("")
     w(table(["target", "measured", "verdict", "with dense rows"], rows))
     w("")
+    w("A missed target is not always within reach: the section \"Floors\" below measures what parts of a "
+      "check cost alone, and the Analysis says, for each missed target, whether this design can reach it "
+      "on this machine, and why.")
+    w("")
     # bench/floors/run.sh's builds that cut parts of matching out: its own
     # runs, kept as bench/FLOORS.md, bound what the design can reach.
     fl = os.path.join(os.path.dirname(os.path.abspath(report)), "FLOORS.md")
