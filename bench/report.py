@@ -817,7 +817,7 @@ plot '{res}/scale_length.dat' using 1:2 with linespoints lw 2 pt 7 title 'robots
     if os.path.exists(fl):
         with open(fl, encoding="utf-8") as f:
             text = f.read().rstrip("\n")
-        w(re.sub(r"^# Floors", "## Floors", text, count=1) if text.startswith("# ") else text)
+        w(re.sub(r"^# ", "## ", text, count=1))  # a section of the report
         w("")
     an = os.path.join(os.path.dirname(os.path.abspath(report)), "ANALYSIS.md")
     if os.path.exists(an):

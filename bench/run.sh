@@ -143,12 +143,7 @@ log "1/6 corpus compile: $CORPUS/robots"
     2>"$RES/compile.log"
 
 # ---- 2. real URL lists -------------------------------------------------------
-# robots.txt of the same crawl (2019) when there is one, else the site's file;
-# a list with neither (in.bongacams.com: its robots.txt was an HTML page) is
-# left out.
-awk -F'\t' -v c="$CORPUS" -v n="$NLISTS" 'NR > 1 && NR <= n + 1 {
-        r = $5 != "" && $5 != "-" ? $5 : $6; if (r == "" || r == "-") next
-        print $2 "\t" c "/" r "\t" c "/" $1 }' "$CORPUS/urls-index.tsv" >"$RES/jobs.tsv"
+awk -F'\t' -v c="$CORPUS" -v n="$NLISTS" -f "$ROOT/bench/jobs.awk" "$CORPUS/urls-index.tsv" >"$RES/jobs.tsv"
 log "2/6 real URL lists: $(wc -l <"$RES/jobs.tsv") lists"
 printf 'name\tn_urls\tdisallowed\trules\tprograms\tnodes\tcompile_us\tblob_bytes\tsource_bytes\tverify_ns\tmatch_ns\tfloor_ns\tratio\taccel_bytes\taccel_build_ns\taccel_match_ns\taccel_ratio\n' \
     >"$RES/match.tsv"
