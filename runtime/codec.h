@@ -135,48 +135,73 @@ static inline unsigned rsc_pct_normal(const uint8_t *p, size_t avail, uint8_t ou
 }
 
 /* Adler-32 (RFC 1950) over p[0..n), continuing from the sums *a and *s
- * (start at 1 and 0), as the blob's Checksum (FORMAT.md). At most 5552
- * bytes go between reductions so no 32-bit sum overflows. With SSE2 (every
- * x86-64) sixteen bytes go per step: the byte sum by PSADBW, each byte
- * weighted by the steps left in its block by PMADDWD, and the blocks' weight
- * by the sum of the earlier block sums (times 16). The plain loop takes the
- * rest, and everything on other hosts. */
+ * (start at 1 and 0), as the blob's Checksum (FORMAT.md). The plain loop
+ * takes at most 5552 bytes between reductions, so no 32-bit sum overflows. */
+static inline void rsc_adler32_plain(uint32_t *a, uint32_t *s, const uint8_t *p, size_t k)
+{
+    while (k--) {
+        *a += *p++;
+        *s += *a;
+    }
+    *a %= RSC_ADLER_MOD, *s %= RSC_ADLER_MOD;
+}
+
+/* With SSE2 (every x86-64) sixteen bytes go per block, two blocks a step:
+ * the byte sum by PSADBW; the sum of the earlier block sums, times 16, for
+ * the weight of the blocks; and each column's bytes summed in 16 bits, then
+ * weighted by the steps left in its block (PMADDWD) once per chunk. A
+ * chunk of 128 blocks keeps a column sum below 2^15 (PMADDWD is signed).
+ * The plain loop takes the rest, and everything on other hosts. */
 static inline void rsc_adler32(uint32_t *a, uint32_t *s, const uint8_t *p, size_t n)
 {
     while (n) {
         size_t k = n < 5552 ? n : 5552;
-        n -= k;
 #if defined(__SSE2__)
-        size_t blocks = k / 16;
+        k = n < 2048 ? n : 2048;
+        const size_t blocks = k / 16;
         if (blocks) {
             const __m128i z = _mm_setzero_si128();
-            const __m128i wlo = _mm_setr_epi16(16, 15, 14, 13, 12, 11, 10, 9);
-            const __m128i whi = _mm_setr_epi16(8, 7, 6, 5, 4, 3, 2, 1);
-            __m128i v1 = z, vp = z, v2 = z;
-            for (size_t i = 0; i < blocks; i++, p += 16) {
-                __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-                vp = _mm_add_epi32(vp, v1);
-                v1 = _mm_add_epi32(v1, _mm_sad_epu8(x, z));
-                v2 = _mm_add_epi32(v2, _mm_madd_epi16(_mm_unpacklo_epi8(x, z), wlo));
-                v2 = _mm_add_epi32(v2, _mm_madd_epi16(_mm_unpackhi_epi8(x, z), whi));
+            __m128i v1 = z, vp = z, cl = z, ch = z, x0, x1, s0, s1;
+            size_t i = 0;
+            for (; i + 2 <= blocks; i += 2, p += 32) {
+                x0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+                x1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+                s0 = _mm_sad_epu8(x0, z), s1 = _mm_sad_epu8(x1, z);
+                vp = _mm_add_epi32(vp, _mm_add_epi32(_mm_add_epi32(v1, v1), s0));
+                v1 = _mm_add_epi32(v1, _mm_add_epi32(s0, s1));
+                cl = _mm_add_epi16(cl, _mm_add_epi16(_mm_unpacklo_epi8(x0, z),
+                                                     _mm_unpacklo_epi8(x1, z)));
+                ch = _mm_add_epi16(ch, _mm_add_epi16(_mm_unpackhi_epi8(x0, z),
+                                                     _mm_unpackhi_epi8(x1, z)));
             }
+            if (i < blocks) {
+                x0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+                vp = _mm_add_epi32(vp, v1);
+                v1 = _mm_add_epi32(v1, _mm_sad_epu8(x0, z));
+                cl = _mm_add_epi16(cl, _mm_unpacklo_epi8(x0, z));
+                ch = _mm_add_epi16(ch, _mm_unpackhi_epi8(x0, z));
+                p += 16;
+            }
+            const __m128i v2 =
+                _mm_add_epi32(_mm_madd_epi16(cl, _mm_setr_epi16(16, 15, 14, 13, 12, 11, 10, 9)),
+                              _mm_madd_epi16(ch, _mm_setr_epi16(8, 7, 6, 5, 4, 3, 2, 1)));
             uint32_t l1[4], lp[4], l2[4];
             _mm_storeu_si128((__m128i *)(void *)l1, v1);
             _mm_storeu_si128((__m128i *)(void *)lp, vp);
             _mm_storeu_si128((__m128i *)(void *)l2, v2);
-            uint64_t s1 = (uint64_t)l1[0] + l1[1] + l1[2] + l1[3];
-            uint64_t sp = (uint64_t)lp[0] + lp[1] + lp[2] + lp[3];
+            uint64_t s1s = (uint64_t)l1[0] + l1[2]; /* PSADBW: 64-bit lanes */
+            uint64_t sp = (uint64_t)lp[0] + lp[2];
             uint64_t s2 = (uint64_t)l2[0] + l2[1] + l2[2] + l2[3];
             *s = (uint32_t)((*s + (uint64_t)*a * (blocks * 16) + 16 * sp + s2) % RSC_ADLER_MOD);
-            *a = (uint32_t)((*a + s1) % RSC_ADLER_MOD);
-            k -= blocks * 16;
+            *a = (uint32_t)((*a + s1s) % RSC_ADLER_MOD);
         }
+        const size_t rest = k - blocks * 16;
+#else
+        const size_t rest = k;
 #endif
-        while (k--) {
-            *a += *p++;
-            *s += *a;
-        }
-        *a %= RSC_ADLER_MOD, *s %= RSC_ADLER_MOD;
+        n -= k;
+        rsc_adler32_plain(a, s, p, rest);
+        p += rest;
     }
 }
 

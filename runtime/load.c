@@ -27,10 +27,11 @@ typedef struct verifier {
     uint32_t n_rules;
     uint32_t nslots; /* ROOTS rows of the program being verified */
     unsigned mcol; /* RULES column of the match text's offset (FORMAT.md) */
-    /* where a rule's match text length sits: the RULES rows, their size,
-     * the column's offset in a row and its width (set by check_rules) */
-    const uint8_t *mrows;
-    uint32_t mrow, moff, mw;
+    /* where a rule's match text length sits (set by check_rules): rule 1's,
+     * the RULES row size, the column's width, and the mask that cuts a
+     * 4-byte load to it (0 where the last row's load would pass the blob) */
+    const uint8_t *mtext;
+    uint32_t mrow, mw, mmask;
 } verifier;
 
 static rsc_status fail(verifier *v, rsc_status st, size_t off, const char *what)
@@ -110,8 +111,8 @@ static rsc_status check_sections(verifier *v)
     size_t pos = v->body, at = pos;
     uint32_t present;
     VARINT(pos, v->total, present, "bad Present");
-    for (uint32_t id = 1; id <= 32; id++) {
-        if (!(present >> (id - 1) & 1))
+    for (uint32_t id = 1, rest = present; rest; id++, rest >>= 1) {
+        if (!(rest & 1))
             continue;
         size_t sz_at = pos;
         uint32_t size;
@@ -133,8 +134,8 @@ static rsc_status check_checksum(verifier *v)
 {
     static const uint8_t zero[4];
     uint32_t a = 1, s = 0;
-    rsc_adler32(&a, &s, v->b, RSC_H_CHECK);
-    rsc_adler32(&a, &s, zero, 4);
+    rsc_adler32_plain(&a, &s, v->b, RSC_H_CHECK);
+    rsc_adler32_plain(&a, &s, zero, 4);
     rsc_adler32(&a, &s, v->b + RSC_H_CHECK + 4, v->total - RSC_H_CHECK - 4);
     CHECK((s << 16 | a) == rsc_rd32(v->b + RSC_H_CHECK), RSC_E_CHECKSUM, RSC_H_CHECK,
           "checksum mismatch");
@@ -143,7 +144,7 @@ static rsc_status check_checksum(verifier *v)
 
 /* A Table of `cols` columns at *pos (FORMAT.md, Conventions) into three
  * words: rows offset, Count, packed shape (program.h). */
-static rsc_status table_at(verifier *v, size_t *pos, size_t end, unsigned cols, uint32_t *p)
+static rsc_status table_rows(verifier *v, size_t *pos, size_t end, unsigned cols, uint32_t *p)
 {
     size_t at = *pos;
     uint32_t count, pack = 0, row = 0;
@@ -161,11 +162,22 @@ static rsc_status table_at(verifier *v, size_t *pos, size_t end, unsigned cols, 
         row += w;
     }
     *pos += nw;
-    CORRUPT((size_t)count <= (end - *pos) / row, at,
+    CORRUPT((uint64_t)count * row <= end - *pos, at,
             "table rows past the section");
     p[0] = (uint32_t)*pos, p[1] = count, p[2] = pack | row << 24;
     *pos += (size_t)count * row;
     return RSC_OK;
+}
+
+/* Most tables of a program are empty (a program without wildcards has
+ * four): a zero Count is checked here, the rest in table_rows(). */
+static inline rsc_status table_at(verifier *v, size_t *pos, size_t end, unsigned cols, uint32_t *p)
+{
+    if (*pos < end && v->b[*pos] == 0) {
+        p[0] = (uint32_t)++*pos, p[1] = p[2] = 0;
+        return RSC_OK;
+    }
+    return table_rows(v, pos, end, cols, p);
 }
 
 static rsc_status table(verifier *v, size_t *pos, size_t end, unsigned cols, int slot)
@@ -223,35 +235,33 @@ static inline uint32_t pcol(const ptab *p, uint32_t r, unsigned c)
 
 static int str_ok(const verifier *v, uint32_t off, uint32_t len)
 {
-    size_t n = v->sec_size[RSC_SEC_STRINGS];
-    return len <= n && off <= n - len;
+    return (uint64_t)off + len <= v->sec_size[RSC_SEC_STRINGS];
 }
 
-static rsc_status check_rules(verifier *v)
+/* RULES rows of cols (a constant where inlined) columns: through masked
+ * loads while 3 bytes of the blob follow the row, else row() */
+RSC_HOT rsc_status check_rule_rows(verifier *v, const ptab *R, uint32_t n, const unsigned cols)
 {
-    size_t pos = v->sec_off[RSC_SEC_RULES], end = pos + v->sec_size[RSC_SEC_RULES];
-    if (pos == 0)
-        return RSC_OK;
-    TABLE(pos, end, v->mcol == 1 ? RSC_RULES_COLS : RSC_RULES_COLS_RFC, P_RULES);
-    FILLED(pos, end);
-    uint32_t n = v->prog->priv[P_RULES_N];
+    const uint8_t *p = R->rows;
+    size_t room = (size_t)(v->b + v->total - p);
     uint64_t pkey = 0;
-    const unsigned cols = v->mcol == 1 ? RSC_RULES_COLS : RSC_RULES_COLS_RFC;
-    ptab R; /* masked loads while 3 bytes of the blob follow the row, else row() */
-    ptab_of(v, v->prog->priv + P_RULES, cols, &R);
-    const uint8_t *p = R.rows;
-    for (uint32_t r = 0; r < n; r++, p += R.row) {
-        uint32_t x[RSC_TAB_MAX_COLS] = {0};
-        if ((size_t)(v->b + v->total - p) >= R.row + 3)
-            for (unsigned c = 0; c < cols; c++)
-                x[c] = rsc_rd32(p + R.off[c]) & R.mask[c];
-        else
+    for (uint32_t r = 0; r < n; r++, p += R->row, room -= R->row) {
+        uint32_t x[RSC_TAB_MAX_COLS];
+        if (room >= R->row + 3) {
+            x[0] = rsc_rd32(p) & R->mask[0]; /* (the first column starts the row) */
+            x[1] = rsc_rd32(p + R->off[1]) & R->mask[1];
+            x[2] = rsc_rd32(p + R->off[2]) & R->mask[2];
+            if (cols == RSC_RULES_COLS_RFC) {
+                x[3] = rsc_rd32(p + R->off[3]) & R->mask[3];
+                x[4] = rsc_rd32(p + R->off[4]) & R->mask[4];
+            }
+        } else
             row(v, P_RULES, r, x);
         uint32_t so = x[1], sl = x[2], line = x[0] >> 1;
         CORRUPT(line >= 1, ROW_AT(P_RULES, r), "rule line 0");
         CORRUPT(str_ok(v, so, sl), ROW_AT(P_RULES, r), "rule pattern out of STRINGS");
         /* (in the google profile the match text is the pattern) */
-        CORRUPT(v->mcol == 1 || str_ok(v, x[v->mcol], x[v->mcol + 1]), ROW_AT(P_RULES, r),
+        CORRUPT(cols == RSC_RULES_COLS || str_ok(v, x[3], x[4]), ROW_AT(P_RULES, r),
                 "rule match text out of STRINGS");
         /* Strictly increasing (priority, allow, -line): spec E.6, E.7, as
          * one key (a line is below 2^31) */
@@ -259,9 +269,30 @@ static rsc_status check_rules(verifier *v)
         CORRUPT(r == 0 || key > pkey, ROW_AT(P_RULES, r), "rules not sorted by rank");
         pkey = key;
     }
+    return RSC_OK;
+}
+
+static rsc_status check_rules(verifier *v)
+{
+    size_t pos = v->sec_off[RSC_SEC_RULES], end = pos + v->sec_size[RSC_SEC_RULES];
+    if (pos == 0)
+        return RSC_OK;
+    const unsigned cols = v->mcol == 1 ? RSC_RULES_COLS : RSC_RULES_COLS_RFC;
+    TABLE(pos, end, cols, P_RULES);
+    FILLED(pos, end);
+    uint32_t n = v->prog->priv[P_RULES_N];
+    ptab R;
+    ptab_of(v, v->prog->priv + P_RULES, cols, &R);
+    rsc_status st = cols == RSC_RULES_COLS ? check_rule_rows(v, &R, n, RSC_RULES_COLS)
+                                           : check_rule_rows(v, &R, n, RSC_RULES_COLS_RFC);
+    if (st)
+        return st;
     v->n_rules = n;
-    v->mrows = R.rows, v->mrow = R.row;
-    v->moff = R.off[v->mcol + 1], v->mw = RSC_TAB_WIDTH(v->prog->priv[P_RULES + 2], v->mcol + 1);
+    v->mtext = R.rows + R.off[v->mcol + 1], v->mrow = R.row;
+    v->mw = RSC_TAB_WIDTH(v->prog->priv[P_RULES + 2], v->mcol + 1);
+    /* the last row's column read as 4 bytes stays inside the blob */
+    if ((size_t)(v->b + v->total - (R.rows + (size_t)n * R.row)) >= 3)
+        v->mmask = R.mask[v->mcol + 1];
     return RSC_OK;
 }
 
@@ -269,7 +300,8 @@ static rsc_status check_rules(verifier *v)
  * 1..Rule_Count. */
 static uint32_t mtext_len(const verifier *v, uint32_t r)
 {
-    return rsc_rdn(v->mrows + (size_t)(r - 1) * v->mrow + v->moff, v->mw);
+    const uint8_t *p = v->mtext + (size_t)(r - 1) * v->mrow;
+    return v->mmask ? rsc_rd32(p) & v->mmask : rsc_rdn(p, v->mw);
 }
 
 /* The keys and offsets of a node with n >= 1 children at pos (n - 1
@@ -369,53 +401,94 @@ RSC_HOT rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint
      * all, the exact report on failure */
     const uint8_t *keys = b + pos, *offs = keys + nk;
     uint32_t bad = 0, prev = 0, o = 0;
-    for (uint32_t k = 1; k < nk; k++) {
-        o = wk == 1 ? offs[k - 1] : rsc_rdn(offs + (size_t)(k - 1) * wk, wk);
-        bad |= (keys[k - 1] >= keys[k]) | (o <= prev);
-        prev = o;
-    }
+    if (wk == 1) /* (the common width, its own loop) */
+        for (uint32_t k = 1; k < nk; k++) {
+            o = offs[k - 1];
+            bad |= (keys[k - 1] >= keys[k]) | (o <= prev);
+            prev = o;
+        }
+    else
+        for (uint32_t k = 1; k < nk; k++) {
+            o = rsc_rdn(offs + (size_t)(k - 1) * wk, wk);
+            bad |= (keys[k - 1] >= keys[k]) | (o <= prev);
+            prev = o;
+        }
     if (bad || o >= end - ce)
         return check_kids_slow(v, pos, ce, end, nk, wk);
     CORRUPT(*depth < UINT32_MAX, at, "string depth over 2^32");
     return RSC_OK;
 }
 
-/* A trie in [start, end), depth first with a fixed stack of frames (about
- * 20 KiB). A node's children tile its span from C on, so a frame keeps C,
- * the span's end, where the next child starts, the string depth, and the
- * children left with the offsets' width: child k ends where child k+1
- * starts, at the Offset that sits (left - 1) widths before C. */
+/* The quick test for the most common node, a leaf of one rank whose span
+ * is a one-byte Label_Head and a Rep of one or two bytes, at string depth
+ * d: it passes only where check_node() passes; a node it fails goes there
+ * for the exact report. */
+static inline int leaf_ok(const verifier *v, const uint8_t *q, size_t len, uint32_t d)
+{
+    uint32_t x, lh = q[0];
+    if (len == 2 && q[1] < 0x80)
+        x = q[1];
+    else if (len == 3 && q[1] >= 0x80 && q[2] - 1u < 0x7fu)
+        x = (q[1] & 0x7fu) | (uint32_t)q[2] << 7;
+    else
+        return 0;
+    if (lh >= 0x80 || (lh & RSC_LABEL_KIND) < RSC_LEAF_ACCEPT || x - 1u >= v->n_rules)
+        return 0;
+    uint32_t ml = mtext_len(v, x), ll = lh >> RSC_LABEL_SHIFT;
+    return d <= ml && ll <= ml - d;
+}
+
+/* A trie in [start, end), depth first with a fixed stack of frames (20
+ * KiB). A node's children tile its span from C on: child 0 starts at C,
+ * child k at C + the k-th Offset (they sit just before C), the last child
+ * ends at the span's end. The parent whose children are being checked is
+ * in locals: C, its span's end, where the next child starts, its string
+ * depth, the children left, the Offsets' width and its level (root 0).
+ * Going down to a child with children saves the parent in a frame, unless
+ * it has no child left (then nothing of it is needed again). */
+typedef struct frame {
+    uint32_t c, end, next, depth, lw; /* lw: left << 13 | level << 3 | width */
+} frame;
+
 static rsc_status check_trie(verifier *v, size_t start, size_t end)
 {
-    uint32_t fc[RSC_MAX_DEPTH], fe[RSC_MAX_DEPTH], fn[RSC_MAX_DEPTH], fk[RSC_MAX_DEPTH],
-        fd[RSC_MAX_DEPTH];
+    frame fs[RSC_MAX_DEPTH - 1];
     uint32_t n, w, d = 0, depth;
     size_t c;
     rsc_status st = check_node(v, start, end, 1, 0, &n, &w, &c, &depth);
-    if (st)
+    if (st || !n)
         return st;
-    if (n)
-        fc[0] = fn[0] = (uint32_t)c, fe[0] = (uint32_t)end, fk[0] = n << 3 | w, fd[0] = depth,
-        d = 1;
-    while (d) {
-        const uint32_t i = d - 1, left = fk[i] >> 3, pw = fk[i] & 7;
-        if (!left) {
-            d--;
+    uint32_t pc = (uint32_t)c, pend = (uint32_t)end, next = pc, pdepth = depth, left = n, pw = w,
+             level = 0;
+    for (;;) {
+        if (!left) { /* no child left: back to the parent kept last */
+            if (!d)
+                return RSC_OK;
+            const frame *f = &fs[--d];
+            pc = f->c, pend = f->end, next = f->next, pdepth = f->depth;
+            left = f->lw >> 13, level = (f->lw >> 3) & 1023, pw = f->lw & 7;
             continue;
         }
-        const uint8_t *o = v->b + fc[i] - (size_t)(left - 1) * pw;
-        const size_t cs = fn[i];
-        const size_t ce = left == 1 ? fe[i] : fc[i] + (pw == 1 ? *o : rsc_rdn(o, pw));
-        fn[i] = (uint32_t)ce, fk[i] -= 8;
-        CORRUPT(d < RSC_MAX_DEPTH, cs, "trie deeper than 1024 nodes");
-        st = check_node(v, cs, ce, 0, fd[i] + 1, &n, &w, &c, &depth);
+        const size_t cs = next;
+        size_t ce = pend;
+        if (--left) { /* not the last child: its end is the next Offset */
+            const uint8_t *o = v->b + pc - (size_t)left * pw;
+            ce = (size_t)pc + (pw == 1 ? *o : rsc_rdn(o, pw));
+        }
+        next = (uint32_t)ce;
+        CORRUPT(level + 1 < RSC_MAX_DEPTH, cs, "trie deeper than 1024 nodes");
+        if (ce - cs <= 3 && leaf_ok(v, v->b + cs, ce - cs, pdepth + 1))
+            continue;
+        st = check_node(v, cs, ce, 0, pdepth + 1, &n, &w, &c, &depth);
         if (st)
             return st;
-        if (n)
-            fc[d] = fn[d] = (uint32_t)c, fe[d] = (uint32_t)ce, fk[d] = n << 3 | w, fd[d] = depth,
-            d++;
+        if (n) {
+            if (left)
+                fs[d++] = (frame){pc, pend, next, pdepth, left << 13 | level << 3 | pw};
+            pc = next = (uint32_t)c, pend = (uint32_t)ce, pdepth = depth, left = n, pw = w;
+            level++;
+        }
     }
-    return RSC_OK;
 }
 
 /* The rfc profile's RULES carry the normalised match text (FORMAT.md). */
@@ -557,6 +630,30 @@ static int cmp_str(const verifier *v, uint32_t ao, uint32_t al, uint32_t bo, uin
     return rsc_bytes_cmp(s + ao, al, s + bo, bl);
 }
 
+/* Whether t[0..n) are all bytes of an agent token, [a-z_-]: sixteen at a
+ * time (SSE2) while 16 bytes of the blob are left from there (room). */
+static int token_ok(const uint8_t *t, size_t n, size_t room)
+{
+#if defined(__SSE2__)
+    const __m128i a = _mm_set1_epi8('a'), z = _mm_set1_epi8('z' - 'a'), u = _mm_set1_epi8('_'),
+                  h = _mm_set1_epi8('-');
+    for (; n && room >= 16; t += 16, room -= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)t);
+        __m128i az = _mm_subs_epu8(_mm_sub_epi8(x, a), z); /* 0 in a..z */
+        __m128i ok = _mm_or_si128(_mm_cmpeq_epi8(az, _mm_setzero_si128()),
+                                  _mm_or_si128(_mm_cmpeq_epi8(x, u), _mm_cmpeq_epi8(x, h)));
+        unsigned k = n < 16 ? (unsigned)n : 16, bad = ~(unsigned)_mm_movemask_epi8(ok);
+        if (bad & ((1u << k) - 1))
+            return 0;
+        n -= k;
+    }
+#endif
+    for (; n; t++, n--)
+        if (!((*t >= 'a' && *t <= 'z') || *t == '_' || *t == '-'))
+            return 0;
+    return 1;
+}
+
 static rsc_status check_agents(verifier *v)
 {
     size_t pos = v->sec_off[RSC_SEC_AGENTS], end = pos + v->sec_size[RSC_SEC_AGENTS];
@@ -577,10 +674,8 @@ static rsc_status check_agents(verifier *v)
         CORRUPT(str_ok(v, so, sl), at, "agent token out of STRINGS");
         CORRUPT(sl <= budget, at, "agent tokens longer than STRINGS in total");
         budget -= sl;
-        for (uint32_t j = 0; j < sl; j++)
-            CORRUPT((s[so + j] >= 'a' && s[so + j] <= 'z') || s[so + j] == '_' ||
-                        s[so + j] == '-',
-                    at, "agent token byte outside [a-z_-]");
+        CORRUPT(token_ok(s + so, sl, (size_t)(v->b + v->total - (s + so))), at,
+                "agent token byte outside [a-z_-]");
         CORRUPT(r == 0 || cmp_str(v, po, pl, so, sl) < 0, at, "agents not sorted");
         CORRUPT(COL(P_AGENTS, r, 2) < v->prog->priv[P_SETS_N], at, "agent set out of range");
         po = so, pl = sl;
