@@ -106,6 +106,27 @@ size_t rsc_ir_record(const rsc_ir *ir, size_t i, char *buf, size_t size)
 
 #define SNIFF_LEN 1024u
 
+/* Of a 64-bit word w: the top bit of a byte is set in the result for the
+ * lowest byte below k (k <= 128), so it is nonzero exactly when some byte
+ * is; a borrow only reaches bytes above that one. */
+#define SWAR_ONES 0x0101010101010101u
+#define SWAR_ANY_BELOW(w, k) (((w) - SWAR_ONES * (k)) & ~(w) & (SWAR_ONES * 0x80u))
+
+/* The bytes >= 0x80 of s[0..n), eight at a time: their top bits summed
+ * into the top byte of a multiply. */
+static size_t count_high(const unsigned char *s, size_t n)
+{
+    size_t high = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        high += (size_t)((((w >> 7) & SWAR_ONES) * SWAR_ONES) >> 56);
+    }
+    for (; i < n; i++)
+        high += s[i] >= 0x80;
+    return high;
+}
+
 static int lower(unsigned char c)
 {
     return c >= 'A' && c <= 'Z' ? c + 32 : c;
@@ -149,14 +170,27 @@ static int sniff_binary(const unsigned char *s, size_t n)
         return 1;
     if (n > SNIFF_LEN)
         n = SNIFF_LEN;
-    size_t ctl = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = s[i];
-        if (c == 0)
-            return 1;
-        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f') ||
-            c == 0x7f)
-            ctl++;
+    size_t ctl = 0, i = 0;
+    while (i < n) {
+        /* eight bytes at a time while none is below 0x20 or 0x7f */
+        if (i + 8 <= n) {
+            uint64_t w, d;
+            memcpy(&w, s + i, 8);
+            d = w ^ 0x7f7f7f7f7f7f7f7fu;
+            if (!(SWAR_ANY_BELOW(w, 0x20) | SWAR_ANY_BELOW(d, 0x01))) {
+                i += 8;
+                continue;
+            }
+        }
+        for (size_t e = n - i < 8 ? n : i + 8; i < e; i++) {
+            unsigned char c = s[i];
+            if (c == 0)
+                return 1;
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' &&
+                 c != '\f') ||
+                c == 0x7f)
+                ctl++;
+        }
     }
     return ctl >= 4 && ctl * 16 > n;
 }
@@ -335,9 +369,7 @@ rsc_status rsc_parse(const void *body, size_t len, const rsc_parse_options *opt,
 
     /* Arena: the body (after the BOM) plus a NUL sentinel for the lexer,
      * then the escaped values: at most n + 2 * (bytes >= 0x80) in all. */
-    size_t n = ir->body_len - b, high = 0;
-    for (size_t i = b; i < ir->body_len; i++)
-        high += in[i] >= 0x80;
+    size_t n = ir->body_len - b, high = count_high(in + b, n);
     pv->arena_size = n + 1 + n + 2 * high;
     pv->arena = rsc_mem_alloc(&pv->mem, pv->arena_size);
     if (!pv->arena) {
