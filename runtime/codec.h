@@ -155,9 +155,8 @@ static inline void rsc_adler32_plain(uint32_t *a, uint32_t *s, const uint8_t *p,
 static inline void rsc_adler32(uint32_t *a, uint32_t *s, const uint8_t *p, size_t n)
 {
     while (n) {
-        size_t k = n < 5552 ? n : 5552;
 #if defined(__SSE2__)
-        k = n < 2048 ? n : 2048;
+        const size_t k = n < 2048 ? n : 2048;
         const size_t blocks = k / 16;
         if (blocks) {
             const __m128i z = _mm_setzero_si128();
@@ -189,15 +188,15 @@ static inline void rsc_adler32(uint32_t *a, uint32_t *s, const uint8_t *p, size_
             _mm_storeu_si128((__m128i *)(void *)l1, v1);
             _mm_storeu_si128((__m128i *)(void *)lp, vp);
             _mm_storeu_si128((__m128i *)(void *)l2, v2);
-            uint64_t s1s = (uint64_t)l1[0] + l1[2]; /* PSADBW: 64-bit lanes */
+            uint64_t sa = (uint64_t)l1[0] + l1[2]; /* PSADBW: 64-bit lanes */
             uint64_t sp = (uint64_t)lp[0] + lp[2];
             uint64_t s2 = (uint64_t)l2[0] + l2[1] + l2[2] + l2[3];
             *s = (uint32_t)((*s + (uint64_t)*a * (blocks * 16) + 16 * sp + s2) % RSC_ADLER_MOD);
-            *a = (uint32_t)((*a + s1s) % RSC_ADLER_MOD);
+            *a = (uint32_t)((*a + sa) % RSC_ADLER_MOD);
         }
         const size_t rest = k - blocks * 16;
 #else
-        const size_t rest = k;
+        const size_t k = n < 5552 ? n : 5552, rest = k;
 #endif
         n -= k;
         rsc_adler32_plain(a, s, p, rest);
