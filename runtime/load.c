@@ -401,18 +401,11 @@ RSC_HOT rsc_status check_node(verifier *v, size_t at, size_t end, int root, uint
      * all, the exact report on failure */
     const uint8_t *keys = b + pos, *offs = keys + nk;
     uint32_t bad = 0, prev = 0, o = 0;
-    if (wk == 1) /* (the common width, its own loop) */
-        for (uint32_t k = 1; k < nk; k++) {
-            o = offs[k - 1];
-            bad |= (keys[k - 1] >= keys[k]) | (o <= prev);
-            prev = o;
-        }
-    else
-        for (uint32_t k = 1; k < nk; k++) {
-            o = rsc_rdn(offs + (size_t)(k - 1) * wk, wk);
-            bad |= (keys[k - 1] >= keys[k]) | (o <= prev);
-            prev = o;
-        }
+    for (uint32_t k = 1; k < nk; k++) {
+        o = wk == 1 ? offs[k - 1] : rsc_rdn(offs + (size_t)(k - 1) * wk, wk);
+        bad |= (keys[k - 1] >= keys[k]) | (o <= prev);
+        prev = o;
+    }
     if (bad || o >= end - ce)
         return check_kids_slow(v, pos, ce, end, nk, wk);
     CORRUPT(*depth < UINT32_MAX, at, "string depth over 2^32");
