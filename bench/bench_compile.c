@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench_compile: compile cost, blob size and verify speed over a corpus
  * directory (every regular file; ../shared/corpus/robots in the report).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench_memory: what one path byte costs a matcher that reads one table
  * entry per byte, each entry's address depending on the one before (a DFA,
  * or an automaton's dense rows), against the FNV-1a floor per byte, on this

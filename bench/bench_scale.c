@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench_scale: how matching and compiling scale, on datagen.c's seeded
  * synthetic files (one "User-agent: *" group, mixed literal, '*' and '$'
  * rules). Prints a TSV table on stdout.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bench_threads: throughput of 1..T threads matching against one shared
  * loaded blob and selection (the runtime promises both are immutable and
  * shareable; runtime.h). Each thread makes the same number of passes over

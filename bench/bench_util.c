@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared pieces of the benchmark harness: see bench_util.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_util.h"

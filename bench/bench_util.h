@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared pieces of the benchmark harness (bench/README in REPORT.md): a
  * monotonic clock, whole-file reads, URL lists, the FNV-1a floor, the timed
  * loops and order statistics. Benchmarks report; they never assert times. */

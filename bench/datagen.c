@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Seeded synthetic robots.txt files, URLs and paths: see datagen.h. */
 #include "datagen.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Seeded synthetic data for the scaling benchmarks: one robots.txt group of
  * N rules (a mix of literal prefixes, '*' and '$' rules drawn from a
  * vocabulary of common path words), URLs and paths over the same words.

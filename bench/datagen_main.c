@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rsc-datagen: writes the seeded synthetic data of datagen.c to stdout, so
  * peers and `robotsc bench` can run on exactly the bytes the C harness uses.
  *   rsc-datagen robots SEED N_RULES

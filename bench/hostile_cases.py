@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the hostile cases of issue 10 as robots.txt + URL list pairs.
 
   hostile_cases.py [--quick] [--seed N] CORPUS_DIR OUT_DIR

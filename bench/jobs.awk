@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bench/jobs.awk: the real URL lists to benchmark, from the corpus's
 # urls-index.tsv, as "name<TAB>robots.txt<TAB>urls" lines: the robots.txt
 # of the same crawl (2019) when there is one, else the site's file; a list

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes bench/REPORT.md (and PNG plots with gnuplot) from the raw results
 of bench/run.sh.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bench/run.sh: the whole benchmark suite of issues 4 and 10, one command.
 #
 #   bench/run.sh            # builds, runs everything, writes bench/REPORT.md

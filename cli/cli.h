@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc command-line program: shared declarations. Each command is a
  * function taking the arguments after the command name (argv[0] is the
  * command name) and returning the exit status. Exit codes: 0 success (or

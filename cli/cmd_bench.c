@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc bench: compile, load and match one robots.txt against a list of
  * URLs, in one process, and measure each step (issue 4). Matching is timed
  * against a floor: FNV-1a 64 over the same URL bytes in the same loop, i.e.

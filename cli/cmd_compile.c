@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Commands over blobs: compile, check, dump, info. A SOURCE is either a
  * robots.txt (compiled in memory) or a blob, told apart by the magic. */
 #include <errno.h>

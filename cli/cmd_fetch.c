@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc fetch: fetch the robots.txt that governs a URL, map the outcome
  * through the status policy and cache rules (spec I, docs/CRAWLER.md),
  * compile it, write the blob and OUT.meta, and optionally check URLs. */

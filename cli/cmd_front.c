@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `robotsc lint` and `robotsc parse`: the front end's commands. */
 #include <errno.h>
 #include <stdio.h>

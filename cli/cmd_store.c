@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc store: build, query and maintain an LMDB store of compiled
  * robots.txt programs keyed by origin (include/robotsc/store.h,
  * docs/CRAWLER.md "The store"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc url: which robots.txt governs a URL, and its origin key (spec I). */
 #include <stdio.h>
 #include <string.h>

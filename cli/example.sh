@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds robotsc and runs the main job on the bundled example: compile
 # examples/robots.txt once into a blob, then check examples/urls.txt against
 # it for two crawlers.

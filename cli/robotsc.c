@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc: compile robots.txt files into verified automaton bytecode and
  * check URLs against them. One function per command (cli.h). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by cli/example.sh and tests/run.sh: installs the build tools that
 # are missing (Debian packages; needs root or sudo) and sets $GEN for cmake.
 need=""

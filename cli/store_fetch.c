@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc fetch --store DB URL...: refreshes the records of many origins at
  * once. libcurl's multi interface runs up to --parallel transfers; a record
  * with an ETag or Last-Modified is revalidated with a conditional GET (a 304

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Small helpers shared by the commands. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fsync, fchmod, fileno */
 #include <errno.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Install rules (RSC_INSTALL): the public headers of the parts built, the
 # libraries (exported as robotsc::runtime, robotsc::compiler,
 # robotsc::crawl), the CMake package (robotscConfig.cmake + version file),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The compiler's back end (compiler-internal): byte buffers, varints and
  * Tables, the string pool and blob assembly (emit.c), and the encoding of
  * one rule set as a program (trie.c), shared with compile.c. Only the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The compiler driver: IR to rule sets, ranks and programs, then the blob
  * (docs/FORMAT.md). Spec sections cited are ../shared/spec/semantics.md.
  *

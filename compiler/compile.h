@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The compiler driver's state, shared by its files (compiler-internal):
  * compile.c (candidates, ranks, the driver), units.c (agent keys, rule
  * sets and selections), programs.c (rule sets to programs, split when over

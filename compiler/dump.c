@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Disassembly and counts of a verified program (docs/FORMAT.md, version 3).
  * Reads the tables through the offsets rsc_load() left in rsc_program's
  * private words (runtime/program.h) and parses the section framing and the

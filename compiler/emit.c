@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Bytecode emission (docs/FORMAT.md): buffers, varints and Tables, the
  * string pool, and blob assembly (header, section sequence, checksum). The
  * programs themselves are encoded by trie.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The wildcard part of a program (docs/FORMAT.md, PROGRAMS, "Segments"):
  * every wildcard tail of a rule set becomes a path of edges in a tree of
  * segment sequences, and all the distinct segments go into one

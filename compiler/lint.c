@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Lint: warnings read off an IR (include/robotsc/compiler.h). Everything
  * here is a fact the front end recorded; lint only decides what is worth
  * saying, and says it in line order. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Rule sets to programs (trie.c, glob.c), several when a rule set is over
  * a program's budgets (note [split]). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The blob's tables (docs/FORMAT.md): RULES, PROGRAMS, SETS, AGENTS,
  * GROUPS, SITEMAPS, DIRECTIVES and STRINGS, from the compiled state. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Programs (docs/FORMAT.md, PROGRAMS): one rule set's patterns to a trie
  * with wildcard tails, encoded in preorder.
  *

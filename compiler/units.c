@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Agent keys, rule sets and selections (spec F.2, F.5, F.7): which
  * candidates each agent's merged groups hold (compile.c, steps 2 and 3). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fetching a robots.txt with libcurl: an unconditional GET, a bounded
  * redirect chain (spec I: at least 5 hops, then as 404), timeouts, and a
  * read cap at 500 KiB (spec top: the rest is never parsed, so it is not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Status policy and cache lifetimes (spec I; RFC 9309 2.3.1, 2.4; Google's
  * "Handling of errors and HTTP status codes" and "Caching"). */
 #include <string.h>

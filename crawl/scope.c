@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Scope of a robots.txt (spec I): the origin of a URL and the robots.txt
  * that governs it. A robots.txt applies to its own scheme, host and port;
  * default ports equal no port; host names compare case-insensitively and an

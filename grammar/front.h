@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Private interface of the front end: the state shared by the lexer
  * (lexer.re), the grammar (parser.y) and the IR builder (ir.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The IR of a robots.txt (include/robotsc/ir.h): rsc_parse() drives the
  * lexer and the grammar and builds the IR through the actions below; plus
  * the small spec helpers (agent extraction, escaping, lint records).

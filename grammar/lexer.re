@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robots.txt lexer (re2c). Two layers:
  *   1. bytes to lines (spec A): LF, CR and CRLF end a line, the text after
  *      the last line end is a line too, a line keeps 16,663 bytes, a NUL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Allocation through the caller's allocator (rsc_alloc_fn), shared by the
  * front end and the compiler. Every allocation of the library goes through
  * rsc_mem, so a test allocator can fail the k-th one (docs/LIMITS.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robots.txt grammar (bison): RFC 9309 section 2.2 with Google's leniency.
  *
  *   robotstxt      = *(group / emptyline)

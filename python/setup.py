@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Builds robotsc._robotsc against the project's C libraries.
 
 By default the libraries are built from this repository with CMake as

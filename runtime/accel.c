@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Acceleration: dense rows of a selection's automata, built from the
  * verified blob into the caller's memory (runtime.h, rsc_accel_build).
  * A sparse move reads a state's row, scans its children's keys and

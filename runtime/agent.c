@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Identities: the library's version, and the product token a crawler is
  * matched by (rsc_agent_token, rules in include/robotsc/runtime.h and
  * docs/SEMANTICS.md "Notes"). Crawlers have a User-Agent header at hand,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The format's encodings, one implementation each, shared by the runtime
  * (verifier and matcher) and the compiler (emitter, dumper) so that the two
  * cannot drift apart: little-endian and varint loads, the byte order of

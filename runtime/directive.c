@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Group directives as values: crawl-delay and request-rate of the groups
  * that apply to a selection (rsc_group_directive() finds the text). Parsed
  * by hand: the runtime calls no libc number parsing (docs/ARCHITECTURE.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rsc_strerror(): status names and strings cannot drift apart (STYLE 2.3). */
 #include <stddef.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The blob format's constants: the single edge from compile time to run
  * time. docs/FORMAT.md is the specification; keep the two in step ("grep
  * FORMAT" when changing either). Only the runtime and the compiler's emitter

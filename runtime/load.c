@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rsc_load(): the verifier (docs/FORMAT.md, "Verification"). It checks the
  * whole blob in one pass, cheapest checks first, and returns at the first
  * failure with a status and the byte offset of the offending field (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Matching on a verified program (docs/FORMAT.md, "Matching"). rsc_load()
  * has checked every varint, offset, rank and reference, so nothing here
  * re-checks the blob: the only bounds are those of the caller's input and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Runtime-internal: little-endian and varint loads, and the layout of
  * rsc_program's private fields, which rsc_load() fills so that matching
  * needs no lookups. Every offset in priv[] is absolute (from the blob

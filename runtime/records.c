@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Spec H: sitemaps, other directives, and the directives of the groups
  * that apply to a selection. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Spec F.2, F.6, F.7: the rule sets that apply to a crawler, chosen once
  * per crawler identity and reused for every URL of the host. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Spec G: a URL to the path, params and query that rules are matched
  * against. One scan for the path start, with a word-at-a-time search for
  * the bytes that end the scheme or the authority. */

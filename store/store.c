@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The store: origin key -> record (metadata + blob) in one LMDB file.
  *
  * Record layout (all integers little-endian; docs/CRAWLER.md):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds robotsc twice (optimised, and with ASan+UBSan) and runs every test
 # in both builds. Installs missing build tools first. ../shared (corpus and
 # conformance data) is used when present; corpus tests skip without it.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bench/floors/run.sh: what each part of a check costs, on the real lists.
 #
 #   bench/floors/run.sh [RUNS] > bench/FLOORS.md

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pair: times two builds of robotsc in one process, alternating, for
  * bench/paired/paired.sh (which links them and reads the output). One
  * build is linked as is, the other with every symbol it defines renamed

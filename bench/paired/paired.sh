@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bench/paired/paired.sh: how much faster is NEW than OLD, on a noisy machine.
 #
 #   bench/paired/paired.sh OLD_REF NEW_REF match|load|compile [ROUNDS]

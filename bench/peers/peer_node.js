@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Peer benchmark for the npm package robots-parser under node.
 //
 //   node peer_node.js [--agent A] [--rounds N] [--min-ms M] JOBS.tsv

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Peer benchmark for Python robots.txt parsers (bench/run.sh runs it with
 the system interpreter /usr/bin/python3, which sees Debian's packages).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Per-check and per-parse cost from Python: robotsc (Robots.allowed,
 Robots.allowed_many) against Protego and urllib.robotparser, on the same
 corpus files and URLs, in one run. Prints a Markdown report (bench/PYTHON.md).

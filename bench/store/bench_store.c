@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Store benchmark (bench/store/run.sh writes bench/STORE.md):
  *
  *   bench_store tsv CORPUS_ROBOTS_DIR N OUT.tsv

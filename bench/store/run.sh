@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The store benchmark: N origins (default 1,000,000; the corpus files cycled
 # under generated host names "https://sI.HOST"), built with `robotsc store
 # build` at -j1 and -j2 and compared with a pure compile of the same files;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc compiler: robots.txt text (or its IR) to a verified bytecode blob
  * (docs/FORMAT.md), plus lint diagnostics.
  *

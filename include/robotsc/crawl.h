@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc crawler support: the questions around a robots.txt file that a
  * crawler must answer before the runtime can check a URL (spec I, RFC 9309
  * sections 2.3-2.4, Google's robots.txt documentation):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc front end: any bytes in, a faithful intermediate representation
  * (IR) of a robots.txt out. Spec: ../shared/spec/semantics.md sections A-D,
  * F.1-F.4 and H. The IR is what the reference matcher's parser would report,

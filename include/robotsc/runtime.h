@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc runtime: load a compiled robots.txt program (a "blob"), verify it
  * once, then answer "may this crawler fetch this URL?" with no allocation,
  * reading the path once per program of the selection: the work per path

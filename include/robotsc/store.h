@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc store: compiled robots.txt programs for many origins in one LMDB
  * file, for crawler workers (docs/CRAWLER.md, "The store").
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """robotsc: robots.txt compiled to verified bytecode, with Google's exact verdicts.
 
     >>> import robotsc

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Type stub of robotsc._robotsc (the C extension)."""
 import os
 from typing import Any, Dict, Iterable, List, Literal, NamedTuple, Optional, Sequence, Tuple, Union

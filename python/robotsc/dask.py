@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Compile many robots.txt files on a Dask cluster.
 
 Inputs are (origin, source) pairs, source being the body (bytes) or a file

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A drop-in for Protego with Google's verdicts.
 
     from robotsc.protego import Protego     # instead of: from protego import Protego

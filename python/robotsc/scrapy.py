@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A Scrapy robots.txt parser with Google's verdicts.
 
     # settings.py

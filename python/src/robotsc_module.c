@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc._robotsc: the CPython binding. It uses the public headers only
  * (include/robotsc/) and holds no copies of private layouts.
  *

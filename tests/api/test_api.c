@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Public API additions of issue 11: the version, the crawler token of a
  * User-Agent (rsc_agent_token) on real crawler headers, and group
  * directives as values (rsc_crawl_delay, rsc_request_rate) per selection. */

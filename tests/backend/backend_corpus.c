@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Corpus: every file of CORPUS/robots and CORPUS/robots-variants compiles
  * (google profile), the blob loads with rsc_load and passes the independent
  * checker of blobcheck.h (every Verification rule of docs/FORMAT.md, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Golden blobs: each tests/golden/NAME.txt compiles (profile rfc when NAME
  * starts with "rfc", else google) to exactly NAME.rbc, whose dump is exactly
  * NAME.dump. The same input compiled twice gives the same bytes, rsc_load

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* note [selections] of compiler/compile.c: when thousands of agents each
  * have their own union of groups (one big shared group plus a small group
  * of their own), each group is compiled once and an agent selects the

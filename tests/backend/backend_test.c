@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Back-end tests (docs/FORMAT.md version 4.0: the 3.1 document with the
  * changes of format 4.0, /work/f4spec.md: packed Table widths, one-rank
  * leaves, no Offsets[0], the 12-byte header and Present mask).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* An independent reader and checker of docs/FORMAT.md version 4.0 blobs
  * (the 3.1 document and the changes of format 4.0: a 12-byte header with a
  * varint Total_Size, a Present mask instead of section Tags, packed Table

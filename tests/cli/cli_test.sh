@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Command-line contract: exit codes, output formats, SOURCE detection, stdin
 # handling, errors on bad input (exit 2 with a message, never a signal).
 set -u

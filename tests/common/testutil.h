@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Test helpers: file reading, TSV rows, base64 and C-escape decoding (the
  * encodings of ../shared/conformance), and a tiny check macro. */
 #ifndef RSC_TESTUTIL_H

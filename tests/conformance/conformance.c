@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Library conformance: every verdict row of the conformance data through
  * the library, two ways:
  *   (a) rsc_compile -> rsc_load -> rsc_select -> rsc_match_url in memory;

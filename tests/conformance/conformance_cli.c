@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CLI conformance: `robotsc check --agent A SOURCE URL` for every verdict
  * row whose agent and URL hold no NUL (argv strings cannot), with SOURCE
  * the robots.txt, and for every fourth row also the blob compiled from it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Corpus URL test: for every URL list of ../shared/corpus/urls-index.tsv,
  * compile the robots.txt of the same crawl (column robots_same_crawl_2019,
  * else robots_primary) and check every URL for a crawler named by many

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Randomised differential test: random robots.txt files (several groups,
  * odd agents, wildcard and '$' patterns, escapes, non-ASCII bytes,
  * index.html rules, junk lines, typos, mixed line ends), compiled once and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The check macro of the crawl tests: counts checks and failures (each test
  * program prints them and exits non-zero on any failure). */
 #ifndef RSC_CRAWL_CHECK_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `robotsc url` and `robotsc fetch` end to end, against the local server
 # (run through with_server.sh: RSC_TEST_PORTS, RSC_TEST_LOG, RSC_TEST_STATE).
 # Only 127.0.0.1 is contacted.

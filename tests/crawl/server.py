@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Local HTTP server for the crawl tests: one listener on 127.0.0.1 per
 scenario, each on a free port. Writes "SCENARIO PORT" lines to PORTFILE
 (atomically, once every listener is up) and logs every request to LOGFILE as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The allow-all and disallow-all results of the status policy are ordinary
  * blobs: compiled, loaded and matched like any robots.txt, they must allow
  * (or disallow) every URL for every agent, in both profiles. Needs the

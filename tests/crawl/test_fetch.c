@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rsc_fetch() against the local test server (tests/crawl/server.py, run
  * by with_server.sh): statuses, redirect chains and the hop limit, network
  * errors, the timeout, the 500 KiB read cap, Cache-Control collection, the

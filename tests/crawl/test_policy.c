@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Status policy (spec I: every status class, redirects, network errors)
  * and cache lifetimes (24 h default, Cache-Control, the last good copy
  * through errors, 30 days unreachable). No compiler needed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Scope of a robots.txt (spec I): robots.txt URL and origin key of URLs,
  * the examples of Google's "robots.txt file location and range of
  * validity" table, and the errors for URLs that have no robots.txt. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Starts tests/crawl/server.py on 127.0.0.1 (free ports), runs the given
 # command with RSC_TEST_PORTS (the "scenario port" file), RSC_TEST_LOG and
 # RSC_TEST_STATE set, then stops the server. Proxies are disabled so no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Allocation failures: a counting allocator fails the k-th allocation, for
  * every k until the parse succeeds. Each failing parse must return
  * RSC_E_NOMEM with *out NULL and nothing left allocated; the successful one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Checks shared by the front-end tests: IR invariants, a naive oracle for
  * the per-line lint records (spec A-C written the obvious way, as a byte
  * loop with a line buffer), and a comparison with the reference parser of

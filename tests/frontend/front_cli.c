@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The front end's commands: `robotsc lint --records` against every
  * RobotsParsingReporter.line row of the conformance helper files, and the
  * output and exit codes of `robotsc lint` and `robotsc parse --json`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Parses every file of the corpus (robots/ and robots-variants/) and checks
  * each IR (front_check.c: invariants, the records oracle, the reference
  * parser). Reports total time, throughput and the slowest files with their

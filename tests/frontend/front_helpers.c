@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Every row of the conformance helper files (google_helper_cases.tsv and
  * google_extra_helper_cases.tsv), for every function they name. URL to
  * path rows go to rsc_url_path (runtime); all others to the front end.

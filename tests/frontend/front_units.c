@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests of the front end, one or more per rule of the spec
  * (../shared/spec/semantics.md A-D, F.1-F.4, H), plus lint. Each case parses
  * a body and compares a compact description of the IR:

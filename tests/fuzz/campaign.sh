@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fuzzing campaign: builds the libFuzzer targets with clang (ASan+UBSan) and
 # runs each for SECONDS (default 60) on seeds made from ../shared
 # (conformance bodies, a corpus sample, compiled blobs for the loader).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared by the fuzz targets: an assertion that survives NDEBUG and aborts
  * (so libFuzzer and the replay driver both report it). */
 #ifndef RSC_FUZZ_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target: the loader. Any bytes as a blob -> rsc_load() gives the
  * status that docs/FORMAT.md (format 4) demands, as read independently by
  * tests/hostile/blobspec.c: an error status (and a zeroed program), or

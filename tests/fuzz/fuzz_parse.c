@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target: the front end. Any bytes -> rsc_parse() must succeed (it
  * never fails on content) and the IR invariants hold: lines numbered 1..n
  * in order with spans inside the body, every agent and rule points at a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target: compiler round trip. Any bytes as a robots.txt -> compile ->
  * verify -> match paths derived from the file's own patterns (each '*'
  * replaced by "", by "x" and by "/x", a final '$' dropped, plus prefixes and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target: URL/path extraction (spec G). Any bytes as a URL ->
  * rsc_url_path() gives a span inside the URL, equal to the reference
  * extraction (tests/ref), and matching that URL against a fixed program

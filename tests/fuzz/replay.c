@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Replays fuzz inputs without libFuzzer (zstd's regression_driver idea):
  * every file named on the command line, or every file in a named directory,
  * is passed to LLVMFuzzerTestOneInput. Options:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* docs/FORMAT.md version 4.0, read independently (see blobspec.h). Section
  * names in the comments are those of FORMAT.md. */
 #include "blobspec.h"

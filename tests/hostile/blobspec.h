@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* An independent reading of docs/FORMAT.md (version 4.0) for the hostile
  * tests: a verifier, a matcher and a small encoder written from the
  * document, sharing no code with runtime/ or compiler/ (only the public

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Damaged blobs (issue 5, item 3), format version 4.0, on the pinned golden
  * blobs (the .rbc files of tests/golden, compiled by the real compiler,
  * unlike the hand-built blobs of tests/runtime/test_rt_verify), on blobs

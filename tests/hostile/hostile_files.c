@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Adversarial robots.txt files (issue 5, item 4), generated here from fixed
  * seeds: every file compiles with default options to RSC_OK or fails with
  * RSC_E_LIMIT, never anything else; a compiled blob loads; verdicts on

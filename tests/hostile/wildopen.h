@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Verdicts FORMAT.md leaves open: a blob that passes verification but
  * whose wildcard fields (levels, failure and output links, Max values,
  * sort orders: "Not checked" in FORMAT.md, Verification) are not what an

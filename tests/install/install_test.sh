@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Install test (issue 11): robotsc installed into a temporary prefix and used
 # from projects outside the tree, as a user would.
 #  A. this build installed; consumers in C and C++ through find_package and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fails when the symbols a library exports differ from the committed list
 # (LIST), or when one is not declared with RSC_API in include/robotsc/.
 # A shared library (.so): its dynamic symbol table (nm -D). A static one:

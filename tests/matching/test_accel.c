@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rsc_accel_size / rsc_accel_build (runtime.h): arguments, sizes, the
  * buffer's alignment, a selection the buffer was not built for, and
  * verdicts with every number of rows from none to all, in both profiles.

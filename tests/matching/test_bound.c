@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The matcher's bound, counted (docs/LIMITS.md, "Matching"): the runtime
  * is built with RSC_COUNT_STEPS, which counts every unit of work of a match
  * (a trie node, an automaton move or failure link, an output row, an edge

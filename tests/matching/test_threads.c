@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Compiling is thread-safe (no global state in the compiler: its sorts
  * take their context as an argument): files with many wildcard rules, each
  * compiled by 4 threads at once, give the same bytes as alone, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Whole-selection verdicts (rsc_selection_uniform, crawler-commons'
  * isAllowAll / isAllowNone), checked two ways: against a table of files
  * whose answer is known, and, for every file of the table and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared fixtures: data directories and the C CLI (the reference for verdicts).
 
 ROBOTSC_CLI names the `robotsc` program (the ctest passes the one it built);

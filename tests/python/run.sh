@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # usage: run.sh PYTHON WORKDIR SOURCE_DIR
 # Makes WORKDIR/venv (--system-site-packages, so Debian's scrapy, protego
 # and dask are seen), installs SOURCE_DIR/python offline with Debian's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Run by test_scrapy.py in a subprocess (Twisted's reactor stays out of
 pytest): serves SITE_DIR on 127.0.0.1 (an ephemeral port), crawls it with
 Scrapy obeying robots.txt through robotsc.scrapy.RobotParser, and prints

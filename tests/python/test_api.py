@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The extension's API: compile, Robots over buffers, agents, explain,
 allowed_many, group values, crawler helpers, bad input, reference counting,
 threads."""

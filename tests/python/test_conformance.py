@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Verdicts from Python equal the C CLI's (and the expected ones) on the
 conformance vectors and on a sample of the real corpus."""
 import base64

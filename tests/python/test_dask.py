@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """robotsc.dask on a LocalCluster of 2 workers: a corpus sample compiled into
 per-partition packs + manifest; merged; verdicts equal direct compilation.
 TSV and WARC inputs are built here."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """robotsc.protego.Protego used the way Protego's README uses Protego; where
 Protego agrees with Google the answers equal real Protego's."""
 from datetime import time

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """robotsc.scrapy.RobotParser: unit checks and a real Scrapy crawl of a site
 served on 127.0.0.1."""
 import json

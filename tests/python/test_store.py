@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """robotsc.Store over the LMDB store: written from Python or by
 `robotsc store build`, answers like Robots and like `robotsc store check`."""
 import os

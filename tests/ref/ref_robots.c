@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reference matcher: see ref_robots.h. Every function follows one paragraph
  * of ../shared/spec/semantics.md; the section is cited at each. */
 #include "ref_robots.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reference matcher for tests: a direct, deliberately naive transcription of
  * ../shared/spec/semantics.md (sections A-G) and notes/google_facts.md. It
  * shares no code with the library (no parser, no IR, no automata): it reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Validates the reference matcher (ref_robots.c) against the conformance
  * data: every verdict row of google_cases.tsv and google_extra_cases.tsv,
  * the URL-to-path, escaping and agent helper rows, and hand-written checks

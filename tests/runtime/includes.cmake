@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fails if a file of runtime/ includes anything but <stddef.h> <stdint.h>
 # <string.h>, <emmintrin.h> (the compiler's SSE2 intrinsics: inline code, no
 # library), "robotsc/runtime.h" or a header of runtime/ itself.

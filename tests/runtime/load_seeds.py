@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the format 4.0 seeds of tests/fuzz/regress/load (v4_*.rbc): valid
 blobs compiled from tests/golden/*.txt by robotsc, the same damaged or
 stretched by hand (the Checksum fixed unless the damage is the point), and

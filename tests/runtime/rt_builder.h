@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A hand blob builder for the runtime tests: writes format 4.0 blobs to
  * docs/FORMAT.md as /work/f4spec.md amends it (an 11-byte fixed header with
  * the Adler-32 checksum at 7, then a varint Total_Size and a varint

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Compiles each runtime/*.c alone: -std=c11 pedantic, only include/ on the
 # include path (runtime's own headers are found beside the sources).
 file(GLOB srcs ${SRC}/runtime/*.c)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The runtime library may call nothing but memcmp/memcpy/memset/memchr/strlen:
 # the symbols its objects leave undefined, less those another of its objects
 # defines (runtime/ is several files: url.c, select.c, ...).

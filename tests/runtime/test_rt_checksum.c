@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The blob's Checksum (runtime/codec.h): Adler-32 by the plain loop and by
  * the 16-byte SSE2 steps, each against RFC 1950's definition (one byte at a time, reduced at every
  * step) over every length up to 300, the lengths around the chunk and block

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Runtime matching on hand-built format 4.0 blobs (rt_builder.c): Accept,
  * End and wildcard tails exactly as docs/FORMAT.md "Matching" says (prefix
  * and end-anchored rules, tails of several segments, the anchored last

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The format 4.0 seeds of tests/fuzz/regress/load (v4_*.rbc, written by
  * load_seeds.py): each valid one loads (and answers the matches its source
  * defines), each broken one is rejected with the status, offset and reason

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rsc_url_path() against the GetPathParamsQuery rows of the conformance
  * helper files (spec G), then against spec G written out with string
  * searches on random URLs made of the bytes that matter (schemes, "//",

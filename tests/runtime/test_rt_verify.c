@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The verifier, rule by rule (docs/FORMAT.md "Verification", rules 1-15,
  * as /work/f4spec.md amends them for format 4.0), on hand-built format 4.0
  * blobs (the 11-byte fixed header and a canonical varint Total_Size; a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes a small WARC file of robots.txt captures for the store tests, in
 the form Common Crawl publishes them (a warcinfo record, then request and
 response records; .gz: one gzip member per record).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Local HTTP server for `robotsc fetch --store`: one listener on 127.0.0.1
 per scenario (so each scenario is its own origin), each on a free port.
 The interface of tests/crawl/server.py (run by tests/crawl/with_server.sh):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `robotsc store` end to end: build from a directory, a TSV and WARC files
 # (.warc, .warc.gz), idempotent re-runs, check (routing, --missing, --now,
 # errors), get, put, del, list, stat, gc. Verdicts are compared with

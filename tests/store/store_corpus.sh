@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `robotsc store build` on the shared corpus directory (as https and as http
 # origins), then `robotsc store check` on every crawled URL list gives the
 # same verdicts as `robotsc check` on the site's file, line for line. URLs

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # kill -9 of `robotsc store build` at random points, then reopen: every
 # record verifies, the record count agrees with the listing, no committed
 # origin is lost, and a final build completes to the right verdicts.

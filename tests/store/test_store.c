@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The store library: records round-trip, keys are validated, damaged and
  * stale values are errors (never verdicts), the map grows and reports
  * "full" past its limit, the program cache agrees with uncached checks,

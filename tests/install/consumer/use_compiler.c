@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Compiler and runtime from C: compile, load, select by a whole
  * User-Agent header, match, read the crawl-delay. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* crawl/: the origin key and robots.txt URL of a URL (libidn2 inside). */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // The public headers from C++: every header, compile and match.
 #include <cstring>
 #include <iostream>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Runtime only: load a blob file (argv[1], compiled from
  * "User-agent: *\nDisallow: /private\n"), check two URLs. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc::store when the install has it: links (liblmdb inside) and runs. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The parent's program: robotsc::compiler from a subproject. */
 #include <stdio.h>
 #include <string.h>
