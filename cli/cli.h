@@ -43,13 +43,34 @@ void rsc_cli_escaped(FILE *out, const char *s, size_t n);
 int rsc_cli_next_url(char **args, size_t n, size_t *k, char **line, size_t *cap,
                      const char **url, size_t *len);
 
-/* An --agent value: its product token (rsc_agent_token, so a whole
- * User-Agent header works), with a note on stderr when that differs from
- * the value. Returns 0, or 2 after a message when there is no token. */
+/* The crawler's name (docs/SEMANTICS.md, "The crawler's name").
+ * rsc_cli_agent: an --agent value, matched as given (never cut), with a
+ * warning on stderr when it is not a product token. Returns 0.
+ * rsc_cli_user_agent: a --user-agent value (a whole User-Agent header or
+ * Name/version), reduced to its product token (rsc_agent_token). Returns
+ * 0, or 2 after a message when it has none. */
 struct rsc_bytes;
 int rsc_cli_agent(const char *cmd, const char *val, struct rsc_bytes *out);
+int rsc_cli_user_agent(const char *cmd, const char *val, struct rsc_bytes *out);
 
-/* Prints "robotsc CMD: message" to stderr and returns 2. */
+/* Matches argv[*i] against --agent, --exact-agent (an alias of --agent)
+ * and --user-agent, appending to agents[*n] (at most max). Returns 0 when
+ * argv[*i] is none of them, -1 when it was taken, 2 after a message. */
+int rsc_cli_agent_opt(const char *cmd, int argc, char **argv, int *i, struct rsc_bytes *agents,
+                      size_t *n, size_t max);
+
+/* rsc_classify()'s rule for a file read where a robots.txt or a blob may
+ * be: 1 a blob (rsc_load it: a failure is an error), 0 text to compile, or
+ * 2 after a message for a damaged blob or binary content, unless text
+ * (--text) asks to read those as a robots.txt. */
+int rsc_cli_classify(const char *cmd, const char *path, const unsigned char *data, size_t len, int text);
+
+/* Prints "robotsc CMD: warning: message" to stderr, escaped as
+ * rsc_cli_fail does. */
+void rsc_cli_warn(const char *cmd, const char *fmt, ...);
+
+/* Prints "robotsc CMD: message" to stderr, every byte outside printable
+ * ASCII as \xHH, and returns 2. */
 int rsc_cli_fail(const char *cmd, const char *fmt, ...);
 
 /* Matches argv[*i] against "NAME VALUE" or "NAME=VALUE", advancing *i past
@@ -59,6 +80,11 @@ int rsc_cli_opt(int argc, char **argv, int *i, const char *name, const char **va
 
 /* Returns 1 if arg is "-h" or "--help". */
 int rsc_cli_is_help(const char *arg);
+
+/* Writes s[0..n) as a JSON string holding its bytes exactly: '"' and '\'
+ * escaped, every byte outside printable ASCII as \u00XX (a reader maps
+ * code points U+0000..U+00FF back to bytes, as docs/IR_JSON.md says). */
+void rsc_cli_json_str(FILE *out, const char *s, size_t n);
 
 /* A whole decimal integer (no sign check, no trailing bytes, no overflow)
  * into *out: 0, else -1. */

@@ -10,9 +10,6 @@
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
 
-#define BLOB_MAGIC "\x89RSC\x04" /* the magic and Format_Major 4 */
-#define BLOB_MAGIC_LEN 5
-
 /* A loaded SOURCE: the bytes, the blob (owned when compiled here), the
  * verified program. */
 typedef struct source {
@@ -34,21 +31,6 @@ static int parse_profile(const char *cmd, const char *s, rsc_profile *p)
     return 0;
 }
 
-/* A file is taken for a blob when its first bytes are the magic and
- * Format_Major with at most two bits changed, or a prefix of them: a damaged
- * or truncated blob, or one of another major, must be reported as such,
- * never compiled as a robots.txt that allows everything. No text file starts
- * like that (0x89 is not ASCII, and 0x04 is a control byte). */
-static int looks_like_blob(const unsigned char *p, size_t len)
-{
-    size_t n = len < BLOB_MAGIC_LEN ? len : BLOB_MAGIC_LEN;
-    int bits = 0;
-    for (size_t i = 0; i < n; i++)
-        for (unsigned d = p[i] ^ (unsigned char)BLOB_MAGIC[i]; d; d &= d - 1)
-            bits++;
-    return len >= BLOB_MAGIC_LEN ? bits <= 2 : n >= 1 && bits == 0;
-}
-
 static void source_free(source *s)
 {
     rsc_blob_free(&s->compiled, NULL);
@@ -56,8 +38,12 @@ static void source_free(source *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Reads and loads SOURCE. profile_set: the user gave --profile. */
-static int source_open(const char *cmd, const char *path, rsc_profile profile, int profile_set, source *s)
+/* Reads and loads SOURCE. profile_set: the user gave --profile; text: the
+ * user gave --text (damaged-blob or binary bytes read as a robots.txt).
+ * What SOURCE is, is rsc_classify()'s rule (rsc_cli_classify): a blob that
+ * does not verify is an error, never compiled as text. */
+static int source_open(const char *cmd, const char *path, rsc_profile profile, int profile_set, int text,
+                       source *s)
 {
     memset(s, 0, sizeof *s);
     s->file = rsc_cli_read(path, &s->file_len);
@@ -65,7 +51,12 @@ static int source_open(const char *cmd, const char *path, rsc_profile profile, i
         return rsc_cli_fail(cmd, "%s: %s", path, strerror(errno));
     const void *blob = s->file;
     size_t blob_len = s->file_len;
-    s->is_blob = looks_like_blob(s->file, s->file_len);
+    int kind = rsc_cli_classify(cmd, path, s->file, s->file_len, text);
+    if (kind == 2) {
+        source_free(s);
+        return 2;
+    }
+    s->is_blob = kind == 1;
     if (!s->is_blob) {
         rsc_compile_options o = {0};
         o.profile = profile;
@@ -107,7 +98,9 @@ typedef struct whole_file {
 static void warn(whole_file *w, const char *msg, const char *name)
 {
     w->count++;
-    fprintf(stderr, "robotsc compile: %s: warning: %s [%s]\n", w->name, msg, name);
+    fputs("robotsc compile: ", stderr);
+    rsc_cli_escaped(stderr, w->name, strlen(w->name));
+    fprintf(stderr, ": warning: %s [%s]\n", msg, name);
 }
 
 static void on_compile_diag(void *ud, const rsc_diagnostic *d)
@@ -227,17 +220,77 @@ int rsc_cmd_compile(int argc, char **argv)
     return 0;
 }
 
-/* Prints one verdict line; returns the verdict. */
-static int check_one(const rsc_selection *sel, const char *url, size_t len, int explain)
+/* Line `line` (1-based, line ends as spec A counts them) of a robots.txt
+ * source, without its line end and surrounding whitespace; 0 when there is
+ * none. */
+static int source_line(const source *s, uint32_t line, const char **p, size_t *n)
+{
+    const char *t = (const char *)s->file;
+    size_t len = s->file_len > RSC_MAX_BODY ? RSC_MAX_BODY : s->file_len, i = 0;
+    if (len >= 3 && memcmp(t, "\xef\xbb\xbf", 3) == 0)
+        i = 3;
+    for (uint32_t l = 1; l < line && i < len; i++)
+        if (t[i] == '\n' || (t[i] == '\r' && !(i + 1 < len && t[i + 1] == '\n')))
+            l++;
+    if (line == 0 || i >= len)
+        return 0;
+    size_t e = i;
+    while (e < len && t[e] != '\n' && t[e] != '\r')
+        e++;
+    while (i < e && (t[i] == ' ' || t[i] == '\t'))
+        i++;
+    while (e > i && (t[e - 1] == ' ' || t[e - 1] == '\t'))
+        e--;
+    *p = t + i;
+    *n = e - i;
+    return 1;
+}
+
+typedef struct check_out {
+    const source *s;
+    int explain, json;
+} check_out;
+
+/* Prints one verdict (a line of text, or a JSON object); returns it. The
+ * rule is shown as its line reads in a robots.txt source (Google's
+ * index.html rule adds a pattern no line holds, spec E.8); a blob keeps
+ * no text, so its rules are shown as compiled. */
+static int check_one(const check_out *o, const rsc_selection *sel, const char *url, size_t len)
 {
     rsc_match m;
     int allowed = rsc_match_url(sel, url, len, &m);
+    const char *text = NULL;
+    size_t text_len = 0;
+    if (m.decided && !o->s->is_blob && !source_line(o->s, m.line, &text, &text_len))
+        text = NULL;
+    if (o->json) {
+        fputs("{\"url\":", stdout);
+        rsc_cli_json_str(stdout, url, len);
+        printf(",\"allowed\":%s,\"decided\":%s", allowed ? "true" : "false", m.decided ? "true" : "false");
+        if (m.decided) {
+            printf(",\"line\":%u,\"rule\":\"%s\",\"priority\":%u,\"pattern\":", (unsigned)m.line,
+                   m.rule_allow ? "allow" : "disallow", (unsigned)m.priority);
+            rsc_cli_json_str(stdout, m.pattern, m.pattern_len);
+            fputs(",\"source\":", stdout);
+            if (text)
+                rsc_cli_json_str(stdout, text, text_len);
+            else
+                fputs("null", stdout);
+        } else {
+            fputs(",\"line\":0,\"rule\":null,\"priority\":0,\"pattern\":null,\"source\":null", stdout);
+        }
+        fputs("}\n", stdout);
+        return allowed;
+    }
     fputs(allowed ? "allow\t" : "disallow\t", stdout);
     fwrite(url, 1, len, stdout);
-    if (explain) {
-        if (m.decided) {
+    if (o->explain) {
+        if (m.decided && text) {
+            printf("\tline %u: ", (unsigned)m.line);
+            rsc_cli_escaped(stdout, text, text_len);
+        } else if (m.decided) {
             printf("\tline %u: %s: ", (unsigned)m.line, m.rule_allow ? "Allow" : "Disallow");
-            fwrite(m.pattern, 1, m.pattern_len, stdout);
+            rsc_cli_escaped(stdout, m.pattern, m.pattern_len);
         } else {
             fputs("\tno rule applies", stdout);
         }
@@ -246,11 +299,35 @@ static int check_one(const rsc_selection *sel, const char *url, size_t len, int 
     return allowed;
 }
 
+static const char check_usage[] =
+    "usage: robotsc check [--profile google|rfc] [--explain] [--json] [--text]\n"
+    "                     (--agent NAME | --user-agent UA)... SOURCE [URL ...]\n"
+    "SOURCE is a robots.txt or a compiled blob ('-': standard input, then the URLs must\n"
+    "be arguments). URLs come from the arguments, or from standard input one per line\n"
+    "(a trailing CR is dropped, blank lines are skipped). Prints 'allow' or 'disallow',\n"
+    "a tab and the URL. With one URL argument the exit status is 0 allowed, 1\n"
+    "disallowed; 2 on errors, and when there is no URL at all.\n"
+    "--agent NAME: the crawler's name, matched exactly as Google's library matches it:\n"
+    "  as given, never cut ('AB42bot' is not 'AB', 'FooBot/1.0' names no group). A name\n"
+    "  that is not a product token ([A-Za-z_-]+, e.g. empty) is answered by the '*'\n"
+    "  group, with a warning on stderr. --exact-agent is an alias.\n"
+    "--user-agent UA: a whole User-Agent header or Name/version, reduced to its product\n"
+    "  token ('Mozilla/5.0 (compatible; Googlebot/2.1; ...)' gives 'Googlebot').\n"
+    "--explain: the deciding rule's line, as it reads in a robots.txt (as compiled in\n"
+    "  a blob), or 'no rule applies'.\n"
+    "--json: one JSON object per URL (JSON Lines): url, allowed, decided, line, rule\n"
+    "  ('allow', 'disallow' or null), priority, pattern (as compiled), source (the\n"
+    "  line as it reads; null for a blob). Strings hold bytes: non-ASCII as \\u00XX.\n"
+    "--text: read a SOURCE that looks binary or like a damaged blob as a robots.txt\n"
+    "  (without it that is an error, exit 2). Bytes that begin with the blob magic are\n"
+    "  always a blob: one that fails verification is an error.";
+
 int rsc_cmd_check(int argc, char **argv)
 {
     const char *src = NULL, *val;
     rsc_profile profile = RSC_PROFILE_GOOGLE;
-    int profile_set = 0, explain = 0, n_urls = 0;
+    int profile_set = 0, n_urls = 0, text = 0;
+    check_out o = {NULL, 0, 0};
     rsc_bytes agents[64];
     size_t n_agents = 0;
     char **urls = calloc((size_t)argc, sizeof *urls);
@@ -260,35 +337,17 @@ int rsc_cmd_check(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         int r = 0;
         if (!only_args && rsc_cli_is_help(argv[i])) {
-            puts("usage: robotsc check [--profile google|rfc] [--explain] --agent A [--agent B ...] SOURCE [URL ...]\n"
-                 "SOURCE is a robots.txt or a compiled blob. URLs come from the arguments, or from\n"
-                 "standard input one per line. Prints 'allow' or 'disallow', a tab and the URL.\n"
-                 "With one URL argument the exit status is 0 allowed, 1 disallowed; 2 on errors.\n"
-                 "An agent is a product token (Googlebot), Name/version or a whole User-Agent\n"
-                 "header: it is matched by its product token (a note on stderr when that differs\n"
-                 "from what was given); an agent without one is an error. --exact-agent A passes A\n"
-                 "as given to the library (spec F.2: 'Bot/1' or '' then match no group by name),\n"
-                 "as the conformance data does.");
+            puts(check_usage);
             free(urls);
             return 0;
         } else if (!only_args && strcmp(argv[i], "--") == 0) {
             only_args = 1;
-        } else if (!only_args && (r = rsc_cli_opt(argc, argv, &i, "--agent", &val)) != 0) {
-            if (r < 0 || n_agents == sizeof agents / sizeof agents[0]) {
+        } else if (!only_args &&
+                   (r = rsc_cli_agent_opt("check", argc, argv, &i, agents, &n_agents, 64)) != 0) {
+            if (r > 0) {
                 free(urls);
-                return rsc_cli_fail("check", r < 0 ? "--agent needs a value" : "too many agents");
+                return r;
             }
-            if (rsc_cli_agent("check", val, &agents[n_agents++]) != 0) {
-                free(urls);
-                return 2;
-            }
-        } else if (!only_args && (r = rsc_cli_opt(argc, argv, &i, "--exact-agent", &val)) != 0) {
-            if (r < 0 || n_agents == sizeof agents / sizeof agents[0]) {
-                free(urls);
-                return rsc_cli_fail("check", r < 0 ? "--exact-agent needs a value" : "too many agents");
-            }
-            agents[n_agents].ptr = val; /* as given: rsc_select() of the library */
-            agents[n_agents++].len = strlen(val);
         } else if (!only_args && (r = rsc_cli_opt(argc, argv, &i, "--profile", &val)) != 0) {
             if (r < 0 || parse_profile("check", val, &profile)) {
                 free(urls);
@@ -296,7 +355,11 @@ int rsc_cmd_check(int argc, char **argv)
             }
             profile_set = 1;
         } else if (!only_args && strcmp(argv[i], "--explain") == 0) {
-            explain = 1;
+            o.explain = 1;
+        } else if (!only_args && strcmp(argv[i], "--json") == 0) {
+            o.json = 1;
+        } else if (!only_args && strcmp(argv[i], "--text") == 0) {
+            text = 1;
         } else if (!only_args && argv[i][0] == '-' && argv[i][1] == '-') {
             free(urls);
             return rsc_cli_fail("check", "unknown option '%s'", argv[i]);
@@ -308,15 +371,20 @@ int rsc_cmd_check(int argc, char **argv)
     }
     if (!src || n_agents == 0) {
         free(urls);
-        return rsc_cli_fail("check", "usage: robotsc check [--profile P] [--explain] --agent A ... SOURCE [URL ...]"
-                                     " (or --exact-agent A)");
+        return rsc_cli_fail("check", "usage: robotsc check [--profile P] [--explain] [--json] "
+                                     "(--agent NAME | --user-agent UA)... SOURCE [URL ...]");
+    }
+    if (strcmp(src, "-") == 0 && n_urls == 0) {
+        free(urls);
+        return rsc_cli_fail("check", "SOURCE is standard input, so the URLs must be arguments");
     }
     source s;
-    int r = source_open("check", src, profile, profile_set, &s);
+    int r = source_open("check", src, profile, profile_set, text, &s);
     if (r) {
         free(urls);
         return r;
     }
+    o.s = &s;
     rsc_selection sel;
     rsc_status st = rsc_select(&s.prog, agents, n_agents, &sel);
     if (st != RSC_OK) {
@@ -325,42 +393,20 @@ int rsc_cmd_check(int argc, char **argv)
         return rsc_cli_fail("check", "cannot select agents: %s", rsc_strerror(st));
     }
     int status = 0;
-    if (n_urls > 0) {
-        for (int i = 0; i < n_urls; i++) {
-            int allowed = check_one(&sel, urls[i], strlen(urls[i]), explain);
-            if (n_urls == 1)
-                status = allowed ? 0 : 1;
-        }
-    } else {
-        /* One URL per line; a trailing CR is dropped; an empty line is an
-         * empty URL (the path "/"). */
-        size_t cap = 4096, n = 0;
-        char *line = malloc(cap);
-        int c = 0;
-        while (line && c != EOF) {
-            n = 0;
-            while ((c = getchar()) != EOF && c != '\n') {
-                if (n + 1 >= cap) {
-                    char *nl = realloc(line, cap * 2);
-                    if (!nl)
-                        break;
-                    line = nl;
-                    cap *= 2;
-                }
-                line[n++] = (char)c;
-            }
-            if (c == EOF && n == 0)
-                break;
-            if (n && line[n - 1] == '\r')
-                n--;
-            check_one(&sel, line, n, explain);
-        }
-        if (!line)
-            status = rsc_cli_fail("check", "out of memory");
-        free(line);
+    char *line = NULL;
+    size_t cap = 0, k = 0, seen = 0, len;
+    const char *u;
+    while (rsc_cli_next_url(urls, (size_t)n_urls, &k, &line, &cap, &u, &len)) {
+        int allowed = check_one(&o, &sel, u, len);
+        if (n_urls == 1)
+            status = allowed ? 0 : 1;
+        seen++;
     }
-    if (fflush(stdout) != 0)
-        status = rsc_cli_fail("check", "cannot write output");
+    free(line);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        status = rsc_cli_fail("check", "cannot write output: %s", strerror(errno));
+    else if (seen == 0)
+        status = rsc_cli_fail("check", "no URL to check (give URLs as arguments or on standard input)");
     source_free(&s);
     free(urls);
     return status;
@@ -385,24 +431,27 @@ static void write_stdout(void *ud, const char *p, size_t n)
 
 #define MAX_INFO_AGENTS 64
 
-/* Shared argument handling of dump and info: one SOURCE, optional profile;
- * info takes --agent too (agents non-NULL, room for MAX_INFO_AGENTS). */
+/* Shared argument handling of dump and info: one SOURCE, optional profile,
+ * --text; info takes --agent, --user-agent and --json too (agents
+ * non-NULL, room for MAX_INFO_AGENTS). */
 static int one_source(const char *cmd, int argc, char **argv, const char *help, source *s, rsc_bytes *agents,
-                      size_t *n_agents)
+                      size_t *n_agents, int *json)
 {
     const char *src = NULL, *val;
     rsc_profile profile = RSC_PROFILE_GOOGLE;
-    int profile_set = 0;
+    int profile_set = 0, text = 0;
     for (int i = 1; i < argc; i++) {
         int r;
         if (rsc_cli_is_help(argv[i])) {
             puts(help);
             return -1;
-        } else if (agents && (r = rsc_cli_opt(argc, argv, &i, "--agent", &val)) != 0) {
-            if (r < 0 || *n_agents == MAX_INFO_AGENTS)
-                return rsc_cli_fail(cmd, r < 0 ? "--agent needs a value" : "too many agents");
-            if (rsc_cli_agent(cmd, val, &agents[(*n_agents)++]) != 0)
-                return 2;
+        } else if (agents && (r = rsc_cli_agent_opt(cmd, argc, argv, &i, agents, n_agents, MAX_INFO_AGENTS)) != 0) {
+            if (r > 0)
+                return r;
+        } else if (json && strcmp(argv[i], "--json") == 0) {
+            *json = 1;
+        } else if (strcmp(argv[i], "--text") == 0) {
+            text = 1;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--profile", &val)) != 0) {
             if (r < 0 || parse_profile(cmd, val, &profile))
                 return r < 0 ? rsc_cli_fail(cmd, "--profile needs a value") : 2;
@@ -417,42 +466,80 @@ static int one_source(const char *cmd, int argc, char **argv, const char *help, 
     }
     if (!src)
         return rsc_cli_fail(cmd, "missing SOURCE (see robotsc %s --help)", cmd);
-    return source_open(cmd, src, profile, profile_set, s);
+    return source_open(cmd, src, profile, profile_set, text, s);
+}
+
+/* Exit status after the output is written: a full disk or a closed pipe
+ * is an error, never a silent success. */
+static int output_status(const char *cmd, int status)
+{
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return rsc_cli_fail(cmd, "cannot write output: %s", strerror(errno ? errno : EIO));
+    return status;
 }
 
 int rsc_cmd_dump(int argc, char **argv)
 {
     source s;
     int r = one_source("dump", argc, argv,
-                       "usage: robotsc dump [--profile google|rfc] SOURCE\n"
+                       "usage: robotsc dump [--profile google|rfc] [--text] SOURCE\n"
                        "Disassembles a blob (a robots.txt is compiled first): header, sections,\n"
                        "agents, sets, programs (trie nodes and globs), rules, groups, sitemaps, directives.\n"
-                       "Bytes of the file that are control bytes or not ASCII are shown as \\xHH.",
-                       &s, NULL, NULL);
+                       "Bytes of the file that are control bytes or not ASCII are shown as \\xHH.\n"
+                       "A blob that fails verification is an error (exit 2), as is a SOURCE that looks\n"
+                       "binary or like a damaged blob, unless --text reads it as a robots.txt.",
+                       &s, NULL, NULL, NULL);
     if (r)
         return r < 0 ? 0 : r;
+    errno = 0;
     rsc_status st = rsc_dump(&s.prog, write_stdout, NULL);
     source_free(&s);
     if (st != RSC_OK)
         return rsc_cli_fail("dump", "%s", rsc_strerror(st));
-    return 0;
+    return output_status("dump", 0);
 }
 
 /* What applies to one crawler: whether every URL gets one verdict, its
  * crawl-delay and request-rate. */
-static void info_agent(const source *s, const rsc_bytes *agent)
+static void info_agent(const source *s, const rsc_bytes *agent, int json)
 {
     rsc_selection sel;
-    printf("agent %.*s:\n", (int)agent->len, agent->ptr);
     rsc_status st = rsc_select(&s->prog, agent, 1, &sel);
+    if (json) {
+        fputs("{\"agent\":", stdout);
+        rsc_cli_json_str(stdout, agent->ptr, agent->len);
+    } else {
+        fputs("agent ", stdout);
+        rsc_cli_escaped(stdout, agent->ptr, agent->len);
+        puts(":");
+    }
     if (st != RSC_OK) {
-        printf("  cannot select: %s\n", rsc_strerror(st));
+        if (json)
+            printf(",\"error\":\"%s\"}", rsc_strerror(st));
+        else
+            printf("  cannot select: %s\n", rsc_strerror(st));
         return;
     }
     double sec;
     uint32_t req;
     rsc_bytes raw;
     uint32_t line;
+    int u = rsc_selection_uniform(&sel);
+    if (json) {
+        printf(",\"token\":%s,\"named\":%s", rsc_agent_is_token(agent->ptr, agent->len) ? "true" : "false",
+               sel.named ? "true" : "false");
+        if (rsc_crawl_delay(&sel, &sec))
+            printf(",\"crawl_delay\":%.17g", sec);
+        else
+            fputs(",\"crawl_delay\":null", stdout);
+        if (rsc_request_rate(&sel, &req, &sec))
+            printf(",\"request_rate\":{\"requests\":%u,\"seconds\":%.17g}", (unsigned)req, sec);
+        else
+            fputs(",\"request_rate\":null", stdout);
+        printf(",\"verdicts\":\"%s\"}", u == RSC_ALL_ALLOWED ? "all-allowed"
+                                        : u == RSC_ALL_DISALLOWED ? "all-disallowed" : "mixed");
+        return;
+    }
     if (rsc_crawl_delay(&sel, &sec))
         printf("  crawl-delay: %g s\n", sec);
     else if (rsc_group_directive(&sel, "crawl-delay", &raw, &line)) {
@@ -469,10 +556,69 @@ static void info_agent(const source *s, const rsc_bytes *agent)
         puts("')");
     } else
         puts("  request-rate: none");
-    int u = rsc_selection_uniform(&sel);
     printf("  verdicts: %s\n", u == RSC_ALL_ALLOWED      ? "every URL allowed"
                                : u == RSC_ALL_DISALLOWED ? "every URL disallowed"
                                                          : "depend on the URL");
+}
+
+static const char info_usage[] =
+    "usage: robotsc info [--profile google|rfc] [--json] [--text]\n"
+    "                    [--agent NAME | --user-agent UA]... SOURCE\n"
+    "Summarises a robots.txt or a blob: groups and agents, rules, programs,\n"
+    "sitemaps, crawl-delay and other directives, blob size. For each --agent (matched\n"
+    "as given) or --user-agent (reduced to its product token), as for check: the\n"
+    "crawl-delay and request-rate of the groups that apply to it. Bytes of the file\n"
+    "that are control bytes or not ASCII are shown as \\xHH, a backslash as \\\\.\n"
+    "--json: one JSON object (one line): profile, source_bytes (null for a blob),\n"
+    "  blob_bytes, groups, agents, global_group, rules, rule_sets, programs,\n"
+    "  trie_nodes, largest_trie, globs, sitemaps [{line, url}], directives [{line,\n"
+    "  key, value}], crawlers [{agent, token, named, crawl_delay, request_rate\n"
+    "  {requests, seconds} or null, verdicts: all-allowed|all-disallowed|mixed}].\n"
+    "  Strings hold bytes: non-ASCII as \\u00XX.\n"
+    "A blob that fails verification is an error (exit 2), as is a SOURCE that looks\n"
+    "binary or like a damaged blob, unless --text reads it as a robots.txt.";
+
+static void info_json(const source *s, const rsc_blob_info *bi, const rsc_bytes *agents, size_t n_agents)
+{
+    printf("{\"profile\":\"%s\",\"source_bytes\":", bi->profile ? "rfc" : "google");
+    if (s->is_blob)
+        fputs("null", stdout);
+    else
+        printf("%zu", s->file_len);
+    printf(",\"blob_bytes\":%zu,\"groups\":%u,\"agents\":%u,\"global_group\":%s,\"rules\":%u,"
+           "\"rule_sets\":%u,\"programs\":%u,\"trie_nodes\":%u,\"largest_trie\":%u,\"globs\":%u",
+           bi->size, (unsigned)bi->n_groups, (unsigned)bi->n_agents, bi->has_global ? "true" : "false",
+           (unsigned)bi->n_rules, (unsigned)bi->n_sets, (unsigned)bi->n_programs, (unsigned)bi->total_nodes,
+           (unsigned)bi->max_nodes, (unsigned)bi->n_globs);
+    fputs(",\"sitemaps\":[", stdout);
+    size_t n = rsc_sitemap_count(&s->prog);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t line;
+        rsc_bytes url;
+        rsc_sitemap_get(&s->prog, i, &line, &url);
+        printf("%s{\"line\":%u,\"url\":", i ? "," : "", (unsigned)line);
+        rsc_cli_json_str(stdout, url.ptr, url.len);
+        putchar('}');
+    }
+    fputs("],\"directives\":[", stdout);
+    n = rsc_directive_count(&s->prog);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t line;
+        rsc_bytes k, v;
+        rsc_directive_get(&s->prog, i, &line, &k, &v);
+        printf("%s{\"line\":%u,\"key\":", i ? "," : "", (unsigned)line);
+        rsc_cli_json_str(stdout, k.ptr, k.len);
+        fputs(",\"value\":", stdout);
+        rsc_cli_json_str(stdout, v.ptr, v.len);
+        putchar('}');
+    }
+    fputs("],\"crawlers\":[", stdout);
+    for (size_t i = 0; i < n_agents; i++) {
+        if (i)
+            putchar(',');
+        info_agent(s, &agents[i], 1);
+    }
+    fputs("]}\n", stdout);
 }
 
 int rsc_cmd_info(int argc, char **argv)
@@ -480,14 +626,8 @@ int rsc_cmd_info(int argc, char **argv)
     source s;
     rsc_bytes agents[MAX_INFO_AGENTS];
     size_t n_agents = 0;
-    int r = one_source("info", argc, argv,
-                       "usage: robotsc info [--profile google|rfc] [--agent A ...] SOURCE\n"
-                       "Summarises a robots.txt or a blob: groups and agents, rules, programs,\n"
-                       "sitemaps, crawl-delay and other directives, blob size. For each --agent\n"
-                       "(a token or a whole User-Agent header, as for check): the crawl-delay and\n"
-                       "request-rate of the groups that apply to it. Bytes of the file that are\n"
-                       "control bytes or not ASCII are shown as \\xHH, a backslash as \\\\.",
-                       &s, agents, &n_agents);
+    int json = 0;
+    int r = one_source("info", argc, argv, info_usage, &s, agents, &n_agents, &json);
     if (r)
         return r < 0 ? 0 : r;
     rsc_blob_info bi;
@@ -495,6 +635,12 @@ int rsc_cmd_info(int argc, char **argv)
     if (st != RSC_OK) {
         source_free(&s);
         return rsc_cli_fail("info", "%s", rsc_strerror(st));
+    }
+    errno = 0;
+    if (json) {
+        info_json(&s, &bi, agents, n_agents);
+        source_free(&s);
+        return output_status("info", 0);
     }
     printf("profile: %s\n", bi.profile ? "rfc" : "google");
     if (!s.is_blob)
@@ -528,7 +674,7 @@ int rsc_cmd_info(int argc, char **argv)
         putchar('\n');
     }
     for (size_t i = 0; i < n_agents; i++)
-        info_agent(&s, &agents[i]);
+        info_agent(&s, &agents[i], 0);
     source_free(&s);
-    return 0;
+    return output_status("info", 0);
 }

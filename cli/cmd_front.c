@@ -14,10 +14,12 @@ static const char lint_usage[] =
     "\n"
     "Reports problems in a robots.txt (FILE '-' is standard input):\n"
     "  FILE:LINE: warning: MESSAGE [NAME]   (FILE: warning: ... for the whole file)\n"
-    "Exit status: 0 no warnings, 1 warnings, 2 errors. A binary file gets one\n"
-    "warning and no more.\n"
+    "Exit status: 0 no warnings, 1 warnings, 2 errors. A compiled blob, a file that\n"
+    "looks binary or like a damaged blob is an error (exit 2); with --text the last two\n"
+    "are read as a robots.txt (a binary file then gets one warning and no more).\n"
     "\n"
     "  --records          print each line's lint record instead (conformance format)\n"
+    "  --text             read binary content as a robots.txt\n"
     "  --profile P        google (default) or rfc\n";
 
 static const char parse_usage[] =
@@ -27,12 +29,14 @@ static const char parse_usage[] =
     "format is described in docs/IR_JSON.md.\n"
     "\n"
     "  --json             JSON output (the default and only format)\n"
+    "  --text             read binary content as a robots.txt (else exit 2)\n"
     "  --profile P        google (default) or rfc\n";
 
 typedef struct front_args {
     const char *path;
     rsc_profile profile;
     int flag; /* the command's flag: lint --records, parse --json */
+    int text; /* --text: binary or damaged-blob bytes read as a robots.txt */
     int help;
 } front_args;
 
@@ -65,6 +69,8 @@ static int parse_args(const char *cmd, const char *usage, const char *flag, int 
                 return rsc_cli_fail(cmd, "unknown profile '%s' (google or rfc)", v);
         } else if (opts && strcmp(s, flag) == 0) {
             a->flag = 1;
+        } else if (opts && strcmp(s, "--text") == 0) {
+            a->text = 1;
         } else if (opts && s[0] == '-' && s[1] != 0) {
             return rsc_cli_fail(cmd, "unknown option '%s' (see robotsc %s --help)", s, cmd);
         } else if (a->path) {
@@ -85,6 +91,12 @@ static int load(const char *cmd, const front_args *a, rsc_ir **ir)
     unsigned char *buf = rsc_cli_read(a->path, &len);
     if (!buf)
         return rsc_cli_fail(cmd, "%s: cannot read: %s", a->path, strerror(errno));
+    int kind = rsc_cli_classify(cmd, a->path, buf, len, a->text);
+    if (kind != 0) {
+        free(buf);
+        return kind == 2 ? 2 : rsc_cli_fail(cmd, "%s: a robotsc blob, not a robots.txt (robotsc info "
+                                            "or dump reads a blob)", a->path);
+    }
     rsc_parse_options opt = {a->profile, NULL, NULL};
     rsc_status st = rsc_parse(buf, len, &opt, ir);
     free(buf);

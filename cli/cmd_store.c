@@ -93,10 +93,12 @@ typedef struct result {
 } result;
 
 #define N_REASONS 8
-enum { R_READ, R_COMPILE, R_KEY, R_WRITE, R_NOTROBOTS, R_WARC };
+enum { R_READ, R_COMPILE, R_KEY, R_WRITE, R_NOTROBOTS, R_WARC, R_BLOB, R_BINARY };
 static const char *reason_text[N_REASONS] = {"cannot read file", "compile error", "not a valid origin",
                                              "store write failed", "WARC record not a robots.txt URL",
-                                             "bad WARC record", "", ""};
+                                             "bad WARC record",
+                                             "a robotsc blob, not a robots.txt (store put stores a blob)",
+                                             "not read as a robots.txt (--text reads it as one)"};
 
 typedef struct build {
     job *jobs;
@@ -119,6 +121,7 @@ typedef struct build {
     rsc_store_status write_status;
     char write_error[200];
     int verbose;
+    int text; /* --text: binary or damaged-blob bytes read as robots.txt */
 } build;
 
 static int add_job(build *b, job *j)
@@ -139,9 +142,8 @@ static void fail_reason(build *b, int r, const char *what, const char *detail)
 {
     b->failed++;
     b->reasons[r]++;
-    if (b->verbose || b->reasons[r] <= 5)
-        fprintf(stderr, "robotsc store build: %s: %s%s%s\n", what, reason_text[r], detail ? ": " : "",
-                detail ? detail : "");
+    if (b->verbose || b->reasons[r] <= 5) /* paths and URLs escaped, as every message */
+        rsc_cli_fail("store build", "%s: %s%s%s", what, reason_text[r], detail ? ": " : "", detail ? detail : "");
     else if (b->reasons[r] == 6)
         fprintf(stderr, "robotsc store build: more '%s' failures (counted in the summary)\n", reason_text[r]);
 }
@@ -496,9 +498,13 @@ static int warc_response(build *b, const char *uri, int64_t date, uint8_t *msg, 
     j.body_len = blen;
     j.status = status;
     j.fetched_at = date ? date : b->now;
-    j.expires = b->ttl > 0 ? j.fetched_at + b->ttl
-              : b->ttl == 0 ? RSC_STORE_NEVER
-                            : j.fetched_at + rsc_cache_ttl(cc, cc ? strlen(cc) : 0, NULL);
+    /* The lifetime fetch gives the same answer (the shared cache rules):
+     * a definite answer lives rsc_cache_ttl(), an error (5xx, 429) is
+     * retried after retry_ttl (15 min), not cached for a day. */
+    rsc_fetch_outcome fo = {status, RSC_FETCH_OK, body, blen};
+    rsc_cache_decision d;
+    rsc_cache_decide(NULL, &fo, cc, cc ? strlen(cc) : 0, j.fetched_at, NULL, &d);
+    j.expires = b->ttl > 0 ? j.fetched_at + b->ttl : b->ttl == 0 ? RSC_STORE_NEVER : d.next.expires;
     j.etag = etag;
     j.lm = lm;
     free(cc);
@@ -663,6 +669,22 @@ static void *worker(void *arg)
         int unchanged = j->has_prev && j->prev_hash == h && j->prev_size == len && j->prev_profile == b->profile &&
                         j->prev_policy == pr.policy;
         rsc_status cs = RSC_OK;
+        /* rsc_classify()'s rule, for a body the policy reads: a blob (valid
+         * or not) or, without --text, binary or damaged-blob bytes are a
+         * failure of this source, never compiled into a record. */
+        int kind = pr.policy == RSC_POLICY_PARSE ? rsc_classify(body, len) : RSC_INPUT_TEXT;
+        if (kind == RSC_INPUT_BLOB || (kind != RSC_INPUT_TEXT && !b->text)) {
+            free(file);
+            if (j->body) {
+                free(j->body);
+                j->body = NULL;
+            }
+            pthread_mutex_lock(&b->mu);
+            b->done++;
+            fail_reason(b, kind == RSC_INPUT_BLOB ? R_BLOB : R_BINARY, j->src, rsc_input_kind_what(kind));
+            pthread_mutex_unlock(&b->mu);
+            continue;
+        }
         if (!unchanged) {
             cs = rsc_compile(pr.body, pr.body_len, &b->co, &res.blob);
             rsc_program prog; /* verified here, in parallel, not by the writer */
@@ -825,7 +847,7 @@ static void progress(build *b, size_t total, double t0, int final)
 
 static const char build_usage[] =
     "usage: robotsc store build DB SOURCE... [-j N] [--scheme https|http] [--profile google|rfc]\n"
-    "                           [--ttl SECONDS] [--now T] [--batch N] [--no-sync] [--progress] [-v]\n"
+    "                           [--ttl SECONDS] [--now T] [--batch N] [--no-sync] [--progress] [-v] [--text]\n"
     "Compiles robots.txt files into the store DB (created when missing). A SOURCE is:\n"
     "  a directory of files named by host (www.example.com.txt; origin SCHEME://host,\n"
     "    https unless --scheme),\n"
@@ -836,6 +858,9 @@ static const char build_usage[] =
     "per transaction. Sources already stored with the same bytes and profile are not\n"
     "recompiled, so a re-run is cheap; an interrupted build keeps every commit.\n"
     "--ttl: lifetime of the records (default: files never expire; WARC: cache rules).\n"
+    "A body that begins with the blob magic (a blob, valid or damaged) fails as a source,\n"
+    "never compiled as text; so does one that looks binary or like a damaged blob,\n"
+    "unless --text reads it as a robots.txt.\n"
     "Progress goes to a terminal only (--progress forces it). Exit 0 when every source\n"
     "compiled, 1 when some failed, 2 on errors.";
 
@@ -917,6 +942,8 @@ static int cmd_build(int argc, char **argv)
             b.batch = (size_t)v;
         } else if (strcmp(argv[i], "--no-sync") == 0) {
             no_sync = 1;
+        } else if (strcmp(argv[i], "--text") == 0) {
+            b.text = 1;
         } else if (strcmp(argv[i], "--progress") == 0) {
             force_progress = 1;
         } else if (strcmp(argv[i], "-v") == 0) {
@@ -1061,10 +1088,15 @@ out:
 /* ---- store check ---------------------------------------------------------- */
 
 static const char check_usage[] =
-    "usage: robotsc store check DB --agent A [--agent B ...] [--missing allow|disallow|unknown]\n"
-    "                           [--now T] [--no-cache] [URL ...]\n"
-    "An agent is a product token, Name/version or a whole User-Agent header (matched by\n"
-    "its product token, as robotsc check does).\n"
+    "usage: robotsc store check DB (--agent NAME | --user-agent UA)... [--json]\n"
+    "                           [--missing allow|disallow|unknown] [--now T] [--no-cache] [URL ...]\n"
+    "--json: one JSON object per URL (JSON Lines): url, origin (null when the URL has\n"
+    "none), verdict ('allow', 'disallow', the --missing word or 'error'), allowed (true,\n"
+    "false, or null without a verdict), error (the reason, or null). Strings hold\n"
+    "bytes: non-ASCII as \\u00XX.\n"
+    "--agent NAME is the crawler's name, matched as given (never cut; a name that is not\n"
+    "a product token gets the '*' group, with a warning); --user-agent UA reduces a\n"
+    "User-Agent header or Name/version to its product token: as robotsc check does.\n"
     "Routes each URL (arguments, or standard input one per line, any origins) to its\n"
     "origin's record and prints allow, disallow or unknown, a tab and the URL. unknown:\n"
     "no record, or the record expired (at --now T, default the clock); --missing chooses\n"
@@ -1078,7 +1110,7 @@ static int cmd_check(int argc, char **argv)
     rsc_bytes agents[RSC_MAX_SELECT];
     size_t n_agents = 0;
     int64_t now = (int64_t)time(NULL);
-    int use_cache = 1;
+    int use_cache = 1, json = 0;
     char **urls = calloc((size_t)argc, sizeof *urls);
     int n_urls = 0, rc = 2;
     if (!urls)
@@ -1089,24 +1121,9 @@ static int cmd_check(int argc, char **argv)
             puts(check_usage);
             free(urls);
             return 0;
-        } else if ((r = rsc_cli_opt(argc, argv, &i, "--agent", &val)) != 0) {
-            if (r < 0)
-                goto missing;
-            if (n_agents == RSC_MAX_SELECT) {
-                rsc_cli_fail(CMD, "too many agents");
+        } else if ((r = rsc_cli_agent_opt(CMD, argc, argv, &i, agents, &n_agents, RSC_MAX_SELECT)) != 0) {
+            if (r > 0) /* the crawler's name as robotsc check takes it */
                 goto out;
-            }
-            /* As `robotsc check`: a token, Name/1.2 or a whole User-Agent
-             * header is matched by its product token. */
-            int changed = 0;
-            if (rsc_agent_token(val, strlen(val), &agents[n_agents], &changed) != RSC_OK) {
-                rsc_cli_fail(CMD, "agent '%s' has no product token (letters, '_' and '-')", val);
-                goto out;
-            }
-            if (changed)
-                fprintf(stderr, "robotsc store: note: agent '%s' is matched as its product token '%.*s'\n", val,
-                        (int)agents[n_agents].len, agents[n_agents].ptr);
-            n_agents++;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--missing", &val)) != 0) {
             if (r < 0)
                 goto missing;
@@ -1124,6 +1141,8 @@ static int cmd_check(int argc, char **argv)
             }
         } else if (strcmp(argv[i], "--no-cache") == 0) {
             use_cache = 0;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != 0) {
             rsc_cli_fail(CMD, "unknown option '%s'", argv[i]);
             goto out;
@@ -1160,17 +1179,34 @@ static int cmd_check(int argc, char **argv)
     while (rsc_cli_next_url(urls, (size_t)n_urls, &k, &line, &cap, &u, &len)) {
         int verdict = 0;
         s = rsc_store_check(t, cache, agents, n_agents, u, len, now, &verdict);
-        if (s == RSC_STORE_OK) {
-            printf("%s\t%s\n", verdict == RSC_STORE_ALLOW ? "allow" : "disallow", u);
-        } else if (s == RSC_STORE_NOTFOUND) {
-            printf("%s\t%s\n", missing, u);
-        } else {
+        const char *word = s == RSC_STORE_OK ? (verdict == RSC_STORE_ALLOW ? "allow" : "disallow")
+                         : s == RSC_STORE_NOTFOUND ? missing : "error";
+        const char *why = s == RSC_STORE_E_KEY ? "URL has no robots.txt" : rsc_store_strerror(s);
+        rsc_origin o;
+        int has_origin = rsc_origin_parse(u, len, &o) == RSC_URL_OK;
+        if (s != RSC_STORE_OK && s != RSC_STORE_NOTFOUND) {
             errors++;
-            rsc_origin o;
-            const char *who = rsc_origin_parse(u, len, &o) == RSC_URL_OK ? o.key : u;
-            fprintf(stderr, "robotsc store check: %s: %s\n", who,
-                    s == RSC_STORE_E_KEY ? "URL has no robots.txt" : rsc_store_strerror(s));
-            printf("error\t%s\n", u);
+            rsc_cli_fail("store check", "%s: %s", has_origin ? o.key : u, why);
+        }
+        if (json) {
+            fputs("{\"url\":", stdout);
+            rsc_cli_json_str(stdout, u, len);
+            fputs(",\"origin\":", stdout);
+            if (has_origin)
+                rsc_cli_json_str(stdout, o.key, o.key_len);
+            else
+                fputs("null", stdout);
+            printf(",\"verdict\":\"%s\",\"allowed\":%s,\"error\":", word,
+                   s == RSC_STORE_OK ? (verdict == RSC_STORE_ALLOW ? "true" : "false") : "null");
+            if (s != RSC_STORE_OK && s != RSC_STORE_NOTFOUND)
+                rsc_cli_json_str(stdout, why, strlen(why));
+            else
+                fputs("null", stdout);
+            fputs("}\n", stdout);
+        } else {
+            printf("%s\t", word);
+            fwrite(u, 1, len, stdout);
+            putchar('\n');
         }
     }
     free(line);
@@ -1221,16 +1257,62 @@ static void print_record(const char *key, const rsc_store_record *r)
     printf("format: %u\nblob_bytes: %zu\nrecord_bytes: %zu\n", m->format, r->blob_len, r->record_len);
 }
 
+static void json_time(const char *name, int64_t t)
+{
+    if (t == RSC_STORE_NEVER || (t == 0 && strcmp(name, "error_since") == 0))
+        printf(",\"%s\":null", name);
+    else
+        printf(",\"%s\":%" PRId64, name, t);
+}
+
+static void json_bytes_or_null(const char *name, const rsc_bytes *b)
+{
+    printf(",\"%s\":", name);
+    if (b->len)
+        rsc_cli_json_str(stdout, b->ptr, b->len);
+    else
+        fputs("null", stdout);
+}
+
+/* store get --json: the record as one JSON object (the fields of
+ * print_record, times as Unix seconds, null for never / none). */
+static void print_record_json(const char *key, const rsc_store_record *r)
+{
+    const rsc_store_meta *m = &r->meta;
+    fputs("{\"origin\":", stdout);
+    rsc_cli_json_str(stdout, key, strlen(key));
+    fputs(",\"source\":", stdout);
+    rsc_cli_json_str(stdout, m->source_url.ptr, m->source_url.len);
+    json_time("fetched_at", m->fetched_at);
+    json_time("expires", m->expires);
+    json_time("error_since", m->error_since);
+    printf(",\"status\":%d,\"policy\":\"%s\",\"has_copy\":%s,\"profile\":\"%s\"", m->http_status,
+           rsc_policy_name(m->policy), m->has_copy ? "true" : "false",
+           m->profile == RSC_PROFILE_RFC ? "rfc" : "google");
+    json_bytes_or_null("etag", &m->etag);
+    json_bytes_or_null("last_modified", &m->last_modified);
+    printf(",\"source_bytes\":%" PRIu64 ",\"source_hash\":\"%016" PRIx64 "\",\"format\":%u,"
+           "\"blob_bytes\":%zu,\"record_bytes\":%zu}\n",
+           m->source_size, m->source_hash, m->format, r->blob_len, r->record_len);
+}
+
 static int cmd_get(int argc, char **argv)
 {
     const char *db = NULL, *what = NULL, *out = NULL, *val;
+    int json = 0;
     for (int i = 1; i < argc; i++) {
         int r;
         if (rsc_cli_is_help(argv[i])) {
-            puts("usage: robotsc store get DB ORIGIN_OR_URL [-o OUT.rbc]\n"
+            puts("usage: robotsc store get DB ORIGIN_OR_URL [-o OUT.rbc] [--json]\n"
                  "Prints the record of the origin (metadata) after verifying it; -o writes its blob.\n"
+                 "--json: one JSON object: origin, source, fetched_at, expires (Unix seconds; null:\n"
+                 "never), error_since (null: none), status, policy, has_copy, profile, etag and\n"
+                 "last_modified (null when absent), source_bytes, source_hash (16 hex digits),\n"
+                 "format, blob_bytes, record_bytes. Strings hold bytes: non-ASCII as \\u00XX.\n"
                  "Exit 0, 1 when there is no record, 2 on errors (a damaged record).");
             return 0;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "-o", &val)) != 0) {
             if (r < 0)
                 return rsc_cli_fail(CMD, "-o needs a value");
@@ -1273,7 +1355,10 @@ static int cmd_get(int argc, char **argv)
     } else if (s != RSC_STORE_OK) {
         rsc_cli_fail(CMD, "%s: %s", o.key, rsc_store_strerror(s));
     } else {
-        print_record(o.key, &r);
+        if (json)
+            print_record_json(o.key, &r);
+        else
+            print_record(o.key, &r);
         rc = 0;
         if (out) {
             FILE *f = fopen(out, "wb");
@@ -1288,6 +1373,8 @@ static int cmd_get(int argc, char **argv)
     }
     rsc_store_end(t);
     rsc_store_close(st);
+    if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+        rc = rsc_cli_fail(CMD, "cannot write output");
     return rc;
 }
 
@@ -1295,15 +1382,18 @@ static int cmd_put(int argc, char **argv)
 {
     const char *db = NULL, *what = NULL, *file = NULL, *val, *etag = NULL, *lm = NULL;
     int64_t now = (int64_t)time(NULL), ttl = 0;
-    int status = 200;
+    int status = 200, text = 0;
     rsc_compile_options co = {0};
     for (int i = 1; i < argc; i++) {
         int r;
         if (rsc_cli_is_help(argv[i])) {
             puts("usage: robotsc store put DB ORIGIN_OR_URL FILE [--profile google|rfc] [--status N]\n"
-                 "                         [--ttl SECONDS] [--now T] [--etag E] [--last-modified D]\n"
+                 "                         [--ttl SECONDS] [--now T] [--etag E] [--last-modified D] [--text]\n"
                  "Stores FILE for the origin: a robots.txt is compiled (after the status policy of\n"
-                 "--status, default 200); a compiled blob is verified and stored as it is.\n"
+                 "--status, default 200); a compiled blob is verified and stored as it is. Bytes that\n"
+                 "begin with the blob magic are a blob: one that fails verification is an error\n"
+                 "(exit 2, nothing stored), never compiled as text. A FILE that looks binary or like\n"
+                 "a damaged blob is an error too, unless --text reads it as a robots.txt.\n"
                  "--ttl: lifetime (default: never expires).");
             return 0;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--profile", &val)) != 0) {
@@ -1326,6 +1416,8 @@ static int cmd_put(int argc, char **argv)
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--now", &val)) != 0) {
             if (r < 0 || rsc_cli_i64(val, &now) != 0)
                 return rsc_cli_fail(CMD, "--now: Unix seconds");
+        } else if (strcmp(argv[i], "--text") == 0) {
+            text = 1;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--etag", &val)) != 0) {
             if (r < 0)
                 return rsc_cli_fail(CMD, "--etag needs a value");
@@ -1362,16 +1454,29 @@ static int cmd_put(int argc, char **argv)
     size_t blen;
     rsc_program p;
     int rc = 2;
-    if (rsc_load(&p, data, len, NULL) == RSC_OK) { /* already a blob */
+    rsc_fetch_outcome fo = {status, RSC_FETCH_OK, data, len};
+    rsc_policy_result pr;
+    rsc_status_policy(&fo, &pr);
+    /* rsc_classify()'s rule: a blob is loaded or refused, never compiled;
+     * damaged or binary bytes are refused when the policy would read them. */
+    int kind = rsc_classify(data, len);
+    if (kind != RSC_INPUT_BLOB && kind != RSC_INPUT_TEXT && pr.policy == RSC_POLICY_PARSE &&
+        rsc_cli_classify(CMD, file, data, len, text) == 2)
+        goto end;
+    if (kind == RSC_INPUT_BLOB) {
+        rsc_load_error le = {0, NULL};
+        rsc_status ls = rsc_load(&p, data, len, &le);
+        if (ls != RSC_OK) {
+            rsc_cli_fail(CMD, "%s: invalid blob: %s at byte %zu (%s); nothing stored", file, rsc_strerror(ls),
+                         le.offset, le.what ? le.what : "");
+            goto end;
+        }
         bytes = data;
         blen = len;
         m.profile = (uint8_t)rsc_program_profile(&p);
         m.policy = RSC_POLICY_PARSE;
         m.has_copy = 1;
     } else {
-        rsc_fetch_outcome fo = {status, RSC_FETCH_OK, data, len};
-        rsc_policy_result pr;
-        rsc_status_policy(&fo, &pr);
         rsc_status cs = rsc_compile(pr.body, pr.body_len, &co, &blob);
         if (cs != RSC_OK) {
             rsc_cli_fail(CMD, "%s: cannot compile: %s", file, rsc_strerror(cs));

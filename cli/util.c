@@ -56,15 +56,42 @@ unsigned char *rsc_cli_read(const char *path, size_t *len)
     return buf;
 }
 
+/* Writes "robotsc CMD: " and the formatted message to stderr, every byte
+ * outside printable ASCII as \xHH: paths, URLs and agent names given by
+ * the user or read from files never reach a terminal raw. */
+static void vmessage(const char *cmd, const char *kind, const char *fmt, va_list ap)
+{
+    char buf[2048];
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+    fprintf(stderr, "robotsc %s: %s", cmd, kind);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        if (c >= 0x20 && c < 0x7f)
+            putc(c, stderr);
+        else
+            fprintf(stderr, "\\x%02x", c);
+    }
+    if ((size_t)n >= sizeof buf)
+        fputs("...", stderr);
+    fputc('\n', stderr);
+}
+
 int rsc_cli_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "robotsc %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vmessage(cmd, "", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return 2;
+}
+
+void rsc_cli_warn(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage(cmd, "warning: ", fmt, ap);
+    va_end(ap);
 }
 
 int rsc_cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
@@ -209,20 +236,59 @@ int rsc_cli_timeout(const char *cmd, const char *val, double *out)
 
 int rsc_cli_agent(const char *cmd, const char *val, rsc_bytes *out)
 {
-    int changed = 0;
-    if (rsc_agent_token(val, strlen(val), out, &changed) != RSC_OK) {
-        fprintf(stderr, "robotsc %s: agent '", cmd);
-        rsc_cli_escaped(stderr, val, strlen(val));
-        fputs("' has no product token (letters, '_' and '-' that a user-agent line can name)\n",
-              stderr);
-        return 2;
-    }
-    if (changed) {
-        fprintf(stderr, "robotsc %s: note: agent '", cmd);
-        rsc_cli_escaped(stderr, val, strlen(val));
-        fprintf(stderr, "' is matched as its product token '%.*s'\n", (int)out->len, out->ptr);
-    }
+    out->ptr = val;
+    out->len = strlen(val);
+    if (out->len == 0)
+        rsc_cli_warn(cmd, "agent '' is not a product token: as in Google's library it names only "
+                     "user-agent lines without a token ('User-agent: 123'), else the '*' group "
+                     "answers");
+    else if (!rsc_agent_is_token(val, out->len))
+        rsc_cli_warn(cmd, "agent '%s' is not a product token ([A-Za-z_-]+): no user-agent line "
+                     "can name it, so it is answered by the '*' group as Google answers it (for "
+                     "a User-Agent header, give --user-agent)", val);
     return 0;
+}
+
+int rsc_cli_user_agent(const char *cmd, const char *val, rsc_bytes *out)
+{
+    int changed = 0;
+    if (rsc_agent_token(val, strlen(val), out, &changed) != RSC_OK)
+        return rsc_cli_fail(cmd, "user agent '%s' has no product token (letters, '_' and '-' "
+                            "that a user-agent line can name)", val);
+    return 0;
+}
+
+int rsc_cli_agent_opt(const char *cmd, int argc, char **argv, int *i, rsc_bytes *agents, size_t *n,
+                      size_t max)
+{
+    const char *val;
+    int r, user = 0;
+    if ((r = rsc_cli_opt(argc, argv, i, "--agent", &val)) == 0 &&
+        (r = rsc_cli_opt(argc, argv, i, "--exact-agent", &val)) == 0) {
+        if ((r = rsc_cli_opt(argc, argv, i, "--user-agent", &val)) == 0)
+            return 0;
+        user = 1;
+    }
+    if (r < 0)
+        return rsc_cli_fail(cmd, "%s needs a value", argv[*i]);
+    if (*n == max)
+        return rsc_cli_fail(cmd, "too many agents (at most %zu)", max);
+    r = user ? rsc_cli_user_agent(cmd, val, &agents[*n]) : rsc_cli_agent(cmd, val, &agents[*n]);
+    if (r)
+        return r;
+    ++*n;
+    return -1;
+}
+
+int rsc_cli_classify(const char *cmd, const char *path, const unsigned char *data, size_t len, int text)
+{
+    rsc_input_kind k = rsc_classify(data, len);
+    if (k == RSC_INPUT_BLOB)
+        return 1;
+    if (k == RSC_INPUT_TEXT || text)
+        return 0;
+    return rsc_cli_fail(cmd, "%s: %s, not read as a robots.txt (--text reads it as one)",
+                        strcmp(path, "-") == 0 ? "<stdin>" : path, rsc_input_kind_what(k));
 }
 
 int rsc_cli_next_url(char **args, size_t n, size_t *k, char **line, size_t *cap,
@@ -249,4 +315,19 @@ int rsc_cli_next_url(char **args, size_t n, size_t *k, char **line, size_t *cap,
             return 1;
         }
     }
+}
+
+void rsc_cli_json_str(FILE *out, const char *s, size_t n)
+{
+    putc('"', out);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c >= 0x20 && c < 0x7f)
+            putc(c, out);
+        else
+            fprintf(out, "\\u%04x", c);
+    }
+    putc('"', out);
 }

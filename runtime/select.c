@@ -64,6 +64,22 @@ static int add_unique(uint32_t *list, uint32_t *n, uint32_t x)
     return 1;
 }
 
+int rsc_agent_is_token(const char *name, size_t len)
+{
+    if (!name || len == 0)
+        return 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == '-'))
+            return 0;
+    }
+    return 1;
+}
+
+/* Names are matched as given, never cut (docs/SEMANTICS.md, "The crawler's
+ * name"): Google's matcher cuts the file's user-agent values, not the
+ * caller's name, so "AB42bot" names no group that "User-agent: AB42bot"
+ * opens (its token is "AB"). */
 rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
                       size_t n, rsc_selection *sel)
 {
@@ -77,6 +93,7 @@ rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
             memset(sel, 0, sizeof *sel);
             return RSC_E_ARG;
         }
+        sel->not_tokens += !rsc_agent_is_token(agents[i].ptr, agents[i].len);
         uint32_t k = find_agent(prog, (const uint8_t *)agents[i].ptr, agents[i].len);
         if (k == UINT32_MAX)
             continue;

@@ -100,6 +100,36 @@ typedef struct rsc_program {
 RSC_API rsc_status rsc_load(rsc_program *prog, const void *blob, size_t size,
                     rsc_load_error *err);
 
+/* What a byte string is, for every place where either a robots.txt or a
+ * blob may arrive (the CLI's SOURCE, a store's input, Python's parse). One
+ * rule, so that a damaged blob never becomes a robots.txt that allows
+ * everything:
+ * - RSC_INPUT_BLOB: the bytes begin with the blob magic (or are a non-empty
+ *   prefix of it), whatever the version byte or the rest. They are a blob:
+ *   rsc_load() them; if it fails, that is an error, never a reason to read
+ *   them as text.
+ * - RSC_INPUT_DAMAGED: at least 4 bytes whose first 4 are the magic with 1
+ *   or 2 bits changed: a damaged blob. No text starts so.
+ * - RSC_INPUT_BINARY: compressed data (gzip), a UTF-16 byte order mark, or
+ *   control bytes (NUL included; not tab, line ends, VT, FF; a run of one
+ *   byte counted once) that are at least 4 and more than 1/16 of the first
+ *   1024 bytes. A stray NUL or a block of NUL padding is still text.
+ * - RSC_INPUT_TEXT: anything else, the empty string included.
+ * Callers that read robots.txt text refuse DAMAGED and BINARY unless their
+ * caller asks for it (the CLI's --text, Python's text=True); a compiler
+ * asked to compile reads any bytes as Google does. Time: the first 1024
+ * bytes at most. data may be NULL when len is 0. */
+typedef enum rsc_input_kind {
+    RSC_INPUT_TEXT = 0,
+    RSC_INPUT_BLOB = 1,
+    RSC_INPUT_DAMAGED = 2,
+    RSC_INPUT_BINARY = 3
+} rsc_input_kind;
+RSC_API rsc_input_kind rsc_classify(const void *data, size_t len);
+
+/* A static phrase naming a kind ("damaged robotsc blob (...)"), never NULL. */
+RSC_API const char *rsc_input_kind_what(int kind);
+
 /* 1 when the blob was compiled with the rfc profile, 0 for google. */
 RSC_API int rsc_program_profile(const rsc_program *prog);
 
@@ -123,14 +153,27 @@ typedef struct rsc_selection {
     uint32_t n_roots; /* the sets' programs (their root offsets), resolved */
     uint32_t roots[RSC_MAX_SELECT]; /* once; 0 when there are more */
     const void *accel; /* rsc_accel_build()'s tables, or NULL (rsc_select) */
+    uint32_t not_tokens; /* agents given that are not product tokens (see
+                            rsc_agent_is_token): readable by the caller */
 } rsc_selection;
 
 /* Selects the rule sets for agents[0..n) (compared as spec F.2 says: as
- * given, case-insensitively, with the extracted tokens of the file).
+ * given, case-insensitively, with the extracted tokens of the file; a name
+ * is never cut or rewritten, docs/SEMANTICS.md "The crawler's name").
+ * sel->not_tokens counts the agents that are not product tokens: they are
+ * answered as Google answers them (no user-agent line can name them, so
+ * they get the '*' group), and a caller should say so, never in silence.
+ * For a whole User-Agent header, pass rsc_agent_token()'s token instead.
  * Returns RSC_E_ARG for n == 0 or NULL pointers, RSC_E_LIMIT if the agents
  * name more than RSC_MAX_SELECT distinct rule sets or file tokens. */
 RSC_API rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
                       size_t n, rsc_selection *sel);
+
+/* 1 when name[0..len) is a product token as Google's IsValidUserAgentToObey
+ * says: non-empty and only [A-Za-z_-]. A name that is not one can only
+ * select the '*' group (or, when empty, groups whose user-agent line holds
+ * no token). */
+RSC_API int rsc_agent_is_token(const char *name, size_t len);
 
 /* Whether every URL gets the same verdict under a selection (crawler-
  * commons' isAllowAll / isAllowNone): RSC_ALL_ALLOWED when no disallow rule

@@ -3,8 +3,14 @@
 
     >>> import robotsc
     >>> r = robotsc.Robots.parse(b"User-agent: *\\nDisallow: /private\\n")
-    >>> r.allowed("https://example.com/private/x", "Googlebot/2.1")
+    >>> r.allowed("https://example.com/private/x", "Googlebot")
     False
+    >>> r.allowed("https://example.com/private/x", user_agent="Googlebot/2.1")
+    False
+
+The agent is the crawler's name, matched as Google's library matches it
+(never cut; a name that is not a product token warns with AgentWarning);
+user_agent= takes a whole User-Agent header and uses its product token.
 
 Robots(blob) loads a blob made by compile() (or ``robotsc compile``) from
 any buffer without copying it. robotsc.protego is a drop-in for Protego,
@@ -13,6 +19,7 @@ files on a Dask cluster. See docs/PYTHON.md.
 """
 from ._robotsc import (  # noqa: F401
     MAX_BODY,
+    AgentWarning,
     BlobError,
     CompileError,
     Diagnostic,
@@ -48,7 +55,7 @@ def lint(body, profile="google"):
 
 
 __all__ = [
-    "BlobError", "CompileError", "Diagnostic", "Directive", "Error", "Explanation",
+    "AgentWarning", "BlobError", "CompileError", "Diagnostic", "Directive", "Error", "Explanation",
     "MAX_BODY", "Origin", "Policy", "RequestRate", "Robots", "URLError",
     "agent_token", "cache_ttl", "compile", "is_robots_url", "library_version",
     "lint", "origin", "status_policy",

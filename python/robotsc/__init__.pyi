@@ -3,6 +3,7 @@ from typing import List
 
 from ._robotsc import (
     MAX_BODY as MAX_BODY,
+    AgentWarning as AgentWarning,
     BlobError as BlobError,
     CompileError as CompileError,
     Diagnostic as Diagnostic,

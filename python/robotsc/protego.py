@@ -9,6 +9,10 @@
 Same surface as protego.Protego: parse(), can_fetch(), crawl_delay(),
 request_rate(), visit_time(), sitemaps, preferred_host. Verdicts are
 Google's (docs/SEMANTICS.md); docs/PYTHON.md lists where Protego differs.
+As Protego, every user_agent argument may be a whole User-Agent header: it
+is reduced to its product token (Robots.allowed(..., user_agent=...)), and
+"*" means the '*' group. Any content is read as a robots.txt, as Protego
+reads any text (Robots.parse(..., text=True)).
 """
 import re
 from collections import namedtuple
@@ -22,7 +26,6 @@ RequestRate = namedtuple("RequestRate", ["requests", "seconds", "start_time", "e
 VisitTime = namedtuple("VisitTime", ["start_time", "end_time"])
 
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
-_WINDOW = re.compile(r"^\s*(\d{2}):?(\d{2})\s*-\s*(\d{2}):?(\d{2})\s*$")
 
 
 def quote_url(url):
@@ -38,14 +41,16 @@ def quote_url(url):
     return _NON_ASCII.sub(lambda m: b"%%%02X" % m.group(0)[0], url)
 
 
-def _window(value):
-    m = _WINDOW.match(value or "")
-    if not m:
-        return None
-    h1, m1, h2, m2 = (int(g) for g in m.groups())
+def _window(value, sep):
+    """A time window read as Protego 0.3+ reads one: exactly two parts when
+    split on sep ("-" in request-rate, one space in visit-time), each read
+    as hours from its first two and minutes from its last two characters
+    ("0200" and "02:00" alike). None when Protego would reject it."""
     try:
-        return time(h1, m1), time(h2, m2)
-    except ValueError:
+        start, end = value.split(sep)
+        return (time(int(start[:2]), int(start[-2:])),
+                time(int(end[:2]), int(end[-2:])))
+    except (ValueError, TypeError, AttributeError):
         return None
 
 
@@ -60,7 +65,7 @@ class Protego:
         """Parses a robots.txt (str, or bytes taken as they are)."""
         if isinstance(content, str):
             content = content.encode("utf-8", "surrogateescape")
-        return cls(Robots.parse(content))
+        return cls(Robots.parse(content, text=True))
 
     @property
     def robots(self):
@@ -69,24 +74,25 @@ class Protego:
 
     def can_fetch(self, url, user_agent):
         """True if user_agent (a name or a User-Agent header) may fetch url."""
-        return self._robots.allowed(quote_url(url), user_agent)
+        return self._robots.allowed(quote_url(url), user_agent=user_agent)
 
     def crawl_delay(self, user_agent):
         """Crawl-delay in seconds (float) for user_agent, or None."""
-        return self._robots.crawl_delay(user_agent)
+        return self._robots.crawl_delay(user_agent=user_agent)
 
     def request_rate(self, user_agent):
         """RequestRate(requests, seconds, start_time, end_time) or None."""
-        rate = self._robots.request_rate(user_agent)
+        rate = self._robots.request_rate(user_agent=user_agent)
         if rate is None:
             return None
         start = end = None
-        raw = self._robots.group_directive("request-rate", user_agent) or ""
-        parts = raw.split(None, 1)
-        if len(parts) == 2:
-            w = _window(parts[1])
-            if w:
-                start, end = w
+        raw = self._robots.group_directive("request-rate", user_agent=user_agent) or ""
+        parts = raw.split()
+        if len(parts) == 2:  # Protego: a malformed window voids the line
+            w = _window(parts[1], "-")
+            if w is None:
+                return None
+            start, end = w
         seconds = rate.seconds
         if seconds == int(seconds):
             seconds = int(seconds)
@@ -94,7 +100,7 @@ class Protego:
 
     def visit_time(self, user_agent):
         """VisitTime(start_time, end_time) from a Visit-time line, or None."""
-        w = _window(self._robots.group_directive("visit-time", user_agent))
+        w = _window(self._robots.group_directive("visit-time", user_agent=user_agent), " ")
         return VisitTime(*w) if w else None
 
     @property

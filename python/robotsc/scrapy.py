@@ -7,7 +7,12 @@
 
 Bodies that are empty or not UTF-8 allow everything, as Scrapy's other
 parsers do; anything else is compiled byte for byte (a body that is not a
-robots.txt has no rules, so it allows everything too).
+robots.txt has no rules, so it allows everything too: Robots.parse(...,
+text=True), Scrapy's reading of any body).
+
+Scrapy passes its whole User-Agent setting as user_agent: it is reduced to
+its product token (Robots.allowed(..., user_agent=...)), Scrapy's
+convention, not the name-as-given rule of robotsc's own API.
 """
 import logging
 
@@ -35,7 +40,7 @@ class RobotParser(_ScrapyRobotParser):
             logger.warning("robots.txt is not UTF-8: treating it as an empty file (allow all)",
                            extra={"spider": spider})
             body = b""
-        self.robots = Robots.parse(body)
+        self.robots = Robots.parse(body, text=True)
 
     @classmethod
     def from_crawler(cls, crawler, robotstxt_body):
@@ -43,6 +48,15 @@ class RobotParser(_ScrapyRobotParser):
         return cls(robotstxt_body, spider)
 
     def allowed(self, url, user_agent):
-        if isinstance(user_agent, (bytes, bytearray)):
-            user_agent = bytes(user_agent)
-        return self.robots.allowed(quote_url(url), user_agent)
+        return self.robots.allowed(quote_url(url), user_agent=_ua(user_agent))
+
+    def crawl_delay(self, user_agent):
+        """Crawl-delay in seconds (float) for user_agent, or None (the
+        parser interface of Scrapy 2.18)."""
+        return self.robots.crawl_delay(user_agent=_ua(user_agent))
+
+
+def _ua(user_agent):
+    if isinstance(user_agent, (bytearray, memoryview)):
+        return bytes(user_agent)
+    return user_agent

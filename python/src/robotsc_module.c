@@ -28,7 +28,7 @@
 #define ROBOTSC_PY_VERSION "0"
 #endif
 
-static PyObject *Error, *BlobError, *CompileError, *URLError;
+static PyObject *Error, *BlobError, *CompileError, *URLError, *AgentWarning;
 #ifdef RSC_HAVE_STORE
 static PyObject *StoreError, *StoreKeyError;
 #endif
@@ -152,15 +152,109 @@ static PyObject *str_from(const char *p, size_t n)
     return PyUnicode_DecodeUTF8(p ? p : "", (Py_ssize_t)n, "surrogateescape");
 }
 
-/* The product token of a User-Agent value (a token, "Name/1.2" or a full
- * header); the value itself when the runtime finds none. */
-static void agent_token(const char *ua, size_t len, rsc_bytes *tok)
+/* ---- the crawler's name ------------------------------------------------ */
+
+/* The crawler's names for one call (docs/SEMANTICS.md, "The crawler's
+ * name"; the same rule as the C library and the CLI). agent: a str/bytes
+ * name or a sequence of names, each used as given (never cut), with an
+ * AgentWarning for a name that is not a product token (it can only get the
+ * '*' group). user_agent: a whole User-Agent header or Name/version,
+ * reduced to its product token (rsc_agent_token); one without a token is
+ * used as given, with an AgentWarning unless it is "*" (the '*' group, as
+ * Protego and urllib callers mean it). */
+#define MAX_AGENTS 64
+typedef struct agent_args {
+    rsc_bytes names[MAX_AGENTS];
+    text_arg ts[MAX_AGENTS];
+    Py_ssize_t n; /* names, and ts[0..n) to release */
+    PyObject *seq;
+} agent_args;
+
+static void agents_release(agent_args *a)
 {
-    int changed = 0;
-    if (rsc_agent_token(ua, len, tok, &changed) != RSC_OK) {
-        tok->ptr = ua;
-        tok->len = len;
+    for (Py_ssize_t i = 0; i < a->n; i++)
+        release_text(&a->ts[i]);
+    a->n = 0;
+    Py_CLEAR(a->seq);
+}
+
+static int agent_warn(const char *what, const char *p, size_t n, const char *why)
+{
+    PyObject *name = PyUnicode_DecodeUTF8(p ? p : "", (Py_ssize_t)n, "surrogateescape");
+    if (!name)
+        return -1;
+    int r = n == 0 ? PyErr_WarnFormat(AgentWarning, 1, "%s '' %s: as in Google's library it names only "
+                                      "user-agent lines without a token ('User-agent: 123'), else the "
+                                      "'*' group answers", what, why)
+                   : PyErr_WarnFormat(AgentWarning, 1, "%s %R %s: no user-agent line can name it, so it "
+                                      "is answered by the '*' group as Google answers it", what, name, why);
+    Py_DECREF(name);
+    return r;
+}
+
+static int is_none(PyObject *o)
+{
+    return o == NULL || o == Py_None;
+}
+
+/* Fills *a; 0, or -1 with an exception (agents_release() done). */
+static int agents_get(PyObject *agent, PyObject *ua, agent_args *a)
+{
+    a->n = 0;
+    a->seq = NULL;
+    if (is_none(agent) == is_none(ua)) {
+        PyErr_SetString(PyExc_TypeError, is_none(agent)
+            ? "give agent (the crawler's name) or user_agent (a User-Agent header)"
+            : "give agent or user_agent, not both");
+        return -1;
     }
+    if (!is_none(ua)) {
+        if (get_text(ua, &a->ts[0], "user_agent") < 0)
+            return -1;
+        a->n = 1;
+        int changed = 0;
+        if (rsc_agent_token(a->ts[0].ptr, a->ts[0].len, &a->names[0], &changed) != RSC_OK) {
+            a->names[0].ptr = a->ts[0].ptr;
+            a->names[0].len = a->ts[0].len;
+            if (!(a->ts[0].len == 1 && a->ts[0].ptr[0] == '*') &&
+                agent_warn("user_agent", a->ts[0].ptr, a->ts[0].len, "has no product token") < 0) {
+                agents_release(a);
+                return -1;
+            }
+        }
+        return 0;
+    }
+    if (PyUnicode_Check(agent) || PyBytes_Check(agent)) {
+        if (get_text(agent, &a->ts[0], "agent") < 0)
+            return -1;
+        a->n = 1;
+    } else {
+        a->seq = PySequence_Fast(agent, "agent must be str, bytes or a sequence of names");
+        if (!a->seq)
+            return -1;
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(a->seq);
+        if (m == 0 || m > MAX_AGENTS) {
+            Py_CLEAR(a->seq);
+            PyErr_SetString(PyExc_ValueError, "agent list must hold 1 to 64 names");
+            return -1;
+        }
+        for (; a->n < m; a->n++)
+            if (get_text(PySequence_Fast_GET_ITEM(a->seq, a->n), &a->ts[a->n], "agent name") < 0) {
+                agents_release(a);
+                return -1;
+            }
+    }
+    for (Py_ssize_t i = 0; i < a->n; i++) {
+        a->names[i].ptr = a->ts[i].ptr;
+        a->names[i].len = a->ts[i].len;
+        if (!rsc_agent_is_token(a->ts[i].ptr, a->ts[i].len) &&
+            agent_warn("agent", a->ts[i].ptr, a->ts[i].len,
+                       "is not a product token ([A-Za-z_-]+; for a User-Agent header pass user_agent=)") < 0) {
+            agents_release(a);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* ---- compile ----------------------------------------------------------- */
@@ -276,6 +370,7 @@ typedef struct RobotsObject {
     int zero_copy;
     rsc_program prog;
     PyObject *sel_key; /* agent of the cached selection (str/bytes), or NULL */
+    int sel_ua;        /* 1: sel_key was given as user_agent */
     rsc_selection sel;
     PyObject *weakrefs;
 } RobotsObject;
@@ -368,78 +463,54 @@ static void robots_dealloc(RobotsObject *r)
     Py_TYPE(r)->tp_free((PyObject *)r);
 }
 
-/* Fills *sel for agent: a str/bytes User-Agent (its product token is used)
- * or a sequence of names used as given (spec F.7). Returns a pointer to
- * the selection (the cache or *tmp), or NULL with an exception. */
-static const rsc_selection *robots_select(RobotsObject *r, PyObject *agent, rsc_selection *tmp)
+/* Fills *sel for agent or ua (agents_get). Returns a pointer to the
+ * selection (the cache or *tmp), or NULL with an exception. */
+static const rsc_selection *robots_select(RobotsObject *r, PyObject *agent, PyObject *ua, rsc_selection *tmp)
 {
-    int single = PyUnicode_Check(agent) || PyBytes_Check(agent);
+    int use_ua = !is_none(ua);
+    PyObject *key = use_ua ? ua : agent;
     /* Only exact str/bytes are cached: comparing them runs no Python code,
      * so no other thread can replace the cache in between. */
-    int cacheable = PyUnicode_CheckExact(agent) || PyBytes_CheckExact(agent);
-    if (cacheable && r->sel_key && (r->sel_key == agent ||
-        (Py_TYPE(r->sel_key) == Py_TYPE(agent) &&
-         PyObject_RichCompareBool(r->sel_key, agent, Py_EQ) == 1)))
+    int cacheable = is_none(agent) != is_none(ua) && (PyUnicode_CheckExact(key) || PyBytes_CheckExact(key));
+    if (cacheable && r->sel_key && r->sel_ua == use_ua && (r->sel_key == key ||
+        (Py_TYPE(r->sel_key) == Py_TYPE(key) &&
+         PyObject_RichCompareBool(r->sel_key, key, Py_EQ) == 1)))
         return &r->sel;
-    rsc_status st;
-    if (single) {
-        text_arg t;
-        if (get_text(agent, &t, "agent") < 0)
-            return NULL;
-        rsc_bytes tok;
-        agent_token(t.ptr, t.len, &tok);
-        st = rsc_select(&r->prog, &tok, 1, tmp);
-        if (st == RSC_OK && !cacheable)
-            return tmp;
-        if (st == RSC_OK) {
-            memcpy(&r->sel, tmp, sizeof *tmp);
-            Py_INCREF(agent);
-            Py_XSETREF(r->sel_key, agent);
-            return &r->sel;
-        }
-    } else {
-        PyObject *seq = PySequence_Fast(agent, "agent must be str, bytes or a sequence of names");
-        if (!seq)
-            return NULL;
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-        if (n == 0 || n > 64) {
-            Py_DECREF(seq);
-            PyErr_SetString(PyExc_ValueError, "agent list must hold 1 to 64 names");
-            return NULL;
-        }
-        rsc_bytes names[64];
-        text_arg ts[64];
-        Py_ssize_t got = 0;
-        for (; got < n; got++) {
-            if (get_text(PySequence_Fast_GET_ITEM(seq, got), &ts[got], "agent name") < 0)
-                break;
-            names[got].ptr = ts[got].ptr;
-            names[got].len = ts[got].len;
-        }
-        st = got == n ? rsc_select(&r->prog, names, (size_t)n, tmp) : RSC_OK;
-        for (Py_ssize_t i = 0; i < got; i++)
-            release_text(&ts[i]);
-        Py_DECREF(seq);
-        if (got != n)
-            return NULL;
-        if (st == RSC_OK)
-            return tmp;
+    agent_args a;
+    if (agents_get(agent, ua, &a) < 0)
+        return NULL;
+    rsc_status st = rsc_select(&r->prog, a.names, (size_t)a.n, tmp);
+    agents_release(&a);
+    if (st != RSC_OK) {
+        raise_rsc(Error, "cannot select agents", st);
+        return NULL;
     }
-    raise_rsc(Error, "cannot select agents", st);
-    return NULL;
+    if (!cacheable)
+        return tmp;
+    memcpy(&r->sel, tmp, sizeof *tmp);
+    Py_INCREF(key);
+    Py_XSETREF(r->sel_key, key);
+    r->sel_ua = use_ua;
+    return &r->sel;
 }
 
+#define AGENT_DOC \
+"agent is the crawler's name, matched exactly as Google's library matches\n" \
+"it (never cut: 'FooBot/1.0' names no group; a name that is not a product\n" \
+"token gets the '*' group, with an AgentWarning), or a list of names (spec\n" \
+"F.7). user_agent= instead takes a whole User-Agent header or Name/version\n" \
+"and uses its product token ('Mozilla/5.0 (compatible; Googlebot/2.1)' ->\n" \
+"'Googlebot'). Give one of the two.\n"
+
 PyDoc_STRVAR(allowed_doc,
-"allowed($self, /, url, agent)\n--\n\n-> bool. "
+"allowed($self, /, url, agent=None, *, user_agent=None)\n--\n\n-> bool. "
 "Google's verdict for url (str or bytes; matched byte for byte, as the\n"
-"C library does) for agent: a product token ('Googlebot'), 'Name/1.2' or a\n"
-"full User-Agent header (its product token is used), or a list of names\n"
-"used as given (spec F.7: a crawler with several names).");
+"C library does). " AGENT_DOC);
 
 static PyObject *robots_allowed(RobotsObject *r, PyObject *const *args, Py_ssize_t n, PyObject *kw)
 {
-    static const char *names[] = {"url", "agent"};
-    PyObject *a[2] = {NULL, NULL};
+    static const char *names[] = {"url", "agent", "user_agent"};
+    PyObject *a[3] = {NULL, NULL, NULL};
     if (n > 2) {
         PyErr_SetString(PyExc_TypeError, "allowed() takes 2 arguments (url, agent)");
         return NULL;
@@ -449,7 +520,10 @@ static PyObject *robots_allowed(RobotsObject *r, PyObject *const *args, Py_ssize
     if (kw) {
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kw); i++) {
             const char *k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kw, i));
-            int j = k && strcmp(k, names[0]) == 0 ? 0 : k && strcmp(k, names[1]) == 0 ? 1 : -1;
+            int j = -1;
+            for (int m = 0; k && m < 3; m++)
+                if (strcmp(k, names[m]) == 0)
+                    j = m;
             if (j < 0 || a[j]) {
                 PyErr_Format(PyExc_TypeError, "allowed() got an unexpected or repeated argument '%s'", k ? k : "?");
                 return NULL;
@@ -457,12 +531,12 @@ static PyObject *robots_allowed(RobotsObject *r, PyObject *const *args, Py_ssize
             a[j] = args[n + i];
         }
     }
-    if (!a[0] || !a[1]) {
-        PyErr_SetString(PyExc_TypeError, "allowed() needs url and agent");
+    if (!a[0]) {
+        PyErr_SetString(PyExc_TypeError, "allowed() needs url and agent (or user_agent=)");
         return NULL;
     }
     rsc_selection tmp;
-    const rsc_selection *sel = robots_select(r, a[1], &tmp);
+    const rsc_selection *sel = robots_select(r, a[1], a[2], &tmp);
     if (!sel)
         return NULL;
     text_arg u;
@@ -474,19 +548,19 @@ static PyObject *robots_allowed(RobotsObject *r, PyObject *const *args, Py_ssize
 }
 
 PyDoc_STRVAR(explain_doc,
-"explain($self, /, url, agent)\n--\n\n-> Explanation. "
+"explain($self, /, url, agent=None, *, user_agent=None)\n--\n\n-> Explanation. "
 "The verdict and the rule that decided it: Explanation(allowed, line,\n"
 "pattern) with .decided, .rule ('allow', 'disallow' or None) and\n"
 ".priority. line is 0 and pattern None when no rule applied.");
 
 static PyObject *robots_explain(RobotsObject *r, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"url", "agent", NULL};
-    PyObject *url, *agent;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:explain", kwlist, &url, &agent))
+    static char *kwlist[] = {"url", "agent", "user_agent", NULL};
+    PyObject *url, *agent = NULL, *ua = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$O:explain", kwlist, &url, &agent, &ua))
         return NULL;
     rsc_selection tmp;
-    const rsc_selection *sel = robots_select(r, agent, &tmp);
+    const rsc_selection *sel = robots_select(r, agent, ua, &tmp);
     if (!sel)
         return NULL;
     text_arg u;
@@ -522,21 +596,21 @@ static PyObject *robots_explain(RobotsObject *r, PyObject *args, PyObject *kw)
 }
 
 PyDoc_STRVAR(allowed_many_doc,
-"allowed_many($self, /, urls, agent, out=None)\n--\n\n-> list[bool] | out. "
+"allowed_many($self, /, urls, agent=None, out=None, *, user_agent=None)\n--\n\n-> list[bool] | out. "
 "Verdicts for an iterable of URLs (str or bytes) for one agent, matched\n"
 "without the GIL. With out (a writable buffer of at least len(urls)\n"
 "bytes) the verdicts are written there as 1/0 and out is returned.");
 
 static PyObject *robots_allowed_many(RobotsObject *r, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"urls", "agent", "out", NULL};
-    PyObject *urls, *agent, *out = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:allowed_many", kwlist, &urls, &agent, &out))
+    static char *kwlist[] = {"urls", "agent", "out", "user_agent", NULL};
+    PyObject *urls, *agent = NULL, *out = NULL, *ua = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OO$O:allowed_many", kwlist, &urls, &agent, &out, &ua))
         return NULL;
     if (out == Py_None)
         out = NULL;
     rsc_selection tmp;
-    const rsc_selection *s = robots_select(r, agent, &tmp);
+    const rsc_selection *s = robots_select(r, agent, ua, &tmp);
     if (!s)
         return NULL;
     rsc_selection sel;
@@ -630,14 +704,18 @@ fail:
 }
 
 PyDoc_STRVAR(crawl_delay_doc,
-"crawl_delay($self, agent, /)\n--\n\n-> float | None. "
+"crawl_delay($self, /, agent=None, *, user_agent=None)\n--\n\n-> float | None. "
 "Crawl-delay in seconds of the groups that apply to agent (the global\n"
 "groups when none names it), or None when there is none.");
 
-static PyObject *robots_crawl_delay(RobotsObject *r, PyObject *agent)
+static PyObject *robots_crawl_delay(RobotsObject *r, PyObject *args, PyObject *kw)
 {
+    static char *kwlist[] = {"agent", "user_agent", NULL};
+    PyObject *agent = NULL, *ua = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$O:crawl_delay", kwlist, &agent, &ua))
+        return NULL;
     rsc_selection tmp;
-    const rsc_selection *sel = robots_select(r, agent, &tmp);
+    const rsc_selection *sel = robots_select(r, agent, ua, &tmp);
     if (!sel)
         return NULL;
     double secs = 0;
@@ -647,14 +725,18 @@ static PyObject *robots_crawl_delay(RobotsObject *r, PyObject *agent)
 }
 
 PyDoc_STRVAR(request_rate_doc,
-"request_rate($self, agent, /)\n--\n\n-> RequestRate | None. "
+"request_rate($self, /, agent=None, *, user_agent=None)\n--\n\n-> RequestRate | None. "
 "Request-rate of the groups that apply to agent as RequestRate(requests,\n"
 "seconds), or None when there is none or it cannot be read.");
 
-static PyObject *robots_request_rate(RobotsObject *r, PyObject *agent)
+static PyObject *robots_request_rate(RobotsObject *r, PyObject *args, PyObject *kw)
 {
+    static char *kwlist[] = {"agent", "user_agent", NULL};
+    PyObject *agent = NULL, *ua = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$O:request_rate", kwlist, &agent, &ua))
+        return NULL;
     rsc_selection tmp;
-    const rsc_selection *sel = robots_select(r, agent, &tmp);
+    const rsc_selection *sel = robots_select(r, agent, ua, &tmp);
     if (!sel)
         return NULL;
     uint32_t req = 0;
@@ -678,19 +760,19 @@ static PyObject *robots_request_rate(RobotsObject *r, PyObject *agent)
 }
 
 PyDoc_STRVAR(group_directive_doc,
-"group_directive($self, /, key, agent)\n--\n\n-> str | None. "
+"group_directive($self, /, key, agent=None, *, user_agent=None)\n--\n\n-> str | None. "
 "The value of the first directive named key (case-insensitive, e.g.\n"
 "'crawl-delay') in the groups that apply to agent, or None.");
 
 static PyObject *robots_group_directive(RobotsObject *r, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"key", "agent", NULL};
+    static char *kwlist[] = {"key", "agent", "user_agent", NULL};
     const char *key;
-    PyObject *agent;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "sO:group_directive", kwlist, &key, &agent))
+    PyObject *agent = NULL, *ua = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|O$O:group_directive", kwlist, &key, &agent, &ua))
         return NULL;
     rsc_selection tmp;
-    const rsc_selection *sel = robots_select(r, agent, &tmp);
+    const rsc_selection *sel = robots_select(r, agent, ua, &tmp);
     if (!sel)
         return NULL;
     rsc_bytes v;
@@ -777,18 +859,42 @@ static PyObject *robots_get_blob(RobotsObject *r, void *c)
 }
 
 PyDoc_STRVAR(parse_doc,
-"parse($type, /, body, profile='google')\n--\n\n-> Robots. "
-"Compiles a robots.txt body (bytes-like or str) and loads the blob.");
+"parse($type, /, body, profile='google', *, text=False)\n--\n\n-> Robots. "
+"Compiles a robots.txt body (bytes-like or str) and loads the blob. What\n"
+"body is, is the C library's rule (rsc_classify): bytes that begin with\n"
+"the blob magic are a blob, loaded as Robots(body) does (BlobError when it\n"
+"fails verification, never read as text); bytes that look like a damaged\n"
+"blob (BlobError) or binary (Error) are refused unless text=True reads\n"
+"them as a robots.txt.");
 
 static PyObject *robots_parse(PyObject *cls, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"body", "profile", NULL};
+    static char *kwlist[] = {"body", "profile", "text", NULL};
     PyObject *body, *prof = NULL;
+    int text = 0;
     rsc_profile profile;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:parse", kwlist, &body, &prof))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$p:parse", kwlist, &body, &prof, &text))
         return NULL;
     if (parse_profile(prof, &profile) < 0)
         return NULL;
+    text_arg t;
+    if (get_text(body, &t, "body") < 0)
+        return NULL;
+    rsc_input_kind kind = rsc_classify(t.ptr, t.len);
+    release_text(&t);
+    if (kind == RSC_INPUT_BLOB)
+        return (PyObject *)robots_from_buffer((PyTypeObject *)cls, body);
+    if (kind != RSC_INPUT_TEXT && !text) {
+        PyObject *msg = PyUnicode_FromFormat("%s, not read as a robots.txt (text=True reads it as one)",
+                                             rsc_input_kind_what(kind));
+        if (msg) {
+            raise_status(kind == RSC_INPUT_DAMAGED ? BlobError : Error, PyUnicode_AsUTF8(msg),
+                         kind == RSC_INPUT_DAMAGED ? RSC_E_MAGIC : RSC_E_ARG,
+                         rsc_input_kind_what(kind), kind == RSC_INPUT_DAMAGED ? 0 : -1, NULL);
+            Py_DECREF(msg);
+        }
+        return NULL;
+    }
     PyObject *blob = compile_body(body, profile, NULL);
     if (!blob)
         return NULL;
@@ -816,8 +922,8 @@ static PyMethodDef robots_methods[] = {
     {"allowed", (PyCFunction)(void (*)(void))robots_allowed, METH_FASTCALL | METH_KEYWORDS, allowed_doc},
     {"explain", (PyCFunction)(void (*)(void))robots_explain, METH_VARARGS | METH_KEYWORDS, explain_doc},
     {"allowed_many", (PyCFunction)(void (*)(void))robots_allowed_many, METH_VARARGS | METH_KEYWORDS, allowed_many_doc},
-    {"crawl_delay", (PyCFunction)robots_crawl_delay, METH_O, crawl_delay_doc},
-    {"request_rate", (PyCFunction)robots_request_rate, METH_O, request_rate_doc},
+    {"crawl_delay", (PyCFunction)(void (*)(void))robots_crawl_delay, METH_VARARGS | METH_KEYWORDS, crawl_delay_doc},
+    {"request_rate", (PyCFunction)(void (*)(void))robots_request_rate, METH_VARARGS | METH_KEYWORDS, request_rate_doc},
     {"group_directive", (PyCFunction)(void (*)(void))robots_group_directive, METH_VARARGS | METH_KEYWORDS, group_directive_doc},
     {"parse", (PyCFunction)(void (*)(void))robots_parse, METH_VARARGS | METH_KEYWORDS | METH_CLASS, parse_doc},
     {"__reduce__", (PyCFunction)robots_reduce, METH_NOARGS, "Pickle support: the blob's bytes."},
@@ -1013,7 +1119,11 @@ static PyObject *py_agent_token(PyObject *self, PyObject *arg)
     if (get_text(arg, &t, "user_agent") < 0)
         return NULL;
     rsc_bytes tok;
-    agent_token(t.ptr, t.len, &tok);
+    int changed = 0;
+    if (rsc_agent_token(t.ptr, t.len, &tok, &changed) != RSC_OK) {
+        tok.ptr = t.ptr; /* no token: the value itself, as before */
+        tok.len = t.len;
+    }
     PyObject *s = str_from(tok.ptr, tok.len);
     release_text(&t);
     return s;
@@ -1029,6 +1139,7 @@ typedef struct StoreObject {
     rsc_store *st;
     rsc_store_cache *cache;
     PyObject *cache_agent; /* the str/bytes agent the cache's selection is for */
+    int cache_ua;          /* 1: cache_agent was given as user_agent */
     PyObject *weakrefs;
 } StoreObject;
 
@@ -1128,85 +1239,113 @@ static PyObject *store_exit(StoreObject *s, PyObject *args)
 }
 
 PyDoc_STRVAR(store_allowed_doc,
-"allowed($self, /, url, agent, now=0)\n--\n\n-> bool. "
-"Routes url to its origin's record, verifies the blob and returns the\n"
-"verdict for agent (as Robots.allowed). Raises StoreKeyError (a KeyError)\n"
-"when the store has no record for the origin (or it expired before now,\n"
-"Unix seconds; 0 does not check expiry), URLError-like StoreError for a\n"
-"URL with no robots.txt, StoreError for a damaged record.");
+"allowed($self, /, url, agent=None, now=0, *, user_agent=None, missing=None)\n--\n\n"
+"-> bool | missing. Routes url to its origin's record, verifies the blob\n"
+"and returns the verdict for agent or user_agent (as Robots.allowed takes\n"
+"them). When the store has no record for the origin (or it expired before\n"
+"now, Unix seconds; 0 does not check expiry) it returns missing (None by\n"
+"default: the common case for a crawler, which then fetches robots.txt).\n"
+"Raises StoreError for a URL with no robots.txt and for a damaged record:\n"
+"never a verdict.");
+
+PyDoc_STRVAR(store_allowed_many_doc,
+"allowed_many($self, /, urls, agent=None, now=0, *, user_agent=None, missing=None)\n--\n\n"
+"-> list[bool | missing]. Store.allowed for every URL of an iterable (any\n"
+"origins), in one read transaction; StoreError as allowed() raises it.");
+
+/* The store cache holds selections for one crawler: a new agent, a new
+ * cache. Returns the cache to use (NULL: none). */
+static rsc_store_cache *store_cache_for(StoreObject *s, PyObject *agent, PyObject *ua)
+{
+    int use_ua = !is_none(ua);
+    PyObject *key = use_ua ? ua : agent;
+    if (!(PyUnicode_CheckExact(key) || PyBytes_CheckExact(key)))
+        return NULL;
+    if (!s->cache_agent || s->cache_ua != use_ua || (s->cache_agent != key &&
+        !(Py_TYPE(s->cache_agent) == Py_TYPE(key) &&
+          PyObject_RichCompareBool(s->cache_agent, key, Py_EQ) == 1))) {
+        rsc_store_cache_free(s->cache);
+        s->cache = rsc_store_cache_new(256, 0);
+        Py_INCREF(key);
+        Py_XSETREF(s->cache_agent, key);
+        s->cache_ua = use_ua;
+    }
+    return s->cache;
+}
+
+/* allowed() and allowed_many(): urls is one URL (many == 0) or an
+ * iterable of them. */
+static PyObject *store_check_urls(StoreObject *s, PyObject *urls, int many, PyObject *agent, PyObject *ua,
+                                  long long now, PyObject *missing)
+{
+    if (store_open_check(s) < 0)
+        return NULL;
+    if (!missing)
+        missing = Py_None;
+    agent_args a;
+    if (agents_get(agent, ua, &a) < 0)
+        return NULL;
+    PyObject *tup = many ? PySequence_Tuple(urls) : Py_BuildValue("(O)", urls);
+    PyObject *out = tup ? PyList_New(PyTuple_GET_SIZE(tup)) : NULL;
+    if (!out) {
+        Py_XDECREF(tup);
+        agents_release(&a);
+        return NULL;
+    }
+    rsc_store_cache *cache = store_cache_for(s, agent, ua);
+    rsc_store_txn *t = NULL;
+    rsc_store_status st = rsc_store_begin(s->st, &t);
+    for (Py_ssize_t i = 0; st == RSC_STORE_OK && i < PyTuple_GET_SIZE(tup); i++) {
+        text_arg u;
+        if (get_text(PyTuple_GET_ITEM(tup, i), &u, "url") < 0) {
+            Py_CLEAR(out);
+            break;
+        }
+        int verdict = 0;
+        st = rsc_store_check(t, cache, a.names, (size_t)a.n, u.ptr, u.len, (int64_t)now, &verdict);
+        release_text(&u);
+        if (st == RSC_STORE_NOTFOUND) {
+            st = RSC_STORE_OK;
+            PyList_SET_ITEM(out, i, Py_NewRef(missing));
+        } else if (st == RSC_STORE_OK) {
+            PyList_SET_ITEM(out, i, PyBool_FromLong(verdict == RSC_STORE_ALLOW));
+        }
+    }
+    rsc_store_end(t);
+    agents_release(&a);
+    Py_DECREF(tup);
+    if (!out)
+        return NULL;
+    if (st != RSC_STORE_OK) {
+        Py_DECREF(out);
+        return raise_store(s, "cannot check the URL", st);
+    }
+    if (many)
+        return out;
+    PyObject *one = Py_NewRef(PyList_GET_ITEM(out, 0));
+    Py_DECREF(out);
+    return one;
+}
 
 static PyObject *store_allowed(StoreObject *s, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"url", "agent", "now", NULL};
-    PyObject *url, *agent;
+    static char *kwlist[] = {"url", "agent", "now", "user_agent", "missing", NULL};
+    PyObject *url, *agent = NULL, *ua = NULL, *missing = NULL;
     long long now = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|L:allowed", kwlist, &url, &agent, &now))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OL$OO:allowed", kwlist, &url, &agent, &now, &ua, &missing))
         return NULL;
-    if (store_open_check(s) < 0)
+    return store_check_urls(s, url, 0, agent, ua, now, missing);
+}
+
+static PyObject *store_allowed_many(StoreObject *s, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"urls", "agent", "now", "user_agent", "missing", NULL};
+    PyObject *urls, *agent = NULL, *ua = NULL, *missing = NULL;
+    long long now = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OL$OO:allowed_many", kwlist, &urls, &agent, &now, &ua,
+                                     &missing))
         return NULL;
-    rsc_bytes names[64];
-    text_arg ts[64];
-    Py_ssize_t n = 0;
-    int single = PyUnicode_Check(agent) || PyBytes_Check(agent);
-    PyObject *seq = NULL;
-    if (single) {
-        if (get_text(agent, &ts[0], "agent") < 0)
-            return NULL;
-        agent_token(ts[0].ptr, ts[0].len, &names[0]);
-        n = 1;
-    } else {
-        seq = PySequence_Fast(agent, "agent must be str, bytes or a sequence of names");
-        if (!seq)
-            return NULL;
-        Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
-        if (m == 0 || m > 64) {
-            Py_DECREF(seq);
-            PyErr_SetString(PyExc_ValueError, "agent list must hold 1 to 64 names");
-            return NULL;
-        }
-        for (; n < m; n++) {
-            if (get_text(PySequence_Fast_GET_ITEM(seq, n), &ts[n], "agent name") < 0)
-                break;
-            names[n].ptr = ts[n].ptr;
-            names[n].len = ts[n].len;
-        }
-        if (n != m)
-            goto done_err;
-    }
-    /* The cache holds selections for one agent: a new agent, a new cache. */
-    rsc_store_cache *cache = NULL;
-    if (PyUnicode_CheckExact(agent) || PyBytes_CheckExact(agent)) {
-        if (!s->cache_agent || (s->cache_agent != agent &&
-            !(Py_TYPE(s->cache_agent) == Py_TYPE(agent) &&
-              PyObject_RichCompareBool(s->cache_agent, agent, Py_EQ) == 1))) {
-            rsc_store_cache_free(s->cache);
-            s->cache = rsc_store_cache_new(256, 0);
-            Py_INCREF(agent);
-            Py_XSETREF(s->cache_agent, agent);
-        }
-        cache = s->cache;
-    }
-    text_arg u;
-    if (get_text(url, &u, "url") < 0)
-        goto done_err;
-    rsc_store_txn *t = NULL;
-    int verdict = 0;
-    rsc_store_status st = rsc_store_begin(s->st, &t);
-    if (st == RSC_STORE_OK)
-        st = rsc_store_check(t, cache, names, (size_t)n, u.ptr, u.len, (int64_t)now, &verdict);
-    rsc_store_end(t);
-    release_text(&u);
-    for (Py_ssize_t i = 0; i < n; i++)
-        release_text(&ts[i]);
-    Py_XDECREF(seq);
-    if (st != RSC_STORE_OK)
-        return raise_store(s, "cannot check the URL", st);
-    return PyBool_FromLong(verdict == RSC_STORE_ALLOW);
-done_err:
-    for (Py_ssize_t i = 0; i < n; i++)
-        release_text(&ts[i]);
-    Py_XDECREF(seq);
-    return NULL;
+    return store_check_urls(s, urls, 1, agent, ua, now, missing);
 }
 
 static PyObject *meta_dict(const rsc_store_meta *m)
@@ -1412,6 +1551,7 @@ static Py_ssize_t store_len(StoreObject *s)
 
 static PyMethodDef store_methods[] = {
     {"allowed", (PyCFunction)(void (*)(void))store_allowed, METH_VARARGS | METH_KEYWORDS, store_allowed_doc},
+    {"allowed_many", (PyCFunction)(void (*)(void))store_allowed_many, METH_VARARGS | METH_KEYWORDS, store_allowed_many_doc},
     {"get", (PyCFunction)store_get, METH_O, store_get_doc},
     {"put", (PyCFunction)(void (*)(void))store_put, METH_VARARGS | METH_KEYWORDS, store_put_doc},
     {"delete", (PyCFunction)store_delete, METH_O, "delete(key): removes a record (StoreKeyError when absent)."},
@@ -1546,7 +1686,11 @@ PyMODINIT_FUNC PyInit__robotsc(void)
     Py_XDECREF(bases);
     CompileError = PyErr_NewExceptionWithDoc("robotsc.CompileError",
         "A body could not be compiled (a documented limit): .status.", Error, NULL);
-    if (add_obj(m, "BlobError", Py_XNewRef(BlobError)) < 0 ||
+    AgentWarning = PyErr_NewExceptionWithDoc("robotsc.AgentWarning",
+        "A crawler's name that is not a product token: answered as Google answers it (the '*' group).",
+        PyExc_UserWarning, NULL);
+    if (add_obj(m, "AgentWarning", Py_XNewRef(AgentWarning)) < 0 ||
+        add_obj(m, "BlobError", Py_XNewRef(BlobError)) < 0 ||
         add_obj(m, "URLError", Py_XNewRef(URLError)) < 0 ||
         add_obj(m, "CompileError", Py_XNewRef(CompileError)) < 0)
         goto fail;

@@ -61,14 +61,26 @@ expect_rc 1 "$R" check --agent Googlebot-News --agent Googlebot "$T/ex.rbc" /sea
 # --explain names the line and the rule.
 expect_rc 1 "$R" check --explain --agent SomeBot "$T/ex.rbc" /private/x
 grep -q $'\tline 3: Disallow: /private/' "$T/out" && ok || { bad "explain: $(cat "$T/out")"; }
-# stdin: one URL per line, CR dropped, empty line = "/"; exit 0 regardless.
-printf '/private/x\r\n\n/ok\n' | "$R" check --agent SomeBot "$T/ex.rbc" >"$T/out" 2>"$T/err"; rc=$?
+# stdin: one URL per line, CR dropped, blank lines skipped (never printed as
+# 'allow<TAB>'); exit 0 regardless.
+printf '/private/x\r\n\n\r\n/ok\n' | "$R" check --agent SomeBot "$T/ex.rbc" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc = 0 ] && ok || bad "stdin rc $rc"
-[ "$(wc -l < "$T/out")" = 3 ] && ok || bad "stdin: 3 lines expected: $(cat "$T/out")"
+[ "$(wc -l < "$T/out")" = 2 ] && ok || bad "stdin: 2 lines expected: $(cat "$T/out")"
 [ "$(sed -n 1p "$T/out")" = $'disallow\t/private/x' ] && ok || bad "stdin line 1"
-[ "$(sed -n 2p "$T/out")" = $'allow\t' ] && ok || bad "stdin empty line"
-# Passed as given (--exact-agent), the empty agent is an agent like any other.
+[ "$(sed -n 2p "$T/out")" = $'allow\t/ok' ] && ok || bad "stdin blank lines skipped: $(cat "$T/out")"
+# No URL at all is an error, not a silent exit 0: SOURCE '-' (stdin holds the
+# robots.txt, so no URL can follow) or an empty URL list.
+"$R" check --agent X - < "$EX/robots.txt" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 2 ] && grep -q "standard input" "$T/err" && ok || bad "check - without URL: rc $rc $(cat "$T/err")"
+"$R" check --agent X - /private/x < "$EX/robots.txt" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 1 ] && ok || bad "check - with a URL argument: rc $rc $(cat "$T/err")"
+printf '\n\n' | "$R" check --agent X "$T/ex.rbc" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 2 ] && [ ! -s "$T/out" ] && grep -q "no URL" "$T/err" && ok || bad "check with no URL: rc $rc $(cat "$T/err")"
+# The empty agent is an agent like any other (matched as given, as Google's
+# library does), with a warning.
 printf 'User-agent: *foo\nDisallow: /e\n' > "$T/e.txt"
+expect_rc 1 "$R" check --agent "" "$T/e.txt" /e
+grep -q "warning: agent '' is not a product token" "$T/err" && ok || bad "empty agent warning: $(cat "$T/err")"
 expect_rc 1 "$R" check --exact-agent "" "$T/e.txt" /e
 expect_rc 0 "$R" check --agent x "$T/e.txt" /e
 # Damaged blobs are errors (exit 2 with a message), never signals.
@@ -155,24 +167,37 @@ for c in $readme_cmds; do
   echo "$cmds" | grep -qx "$c" || [ $c = store ] && ok || bad "README lists $c, --help does not"
 done
 
-# --agent: a token, Name/version or a whole User-Agent header selects the
-# token's group (Googlebot: /search disallowed; '*' would allow it), with a
-# note on stderr when the token differs; no token is exit 2.
+# --agent NAME is matched as given, as Google's library matches it (spec F.2,
+# docs/SEMANTICS.md "The crawler's name"): a product token selects its group
+# (Googlebot: /search disallowed; '*' would allow it) in silence; anything
+# else is answered by '*', never cut, with a warning on stderr.
+# --user-agent UA reduces a User-Agent header or Name/version to its token.
 expect_rc 1 "$R" check --agent Googlebot "$T/ex.rbc" /search
-[ ! -s "$T/err" ] && ok || bad "a plain token gets a note: $(cat "$T/err")"
+[ ! -s "$T/err" ] && ok || bad "a plain token gets a warning: $(cat "$T/err")"
+for a in "Googlebot/2.1" "Googlebot " "" "*" "  " "2.1" "/x" \
+         "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"; do
+  expect_rc 0 "$R" check --agent "$a" "$T/ex.rbc" /search
+  grep -q "warning: agent '.*' is not a product token" "$T/err" && ok || bad "no warning for '$a': $(cat "$T/err")"
+  expect_rc 0 "$R" check --exact-agent "$a" "$T/ex.rbc" /search   # the alias
+done
 for a in "Googlebot/2.1" "Googlebot " \
          "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" \
          "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Googlebot/2.1; +http://www.google.com/bot.html) Chrome/131.0.0.0 Safari/537.36"; do
-  expect_rc 1 "$R" check --agent "$a" "$T/ex.rbc" /search
-  grep -q "matched as its product token 'Googlebot'" "$T/err" && ok || bad "no note for '$a': $(cat "$T/err")"
+  expect_rc 1 "$R" check --user-agent "$a" "$T/ex.rbc" /search
+  [ ! -s "$T/err" ] && ok || bad "--user-agent '$a' warned: $(cat "$T/err")"
 done
-expect_rc 0 "$R" check --agent "Scrapy/2.11.2 (+https://scrapy.org)" "$T/ex.rbc" /search
-grep -q "'Scrapy'" "$T/err" && ok || bad "Scrapy note: $(cat "$T/err")"
+expect_rc 0 "$R" check --user-agent "Scrapy/2.11.2 (+https://scrapy.org)" "$T/ex.rbc" /search
 for a in "" "*" "  " "2.1" "/x"; do
-  expect_rc 2 "$R" check --agent "$a" "$T/ex.rbc" /search
+  expect_rc 2 "$R" check --user-agent "$a" "$T/ex.rbc" /search
   grep -q "no product token" "$T/err" && ok || bad "no-token message for '$a': $(cat "$T/err")"
 done
-expect_rc 0 "$R" check --exact-agent "Googlebot/2.1" "$T/ex.rbc" /search   # as given: falls to '*'
+# Never cut: a name with a digit is not the file's cut token (Google: the
+# file's user-agent value is cut, the caller's name is not).
+printf 'User-agent: AB42bot\nDisallow: /x\n\nUser-agent: AB\nDisallow: /y\n' > "$T/ab.txt"
+expect_rc 0 "$R" check --agent AB42bot "$T/ab.txt" /y
+expect_rc 0 "$R" check --agent AB42bot "$T/ab.txt" /x
+expect_rc 1 "$R" check --agent AB "$T/ab.txt" /x
+expect_rc 1 "$R" check --user-agent AB42bot/1.0 "$T/ab.txt" /y
 
 # compile: the old file survives a failed write (file size limit), and no
 # temporary file is left; a directory or missing input is named.
@@ -231,8 +256,11 @@ done
 expect_rc 1 "$R" check --agent a "$T/latin1.rbc" "/caf%E9"; grep -q "^disallow" "$T/out" && ok || bad "latin1 compiled as bytes"
 expect_rc 0 "$R" check --agent a "$T/huge.rbc" /b; grep -q "^allow" "$T/out" && ok || bad "cut at 500 KiB"
 
-# lint on binary input: one warning, exit 1.
-expect_rc 1 "$R" lint "$T/bin.txt"
+# lint on binary input: exit 2 with the reason; --text reads it: one
+# warning, exit 1.
+expect_rc 2 "$R" lint "$T/bin.txt"
+grep -q "bin.txt: binary content" "$T/err" && grep -q -- "--text" "$T/err" && ok || bad "lint binary: $(cat "$T/err")"
+expect_rc 1 "$R" lint --text "$T/bin.txt"
 [ "$(wc -l < "$T/out")" = 1 ] && grep -q "\[binary\]" "$T/out" && ok || bad "lint binary: $(head -5 "$T/out")"
 
 # info and dump: bytes of the file that are control bytes or not ASCII are
@@ -246,7 +274,7 @@ expect_rc 0 "$R" info "$T/ctl.txt"
 grep -qF 'X-Evil: \x1b]0;pwned\x07%FF' "$T/out" && ok || bad "info escapes: $(grep -a Evil "$T/out")"
 grep -qF 'http://e.com/\x01s' "$T/out" && ok || bad "info escapes the sitemap"
 expect_rc 0 "$R" dump "$T/ctl.txt"; grep -qF 'http://e.com/\x01s' "$T/out" && ok || bad "dump escapes the sitemap"
-expect_rc 0 "$R" info --agent a --agent zed --agent "Mozilla/5.0 (compatible; a/1.0)" "$T/ctl.txt"
+expect_rc 0 "$R" info --agent a --agent zed --user-agent "Mozilla/5.0 (compatible; a/1.0)" "$T/ctl.txt"
 sed -n '/^agent a:/,/^agent zed:/p' "$T/out" > "$T/a.txt"
 grep -q "crawl-delay: 2.5 s" "$T/a.txt" && grep -q "request-rate: 1 per 10 s" "$T/a.txt" && ok || bad "info --agent a: $(cat "$T/out")"
 sed -n '/^agent zed:/,$p' "$T/out" > "$T/z.txt"
@@ -261,7 +289,105 @@ expect_rc 0 "$R" info --agent nobody --agent open --agent some "$T/uni.txt"
 grep -A3 "^agent nobody:" "$T/out" | grep -q "verdicts: every URL disallowed" && ok || bad "info: disallow-all: $(cat "$T/out")"
 grep -A3 "^agent open:" "$T/out" | grep -q "verdicts: every URL allowed" && ok || bad "info: allow-all"
 grep -A3 "^agent some:" "$T/out" | grep -q "verdicts: depend on the URL" && ok || bad "info: mixed"
-expect_rc 2 "$R" info --agent "" "$EX/robots.txt"
+expect_rc 0 "$R" info --agent "" "$EX/robots.txt"
+grep -q "warning: agent '' is not a product token" "$T/err" && ok || bad "info: empty agent warning"
+expect_rc 2 "$R" info --user-agent "" "$EX/robots.txt"
+
+
+# ---- issue 26 ---------------------------------------------------------------
+# .venv/ (the README's Python steps) is ignored by git.
+grep -qx '\.venv/' "$EX/../.gitignore" && ok || bad ".venv/ not in .gitignore"
+
+# Output to a full disk is an error, never a silent exit 0.
+if [ -w /dev/full ]; then
+  for c in "info $EX/robots.txt" "info --json $EX/robots.txt" "dump $T/ex.rbc" \
+           "check --agent a $T/ex.rbc /x /y"; do
+    $R $c >/dev/full 2>"$T/err"; rc=$?
+    [ $rc = 2 ] && grep -q "cannot write output" "$T/err" && ok || bad "$c > /dev/full: rc $rc $(cat "$T/err")"
+  done
+fi
+
+# Error messages escape raw bytes of names and values (\xHH), never echo them.
+bad_name=$(printf '%s/bad\033[31m\377.rbc' "$T")
+expect_rc 2 "$R" check --agent a "$bad_name" /x
+grep -qF 'bad\x1b[31m\xff.rbc' "$T/err" && ! LC_ALL=C grep -q $'[\x1b\x80-\xff]' "$T/err" && ok ||
+  bad "raw bytes in an error message: $(cat -v "$T/err")"
+expect_rc 2 "$R" check --user-agent $'\377\033' "$T/ex.rbc" /x
+grep -qF "'\xff\x1b'" "$T/err" && ! LC_ALL=C grep -q $'[\x1b\x80-\xff]' "$T/err" && ok || bad "raw agent: $(cat -v "$T/err")"
+expect_rc 0 "$R" check --agent $'\377' "$T/ex.rbc" /x
+! LC_ALL=C grep -q $'[\x80-\xff]' "$T/err" && grep -qF '\xff' "$T/err" && ok || bad "raw agent warning"
+
+# --explain prints the deciding line as it reads, also when Google's
+# index.html rule decided (the pattern /docs/$ is the compiler's).
+printf 'User-agent: *\nDisallow: /docs/\nAllow: /docs/index.html   # the index\n' > "$T/idx.txt"
+expect_rc 0 "$R" check --explain --agent a "$T/idx.txt" /docs/
+[ "$(cat "$T/out")" = $'allow\t/docs/\tline 3: Allow: /docs/index.html   # the index' ] && ok || bad "explain index.html: $(cat "$T/out")"
+expect_rc 1 "$R" check --explain --agent a "$T/idx.txt" /docs/x
+grep -q $'\tline 2: Disallow: /docs/$' "$T/out" && ok || bad "explain line 2: $(cat "$T/out")"
+
+# Damaged-blob and binary bytes: exit 2 with the reason from check, info,
+# lint and dump; --text reads them as a robots.txt.
+printf '\211RSB\004\nUser-agent: *\nDisallow: /\n' > "$T/near.txt"
+head -c 600 /dev/urandom > "$T/rnd.bin"; printf '\0\1\2\3\4\5' >> "$T/rnd.bin"
+for f in near.txt rnd.bin; do
+  for c in "check --agent a" info lint dump; do
+    if [ "$c" = "check --agent a" ]; then set -- /x; else set --; fi
+    expect_rc 2 "$R" $c "$T/$f" "$@"
+    grep -q "not read as a robots.txt (--text reads it as one)" "$T/err" && ok || bad "$c $f: $(cat "$T/err")"
+    ! grep -q "allow" "$T/out" && ok || bad "$c $f printed a verdict"
+  done
+done
+expect_rc 1 "$R" check --text --agent a "$T/near.txt" /x   # the '*' group disallows /
+expect_rc 0 "$R" info --text "$T/rnd.bin"
+expect_rc 2 "$R" lint "$T/ex.rbc"; grep -q "a robotsc blob" "$T/err" && ok || bad "lint of a blob: $(cat "$T/err")"
+# Another major's header, whatever --text says, is a blob of that version.
+python3 - "$T/ex.rbc" "$T/v9.rbc" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read()); b[4] = 9
+open(sys.argv[2], 'wb').write(b)
+PY
+for c in "check --agent a" "check --text --agent a"; do
+  expect_rc 2 "$R" $c "$T/v9.rbc" /x; grep -qi "version" "$T/err" && ok || bad "$c v9: $(cat "$T/err")"
+done
+
+# --json (JSON Lines): check, one object per URL; info, one object.
+expect_rc 1 "$R" check --json --agent SomeBot "$T/ex.rbc" /private/x
+printf '/private/x\n/private/press/x\n/\n' | "$R" check --json --agent SomeBot "$EX/robots.txt" >"$T/out" 2>"$T/err"
+python3 - "$T/out" <<'PY' && ok || bad "check --json: $(cat "$T/out")"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1], encoding="ascii")]
+assert [r["url"] for r in rows] == ["/private/x", "/private/press/x", "/"], rows
+a, b, c = rows
+assert a["allowed"] is False and a["decided"] is True and a["rule"] == "disallow" and a["line"] == 3, a
+assert a["pattern"] == "/private/" and a["source"] == "Disallow: /private/" and a["priority"] == 9, a
+assert b["allowed"] is True and b["rule"] == "allow", b
+assert c == {"url": "/", "allowed": True, "decided": False, "line": 0, "rule": None, "priority": 0,
+             "pattern": None, "source": None}, c
+PY
+"$R" check --json --agent a "$T/ex.rbc" $'/caf\xc3\xa9"\\' >"$T/out"
+python3 - "$T/out" <<'PY' && ok || bad "check --json bytes: $(cat "$T/out")"
+import json, sys
+r = json.loads(open(sys.argv[1], encoding="ascii").read())
+assert r["url"].encode("latin-1") == b'/caf\xc3\xa9"\\' and r["source"] is None, r
+PY
+expect_rc 0 "$R" info --json --agent Googlebot --agent other --user-agent "Mozilla/5.0 (compatible; x/1)" "$EX/robots.txt"
+python3 - "$T/out" "$EX/robots.txt" <<'PY' && ok || bad "info --json: $(cat "$T/out")"
+import json, os, sys
+lines = open(sys.argv[1], encoding="ascii").read().splitlines()
+assert len(lines) == 1
+r = json.loads(lines[0])
+assert r["profile"] == "google" and r["source_bytes"] == os.path.getsize(sys.argv[2]), r
+assert r["blob_bytes"] > 0 and r["groups"] >= 2 and r["global_group"] is True and r["rules"] > 0, r
+assert len(r["sitemaps"]) == 1 and r["sitemaps"][0]["url"].startswith("http"), r
+g, o, x = r["crawlers"]
+assert g["agent"] == "Googlebot" and g["token"] and g["named"] and g["crawl_delay"] is None, g
+assert o["agent"] == "other" and o["crawl_delay"] == 5 and o["verdicts"] in ("mixed", "all-allowed", "all-disallowed"), o
+assert x["agent"] == "x" and x["named"] is False, x
+for k in ("rule_sets", "programs", "trie_nodes", "largest_trie", "globs", "directives", "agents"):
+    assert k in r, k
+PY
+expect_rc 0 "$R" info --json "$T/ex.rbc"
+python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert r['source_bytes'] is None and r['crawlers'] == []" "$T/out" && ok || bad "info --json of a blob"
 
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -53,14 +53,16 @@ def cli():
 
 def cli_run(cli, source_path, agents, urls, exact=True):
     """`robotsc check` for urls (bytes), one subprocess: (exit status, verdicts).
-    exact: each agent is passed with --exact-agent (as given, like a list of
-    names in Python); else with --agent (reduced to its product token)."""
+    exact: each agent is passed with --agent (the crawler's name as given,
+    like Python's agent argument); else with --user-agent (reduced to its
+    product token, like Python's user_agent=). URLs are arguments (an empty
+    one is the path "/"; blank lines of a URL list on stdin are skipped)."""
     args = [cli, "check"]
     for a in agents:
-        args += ["--exact-agent" if exact else "--agent", a]
+        args += ["--agent" if exact else "--user-agent", a]
     args.append(source_path)
-    data = b"".join(u + b"\n" for u in urls)
-    p = subprocess.run(args, input=data, capture_output=True, check=False)
+    args += [os.fsdecode(u) for u in urls]
+    p = subprocess.run(args, stdin=subprocess.DEVNULL, capture_output=True, check=False)
     if p.returncode not in (0, 1):
         return p.returncode, p.stderr
     lines = p.stdout.split(b"\n")

@@ -6,6 +6,7 @@ import gc
 import mmap
 import sys
 import threading
+import warnings
 
 import pytest
 
@@ -73,11 +74,31 @@ def test_diagnostics():
 def test_verdicts_and_agent_forms(robots):
     url = "https://example.com/nogoogle/page"
     assert robots.allowed(url, "FooBot") is True
-    for agent in ("Googlebot", "googlebot", "Googlebot/2.1", GOOGLEBOT_UA, b"Googlebot/2.1",
-                  ["Googlebot"], ("foo", "googlebot-news"), [b"googlebot"]):
+    for agent in ("Googlebot", "googlebot", ["Googlebot"], ("foo", "googlebot-news"), [b"googlebot"]):
         assert robots.allowed(url, agent) is False, agent
-    # Names in a list are used as given: "Googlebot/2.1" names no group.
-    assert robots.allowed(url, ["Googlebot/2.1"]) is True
+    # The crawler's name is used as given, as Google's library does (never
+    # cut): "Googlebot/2.1" or a whole User-Agent names no group, so '*'
+    # answers, with an AgentWarning; user_agent= reduces one to its token.
+    for agent in ("Googlebot/2.1", GOOGLEBOT_UA, b"Googlebot/2.1", ["Googlebot/2.1"], "", "AB42bot"):
+        with pytest.warns(robotsc.AgentWarning, match="not a product token"):
+            assert robots.allowed(url, agent) is True, agent
+    for ua in ("Googlebot", "Googlebot/2.1", GOOGLEBOT_UA, b"Googlebot/2.1"):
+        assert robots.allowed(url, user_agent=ua) is False, ua
+        assert robots.explain(url, user_agent=ua).allowed is False
+        assert robots.allowed_many([url], user_agent=ua) == [False]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert robots.allowed(url, user_agent="*") is True  # '*': the global group, silently
+    with pytest.warns(robotsc.AgentWarning, match="no product token"):
+        assert robots.allowed(url, user_agent="2.1") is True
+    with pytest.raises(TypeError):
+        robots.allowed(url)
+    with pytest.raises(TypeError):
+        robots.allowed(url, "Googlebot", user_agent="Googlebot")
+    # The cache of the selection tells a name from a User-Agent.
+    with pytest.warns(robotsc.AgentWarning):
+        assert robots.allowed(url, "Googlebot/2.1") is True
+    assert robots.allowed(url, user_agent="Googlebot/2.1") is False
     assert robots.allowed("https://example.com/private/x", "FooBot") is False
     assert robots.allowed("https://example.com/private/ok/x", "FooBot") is True
     # The specific group replaces the global one (spec F.6.2).
@@ -135,7 +156,10 @@ def test_allowed_many(robots):
 
 def test_group_values(robots):
     assert robots.crawl_delay("FooBot") == 2.5
-    assert robots.crawl_delay(GOOGLEBOT_UA) == 1.0
+    assert robots.crawl_delay(user_agent=GOOGLEBOT_UA) == 1.0
+    assert robots.crawl_delay("Googlebot") == 1.0
+    assert robots.request_rate(agent="FooBot") == robots.request_rate(user_agent="FooBot/1.0")
+    assert robots.group_directive("host", user_agent=GOOGLEBOT_UA) == "example.com"
     rr = robots.request_rate("FooBot")
     assert (rr.requests, rr.seconds) == (3, 60.0)
     assert robots.request_rate("Googlebot") is None

@@ -5,6 +5,8 @@ import base64
 import glob
 import os
 import random
+import re
+import warnings
 
 import pytest
 
@@ -46,11 +48,18 @@ def test_conformance_vectors_equal_cli(conformance, cli, tmp_path):
         agent_arg = os.fsdecode(agent)
         assert cli_check(cli, str(src), [agent_arg], [url]) == [py], cid
         assert cli_check(cli, str(blob_path), [agent_arg], [url]) == [py], cid
-        # A single string is reduced to its product token, as the CLI's
-        # --agent does (which refuses an agent without one).
+        # A single string is the crawler's name as given too (an
+        # AgentWarning when it is not a product token), as the CLI's --agent.
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            assert r.allowed(url, agent) == py, cid
+        token = bool(re.fullmatch(rb"[A-Za-z_-]+", agent))
+        assert any(issubclass(w.category, robotsc.AgentWarning) for w in seen) == (not token), cid
+        # user_agent= reduces a User-Agent to its product token, as the
+        # CLI's --user-agent does (which refuses a value without one).
         rc, out = cli_run(cli, str(src), [agent_arg], [url], exact=False)
         if rc == 0:
-            assert r.allowed(url, agent) == out[0], cid
+            assert r.allowed(url, user_agent=agent) == out[0], cid
             with_token += 1
         checked += 1
     assert checked == len(cases) and with_token > len(cases) // 2

@@ -104,3 +104,14 @@ def test_str_and_bytes_urls_and_agents():
 def test_is_a_scrapy_robot_parser():
     from scrapy.robotstxt import RobotParser as Base
     assert issubclass(RobotParser, Base)
+
+
+def test_crawl_delay():
+    """crawl_delay(user_agent) of Scrapy 2.18's parser interface: the
+    user_agent is Scrapy's whole User-Agent setting, reduced to its token."""
+    body = b"User-agent: TestBot\nDisallow: /t\nCrawl-delay: 2.5\n\nUser-agent: *\nDisallow: /a\nCrawl-delay: 7\n"
+    rp = RobotParser.from_crawler(None, body)
+    assert rp.crawl_delay("TestBot") == 2.5
+    assert rp.crawl_delay(b"TestBot/1.0 (+https://e.com)") == 2.5
+    assert rp.crawl_delay("Scrapy/2.18 (+https://scrapy.org)") == 7.0
+    assert RobotParser.from_crawler(None, ROBOTS).crawl_delay("TestBot") is None

@@ -39,11 +39,30 @@ def test_put_get_allowed(tmp_path):
                 for u in URLS:
                     url = "https://%s%s" % (host, u)
                     assert st.allowed(url, agent) == direct.allowed(url, agent), (url, agent)
-        with pytest.raises(KeyError) as ei:
-            st.allowed("https://d.example/", "bot")
-        assert isinstance(ei.value, robotsc.StoreError) and ei.value.status == 1
+        # No record: None (a crawler's common case: fetch robots.txt), or
+        # the missing= value; never an exception, never a verdict.
+        assert st.allowed("https://d.example/", "bot") is None
+        marker = object()
+        assert st.allowed("https://d.example/", "bot", missing=marker) is marker
+        urls = ["https://a.example/private", "https://d.example/", "https://b.example/x.pdf"]
+        assert st.allowed_many(urls, "bot") == [False, None, True]
+        assert st.allowed_many(urls, "bot", missing="fetch") == [False, "fetch", True]
+        assert st.allowed_many(iter(urls), user_agent="Mozilla/5.0 (compatible; bot/1.0)") == [
+            False, None, True]
+        assert st.allowed_many([], "bot") == []
+        for agent in AGENTS:
+            assert st.allowed_many(urls, agent) == [st.allowed(u, agent) for u in urls]
         with pytest.raises(robotsc.StoreError):
             st.allowed("mailto:x@y.z", "bot")
+        with pytest.raises(robotsc.StoreError):
+            st.allowed_many(["https://a.example/", "mailto:x@y.z"], "bot")
+        # The crawler's name as Robots.allowed takes it: as given, or
+        # user_agent= for a User-Agent header.
+        ua = "Mozilla/5.0 (compatible; Googlebot/2.1)"
+        assert st.allowed("https://a.example/g", user_agent=ua) == \
+            robotsc.Robots.parse(FILES["a.example"]).allowed("https://a.example/g", user_agent=ua)
+        with pytest.raises(TypeError):
+            st.allowed("https://a.example/g")
         with pytest.raises(robotsc.StoreError):
             st.put("https://A.example", robotsc.compile(b""))  # not canonical
         with pytest.raises(robotsc.StoreError):
@@ -60,8 +79,8 @@ def test_expiry(tmp_path):
     with robotsc.Store(str(tmp_path / "s.mdb")) as st:
         st.put("https://a.example", robotsc.compile(FILES["a.example"]), expires=2000)
         assert st.allowed("https://a.example/private", "x", now=1999) is False
-        with pytest.raises(KeyError):
-            st.allowed("https://a.example/private", "x", now=2000)
+        assert st.allowed("https://a.example/private", "x", now=2000) is None
+        assert st.allowed_many(["https://a.example/private"], "x", now=2000, missing=0) == [0]
 
 
 def test_cli_built_store_agrees_with_cli(cli, tmp_path):

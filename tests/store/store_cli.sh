@@ -17,6 +17,7 @@ has() { grep -qF -- "$2" "$1" && ok || { bad "$1 lacks '$2'"; sed 's/^/  | /' "$
 eq() { [ "$1" = "$2" ] && ok || bad "$3: '$1' != '$2'"; }
 verdict() { grep -qxF "$1"$'\t'"$2" "$T/out" && ok || { bad "want '$1 $2'"; sed 's/^/  | /' "$T/out"; }; }
 DB=$T/s.db
+PYTHON3=$(command -v python3 || echo false)
 
 # ---- usage ----
 expect_rc 0 "$R" store --help
@@ -93,6 +94,60 @@ verdict allow https://zzz.example/x
 run "$R" store check "$DB" --agent Googlebot --no-cache https://a.example/private/x
 verdict disallow https://a.example/private/x
 
+# ---- the crawler's name, --json (issue 26) ----
+# --agent is matched as given (a warning for a name that is not a token);
+# --user-agent reduces a User-Agent header to its token; as robotsc check.
+expect_rc 0 "$R" store check "$DB" --agent FooBot https://a.example/pub
+verdict disallow https://a.example/pub
+[ ! -s "$T/err" ] && ok || bad "a token warned: $(cat "$T/err")"
+expect_rc 0 "$R" store check "$DB" --agent FooBot/1.0 https://a.example/pub
+verdict allow https://a.example/pub           # FooBot/1.0 names no group: '*'
+grep -q "warning: agent 'FooBot/1.0' is not a product token" "$T/err" && ok || bad "no warning: $(cat "$T/err")"
+expect_rc 0 "$R" store check "$DB" --user-agent "Mozilla/5.0 (compatible; FooBot/1.0)" https://a.example/pub
+verdict disallow https://a.example/pub
+expect_rc 2 "$R" store check "$DB" --user-agent "2.0" https://a.example/pub
+# store check --json: one object per URL.
+run "$R" store check "$DB" --json --agent FooBot --missing unknown https://a.example/pub https://zz.example/ mailto:x@y
+[ "$rc" = 2 ] && ok || bad "store check --json rc $rc"
+"$PYTHON3" - "$T/out" <<'PY' && ok || bad "store check --json: $(cat "$T/out")"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1], encoding="ascii")]
+assert rows[0] == {"url": "https://a.example/pub", "origin": "https://a.example", "verdict": "disallow",
+                   "allowed": False, "error": None}, rows[0]
+assert rows[1] == {"url": "https://zz.example/", "origin": "https://zz.example", "verdict": "unknown",
+                   "allowed": None, "error": None}, rows[1]
+assert rows[2]["verdict"] == "error" and rows[2]["allowed"] is None and rows[2]["origin"] is None, rows[2]
+assert rows[2]["error"] == "URL has no robots.txt", rows[2]
+PY
+# store get --json: the record as one object.
+expect_rc 0 "$R" store get "$DB" --json https://a.example/x
+"$PYTHON3" - "$T/out" <<'PY' && ok || bad "store get --json: $(cat "$T/out")"
+import json, sys
+lines = open(sys.argv[1], encoding="ascii").read().splitlines()
+assert len(lines) == 1
+r = json.loads(lines[0])
+assert r["origin"] == "https://a.example" and r["source"].endswith("a.example.txt"), r
+assert r["expires"] is None and r["error_since"] is None and r["status"] == 200, r  # files never expire
+assert r["policy"] == "parse" and r["has_copy"] is True and r["profile"] == "google", r
+assert r["etag"] is None and r["last_modified"] is None and r["format"] == 4, r
+assert len(r["source_hash"]) == 16 and r["blob_bytes"] > 0 and r["record_bytes"] > r["blob_bytes"], r
+assert isinstance(r["fetched_at"], int) and r["source_bytes"] > 0, r
+PY
+expect_rc 1 "$R" store get "$DB" --json https://zz.example
+[ ! -s "$T/out" ] && ok || bad "no record printed JSON"
+if [ -w /dev/full ]; then
+  "$R" store get "$DB" https://a.example >/dev/full 2>"$T/err"; rc=$?
+  [ $rc = 2 ] && ok || bad "store get > /dev/full: rc $rc"
+fi
+# store put: a binary file is refused unless --text; nothing stored.
+head -c 400 /dev/urandom > "$T/rnd.bin"; printf '\0\1\2\3\4\5\6' >> "$T/rnd.bin"
+expect_rc 2 "$R" store put "$DB" https://bin.example "$T/rnd.bin"
+grep -q "binary content, not read as a robots.txt" "$T/err" && ok || bad "put binary: $(cat "$T/err")"
+expect_rc 1 "$R" store get "$DB" https://bin.example
+expect_rc 0 "$R" store put "$DB" https://bin.example "$T/rnd.bin" --text
+expect_rc 0 "$R" store get "$DB" https://bin.example
+expect_rc 0 "$R" store del "$DB" https://bin.example
+
 # ---- TSV ----
 mkdir -p "$T/t/sub"
 printf 'User-agent: *\nDisallow: /tsv1\n' >"$T/t/sub/one.txt"
@@ -145,6 +200,15 @@ if [ -n "$PY" ]; then
     has "$T/out" "status: 200"
     expect_rc 0 "$R" store get "$WDB" https://down.example
     has "$T/out" "status: 503"; has "$T/out" "policy: disallow-all"; has "$T/out" "has_copy: 0"
+    # A 503 (and a 429) lives as long as fetch gives it: retried after
+    # 15 minutes (rsc_cache_decide's retry_ttl), not a 24 h answer.
+    has "$T/out" "expires: 2024-10-01T10:15:00Z (1727777700)"
+    expect_rc 0 "$R" store get "$WDB" https://limited.example
+    has "$T/out" "expires: 2024-10-01T10:15:00Z"
+    run "$R" store check "$WDB" --agent Googlebot --now 1727777700 https://down.example/x
+    verdict unknown https://down.example/x
+    expect_rc 0 "$R" store get "$WDB" https://gone.example
+    has "$T/out" "expires: 2024-10-02T10:00:00Z"   # 404: a definite answer, 24 h
     expect_rc 0 "$R" store get "$WDB" https://gone.example
     has "$T/out" "policy: allow-all"; has "$T/out" "has_copy: 1"
   done

@@ -571,6 +571,50 @@ static void test_origin_key(void)
         key_same(u, n);
 }
 
+/* Fail closed (issue 26, item 2): every truncation, every bit flip and
+ * every other Format_Major of a compiled blob is refused by put
+ * (RSC_STORE_E_BLOB) and leaves no record; rsc_classify() never calls one
+ * text. */
+static void test_failclosed_put(void)
+{
+    rsc_store *st = open_at("fc.db", 0, 0);
+    if (!st)
+        return;
+    rsc_blob b = compile("User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: a\nDisallow: /\n"
+                         "Sitemap: https://e.com/s.xml\n");
+    rsc_store_meta m = meta_for("x", "https://e.com/robots.txt");
+    unsigned char *d = malloc(b.size);
+    int bad = 0, cases = 0;
+    for (size_t k = 1; k < b.size; k++, cases++)
+        bad += rsc_classify(b.data, k) != RSC_INPUT_BLOB ||
+               rsc_store_put(st, "https://e.com", 13, &m, b.data, k) != RSC_STORE_E_BLOB;
+    for (size_t bit = 0; d && bit < b.size * 8; bit++, cases++) {
+        memcpy(d, b.data, b.size);
+        d[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+        rsc_input_kind k = rsc_classify(d, b.size);
+        bad += (k != RSC_INPUT_BLOB && k != RSC_INPUT_DAMAGED) ||
+               rsc_store_put(st, "https://e.com", 13, &m, d, b.size) != RSC_STORE_E_BLOB;
+    }
+    for (unsigned v = 0; d && v < 256; v++, cases++) {
+        memcpy(d, b.data, b.size);
+        if (d[4] == v)
+            continue;
+        d[4] = (unsigned char)v;
+        bad += rsc_classify(d, b.size) != RSC_INPUT_BLOB ||
+               rsc_store_put(st, "https://e.com", 13, &m, d, b.size) != RSC_STORE_E_BLOB;
+    }
+    CHECK(bad == 0, "%d of %d damaged blobs not refused", bad, cases);
+    rsc_store_txn *t = NULL;
+    rsc_store_record r;
+    CHECK(rsc_store_begin(st, &t) == RSC_STORE_OK &&
+              rsc_store_get(t, "https://e.com", 13, &r, NULL, NULL) == RSC_STORE_NOTFOUND,
+          "a damaged blob was stored");
+    rsc_store_end(t);
+    free(d);
+    rsc_blob_free(&b, NULL);
+    rsc_store_close(st);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/rsc_store_test.XXXXXX");
@@ -581,6 +625,7 @@ int main(void)
     test_origin_key();
     test_roundtrip();
     test_damage();
+    test_failclosed_put();
     test_stale("s.db", 0);
     test_stale("s0.db", 1);
     test_map_full();
