@@ -20,15 +20,15 @@ into one store.
     pack = rd.open_pack("/shared/all")
     pack.allowed("https://example.com/x", "mybot")
 """
-import gzip
-import hashlib
-import io
-import json
-import mmap
-import os
-import time
+import gzip as _gzip
+import hashlib as _hashlib
+import io as _io
+import json as _json
+import mmap as _mmap
+import os as _os
+import time as _time
 
-from ._robotsc import Error, Robots, compile as _compile, status_policy
+from ._robotsc import Error as _Error, Robots as _Robots, compile as _compile, status_policy as _status_policy
 
 __all__ = ["read_directory", "read_tsv", "read_warc", "compile_collection",
            "compile_partition", "Pack", "open_pack", "open_output", "merge", "merge_stores"]
@@ -42,9 +42,9 @@ def read_directory(path, suffix=".txt"):
     """(origin, file path) for every file named HOST.txt in a directory (the
     shared corpus layout); the origin is https://HOST. Sorted by name."""
     out = []
-    for name in sorted(os.listdir(path)):
+    for name in sorted(_os.listdir(path)):
         if name.endswith(suffix):
-            out.append(("https://" + name[: -len(suffix)], os.path.join(path, name)))
+            out.append(("https://" + name[: -len(suffix)], _os.path.join(path, name)))
     return out
 
 
@@ -54,7 +54,7 @@ def read_tsv(path):
     folder). Lines starting with '#' are skipped."""
     from ._robotsc import origin as _origin
 
-    base = os.path.dirname(os.path.abspath(path))
+    base = _os.path.dirname(_os.path.abspath(path))
     out = []
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -62,7 +62,7 @@ def read_tsv(path):
             if not line or line.startswith("#"):
                 continue
             where, _, file_path = line.partition("\t")
-            out.append((_origin(where).key, os.path.join(base, file_path)))
+            out.append((_origin(where).key, _os.path.join(base, file_path)))
     return out
 
 
@@ -104,22 +104,22 @@ def read_warc(paths):
     origin replaces an earlier one."""
     from ._robotsc import is_robots_url, origin as _origin
 
-    if isinstance(paths, (str, os.PathLike)):
+    if isinstance(paths, (str, _os.PathLike)):
         paths = [paths]
     found = {}
     for p in paths:
         with open(p, "rb") as raw:
             magic = raw.read(2)
             raw.seek(0)
-            f = gzip.GzipFile(fileobj=raw) if magic == b"\x1f\x8b" else raw
-            for headers, payload in _warc_records(io.BufferedReader(f) if f is not raw else f):
+            f = _gzip.GzipFile(fileobj=raw) if magic == b"\x1f\x8b" else raw
+            for headers, payload in _warc_records(_io.BufferedReader(f) if f is not raw else f):
                 if headers.get("warc-type") != "response":
                     continue
                 uri = headers.get("warc-target-uri", "").strip("<>")
                 if not is_robots_url(uri):
                     continue
                 status, body = _http_response(payload)
-                pol = status_policy(status, body=body)
+                pol = _status_policy(status, body=body)
                 found[_origin(uri).key] = pol.body
     return sorted(found.items())
 
@@ -136,7 +136,7 @@ def _read_and_compile(source, profile):
             with open(source, "rb") as f:
                 body = f.read()
         return _compile(body, profile), body, ""
-    except (OSError, Error) as e:
+    except (OSError, _Error) as e:
         error = str(e).replace("\t", " ").replace("\n", " ")
         return _compile(b"User-agent: *\nDisallow: /\n", profile), None, error
 
@@ -146,15 +146,15 @@ def compile_partition(index, items, out_dir, profile="google", output="pack"):
     "pack") or the LMDB store out_dir/part-INDEX.mdb (output "store", keys
     canonicalised with origin()); returns its summary (dict). Runs on a
     worker."""
-    base = os.path.join(out_dir, "part-%05d" % index)
+    base = _os.path.join(out_dir, "part-%05d" % index)
     n_ok = n_err = 0
     size = 0
-    digest = hashlib.sha256()
-    t0 = time.perf_counter()
+    digest = _hashlib.sha256()
+    t0 = _time.perf_counter()
     if output == "store":
         from ._robotsc import Store, origin as _origin
-        if os.path.exists(base + ".mdb"):
-            os.remove(base + ".mdb")
+        if _os.path.exists(base + ".mdb"):
+            _os.remove(base + ".mdb")
         with Store(base + ".mdb", no_sync=True) as st:
             for origin, source in items:
                 blob, body, error = _read_and_compile(source, profile)
@@ -165,7 +165,7 @@ def compile_partition(index, items, out_dir, profile="google", output="pack"):
                 size += len(blob)
                 n_err += bool(error)
                 n_ok += not error
-        files = {"store": os.path.basename(base) + ".mdb"}
+        files = {"store": _os.path.basename(base) + ".mdb"}
     else:
         with open(base + ".bin.tmp", "wb") as bin_f, \
                 open(base + ".tsv.tmp", "w", encoding="utf-8") as tsv:
@@ -177,11 +177,11 @@ def compile_partition(index, items, out_dir, profile="google", output="pack"):
                 size += len(blob)
                 n_err += bool(error)
                 n_ok += not error
-        os.replace(base + ".bin.tmp", base + ".bin")
-        os.replace(base + ".tsv.tmp", base + ".tsv")
-        files = {"bin": os.path.basename(base) + ".bin", "index": os.path.basename(base) + ".tsv"}
+        _os.replace(base + ".bin.tmp", base + ".bin")
+        _os.replace(base + ".tsv.tmp", base + ".tsv")
+        files = {"bin": _os.path.basename(base) + ".bin", "index": _os.path.basename(base) + ".tsv"}
     summary = {"partition": index, "files": n_ok + n_err, "errors": n_err, "bytes": size,
-               "sha256": digest.hexdigest(), "seconds": round(time.perf_counter() - t0, 6)}
+               "sha256": digest.hexdigest(), "seconds": round(_time.perf_counter() - t0, 6)}
     summary.update(files)
     return summary
 
@@ -204,7 +204,7 @@ def compile_collection(items, out_dir, partitions=None, client=None, profile="go
         raise ValueError("output must be 'pack' or 'store'")
 
     items = list(items)
-    os.makedirs(out_dir, exist_ok=True)
+    _os.makedirs(out_dir, exist_ok=True)
     if client is False:  # Dask's local threaded scheduler, even with a client around
         client = None
     elif client is None:
@@ -214,13 +214,13 @@ def compile_collection(items, out_dir, partitions=None, client=None, profile="go
         except (ImportError, ValueError):
             client = None
     if partitions is None:
-        threads = sum(client.nthreads().values()) if client is not None else (os.cpu_count() or 1)
+        threads = sum(client.nthreads().values()) if client is not None else (_os.cpu_count() or 1)
         partitions = max(1, 4 * threads)
     partitions = max(1, min(partitions, len(items) or 1))
     chunks = [items[i::partitions] for i in range(partitions)]
     tasks = [dask.delayed(compile_partition, pure=False)(i, chunk, out_dir, profile, output)
              for i, chunk in enumerate(chunks)]
-    t0 = time.perf_counter()
+    t0 = _time.perf_counter()
     if client is not None:
         futures = client.compute(tasks)
         if progress:
@@ -237,11 +237,11 @@ def compile_collection(items, out_dir, partitions=None, client=None, profile="go
                 "files": sum(p["files"] for p in parts),
                 "errors": sum(p["errors"] for p in parts),
                 "bytes": sum(p["bytes"] for p in parts),
-                "seconds": round(time.perf_counter() - t0, 6)}
-    tmp = os.path.join(out_dir, "manifest.json.tmp")
+                "seconds": round(_time.perf_counter() - t0, 6)}
+    tmp = _os.path.join(out_dir, "manifest.json.tmp")
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(manifest, f, indent=1)
-    os.replace(tmp, os.path.join(out_dir, "manifest.json"))
+        _json.dump(manifest, f, indent=1)
+    _os.replace(tmp, _os.path.join(out_dir, "manifest.json"))
     return manifest
 
 
@@ -258,8 +258,8 @@ class Pack:
                 origin, off, size, error = line.rstrip("\n").split("\t")
                 self._index[origin] = (int(off), int(size), error)
         with open(bin_path, "rb") as f:
-            if os.fstat(f.fileno()).st_size:
-                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            if _os.fstat(f.fileno()).st_size:
+                self._map = _mmap.mmap(f.fileno(), 0, access=_mmap.ACCESS_READ)
             else:
                 self._map = b""
         self._view = memoryview(self._map)
@@ -280,7 +280,7 @@ class Pack:
     def robots(self, origin):
         """The Robots of an origin key (KeyError when absent)."""
         off, size, _ = self._index[origin]
-        return Robots(self._view[off:off + size])
+        return _Robots(self._view[off:off + size])
 
     def allowed(self, url, agent):
         """Verdict for url, looked up by its origin; a URL whose origin is
@@ -296,21 +296,21 @@ def open_pack(path):
 
 def open_output(out_dir):
     """One Pack per partition of a compile_collection() output, in order."""
-    with open(os.path.join(out_dir, "manifest.json"), encoding="utf-8") as f:
-        manifest = json.load(f)
-    return [Pack(os.path.join(out_dir, p["bin"]), os.path.join(out_dir, p["index"]))
+    with open(_os.path.join(out_dir, "manifest.json"), encoding="utf-8") as f:
+        manifest = _json.load(f)
+    return [Pack(_os.path.join(out_dir, p["bin"]), _os.path.join(out_dir, p["index"]))
             for p in manifest["partitions"]]
 
 
 def merge(out_dir, dest):
     """Joins the partitions of out_dir into one pack dest.bin + dest.tsv (a
     later partition wins when an origin repeats). Returns the origin count."""
-    with open(os.path.join(out_dir, "manifest.json"), encoding="utf-8") as f:
-        manifest = json.load(f)
+    with open(_os.path.join(out_dir, "manifest.json"), encoding="utf-8") as f:
+        manifest = _json.load(f)
     seen = {}
     order = []
     for p in manifest["partitions"]:
-        with open(os.path.join(out_dir, p["index"]), encoding="utf-8") as f:
+        with open(_os.path.join(out_dir, p["index"]), encoding="utf-8") as f:
             for line in f:
                 origin, off, size, error = line.rstrip("\n").split("\t")
                 if origin not in seen:
@@ -324,7 +324,7 @@ def merge(out_dir, dest):
                 name, off, n, error = seen[origin]
                 src = open_bins.get(name)
                 if src is None:
-                    src = open_bins[name] = open(os.path.join(out_dir, name), "rb")
+                    src = open_bins[name] = open(_os.path.join(out_dir, name), "rb")
                 src.seek(off)
                 out.write(src.read(n))
                 tsv.write("%s\t%d\t%d\t%s\n" % (origin, size, n, error))
@@ -332,8 +332,8 @@ def merge(out_dir, dest):
     finally:
         for f in open_bins.values():
             f.close()
-    os.replace(dest + ".bin.tmp", dest + ".bin")
-    os.replace(dest + ".tsv.tmp", dest + ".tsv")
+    _os.replace(dest + ".bin.tmp", dest + ".bin")
+    _os.replace(dest + ".tsv.tmp", dest + ".tsv")
     return len(order)
 
 
@@ -344,12 +344,12 @@ def merge_stores(out_dir, dest):
     readonly=True)."""
     from ._robotsc import Store
 
-    with open(os.path.join(out_dir, "manifest.json"), encoding="utf-8") as f:
-        manifest = json.load(f)
+    with open(_os.path.join(out_dir, "manifest.json"), encoding="utf-8") as f:
+        manifest = _json.load(f)
     n = 0
     with Store(dest) as out:
         for p in manifest["partitions"]:
-            with Store(os.path.join(out_dir, p["store"]), readonly=True) as src:
+            with Store(_os.path.join(out_dir, p["store"]), readonly=True) as src:
                 for key in src.keys():
                     robots, meta = src.get(key)
                     out.put(key, bytes(robots.blob), source_url=meta["source_url"],

@@ -139,3 +139,12 @@ def test_warc_input(client, tmp_path):
     assert pack.allowed("https://a.example/y", "bot") is True
     assert pack.allowed("https://b.example/x", "bot") is True    # 404: allow all
     assert pack.allowed("http://c.example/y", "bot") is False    # 503: disallow all
+
+
+def test_namespace_exports_only_its_api():
+    """robotsc.dask does not re-export the modules it uses."""
+    import robotsc.dask as rd
+    for name in ("os", "json", "gzip", "io", "mmap", "time", "hashlib", "Robots", "Error"):
+        assert not hasattr(rd, name), name
+    public = {n for n in dir(rd) if not n.startswith("_")}
+    assert public == set(rd.__all__) | {"FORMAT"}, public - set(rd.__all__)

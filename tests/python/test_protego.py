@@ -54,7 +54,17 @@ def test_windows_and_bytes():
     rp = Protego.parse(b"User-agent: a\nRequest-rate: 1/10s 0600-0845\nVisit-time: 2200-0300\n"
                        b"Disallow: /x\n")
     assert rp.request_rate("a") == RequestRate(1, 10, time(6, 0), time(8, 45))
-    assert rp.visit_time("a") == VisitTime(time(22, 0), time(3, 0))
+    # Visit-time as Protego 0.3+ reads it: two times separated by one space.
+    assert rp.visit_time("a") is None
+    rp2 = Protego.parse(b"User-agent: a\nVisit-time: 0200 0630\n")
+    assert rp2.visit_time("a") == VisitTime(time(2, 0), time(6, 30))
+    assert rp2.visit_time("Mozilla/5.0 (compatible; a/1.0)") == VisitTime(time(2, 0), time(6, 30))
+    assert Protego.parse(b"User-agent: a\nVisit-time: 02:00 06:30\n").visit_time("a") == \
+        VisitTime(time(2, 0), time(6, 30))
+    for bad in (b"2200-0300", b"0200  0630", b"0200", b"2500 0630", b"ab00 0630", b"0200 0630 0700"):
+        assert Protego.parse(b"User-agent: a\nVisit-time: " + bad + b"\n").visit_time("a") is None, bad
+    # A request-rate window Protego rejects voids the request-rate, as there.
+    assert Protego.parse(b"User-agent: a\nRequest-rate: 1/10s 06-0845x\n").request_rate("a") is None
     assert rp.request_rate("b") is None and rp.crawl_delay("b") is None
     assert rp.can_fetch("https://e.com/x", "a") is False
     assert rp.can_fetch("https://e.com/x", "b") is True
