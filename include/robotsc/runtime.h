@@ -254,8 +254,10 @@ RSC_API int rsc_directive_get(const rsc_program *prog, size_t i, uint32_t *line,
 RSC_API int rsc_group_directive(const rsc_selection *sel, const char *key,
                         rsc_bytes *value, uint32_t *line);
 
-/* The product token of a crawler name as robots.txt groups are matched
- * (spec F.2): accepts a bare token ("Googlebot"), "Name/version", or a whole
+/* The product token of what an HTTP client sends, for rsc_select() (which
+ * takes names as given): the explicit entry for a User-Agent header (the
+ * CLI's --user-agent, Python's user_agent=). Accepts a bare token
+ * ("Googlebot"), "Name/version", or a whole
  * User-Agent header ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://...)":
  * the crawler's token is the first product of the "compatible;" comment,
  * otherwise the first product). *token points into ua. *changed is set to 1

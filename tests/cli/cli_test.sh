@@ -298,6 +298,11 @@ expect_rc 2 "$R" info --user-agent "" "$EX/robots.txt"
 # .venv/ (the README's Python steps) is ignored by git.
 grep -qx '\.venv/' "$EX/../.gitignore" && ok || bad ".venv/ not in .gitignore"
 
+# docs/CRAWLER.md names Format_Major's byte as runtime/format.h places it.
+hmajor=$(sed -n 's/^#define RSC_H_MAJOR \([0-9]*\)u.*/\1/p' "$EX/../runtime/format.h")
+[ -n "$hmajor" ] && grep -q "blob Format_Major (byte $hmajor of the blob" "$EX/../docs/CRAWLER.md" && ok ||
+  bad "docs/CRAWLER.md: Format_Major is byte $hmajor"
+
 # Output to a full disk is an error, never a silent exit 0.
 if [ -w /dev/full ]; then
   for c in "info $EX/robots.txt" "info --json $EX/robots.txt" "dump $T/ex.rbc" \
