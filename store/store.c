@@ -516,7 +516,12 @@ rsc_store_status rsc_store_put_many(rsc_store *st, const rsc_store_item *items, 
         if (m->source_url.len > MAX_URL || m->etag.len > MAX_ETAG || m->last_modified.len > MAX_LM ||
             it->blob_len > UINT32_MAX)
             return RSC_STORE_E_TOOBIG;
+        /* Only a blob is stored (rsc_classify()'s rule, the same as the CLI's
+         * and Python's): text, binary or a damaged blob is refused before
+         * verification, and a blob that fails verification is refused too. */
         rsc_program p;
+        if (it->blob_len && rsc_classify(it->blob, it->blob_len) != RSC_INPUT_BLOB)
+            return RSC_STORE_E_BLOB;
         if (!it->verified && rsc_load(&p, it->blob, it->blob_len, NULL) != RSC_OK)
             return RSC_STORE_E_BLOB;
     }

@@ -128,7 +128,8 @@ typedef struct rsc_store_item {
  * validated first (RSC_STORE_E_KEY, *bad = index). When the map is full it
  * grows (doubling, up to max_map) and the transaction is retried. Blobs are
  * checked with rsc_load() before they are stored (RSC_STORE_E_BLOB) unless
- * the item says it was. Growing the map needs no read transaction of this
+ * the item says it was; bytes that rsc_classify() does not call a blob
+ * (text, binary, a damaged magic) are refused even then. Growing the map needs no read transaction of this
  * process to be open (LMDB's rule): a process that writes should not keep
  * read transactions open across writes.
  * bad is nullable. */

@@ -604,6 +604,12 @@ static void test_failclosed_put(void)
                rsc_store_put(st, "https://e.com", 13, &m, d, b.size) != RSC_STORE_E_BLOB;
     }
     CHECK(bad == 0, "%d of %d damaged blobs not refused", bad, cases);
+    /* Even an item that says it was verified: not a blob, not stored. */
+    rsc_store_item it = {"https://e.com", 13, &m, "User-agent: *\nDisallow:\n", 24, 1};
+    CHECK(rsc_store_put_many(st, &it, 1, NULL) == RSC_STORE_E_BLOB, "text stored as verified");
+    it.blob = "\x89RSB\x04\x00\x00\x00";
+    it.blob_len = 8;
+    CHECK(rsc_store_put_many(st, &it, 1, NULL) == RSC_STORE_E_BLOB, "damaged magic stored as verified");
     rsc_store_txn *t = NULL;
     rsc_store_record r;
     CHECK(rsc_store_begin(st, &t) == RSC_STORE_OK &&
