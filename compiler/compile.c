@@ -6,8 +6,9 @@
  *  1. Every rule in a group yields up to two candidate patterns: the rule
  *     itself and, for an allow, the index.html extra (E.8). Empty (E.5) and
  *     dead (E.4, and a lone "$", E.3) patterns are dropped. In the rfc
- *     profile the bytes matched are percent-normalised; the rule table keeps
- *     the google-escaped text and its length as the priority (E.6).
+ *     profile the bytes matched are percent-normalised, their length is the
+ *     priority and there is no index.html extra (SEMANTICS.md, the rfc
+ *     profile); the rule table keeps the google-escaped text too.
  *  2. Keys: every distinct extracted agent token (lower-cased; the empty
  *     token is real, F.2) and the global agent (F.1). A key's rule set is
  *     the union of the candidates of every group naming it (F.5), with
@@ -149,15 +150,21 @@ static char *arena_take(ctx *c, size_t n)
     return p; /* the arena is sized up front: never overflows */
 }
 
-/* spec, top (rfc profile 2): the pattern normalised as the runtime
- * normalises paths (runtime/codec.h, one implementation for both). Never
- * longer than its input as the input is already escaped (spec D). */
+/* The rfc profile's match text (FORMAT.md, Matching): the pattern
+ * normalised as the runtime normalises paths (runtime/codec.h, one
+ * implementation for both), but for its '*', wildcards, and a final '$',
+ * the end anchor; any other '$' is a literal and becomes %24, as a path's
+ * '$' does (RFC 9309 2.2.3). At most 3n bytes. */
 static size_t rfc_normalise(const char *src, size_t n, uint8_t *dst)
 {
     size_t o = 0, used;
     for (size_t i = 0; i < n; i += used) {
         uint8_t out[3];
-        unsigned k = rsc_pct_normal((const uint8_t *)src + i, n - i, out, &used);
+        unsigned k;
+        if (src[i] == '$' && i + 1 < n)
+            k = rsc_pct_special('$', out), used = 1;
+        else
+            k = rsc_pct_normal((const uint8_t *)src + i, n - i, out, &used);
         memcpy(dst + o, out, k);
         o += k;
     }
@@ -179,9 +186,12 @@ static rsc_status add_cand(ctx *c, uint32_t line, int allow, const char *text, s
     x->text = text;
     x->text_len = (uint32_t)len;
     if (c->ir->profile == RSC_PROFILE_RFC) {
-        uint8_t *d = (uint8_t *)arena_take(c, len);
+        uint8_t *d = (uint8_t *)arena_take(c, 3 * len);
         x->mlen = (uint32_t)rfc_normalise(text, len, d);
         x->mb = d;
+        /* RFC 9309 2.2.2: the most octets of the normalised pattern, so
+         * equivalent rules (/~a, /%7Ea) tie and the allow wins */
+        x->priority = x->mlen;
     } else {
         x->mb = (const uint8_t *)text;
         x->mlen = (uint32_t)len;
@@ -225,7 +235,7 @@ rsc_status rsc_make_cands(ctx *c)
             rsc_status st = add_cand(c, ru->line, ru->allow, v, n);
             if (st != RSC_OK)
                 return st;
-            if (!ru->allow)
+            if (!ru->allow || ir->profile == RSC_PROFILE_RFC) /* E.8 is Google's */
                 continue;
             /* E.8: from the last '/', "/index.htm..." also allows v[0..k]$ */
             size_t k = n;
