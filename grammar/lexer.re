@@ -167,6 +167,11 @@ static int is_sp(unsigned char c) /* ABNF WS */
     return c == ' ' || c == '\t';
 }
 
+static unsigned ascii_lower(unsigned c)
+{
+    return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
 /* The length of the UTF8-char-noctl at s[i..e) (RFC 9309 2.2, from RFC
  * 3629 without the controls, SP and '#'), or 0. */
 static size_t utf8_noctl(const unsigned char *s, size_t i, size_t e)
@@ -210,7 +215,7 @@ static uint8_t abnf_value(const unsigned char *s, size_t a, size_t b, int tag)
         if (b - a == 1 && s[a] == '*')
             return RSC_ABNF_OK;
         for (size_t i = a; i < b; i++) {
-            unsigned c = s[i] | 0x20;
+            unsigned c = ascii_lower(s[i]);
             if (!(c >= 'a' && c <= 'z') && s[i] != '-' && s[i] != '_')
                 return RSC_ABNF_AGENT;
         }
@@ -254,7 +259,7 @@ static int rfc_record(const unsigned char *s, span x, span *key, span *val)
         if (ke - a != keys[k].len)
             continue;
         size_t i = 0;
-        while (i < keys[k].len && (s[a + i] | 0x20) == (unsigned char)keys[k].name[i])
+        while (i < keys[k].len && ascii_lower(s[a + i]) == (unsigned char)keys[k].name[i])
             i++;
         if (i == keys[k].len)
             tag = keys[k].tag;
