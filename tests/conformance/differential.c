@@ -8,7 +8,8 @@
  * with no_prune must give the same answers as the default one.
  *
  * Usage: differential [SEED [SCALE_PERCENT [-v]]] (-v prints the first
- * files). The same seed gives the same
+ * files); differential rfc [SEED [SCALE_PERCENT [-v]]] runs the rfc
+ * profile's own families instead (main_rfc). The same seed gives the same
  * files. On a disagreement it prints the seed, the file (C-escaped), the
  * agents, the path and both verdicts, and exits 1. */
 #include <inttypes.h>
