@@ -24,7 +24,7 @@ int rsc_buf_u32(rsc_mem *m, rsc_buf *b, uint32_t v);
 void rsc_buf_free(rsc_mem *m, rsc_buf *b);
 void rsc_put_u32(uint8_t *p, uint32_t v); /* little-endian store */
 
-/* A stable merge sort of uint32 indices with a context (compile.c): no
+/* A stable merge sort of uint32 indices with a context (shared.c): no
  * global state, so compiles may run in parallel threads. Returns 0, or -1
  * when out of memory. */
 typedef int (*idx_cmp)(const void *cx, uint32_t a, uint32_t b);

@@ -6,8 +6,9 @@
  *  1. Every rule in a group yields up to two candidate patterns: the rule
  *     itself and, for an allow, the index.html extra (E.8). Empty (E.5) and
  *     dead (E.4, and a lone "$", E.3) patterns are dropped. In the rfc
- *     profile the bytes matched are percent-normalised; the rule table keeps
- *     the google-escaped text and its length as the priority (E.6).
+ *     profile the bytes matched are percent-normalised, their length is the
+ *     priority and there is no index.html extra (SEMANTICS.md, the rfc
+ *     profile); the rule table keeps the google-escaped text too.
  *  2. Keys: every distinct extracted agent token (lower-cased; the empty
  *     token is real, F.2) and the global agent (F.1). A key's rule set is
  *     the union of the candidates of every group naming it (F.5), with
@@ -22,125 +23,13 @@
  *     literal prefixes (trie.c) and an automaton of the wildcard segments
  *     (glob.c); several programs when the unit is over a budget.
  *  5. The blob's tables (sections.c).
- * This file holds steps 1 and 3 and the driver; units.c step 2. */
+ * This file holds steps 1 and 3 and the driver; units.c step 2; shared.c
+ * the helpers of several steps (the merge sort, interning, rank order). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "codec.h"
 #include "compile.h"
-
-/* ---- a stable merge sort of uint32 indices with a context ------------- */
-
-
-static void msort_rec(uint32_t *a, uint32_t *tmp, size_t n, idx_cmp cmp, const void *cx)
-{
-    if (n < 2)
-        return;
-    if (n <= 8) { /* insertion sort: stable */
-        for (size_t i = 1; i < n; i++) {
-            uint32_t x = a[i];
-            size_t j = i;
-            while (j > 0 && cmp(cx, a[j - 1], x) > 0) {
-                a[j] = a[j - 1];
-                j--;
-            }
-            a[j] = x;
-        }
-        return;
-    }
-    size_t h = n / 2;
-    msort_rec(a, tmp, h, cmp, cx);
-    msort_rec(a + h, tmp, n - h, cmp, cx);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n)
-        tmp[k++] = cmp(cx, a[j], a[i]) < 0 ? a[j++] : a[i++];
-    while (i < h)
-        tmp[k++] = a[i++];
-    while (j < n)
-        tmp[k++] = a[j++];
-    memcpy(a, tmp, n * sizeof *a);
-}
-
-int rsc_msort(rsc_mem *m, uint32_t *a, size_t n, idx_cmp cmp, const void *cx)
-{
-    if (n < 2)
-        return 0;
-    uint32_t *tmp = rsc_mem_alloc(m, n * sizeof *tmp);
-    if (!tmp)
-        return -1;
-    msort_rec(a, tmp, n, cmp, cx);
-    rsc_mem_free(m, tmp, n * sizeof *tmp);
-    return 0;
-}
-
-/* ---- interning of uint32 lists ---------------------------------------- */
-
-
-
-static uint32_t hash_list(const uint32_t *l, size_t n)
-{
-    uint32_t h = 2166136261u ^ (uint32_t)n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ l[i]) * 16777619u;
-    return h;
-}
-
-static int intern_rehash(rsc_mem *m, interner *t, size_t n_slots)
-{
-    uint32_t *slots = rsc_mem_calloc(m, n_slots, sizeof *slots);
-    if (!slots)
-        return -1;
-    for (size_t e = 0; e < t->count; e++) {
-        size_t i = hash_list(t->data + t->first[e], t->n[e]) & (n_slots - 1);
-        while (slots[i])
-            i = (i + 1) & (n_slots - 1);
-        slots[i] = (uint32_t)e + 1;
-    }
-    rsc_mem_free(m, t->slots, t->n_slots * sizeof *t->slots);
-    t->slots = slots;
-    t->n_slots = n_slots;
-    return 0;
-}
-
-/* *id receives the list's entry, new or existing. */
-rsc_status rsc_intern(rsc_mem *m, interner *t, const uint32_t *l, size_t n, uint32_t *id)
-{
-    if ((t->count + 1) * 2 > t->n_slots &&
-        intern_rehash(m, t, t->n_slots ? t->n_slots * 2 : 16) != 0)
-        return RSC_E_NOMEM;
-    size_t i = hash_list(l, n) & (t->n_slots - 1);
-    for (; t->slots[i]; i = (i + 1) & (t->n_slots - 1)) {
-        size_t e = t->slots[i] - 1;
-        if (t->n[e] == n && (n == 0 || memcmp(t->data + t->first[e], l, n * sizeof *l) == 0)) {
-            *id = (uint32_t)e;
-            return RSC_OK;
-        }
-    }
-    if (t->len + n > UINT32_MAX || t->count >= UINT32_MAX - 1)
-        return RSC_E_LIMIT;
-    if (rsc_mem_grow(m, (void **)&t->first, sizeof *t->first, &t->cap_first, t->count + 1) != 0 ||
-        rsc_mem_grow(m, (void **)&t->n, sizeof *t->n, &t->cap_n, t->count + 1) != 0)
-        return RSC_E_NOMEM;
-    if (rsc_mem_grow(m, (void **)&t->data, sizeof *t->data, &t->cap, t->len + n) != 0)
-        return RSC_E_NOMEM;
-    if (n)
-        memcpy(t->data + t->len, l, n * sizeof *l);
-    t->first[t->count] = (uint32_t)t->len;
-    t->n[t->count] = (uint32_t)n;
-    t->len += n;
-    t->slots[i] = (uint32_t)t->count + 1;
-    *id = (uint32_t)t->count++;
-    return RSC_OK;
-}
-
-void rsc_intern_free(rsc_mem *m, interner *t)
-{
-    rsc_mem_free(m, t->data, t->cap * sizeof *t->data);
-    rsc_mem_free(m, t->first, t->cap_first * sizeof *t->first);
-    rsc_mem_free(m, t->n, t->cap_n * sizeof *t->n);
-    rsc_mem_free(m, t->slots, t->n_slots * sizeof *t->slots);
-    memset(t, 0, sizeof *t);
-}
 
 static char *arena_take(ctx *c, size_t n)
 {
@@ -149,15 +38,21 @@ static char *arena_take(ctx *c, size_t n)
     return p; /* the arena is sized up front: never overflows */
 }
 
-/* spec, top (rfc profile 2): the pattern normalised as the runtime
- * normalises paths (runtime/codec.h, one implementation for both). Never
- * longer than its input as the input is already escaped (spec D). */
+/* The rfc profile's match text (FORMAT.md, Matching): the pattern
+ * normalised as the runtime normalises paths (runtime/codec.h, one
+ * implementation for both), but for its '*', wildcards, and a final '$',
+ * the end anchor; any other '$' is a literal and becomes %24, as a path's
+ * '$' does (RFC 9309 2.2.3). At most 3n bytes. */
 static size_t rfc_normalise(const char *src, size_t n, uint8_t *dst)
 {
     size_t o = 0, used;
     for (size_t i = 0; i < n; i += used) {
         uint8_t out[3];
-        unsigned k = rsc_pct_normal((const uint8_t *)src + i, n - i, out, &used);
+        unsigned k;
+        if (src[i] == '$' && i + 1 < n)
+            k = rsc_pct_special('$', out), used = 1;
+        else
+            k = rsc_pct_normal((const uint8_t *)src + i, n - i, out, &used);
         memcpy(dst + o, out, k);
         o += k;
     }
@@ -179,9 +74,12 @@ static rsc_status add_cand(ctx *c, uint32_t line, int allow, const char *text, s
     x->text = text;
     x->text_len = (uint32_t)len;
     if (c->ir->profile == RSC_PROFILE_RFC) {
-        uint8_t *d = (uint8_t *)arena_take(c, len);
+        uint8_t *d = (uint8_t *)arena_take(c, 3 * len);
         x->mlen = (uint32_t)rfc_normalise(text, len, d);
         x->mb = d;
+        /* RFC 9309 2.2.2: the most octets of the normalised pattern, so
+         * equivalent rules (/~a, /%7Ea) tie and the allow wins */
+        x->priority = x->mlen;
     } else {
         x->mb = (const uint8_t *)text;
         x->mlen = (uint32_t)len;
@@ -225,7 +123,7 @@ rsc_status rsc_make_cands(ctx *c)
             rsc_status st = add_cand(c, ru->line, ru->allow, v, n);
             if (st != RSC_OK)
                 return st;
-            if (!ru->allow)
+            if (!ru->allow || ir->profile == RSC_PROFILE_RFC) /* E.8 is Google's */
                 continue;
             /* E.8: from the last '/', "/index.htm..." also allows v[0..k]$ */
             size_t k = n;
@@ -246,19 +144,6 @@ rsc_status rsc_make_cands(ctx *c)
         c->gc_n[g] = (uint32_t)c->n_cands - c->gc_first[g];
     }
     return RSC_OK;
-}
-
-/* Rank order, worst first: (priority, allow, -line) (E.6, E.7). */
-int rsc_cmp_rank(const void *vctx, uint32_t a, uint32_t b)
-{
-    const cand *x = &((const ctx *)vctx)->cands[a], *y = &((const ctx *)vctx)->cands[b];
-    if (x->priority != y->priority)
-        return x->priority < y->priority ? -1 : 1;
-    if (x->allow != y->allow)
-        return x->allow < y->allow ? -1 : 1;
-    if (x->line != y->line)
-        return x->line > y->line ? -1 : 1;
-    return 0;
 }
 
 /* A rule string of the STRINGS plan: entry 2i is rule i's pattern, 2i+1

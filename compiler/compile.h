@@ -9,7 +9,7 @@
 #include "backend.h"
 #include "format.h"
 
-/* Interning of uint32 lists: each distinct list gets an id. */
+/* Interning of uint32 lists: each distinct list gets an id (shared.c). */
 typedef struct interner {
     uint32_t *data;
     size_t len, cap;
@@ -80,7 +80,7 @@ typedef struct ctx {
     rsc_buf sec[RSC_SEC_LAST_KNOWN + 1];
 } ctx;
 
-int rsc_cmp_rank(const void *vctx, uint32_t a, uint32_t b);
+int rsc_cmp_rank(const void *vctx, uint32_t a, uint32_t b); /* shared.c */
 rsc_status rsc_make_cands(ctx *c);    /* compile.c   */
 rsc_status rsc_make_keys(ctx *c);     /* units.c     */
 rsc_status rsc_make_sets(ctx *c);     /* units.c     */

@@ -501,8 +501,10 @@ rsc_status rsc_dump(const rsc_program *prog, rsc_write_fn w, void *ud)
     say(&o, "rules %u\n", nr);
     for (uint32_t i = 0; i < nr; i++) {
         uint32_t la = rsc_tab(prog, P_RULES, i, 0), len = rsc_tab(prog, P_RULES, i, 2);
+        /* the priority: Str_Len, or Match_Len in the rfc profile */
+        uint32_t pri = (prog->flags & RSC_FLAG_PROFILE_RFC) ? rsc_tab(prog, P_RULES, i, 4) : len;
         say(&o, "  rank %u: line %u %s priority %u ", i + 1, la >> 1,
-            (la & 1) ? "allow" : "disallow", len);
+            (la & 1) ? "allow" : "disallow", pri);
         say_str(&o, prog, rsc_tab(prog, P_RULES, i, 1), len);
         say(&o, "\n");
     }

@@ -47,6 +47,21 @@ static int has_high_byte(rsc_str s)
     return 0;
 }
 
+/* The value of the user-agent line n (agents are in file order). */
+static rsc_str agent_at(const rsc_ir *ir, uint32_t n)
+{
+    size_t lo = 0, hi = ir->n_agents;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ir->agents[mid].line < n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    static const rsc_str none = {"", 0};
+    return lo < ir->n_agents && ir->agents[lo].line == n ? ir->agents[lo].raw : none;
+}
+
 void rsc_lint(const rsc_ir *ir, rsc_diag_fn fn, void *ud)
 {
     if (!ir || !fn)
@@ -95,10 +110,22 @@ void rsc_lint(const rsc_ir *ir, rsc_diag_fn fn, void *ud)
             if (rule->pattern.len && rule->pattern.ptr[0] != '/' &&
                 rule->pattern.ptr[0] != '*') /* spec E.4 */
                 emit(fn, ud, RSC_W_DEAD_PATTERN, n, rule->pattern);
-            if (has_high_byte(rule->raw)) /* spec D.1, D.3 */
+            /* (the rfc profile normalises URLs too: no surprise there) */
+            if (has_high_byte(rule->raw) && ir->profile != RSC_PROFILE_RFC) /* spec D.1, D.3 */
                 emit(fn, ud, RSC_W_NON_ASCII_PATTERN, n, rule->pattern);
         }
-        if (!l->has_directive && !l->is_empty && !l->is_comment && !quiet_invalid) /* B.6 */
+        /* rfc profile: every line RFC 9309's ABNF rejects (the lexer's
+         * verdict, rsc_abnf); a record value shown as written */
+        if (l->abnf == RSC_ABNF_NOT_RECORD)
+            emit(fn, ud, RSC_W_RFC_NOT_RECORD, n, none);
+        else if (l->abnf == RSC_ABNF_AGENT)
+            emit(fn, ud, RSC_W_RFC_AGENT, n, agent_at(ir, n));
+        else if (l->abnf == RSC_ABNF_PATH)
+            emit(fn, ud, RSC_W_RFC_PATH, n, rule ? rule->raw : none);
+        else if (l->abnf == RSC_ABNF_BYTES && !quiet_invalid)
+            emit(fn, ud, RSC_W_RFC_BYTES, n, none);
+        if (!l->has_directive && !l->is_empty && !l->is_comment && !quiet_invalid &&
+            l->abnf != RSC_ABNF_NOT_RECORD) /* B.6 */
             emit(fn, ud, RSC_W_INVALID_LINE, n, none);
     }
 }

@@ -135,6 +135,31 @@ static inline unsigned rsc_pct_normal(const uint8_t *p, size_t avail, uint8_t ou
     return 1;
 }
 
+/* A raw '*' or '$' as the rfc profile writes it in a match text or a path:
+ * %2A, %24 (RFC 9309 2.2.3: a pattern matches these characters verbatim
+ * only percent-encoded, since raw they are the wildcard and the end
+ * anchor). Returns 3, or 0 for any other byte. */
+static inline unsigned rsc_pct_special(unsigned b, uint8_t out[3])
+{
+    if (b != '*' && b != '$')
+        return 0;
+    out[0] = '%', out[1] = '2', out[2] = b == '*' ? 'A' : '4'; /* 0x2A, 0x24 */
+    return 3;
+}
+
+/* The rfc profile's normalisation of a path byte (FORMAT.md, Matching):
+ * rsc_pct_normal, and '*' and '$' as %2A and %24. */
+static inline unsigned rsc_pct_normal_path(const uint8_t *p, size_t avail, uint8_t out[3],
+                                           size_t *used)
+{
+    unsigned k = rsc_pct_special(p[0], out);
+    if (k) {
+        *used = 1;
+        return k;
+    }
+    return rsc_pct_normal(p, avail, out, used);
+}
+
 /* Adler-32 (RFC 1950) over p[0..n), continuing from the sums *a and *s
  * (start at 1 and 0), as the blob's Checksum (FORMAT.md). The plain loop
  * takes at most 5552 bytes between reductions, so no 32-bit sum overflows. */

@@ -17,8 +17,12 @@
 #define RSC_H_TOTAL 11u
 #define RSC_HEADER_MIN 12u /* the fixed part and a one-byte Total_Size */
 
-#define RSC_FLAG_PROFILE_RFC 0x01u
-#define RSC_FLAGS_KNOWN 0x01u
+/* Flags bits 0-1, the profile: 0 google, 3 rfc. 1 is an rfc blob of an
+ * encoder before RFC 9309's escapes and ranks (FORMAT.md, Version
+ * changes): RSC_E_VERSION. 2 is invalid. */
+#define RSC_FLAG_PROFILE_RFC 0x03u
+#define RSC_FLAG_PROFILE_RFC_OLD 0x01u
+#define RSC_FLAGS_KNOWN 0x03u
 
 #define RSC_ADLER_MOD 65521u /* Adler-32 (RFC 1950), over the whole blob */
 

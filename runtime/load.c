@@ -93,7 +93,10 @@ static rsc_status check_header(verifier *v, size_t size)
         CHECK(b[i] == (uint8_t)RSC_MAGIC[i], RSC_E_MAGIC, i, "bad magic");
     CHECK(b[RSC_H_MAJOR] == RSC_FORMAT_MAJOR, RSC_E_VERSION, RSC_H_MAJOR,
           "unsupported Format_Major (a blob of another major: compile it again)");
+    CHECK((b[RSC_H_FLAGS] & RSC_FLAGS_KNOWN) != RSC_FLAG_PROFILE_RFC_OLD, RSC_E_VERSION,
+          RSC_H_FLAGS, "an rfc blob of an earlier encoder (Flags 1): compile it again");
     CORRUPT((b[RSC_H_FLAGS] & ~RSC_FLAGS_KNOWN) == 0, RSC_H_FLAGS, "reserved header flag set");
+    CORRUPT((b[RSC_H_FLAGS] & RSC_FLAGS_KNOWN) != 2, RSC_H_FLAGS, "invalid profile (Flags 2)");
     size_t pos = RSC_H_TOTAL;
     uint32_t total;
     CHECK(rv(b, &pos, size, &total), RSC_E_TRUNCATED, RSC_H_TOTAL, "bad Total_Size");
@@ -265,8 +268,9 @@ RSC_HOT rsc_status check_rule_rows(verifier *v, const ptab *R, uint32_t n, const
         CORRUPT(cols == RSC_RULES_COLS || str_ok(v, x[3], x[4]), ROW_AT(P_RULES, r),
                 "rule match text out of STRINGS");
         /* Strictly increasing (priority, allow, -line): spec E.6, E.7, as
-         * one key (a line is below 2^31) */
-        uint64_t key = (uint64_t)sl << 32 | (uint64_t)(x[0] & 1) << 31 | (0x7fffffffu - line);
+         * one key (a line is below 2^31); the priority is Str_Len, or
+         * Match_Len in the rfc profile */
+        uint64_t key = (uint64_t)(cols == RSC_RULES_COLS ? sl : x[4]) << 32 | (uint64_t)(x[0] & 1) << 31 | (0x7fffffffu - line);
         CORRUPT(r == 0 || key > pkey, ROW_AT(P_RULES, r), "rules not sorted by rank");
         pkey = key;
     }

@@ -62,11 +62,11 @@ static inline int src_get(src *s, uint8_t *c)
         return 0;
     }
     s->i++;
-    if (s->rfc && (b >= 0x80 || b == '%')) {
+    if (s->rfc && (b >= 0x80 || b == '%' || b == '*' || b == '$')) {
         uint8_t out[3] = {0, 0, 0};
         size_t used;
         /* NUL and '#' are not hex digits: the look-ahead stays in the path */
-        unsigned k = rsc_pct_normal(s->p + s->i - 1, s->n - s->i + 1, out, &used);
+        unsigned k = rsc_pct_normal_path(s->p + s->i - 1, s->n - s->i + 1, out, &used);
         s->i += used - 1;
         *c = out[0];
         s->q[0] = out[1], s->q[1] = out[2], s->qi = 0, s->qn = (uint8_t)(k - 1);
@@ -787,6 +787,8 @@ static int verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t
         if ((m->decided = decided) != 0) {
             m->line = la >> 1, m->rule_allow = allowed;
             m->priority = m->pattern_len = rsc_tab(prog, P_RULES, best - 1, 2);
+            if (s.rfc) /* the match text's octets (FORMAT.md, RULES) */
+                m->priority = rsc_tab(prog, P_RULES, best - 1, 4);
             m->pattern = (const char *)STR(prog) + rsc_tab(prog, P_RULES, best - 1, 1);
         }
     }

@@ -35,7 +35,17 @@ extern "C" {
       "body over 500 KiB: the rest is ignored")                               \
     X(NOT_ROBOTS_HTML, "html", "content looks like HTML, not robots.txt")     \
     X(NOT_ROBOTS_BINARY, "binary", "content looks binary, not robots.txt")    \
-    X(INVALID_LINE, "invalid-line", "line is not a directive")
+    X(INVALID_LINE, "invalid-line", "line is not a directive")                 \
+    X(RFC_NOT_RECORD, "rfc-not-a-record",                                     \
+      "not a record by RFC 9309's ABNF (misspelt or longer key, no ':', or "  \
+      "whitespace other than SP and HTAB): ignored in the rfc profile")       \
+    X(RFC_AGENT, "rfc-agent",                                                 \
+      "user-agent value is not an RFC 9309 product token")                    \
+    X(RFC_PATH, "rfc-path",                                                   \
+      "rule value is not an RFC 9309 path-pattern ('/' then UTF-8 without "   \
+      "controls or spaces)")                                                  \
+    X(RFC_BYTES, "rfc-bytes",                                                 \
+      "control byte, NUL or invalid UTF-8 where RFC 9309's ABNF allows none")
 
 typedef enum rsc_warning {
 #define RSC_X_(e, n, m) RSC_W_##e,

@@ -58,7 +58,21 @@ typedef struct rsc_line {
     uint8_t tag;      /* rsc_tag                                       */
     uint8_t is_empty, has_comment, is_comment, has_directive;
     uint8_t is_acceptable_typo, is_line_too_long, is_missing_colon_separator;
+    uint8_t abnf;     /* rfc profile: rsc_abnf, why RFC 9309's ABNF rejects it */
 } rsc_line;
+
+/* rfc profile: what RFC 9309's ABNF (section 2.2) says of a line the
+ * profile would read as Google does (docs/SEMANTICS.md, the rfc profile). */
+typedef enum rsc_abnf {
+    RSC_ABNF_OK = 0,
+    RSC_ABNF_NOT_RECORD, /* Google reads a user-agent, allow or disallow line the
+                            ABNF does not (a misspelt or longer key, no colon,
+                            whitespace other than SP and HTAB): ignored */
+    RSC_ABNF_AGENT,      /* a user-agent value that is no product token       */
+    RSC_ABNF_PATH,       /* a rule value that is not "/" *UTF8-char-noctl     */
+    RSC_ABNF_BYTES,      /* a control byte, invalid UTF-8 or NUL outside a value */
+    RSC_ABNF_COUNT
+} rsc_abnf;
 
 typedef struct rsc_agent {
     uint32_t line;

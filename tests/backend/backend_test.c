@@ -1340,11 +1340,10 @@ typedef struct rt {
  * max_rank + 1 - r (so a verdict's line gives back the rank). Its match
  * texts must be tx, and its STRINGS tx's (texts_of_pset: the program's
  * labels point there): in the rfc profile the texts are the Match column
- * and every rule's pattern is "x" (priority 1, after them in STRINGS), any
- * order of texts will do; in the
- * google profile they are the patterns themselves, which RULES orders by
- * length, so the blob is made only when the lengths do not fall with the
- * rank (ranks without a pattern repeat the previous length). Returns 0
+ * and every rule's pattern is "x" (after them in STRINGS); in the google
+ * profile they are the patterns themselves. RULES orders them by length
+ * (the priority) in both, so the blob is made only when the lengths do not
+ * fall with the rank (ranks without a pattern repeat the previous length). Returns 0
  * when it is not made. */
 static int rt_make1(rt1 *r, int rfc, const uint8_t *pg, size_t size, const bc_texts *tx)
 {
@@ -1363,16 +1362,16 @@ static int rt_make1(rt1 *r, int rfc, const uint8_t *pg, size_t size, const bc_te
     for (uint32_t i = 0; i < max_rank && !bad; i++) {
         uint32_t len, off = tx->p[i] ? tx->off[i] : 0;
         bc_text(tx, i + 1, &len);
-        if (!rfc) {
-            if (tx->p[i] && len < cur) { /* lengths fall: no google blob */
-                free(v);
-                rsc_buf_free(&m, &sec[1]);
-                return 0;
-            }
-            if (!tx->p[i])
-                off = 0, len = cur;
-            cur = len;
+        /* RULES is ordered by the match text's length (the pattern's in
+         * google, the Match column's in rfc) */
+        if (tx->p[i] && len < cur) { /* lengths fall: no blob */
+            free(v);
+            rsc_buf_free(&m, &sec[1]);
+            return 0;
         }
+        if (!tx->p[i])
+            off = 0, len = cur;
+        cur = len;
         v[cols * i] = (max_rank - i) << 1;
         if (rfc) {
             v[cols * i + 1] = xoff, v[cols * i + 2] = 1;
@@ -1390,7 +1389,7 @@ static int rt_make1(rt1 *r, int rfc, const uint8_t *pg, size_t size, const bc_te
     rsc_section secs[5];
     for (uint16_t i = 0; i < 5; i++)
         secs[i].id = (uint16_t)(i + 1), secs[i].data = sec[i + 1].p, secs[i].size = sec[i + 1].len;
-    rsc_status st = bad ? RSC_E_NOMEM : rsc_emit_blob(&m, rfc ? 1 : 0, secs, 5, &r->blob);
+    rsc_status st = bad ? RSC_E_NOMEM : rsc_emit_blob(&m, rfc ? RSC_FLAG_PROFILE_RFC : 0, secs, 5, &r->blob);
     for (int i = 0; i < 6; i++)
         rsc_buf_free(&m, &sec[i]);
     TU_CHECK(st == RSC_OK, "hand-made blob: %d", (int)st);
@@ -1639,7 +1638,6 @@ static int emit_both(const pset *ps, emitted *em)
                          st.states == pr->states && st.internal == pr->internal,
                      "stats");
             rt_make(&em->run[np], em->prog[np].p, em->prog[np].len, &em->tx);
-            em->ok &= em->run[np].b[1].ok;
             continue;
         }
         size_t nw = expected_entries(ps, !np, want);
@@ -1686,7 +1684,6 @@ static int emit_both(const pset *ps, emitted *em)
         rsc_buf_free(&m, &again);
         free(sh);
         rt_make(&em->run[np], em->prog[np].p, em->prog[np].len, &em->tx);
-        em->ok &= em->run[np].b[1].ok;
     }
     free(want);
     free(pats);
@@ -1730,8 +1727,10 @@ static void compare_path(const pset *ps, const emitted *em, const uint8_t *s, si
             want_rfc = naive_best(ps, nb, nl);
         free(nb);
     }
-    uint32_t r0 = nul ? want_rfc : rt_best(&em->run[0], 1, s, n);
-    uint32_t r1 = nul ? want_rfc : rt_best(&em->run[1], 1, s, n);
+    /* (blobs of either profile are made only when RULES can order the
+     * texts by length: rt_make1) */
+    uint32_t r0 = nul || !em->run[0].b[1].ok ? want_rfc : rt_best(&em->run[0], 1, s, n);
+    uint32_t r1 = nul || !em->run[1].b[1].ok ? want_rfc : rt_best(&em->run[1], 1, s, n);
     uint32_t g0 = nul || !em->run[0].b[0].ok ? want_g : rt_best(&em->run[0], 0, s, n);
     uint32_t g1 = nul || !em->run[1].b[0].ok ? want_g : rt_best(&em->run[1], 0, s, n);
     trie_paths++;

@@ -164,8 +164,9 @@ static inline int bc_varint(const uint8_t **pp, const uint8_t *end, uint32_t *v)
 }
 
 /* FORMAT.md "Matching", rfc profile: s[0..n) normalised into out (room:
- * 3n bytes); returns the length. */
-static inline size_t bc_rfc_norm(const uint8_t *s, size_t n, uint8_t *out)
+ * 3n bytes); a path's '*' and '$' as %2A and %24, a pattern's '*' kept and
+ * its '$' too when last (the anchor), else as %24. Returns the length. */
+static inline size_t bc_rfc_norm_as(const uint8_t *s, size_t n, uint8_t *out, int path)
 {
     static const char hex[] = "0123456789ABCDEF";
     size_t o = 0;
@@ -192,13 +193,18 @@ static inline size_t bc_rfc_norm(const uint8_t *s, size_t n, uint8_t *out)
                 out[o++] = '%', out[o++] = (uint8_t)hex[h], out[o++] = (uint8_t)hex[l];
             }
             i += 2;
-        } else if (c >= 0x80) {
+        } else if (c >= 0x80 || (c == '*' && path) || (c == '$' && (path || i + 1 < n))) {
             out[o++] = '%', out[o++] = (uint8_t)hex[c >> 4], out[o++] = (uint8_t)hex[c & 15];
         } else {
             out[o++] = c;
         }
     }
     return o;
+}
+
+static inline size_t bc_rfc_norm(const uint8_t *s, size_t n, uint8_t *out) /* a path */
+{
+    return bc_rfc_norm_as(s, n, out, 1);
 }
 
 /* ---- match texts --------------------------------------------------------- */
@@ -365,9 +371,11 @@ static inline int bc_open(bc_blob *b, const void *data, size_t n, bc_err *e)
         return bc_fail(e, "bad magic");
     if (p[BC_H_MAJOR] != 4 || p[BC_H_MINOR] != 0)
         return bc_fail(e, "format %u.%u, want 4.0", p[BC_H_MAJOR], p[BC_H_MINOR]);
-    if (p[BC_H_FLAGS] & ~1u)
-        return bc_fail(e, "reserved flag bits set: %#x", p[BC_H_FLAGS]);
-    b->rfc = p[BC_H_FLAGS] & 1u;
+    /* Flags bits 0-1 the profile: 0 google, 3 rfc (1, an older rfc blob,
+     * and 2 are rejected) */
+    if (p[BC_H_FLAGS] != 0 && p[BC_H_FLAGS] != 3)
+        return bc_fail(e, "flags %#x: neither google (0) nor rfc (3)", p[BC_H_FLAGS]);
+    b->rfc = p[BC_H_FLAGS] == 3;
     if (!bc_frame(b, 1, e))
         return 0;
     uint32_t ck = bc_checksum(p, n);
@@ -2113,9 +2121,11 @@ static inline int bc_check_sections(const bc_blob *b, int pruned, bc_info *info,
             uint32_t la = bc_cell(&t, r, 0), len = bc_cell(&t, r, 2);
             if ((la >> 1) < 1 || !bc_strref(b, bc_cell(&t, r, 1), len))
                 return bc_fail(e, "RULES row %u: line 0 or bad string", r);
-            if (r > 0) {
-                uint32_t pla = bc_cell(&t, r - 1, 0), plen = bc_cell(&t, r - 1, 2);
-                int up = plen != len ? plen < len
+            if (r > 0) { /* by priority: Str_Len, or Match_Len (rfc) */
+                const unsigned pc = b->rfc ? 4 : 2;
+                uint32_t pla = bc_cell(&t, r - 1, 0), plen = bc_cell(&t, r - 1, pc);
+                uint32_t pri = bc_cell(&t, r, pc);
+                int up = plen != pri ? plen < pri
                          : (pla & 1u) != (la & 1u) ? (pla & 1u) < (la & 1u)
                                                     : (pla >> 1) > (la >> 1);
                 if (!up)
@@ -2127,7 +2137,7 @@ static inline int bc_check_sections(const bc_blob *b, int pruned, bc_info *info,
                     return bc_fail(e, "RULES row %u: bad match text reference", r);
                 const uint8_t *s = b->sec[BC_STRINGS];
                 uint8_t *nb = bc_alloc(3 * (size_t)len + 1);
-                size_t nl = bc_rfc_norm(s + bc_cell(&t, r, 1), len, nb);
+                size_t nl = bc_rfc_norm_as(s + bc_cell(&t, r, 1), len, nb, 0);
                 int same = nl == ml && (nl == 0 || memcmp(nb, s + mo, nl) == 0);
                 free(nb);
                 if (!same)

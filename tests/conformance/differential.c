@@ -8,7 +8,8 @@
  * with no_prune must give the same answers as the default one.
  *
  * Usage: differential [SEED [SCALE_PERCENT [-v]]] (-v prints the first
- * files). The same seed gives the same
+ * files); differential rfc [SEED [SCALE_PERCENT [-v]]] runs the rfc
+ * profile's own families instead (main_rfc). The same seed gives the same
  * files. On a disagreement it prints the seed, the file (C-escaped), the
  * agents, the path and both verdicts, and exits 1. */
 #include <inttypes.h>
@@ -309,6 +310,153 @@ static void gen_file(buf *b)
         tu_buf_puts(b, "");
 }
 
+/* ---- the rfc profile's families (issue 27) -------------------------------- */
+
+/* Bytes that RFC 9309 treats specially or that Google reads otherwise:
+ * percent-encoded '*' and '$' and their raw forms, unreserved escapes and
+ * their decoded forms, '%25' and a bare '%', non-ASCII, spaces and
+ * control bytes. */
+static const char *const rfc_pieces[] = {
+    "/", "/", "a", "b", "ab", "*", "$", "%24", "%2A", "%2a", "%7E", "%7e", "~", "%41", "A",
+    "%25", "%", "\xc3\xa9", "%C3%A9", "%c3%a9", "%2F", "%2f", ".", "%2E", "-", "_", "?",
+};
+
+/* An equivalent spelling of p (RFC 9309 2.2.2): unreserved bytes escaped
+ * or decoded, escapes in either case, '*'/'$' <-> %2A/%24 (paths only). */
+static void respell(buf *b, const char *p, size_t n, int path)
+{
+    static const char hx[] = "0123456789ABCDEF";
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (path && (c == '*' || c == '$') && chance(50)) {
+            tu_buf_puts(b, c == '*' ? (chance(50) ? "%2A" : "%2a") : "%24");
+        } else if (path && c == '%' && i + 2 < n && p[i + 1] == '2' &&
+                   (p[i + 2] == 'A' || p[i + 2] == 'a' || p[i + 2] == '4') && chance(50)) {
+            tu_buf_puts(b, p[i + 2] == '4' ? "$" : "*");
+            i += 2;
+        } else if (c == '~' || (c >= 'a' && c <= 'z') || c == '.' || c == '-') {
+            if (chance(25)) {
+                char e[4] = {'%', hx[c >> 4], chance(50) ? hx[c & 15] : (char)(hx[c & 15] | 0x20), 0};
+                tu_buf_puts(b, e);
+            } else {
+                tu_buf_put(b, p + i, 1);
+            }
+        } else if (c >= 0x80 && chance(40)) {
+            char e[4] = {'%', hx[c >> 4], hx[c & 15], 0};
+            tu_buf_puts(b, e);
+        } else {
+            tu_buf_put(b, p + i, 1);
+        }
+    }
+}
+
+static void rfc_pattern(buf *b)
+{
+    if (chance(5))
+        return;
+    tu_buf_puts(b, chance(85) ? "/" : chance(60) ? "*" : PICK(rfc_pieces));
+    unsigned k = rnd(heavy ? 10 : 5);
+    for (unsigned i = 0; i < k; i++)
+        tu_buf_puts(b, chance(4) ? (chance(50) ? " " : "\v") : PICK(rfc_pieces));
+    if (chance(3)) { /* past Google's line cut (spec A.4), far below 500 KiB */
+        size_t n = 16600 + rnd(120);
+        while (b->n < n)
+            tu_buf_puts(b, "aaaaaaaa");
+        tu_buf_puts(b, chance(50) ? "b" : "b$");
+    }
+    if (chance(15))
+        tu_buf_puts(b, "$");
+}
+
+static void rfc_key(buf *b, int kind) /* 0 user-agent, 1 allow, 2 disallow */
+{
+    static const char *const good[3][3] = {{"User-agent", "user-agent", "USER-AGENT"},
+                                           {"Allow", "allow", "ALLOW"},
+                                           {"Disallow", "disallow", "DISALLOW"}};
+    static const char *const bad[3][3] = {{"useragent", "User agent", "User-agents"},
+                                          {"Allowed", "Allows", "allow-"},
+                                          {"Dissallow", "Disallowed", "disalow"}};
+    static const char *const lead[] = {"", "", "", " ", "\t", "\v", "\f", "\xc2\xa0", "\xa0"};
+    tu_buf_puts(b, chance(85) ? "" : PICK(lead));
+    tu_buf_puts(b, chance(88) ? good[kind][rnd(3)] : bad[kind][rnd(3)]);
+    static const char *const seps[] = {": ", ": ", ":", " : ", "\t:\t", ":\v", "\v:", " ", ":\f"};
+    tu_buf_puts(b, chance(80) ? ": " : PICK(seps));
+}
+
+static void rfc_tail(buf *b)
+{
+    static const char *const tails[] = {"", "", "", " ", "\t", "\v", " # c", "#", "\f", " #\x01"};
+    tu_buf_puts(b, PICK(tails));
+}
+
+static void gen_rfc_file(buf *b)
+{
+    n_file_pats = 0;
+    int mode = (int)rnd(4);
+    if (chance(5))
+        tu_buf_puts(b, chance(50) ? "\xef\xbb\xbf" : "\xef\xbb");
+    unsigned groups = heavy ? 1 + rnd(8) : 1 + rnd(3);
+    for (unsigned g = 0; g < groups; g++) {
+        for (unsigned a = 0, na = 1 + rnd(2); a < na; a++) {
+            rfc_key(b, 0);
+            tu_buf_puts(b, PICK(agent_values));
+            rfc_tail(b);
+            line_end(b, mode);
+        }
+        for (unsigned r = 0, nr = rnd(heavy ? 20 : 7); r < nr; r++) {
+            buf p = {NULL, 0, 0};
+            rfc_pattern(&p);
+            int allow = chance(45);
+            rfc_key(b, allow ? 1 : 2);
+            if (p.n)
+                tu_buf_put(b, p.p, p.n);
+            rfc_tail(b);
+            line_end(b, mode);
+            if (p.n && chance(25)) { /* an equivalent rule of the other kind: a tie */
+                rfc_key(b, allow ? 2 : 1);
+                respell(b, p.p, p.n, 0);
+                line_end(b, mode);
+            }
+            remember_pattern(p.p ? p.p : "", p.n);
+            free(p.p);
+            if (chance(10)) {
+                gen_extra(b);
+                line_end(b, mode);
+            }
+        }
+    }
+    if (!b->p)
+        tu_buf_puts(b, "");
+}
+
+/* A path for the rfc families: one of the file's patterns respelt ('*'
+ * filled, '$' and '*' written raw or encoded), or random pieces. */
+static void rfc_path(buf *b)
+{
+    tu_buf_puts(b, "/");
+    if (n_file_pats && chance(70)) {
+        size_t k = rnd((unsigned)n_file_pats);
+        const char *p = file_pats[k];
+        size_t n = file_pat_len[k];
+        buf t = {NULL, 0, 0};
+        for (size_t i = p[0] == '/' ? 1 : 0; i < n; i++) {
+            if (p[i] == '*' && chance(70)) {
+                for (unsigned j = rnd(3); j > 0; j--)
+                    tu_buf_puts(&t, PICK(rfc_pieces));
+            } else if (!(p[i] == '$' && i + 1 == n)) {
+                tu_buf_put(&t, p + i, 1);
+            }
+        }
+        if (chance(40))
+            tu_buf_puts(&t, PICK(rfc_pieces));
+        respell(b, t.p ? t.p : "", t.n, 1);
+        free(t.p);
+        return;
+    }
+    for (unsigned i = rnd(8); i > 0; i--)
+        tu_buf_puts(b, chance(3) ? "robots.txt" : PICK(rfc_pieces));
+}
+
 /* ---- comparison --------------------------------------------------------- */
 
 static uint64_t seed;
@@ -446,6 +594,8 @@ static int compile_load(const buf *f, int profile, int no_prune, rsc_blob *blob,
     return 0;
 }
 
+static int rfc_families; /* one_file() makes rfc_path()s */
+
 /* Compiles one file and checks n_sets agent sets x n_paths paths/URLs. */
 /* Paths that one_file() checks instead of random ones, when set. */
 static const char *const *fixed_paths;
@@ -483,6 +633,17 @@ static void one_file(const buf *f, int profile, unsigned n_sets, unsigned n_path
             continue;
         }
         is_path[i] = chance(60);
+        if (rfc_families) {
+            rfc_path(&paths[i]);
+            if (!is_path[i]) { /* as a URL */
+                buf u = {NULL, 0, 0};
+                tu_buf_puts(&u, "http://example.com");
+                tu_buf_put(&u, paths[i].p, paths[i].n);
+                free(paths[i].p);
+                paths[i] = u;
+            }
+            continue;
+        }
         if (is_path[i]) { /* rsc_match_path wants a path that starts with '/' */
             buf t = {NULL, 0, 0};
             gen_path(&t);
@@ -599,8 +760,35 @@ static void long_lists_path(buf *b)
         tu_buf_puts(b, chance(40) ? PICK(lw_first) : chance(10) ? "/" : PICK(lw_last));
 }
 
+/* differential rfc [SEED [SCALE]]: the rfc profile's own families against
+ * the RFC 9309 reference (tests/ref/ref_rfc.c). */
+static int main_rfc(int argc, char **argv)
+{
+    seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 20261127u;
+    long scale = argc > 3 ? strtol(argv[3], NULL, 10) : RSC_DIFF_SCALE;
+    verbose = argc > 4;
+    if (scale < 1)
+        scale = 1;
+    rng_state = seed;
+    rfc_families = 1;
+    long files = 2000 * scale / 100 + 1;
+    for (long i = 0; i < files && n_failures <= 10; i++) {
+        buf f = {NULL, 0, 0};
+        heavy = i % 16 == 15;
+        gen_rfc_file(&f);
+        one_file(&f, 1, 4, 12);
+        free(f.p);
+    }
+    printf("rfc seed %" PRIu64 ": %ld files, %ld cases, %ld failed\n(reference verdicts: %ld "
+           "disallowed, %ld decided by a rule)\n",
+           seed, n_file, n_cases, n_failures, n_disallowed, n_decided);
+    return n_failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "rfc") == 0)
+        return main_rfc(argc, argv);
     seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 20261122u;
     long scale = argc > 2 ? strtol(argv[2], NULL, 10) : RSC_DIFF_SCALE;
     verbose = argc > 3;

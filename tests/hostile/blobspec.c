@@ -218,8 +218,10 @@ static int rules(vstate *v)
         BAD(in_strings(v, off, len), row_at(&x->rules, r), "rule pattern outside STRINGS");
         BAD(!rfc || in_strings(v, bs_cell(b, &x->rules, r, 3), bs_cell(b, &x->rules, r, 4)), row_at(&x->rules, r),
             "rule match text outside STRINGS");
-        if (r) { /* strictly increasing by (Str_Len, allow, -Line) */
-            uint32_t pla = bs_cell(b, &x->rules, r - 1, 0), plen = bs_cell(b, &x->rules, r - 1, 2);
+        if (rfc) /* the rfc profile's priority is Match_Len */
+            len = bs_cell(b, &x->rules, r, 4);
+        if (r) { /* strictly increasing by (priority, allow, -Line) */
+            uint32_t pla = bs_cell(b, &x->rules, r - 1, 0), plen = bs_cell(b, &x->rules, r - 1, rfc ? 4 : 2);
             int gt = len != plen ? len > plen : (la & 1) != (pla & 1) ? (la & 1) > (pla & 1) : (la >> 1) < (pla >> 1);
             BAD(gt, row_at(&x->rules, r), "rules not increasing by rank");
         }
@@ -551,7 +553,11 @@ static int verify(vstate *v, size_t n)
         REQ(b[i] == MAGIC[i], RSC_E_MAGIC, i, "magic");
     REQ(b[BS_H_MAJOR] == 4, RSC_E_VERSION, BS_H_MAJOR, "Format_Major"); /* any Format_Minor */
     x->flags = b[BS_H_FLAGS];
-    BAD((x->flags & 0xFEu) == 0, BS_H_FLAGS, "reserved flag");
+    /* Flags bits 0-1, the profile: 0 google, 3 rfc; 1 an rfc blob of an
+     * older encoder (RSC_E_VERSION), 2 invalid */
+    REQ((x->flags & 3u) != 1, RSC_E_VERSION, BS_H_FLAGS, "an older rfc blob");
+    BAD((x->flags & 0xFCu) == 0, BS_H_FLAGS, "reserved flag");
+    BAD((x->flags & 3u) != 2, BS_H_FLAGS, "profile 2");
     size_t pos = BS_H_TOTAL;
     uint32_t total;
     REQ(varint(b, &pos, n, &total), RSC_E_TRUNCATED, BS_H_TOTAL, "Total_Size not a varint");
@@ -864,7 +870,8 @@ static int hex(uint8_t c)
                                                                                                       : -1;
 }
 
-/* The rfc profile's normalisation; out has room for 3 * n bytes. */
+/* The rfc profile's normalisation of a path ('*' and '$' as %2A, %24);
+ * out has room for 3 * n bytes. */
 static size_t normalise(const uint8_t *p, size_t n, uint8_t *out)
 {
     static const char H[] = "0123456789ABCDEF";
@@ -878,7 +885,7 @@ static size_t normalise(const uint8_t *p, size_t n, uint8_t *out)
                 out[o++] = '%', out[o++] = (uint8_t)H[v >> 4], out[o++] = (uint8_t)H[v & 15];
             }
             i += 2;
-        } else if (p[i] >= 0x80) {
+        } else if (p[i] >= 0x80 || p[i] == '*' || p[i] == '$') {
             out[o++] = '%', out[o++] = (uint8_t)H[p[i] >> 4], out[o++] = (uint8_t)H[p[i] & 15];
         } else {
             out[o++] = p[i];
@@ -966,7 +973,7 @@ int bs_match(const uint8_t *b, const bs_blob *x, const char *const *agents, cons
             v->decided = 1;
             v->allowed = (int)(la & 1);
             v->line = la >> 1;
-            v->priority = len;
+            v->priority = x->flags & 1 ? bs_cell(b, &x->rules, best - 1, 4) : len; /* Match_Len in rfc */
         }
     }
     return 0;

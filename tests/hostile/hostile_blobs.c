@@ -603,7 +603,7 @@ static void targeted(const char *name, const uint8_t *blob, size_t n)
     static const uint8_t majors[] = {0, 1, 2, 3, 5, 255}; /* 3: a format 3.x blob */
     for (unsigned k = 0; k < sizeof majors; k++)
         set_le(&t, BS_H_MAJOR, 1, majors[k], RSC_E_VERSION, -1, "Format_Major %u", majors[k]);
-    for (uint32_t bit = 1; bit < 8; bit++)
+    for (uint32_t bit = 2; bit < 8; bit++) /* bits 0-1: the profile */
         set_le(&t, BS_H_FLAGS, 1, (x.flags | 1u << bit), RSC_E_CORRUPT, -1, "reserved flag bit %u", bit);
     {
         /* Total_Size: a varint, so another value of the same length, or
@@ -656,8 +656,12 @@ static void targeted(const char *name, const uint8_t *blob, size_t n)
             expect(&t, b, n, 1, RSC_OK, 1, -1, "Format_Minor %u", minors[k]);
         }
         b[BS_H_MINOR] = blob[BS_H_MINOR];
-        b[BS_H_FLAGS] ^= 1;
+        b[BS_H_FLAGS] ^= 3; /* google 0, rfc 3 */
         expect(&t, b, n, 1, x.rules.count ? (rsc_status)ANY_STATUS : RSC_OK, 0, -1, "profile flag toggled%.0u", 0);
+        b[BS_H_FLAGS] = 1; /* an rfc blob of an older encoder */
+        expect(&t, b, n, 1, RSC_E_VERSION, 0, -1, "profile 1%.0u", 0);
+        b[BS_H_FLAGS] = 2;
+        expect(&t, b, n, 1, RSC_E_CORRUPT, 0, -1, "profile 2%.0u", 0);
         free(b);
     }
 

@@ -24,15 +24,6 @@ static int is_hex(unsigned char c)
            (c >= 'A' && c <= 'F');
 }
 
-static int hex_val(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return c - 'A' + 10;
-}
-
 static unsigned char to_upper(unsigned char c)
 {
     return (c >= 'a' && c <= 'z') ? (unsigned char)(c - 'a' + 'A') : c;
@@ -89,30 +80,6 @@ size_t ref_escape(const char *s, size_t len, char *out)
         } else {
             out[o++] = (char)c;
         }
-    }
-    return o;
-}
-
-/* rfc profile (ref_robots.h): escape like spec D, then decode (in place:
- * decoding only shrinks) every %XX of an unreserved byte. out needs room
- * for 3 * len bytes. */
-static size_t rfc_normalise(const char *s, size_t len, char *out)
-{
-    size_t n = ref_escape(s, len, out), o = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (out[i] == '%' && i + 2 < n && is_hex((unsigned char)out[i + 1]) &&
-            is_hex((unsigned char)out[i + 2])) {
-            unsigned char c = (unsigned char)(hex_val((unsigned char)out[i + 1]) * 16 +
-                                              hex_val((unsigned char)out[i + 2]));
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-                c == '~') {
-                out[o++] = (char)c;
-                i += 2;
-                continue;
-            }
-        }
-        out[o++] = out[i];
     }
     return o;
 }
@@ -299,6 +266,8 @@ static int parse_line(ref_robots *r, size_t *cap, int number, const char *s,
 int ref_parse(ref_robots *r, const char *body, size_t len, int profile)
 {
     static const unsigned char bom[3] = {0xEF, 0xBB, 0xBF};
+    if (profile == 1) /* ref_rfc.c */
+        return ref_rfc_parse(r, body, len);
     memset(r, 0, sizeof *r);
     r->profile = profile;
     if (len > REF_MAX_BODY) /* spec, top: both profiles build on google */
@@ -391,7 +360,6 @@ typedef struct matcher {
     const char *path; /* normalised path (rfc) or the path */
     size_t plen;
     unsigned char *cur, *nxt;
-    char *norm; /* scratch for rfc normalisation of patterns */
     int profile;
 } matcher;
 
@@ -400,10 +368,6 @@ typedef struct matcher {
 static void apply(const matcher *m, const char *pat, size_t n, int prio, int line,
                   best *bst)
 {
-    if (m->profile == 1) {
-        n = rfc_normalise(pat, n, m->norm);
-        pat = m->norm;
-    }
     if (match(m->path, m->plen, pat, n, m->cur, m->nxt) && prio > bst->prio) {
         bst->prio = prio;
         bst->line = line;
@@ -414,6 +378,8 @@ ref_verdict ref_check_parsed(const ref_robots *r, const ref_str *agents,
                              size_t n_agents, const char *url, size_t url_len,
                              int is_path)
 {
+    if (r->profile == 1) /* ref_rfc.c */
+        return ref_rfc_check(r, agents, n_agents, url, url_len, is_path);
     ref_verdict v = {1, 0, 0, -1};
     char *path = malloc(url_len + 2);
     if (!path) {
@@ -430,28 +396,13 @@ ref_verdict ref_check_parsed(const ref_robots *r, const ref_str *agents,
     const char *nul = memchr(path, 0, plen); /* A.5 */
     if (nul)
         plen = (size_t)(nul - path);
-    if (r->profile == 1 && plen == 11 && memcmp(path, "/robots.txt", 11) == 0) {
-        free(path); /* rfc: implicitly allowed */
-        return v;
-    }
-    size_t maxpat = 0;
-    for (size_t i = 0; i < r->n_lines; i++)
-        if (r->lines[i].value_len > maxpat)
-            maxpat = r->lines[i].value_len;
     matcher m;
     m.profile = r->profile;
-    m.norm = malloc(3 * maxpat + 4);
-    char *npath = NULL;
-    if (r->profile == 1) {
-        npath = malloc(3 * plen + 1);
-        if (npath)
-            plen = rfc_normalise(path, plen, npath);
-    }
-    m.path = r->profile == 1 ? npath : path;
+    m.path = path;
     m.plen = plen;
     m.cur = malloc(plen + 1);
     m.nxt = malloc(plen + 1);
-    if (!m.norm || !m.cur || !m.nxt || (r->profile == 1 && !npath)) {
+    if (!m.cur || !m.nxt) {
         v.allowed = -1;
         goto out;
     }
@@ -531,8 +482,6 @@ ref_verdict ref_check_parsed(const ref_robots *r, const ref_str *agents,
 out:
     free(m.cur);
     free(m.nxt);
-    free(m.norm);
-    free(npath);
     free(path);
     return v;
 }

@@ -8,18 +8,10 @@
  *
  * Profiles:
  *   0 (google): the reference verdict, with the body cut at 512,000 bytes.
- *   1 (rfc): google plus, as this reference interprets the spec's top section:
- *     - the path (after spec G and the NUL cut of A.5, before normalisation)
- *       exactly "/robots.txt" is always allowed; no rule decides (line 0);
- *     - both sides are normalised before comparison: every byte >= 0x80 of
- *       the path becomes %XX (as spec D does for patterns), every "%xx" with
- *       two hex digits gets upper-case hex, and then every %XX that encodes an
- *       unreserved byte (ALPHA DIGIT - . _ ~) is decoded. Patterns get the
- *       same treatment after spec D escaping;
- *     - the rule set is exactly the google one: the index.html variant of
- *       spec E.8 is derived from the escaped (not the normalised) pattern,
- *       and every priority (and the reported priority) is the byte length of
- *       the escaped google pattern, not of the normalised one.
+ *   1 (rfc): RFC 9309 read on its own, in ref_rfc.c (written from the RFC's
+ *     text, each decision tied to its section; where the RFC is silent, the
+ *     choices docs/SEMANTICS.md gives the profile). ref_parse and
+ *     ref_check_parsed hand profile 1 to it.
  *
  * Nothing here allocates except ref_parse() (malloc) and the scratch
  * buffers of a check (malloc, freed before returning). */
@@ -78,6 +70,11 @@ ref_verdict ref_check_parsed(const ref_robots *r, const ref_str *agents,
 ref_verdict ref_check(const char *body, size_t body_len, const ref_str *agents,
                       size_t n_agents, const char *url, size_t url_len,
                       int profile, int is_path);
+
+/* ref_rfc.c: profile 1's parse and check (called through the two above). */
+int ref_rfc_parse(ref_robots *r, const char *body, size_t len);
+ref_verdict ref_rfc_check(const ref_robots *r, const ref_str *agents, size_t n_agents,
+                          const char *url, size_t url_len, int is_path);
 
 /* Spec G: writes the path of url to out (room for url_len + 2 bytes) and
  * returns its length. No NUL cut (spec A.5 is applied by the matcher). */

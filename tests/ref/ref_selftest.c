@@ -140,9 +140,9 @@ static void hand_written(void)
     const char *b4 = "user-agent: *\ndisallow: /%7ejoe\ndisallow: /r\ndisallow: /%c3%a9\n"
                      "disallow: /robots.txt\ndisallow: /%2f\n";
     expect(__LINE__, b4, "a", "/~joe", 0, 1, 0, -1);
-    expect(__LINE__, b4, "a", "/~joe", 1, 0, 2, 7);
-    expect(__LINE__, b4, "a", "/%7Ejoe", 1, 0, 2, 7);
-    expect(__LINE__, b4, "a", "/%7ejoe", 1, 0, 2, 7);
+    expect(__LINE__, b4, "a", "/~joe", 1, 0, 2, 5); /* priority: the octets of /~joe */
+    expect(__LINE__, b4, "a", "/%7Ejoe", 1, 0, 2, 5);
+    expect(__LINE__, b4, "a", "/%7ejoe", 1, 0, 2, 5);
     expect(__LINE__, b4, "a", "/\xc3\xa9", 1, 0, 4, 7);
     expect(__LINE__, b4, "a", "/\xc3\xa9", 0, 1, 0, -1);
     expect(__LINE__, b4, "a", "/%c3%A9", 1, 0, 4, 7);

@@ -1195,7 +1195,7 @@ static void program_trie(bb *out, const tp_prog *p, const tp_program *pg,
     free(u.n);
 }
 
-size_t tp_normalise(const uint8_t *s, size_t n, uint8_t *out)
+static size_t normalise(const uint8_t *s, size_t n, uint8_t *out, int path)
 {
     static const char hex[] = "0123456789ABCDEF";
     size_t k = 0;
@@ -1216,13 +1216,25 @@ size_t tp_normalise(const uint8_t *s, size_t n, uint8_t *out)
                 out[k++] = '%', out[k++] = (uint8_t)hex[hi], out[k++] = (uint8_t)hex[lo];
             }
             i += 2;
-        } else if (c >= 0x80) {
+        } else if (c >= 0x80 || (c == '*' && path) || (c == '$' && (path || i + 1 < n))) {
             out[k++] = '%', out[k++] = (uint8_t)hex[c >> 4], out[k++] = (uint8_t)hex[c & 15];
         } else {
             out[k++] = c;
         }
     }
     return k;
+}
+
+/* FORMAT.md, Matching (rfc): a pattern's match text ('*' and a final '$'
+ * kept, any other '$' as %24), and a path ('*' and '$' as %2A, %24). */
+size_t tp_normalise(const uint8_t *s, size_t n, uint8_t *out)
+{
+    return normalise(s, n, out, 0);
+}
+
+size_t tp_normalise_path(const uint8_t *s, size_t n, uint8_t *out)
+{
+    return normalise(s, n, out, 1);
 }
 
 typedef struct pool {
@@ -1252,6 +1264,11 @@ static int rule_cmp(const void *pa, const void *pb)
     const tp_rule *a = &sort_prog->rules[*(const int *)pa];
     const tp_rule *b = &sort_prog->rules[*(const int *)pb];
     size_t la = strlen(a->pat), lb = strlen(b->pat);
+    if (sort_prog->rfc) { /* the priority: the match text's length */
+        uint8_t t[3 * 64];
+        la = la <= 64 ? tp_normalise((const uint8_t *)a->pat, la, t) : la;
+        lb = lb <= 64 ? tp_normalise((const uint8_t *)b->pat, lb, t) : lb;
+    }
     if (la != lb)
         return la < lb ? -1 : 1;
     if ((a->allow != 0) != (b->allow != 0))

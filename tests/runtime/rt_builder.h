@@ -301,6 +301,7 @@ void tp_one(tp_prog *p, size_t n, const tp_rule *rules);
 /* The rfc profile's normalisation (FORMAT.md, Matching) of s[0..n) into
  * out (room for 3n bytes); returns its length. */
 size_t tp_normalise(const uint8_t *s, size_t n, uint8_t *out);
+size_t tp_normalise_path(const uint8_t *s, size_t n, uint8_t *out);
 
 /* Hex dump, 16 bytes a line. */
 void tb_hexdump(const uint8_t *b, size_t n);

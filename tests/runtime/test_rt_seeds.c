@@ -36,6 +36,9 @@ static const struct seed {
     {"v4_patterns", RSC_OK, 0, NULL, "x", "/x/a/yz", 0, NULL, 0},
     {"v4_groups", RSC_OK, 0, NULL, "b", "/bc/ok", 1, NULL, 0},
     {"v4_rfc_escapes", RSC_OK, 0, NULL, "x", "/%7Euser/x", 0, NULL, 0},
+    /* the same file compiled by an encoder before RFC 9309's ranks and
+     * escapes (Flags 1, kept as it was written): compile it again */
+    {"v4_rfc_flags1_old", RSC_E_VERSION, 6, "earlier encoder", NULL, NULL, 0, NULL, 0},
     {"v4_empty", RSC_OK, 0, NULL, "x", "/", 1, NULL, 0},
     {"v4_minor9_ok", RSC_OK, 0, NULL, "Googlebot", "/private/index.html", 1, "/private", 0},
     {"v4_minor255_ok", RSC_OK, 0, NULL, "Googlebot", "/private/index.html", 1, NULL, 0},

@@ -266,7 +266,7 @@ static void test_header(void)
     /* 5: Flags is one byte; bits 1-7 reserved */
     for (unsigned bit = 1; bit < 8; bit++)
         poke("reserved flag", base, base_n, RSC_H_FLAGS, 1u << bit, 1, RSC_E_CORRUPT, RSC_H_FLAGS);
-    poke("reserved flags with the profile bit", base, base_n, RSC_H_FLAGS, 0x81, 1, RSC_E_CORRUPT,
+    poke("reserved flags with the profile bits", base, base_n, RSC_H_FLAGS, 0x83, 1, RSC_E_CORRUPT,
          RSC_H_FLAGS);
     poke("all flags", base, base_n, RSC_H_FLAGS, 0xff, 1, RSC_E_CORRUPT, RSC_H_FLAGS);
     poke_raw("reserved flag, bad Total_Size: rule 5 first", base, base_n, RSC_H_FLAGS, 0x02, 1,
@@ -285,10 +285,12 @@ static void test_header(void)
          * columns), so on a blob with rules it breaks the RULES Table. */
         size_t n;
         uint8_t *nb = tb_blob(0, NULL, 0, &n);
-        poke("profile bit, no sections", nb, n, RSC_H_FLAGS, 1, 1, RSC_OK, 0);
+        poke("profile rfc, no sections", nb, n, RSC_H_FLAGS, RSC_FLAG_PROFILE_RFC, 1, RSC_OK, 0);
+        poke("profile 1 (an older rfc blob), no sections", nb, n, RSC_H_FLAGS, 1, 1,
+             RSC_E_VERSION, RSC_H_FLAGS);
         free(nb);
-        poke("profile bit on a google blob: RULES read as 5 columns", base, base_n, RSC_H_FLAGS, 1,
-             1, RSC_E_CORRUPT, ANY);
+        poke("profile rfc on a google blob: RULES read as 5 columns", base, base_n, RSC_H_FLAGS,
+             RSC_FLAG_PROFILE_RFC, 1, RSC_E_CORRUPT, ANY);
         poke("profile bit cleared on an rfc blob: RULES read as 3 columns", base_rfc, base_rfc_n,
              RSC_H_FLAGS, 0, 1, RSC_E_CORRUPT, ANY);
     }
@@ -554,7 +556,7 @@ static void test_checksum(void)
     CHECK(base[bp] == 0xff && base[bp + 1] == 0x01, "base: every section, Present 2 bytes");
     poke_raw("the first Size 0: framing before the checksum", base, base_n, bp + 2, 0, 1,
              RSC_E_CORRUPT, bp + 2);
-    poke_raw("profile flag", base, base_n, RSC_H_FLAGS, 1, 1, RSC_E_CHECKSUM, CK);
+    poke_raw("profile flag", base, base_n, RSC_H_FLAGS, RSC_FLAG_PROFILE_RFC, 1, RSC_E_CHECKSUM, CK);
     poke_raw("Format_Minor", base, base_n, RSC_H_MINOR, 3, 1, RSC_E_CHECKSUM, CK);
     /* Changes that keep a (the byte sum) change b: +1 and -1 at two
      * places of STRINGS, and two different bytes swapped. */
@@ -901,11 +903,12 @@ static void test_rules(void)
     tab f = tab_at(base_rfc, sec(base_rfc, base_rfc_n, 2), 5);
     size_t fstr, fs = sec(base_rfc, base_rfc_n, 1);
     tb_section(base_rfc, base_rfc_n, 1, &fstr);
-    CHECK(f.count == 4 && fstr < 255 && base_rfc[RSC_H_FLAGS] == 1, "base rfc RULES");
-    /* rows: "/ab", "/x*y", "/abc$" (End), "/%7e*c$" (match text "/~*c$") */
-    CHECK(base_rfc[cell(&f, 3, 2)] == 7 && base_rfc[cell(&f, 3, 4)] == 5 &&
-              memcmp(base_rfc + fs + base_rfc[cell(&f, 3, 3)], "/~*c$", 5) == 0 &&
-              memcmp(base_rfc + fs + base_rfc[cell(&f, 3, 1)], "/%7e*c$", 7) == 0,
+    CHECK(f.count == 4 && fstr < 255 && base_rfc[RSC_H_FLAGS] == RSC_FLAG_PROFILE_RFC,
+          "base rfc RULES");
+    /* rows: "/ab", "/x*y", "/abc$" (End), "/%7e*cd$" (match text "/~*cd$") */
+    CHECK(base_rfc[cell(&f, 3, 2)] == 8 && base_rfc[cell(&f, 3, 4)] == 6 &&
+              memcmp(base_rfc + fs + base_rfc[cell(&f, 3, 3)], "/~*cd$", 6) == 0 &&
+              memcmp(base_rfc + fs + base_rfc[cell(&f, 3, 1)], "/%7e*cd$", 8) == 0,
           "rfc: pattern and match text differ");
     poke("rfc: Match_Len past STRINGS", base_rfc, base_rfc_n, cell(&f, 1, 4), 255, 1,
          RSC_E_CORRUPT, cell(&f, 1, 0));
@@ -929,13 +932,15 @@ static void test_rules(void)
     poke("rfc: Str_Len past STRINGS", base_rfc, base_rfc_n, cell(&f, 0, 2), 255, 1,
          RSC_E_CORRUPT, cell(&f, 0, 0));
     poke("rfc: Match_Len longer than the pattern (not checked)", base_rfc, base_rfc_n,
-         cell(&f, 0, 4), 4, 1, RSC_OK, 0);
-    /* The order is by the pattern's length (the priority), not by the
-     * match text's; programs read the match text. */
-    poke("rfc: Str_Len out of order", base_rfc, base_rfc_n, cell(&f, 3, 2), 3, 1, RSC_E_CORRUPT,
-         cell(&f, 3, 0));
-    poke("rfc: glob rule's match text cut before its '*' (not checked)", base_rfc, base_rfc_n,
-         cell(&f, 3, 4), 2, 1, RSC_OK, 0);
+         cell(&f, 3, 4), 9, 1, RSC_OK, 0);
+    /* The order is by the match text's length (the rfc profile's priority,
+     * RFC 9309 2.2.2), not by the pattern's; programs read the match text. */
+    poke("rfc: Match_Len out of order", base_rfc, base_rfc_n, cell(&f, 0, 4), 5, 1,
+         RSC_E_CORRUPT, cell(&f, 1, 0));
+    poke("rfc: Str_Len out of order (not the order in rfc)", base_rfc, base_rfc_n,
+         cell(&f, 3, 2), 3, 1, RSC_OK, 0);
+    poke("rfc: glob rule's match text cut before its '*': out of order", base_rfc, base_rfc_n,
+         cell(&f, 3, 4), 2, 1, RSC_E_CORRUPT, cell(&f, 3, 0));
     poke("rfc: glob rule's match text pointed at its pattern (not checked)", base_rfc,
          base_rfc_n, cell(&f, 3, 3), base_rfc[cell(&f, 3, 1)], 1, RSC_OK, 0);
     poke("rfc: glob rule's pattern moved (only the match text is read)", base_rfc, base_rfc_n,
@@ -2850,7 +2855,7 @@ static void test_random(void)
         if (it % 2 && n >= RSC_HEADER_MIN + 2) { /* a plausible header, past identity */
             memcpy(buf, RSC_MAGIC, RSC_MAGIC_LEN);
             buf[RSC_H_MAJOR] = 4;
-            buf[RSC_H_FLAGS] &= 1;
+            buf[RSC_H_FLAGS] = buf[RSC_H_FLAGS] & 1 ? RSC_FLAG_PROFILE_RFC : 0;
             size_t pos = RSC_H_TOTAL; /* Total_Size: n in 1 or 2 bytes */
             if (n < 128) {
                 buf[pos++] = (uint8_t)n;
@@ -2960,7 +2965,7 @@ int main(void)
     refs = tp_build(&p, &refs_n, NULL);
     p = base_prog();
     p.rfc = 1;
-    p.rules[3].pat = "/%7e*c$"; /* match text "/~*c$" */
+    p.rules[3].pat = "/%7e*cd$"; /* match text "/~*cd$" */
     base_rfc = tp_build(&p, &base_rfc_n, NULL);
     p.width = 4;
     wide_rfc = tp_build(&p, &wide_rfc_n, NULL);
