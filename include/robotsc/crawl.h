@@ -12,7 +12,9 @@
  *   fetch   an HTTP(S)/FTP GET of a robots.txt with the limits of spec I and
  *           the 500 KiB cap (rsc_fetch, libcurl).
  *
- * docs/CRAWLER.md describes the crawler loop built from these pieces.
+ * docs/CRAWLER.md describes the crawler loop built from these pieces ("spec
+ * X" is section X of docs/SEMANTICS.md; both are installed under
+ * share/doc/robotsc/docs/).
  *
  * Dependencies: libidn2 (scope) and libcurl (fetch). This library sits
  * above the compiler; the runtime never depends on it.
