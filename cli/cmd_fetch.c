@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "fetch_opts.h"
 #include "robotsc/compiler.h"
 #include "robotsc/crawl.h"
 #include "robotsc/runtime.h"
@@ -184,10 +185,9 @@ int rsc_cmd_fetch(int argc, char **argv)
         if (strcmp(argv[i], "--store") == 0 || strncmp(argv[i], "--store=", 8) == 0)
             return rsc_store_fetch(argc, argv);
 #endif
-    const char *url = NULL, *out = NULL, *ua = "robotsc/" RSC_VERSION_STRING, *val;
-    double timeout = 30;
-    int64_t now = (int64_t)time(NULL);
-    rsc_profile profile = RSC_PROFILE_GOOGLE;
+    const char *url = NULL, *out = NULL, *val;
+    rsc_fetch_cli fc;
+    rsc_fetch_cli_init(&fc);
     rsc_bytes agents[64];
     size_t n_agents = 0;
     int n_checks = 0, in_checks = 0;
@@ -219,30 +219,9 @@ int rsc_cmd_fetch(int argc, char **argv)
                 goto missing;
             checks[n_checks++] = (char *)val;
             in_checks = 1;
-        } else if ((r = rsc_cli_opt(argc, argv, &i, "--user-agent", &val)) != 0) {
-            if (r < 0)
-                goto missing;
-            ua = val;
-        } else if ((r = rsc_cli_opt(argc, argv, &i, "--timeout", &val)) != 0) {
-            if (r < 0)
-                goto missing;
-            if (rsc_cli_timeout(CMD, val, &timeout) != 0)
+        } else if ((r = rsc_fetch_cli_opt(argc, argv, &i, &fc)) != 0) {
+            if (r != 1)
                 goto done;
-        } else if ((r = rsc_cli_opt(argc, argv, &i, "--now", &val)) != 0) {
-            if (r < 0)
-                goto missing;
-            now = (int64_t)strtoll(val, NULL, 10);
-        } else if ((r = rsc_cli_opt(argc, argv, &i, "--profile", &val)) != 0) {
-            if (r < 0)
-                goto missing;
-            if (strcmp(val, "google") == 0)
-                profile = RSC_PROFILE_GOOGLE;
-            else if (strcmp(val, "rfc") == 0)
-                profile = RSC_PROFILE_RFC;
-            else {
-                rsc_cli_fail(CMD, "unknown profile '%s' (google or rfc)", val);
-                goto done;
-            }
         } else if (argv[i][0] == '-' && argv[i][1] != 0) {
             rsc_cli_fail(CMD, "unknown option '%s'", argv[i]);
             goto done;
@@ -273,7 +252,7 @@ int rsc_cmd_fetch(int argc, char **argv)
     char *meta_path = NULL;
     memset(&fr, 0, sizeof fr);
     rsc_compile_options co = {0};
-    co.profile = profile;
+    co.profile = fc.profile;
     co.diag = on_diag;
 
     rsc_url_status us = rsc_origin_parse(url, strlen(url), &o);
@@ -311,11 +290,7 @@ int rsc_cmd_fetch(int argc, char **argv)
         }
     }
 
-    rsc_fetch_options fo = {0};
-    fo.user_agent = ua;
-    fo.timeout_ms = (long)(timeout * 1000 + 0.5);
-    if (fo.timeout_ms < 1)
-        fo.timeout_ms = 1;
+    const rsc_fetch_options fo = rsc_fetch_cli_options(&fc);
     rsc_status st = rsc_crawl_global_init();
     if (st == RSC_OK) {
         st = rsc_fetch(o.robots_url, &fo, &fr);
@@ -327,7 +302,7 @@ int rsc_cmd_fetch(int argc, char **argv)
     }
     const char *cc = fr.cache_control;
     rsc_cache_decision d;
-    rsc_cache_decide(prevp, &fr.outcome, cc, cc ? strlen(cc) : 0, now, NULL, &d);
+    rsc_cache_decide(prevp, &fr.outcome, cc, cc ? strlen(cc) : 0, fc.now, NULL, &d);
 
     /* The outcome and the policy applied. */
     char attempt[400];
@@ -351,7 +326,7 @@ int rsc_cmd_fetch(int argc, char **argv)
     if (cc)
         printf("cache_control: %s\n", cc);
     printf("policy: %s%s (%s)\n", rsc_policy_name(d.policy), d.keep ? ", kept copy" : "", d.reason);
-    print_time("expires", d.next.expires, now);
+    print_time("expires", d.next.expires, fc.now);
 
     const void *bytes;
     size_t bytes_len;
@@ -382,7 +357,7 @@ int rsc_cmd_fetch(int argc, char **argv)
                       meta_seti(&next, "bytes", (int64_t)fr.body_len) ||
                       meta_seti(&next, "truncated", fr.truncated) || meta_seti(&next, "redirects", fr.redirects) ||
                       meta_set(&next, "cache_control", cc ? cc : "") ||
-                      meta_set(&next, "profile", profile == RSC_PROFILE_RFC ? "rfc" : "google") ||
+                      meta_set(&next, "profile", fc.profile == RSC_PROFILE_RFC ? "rfc" : "google") ||
                       meta_seti(&next, "has_copy", d.next.has_copy) ||
                       meta_seti(&next, "fetched_at", d.next.fetched_at);
             if (bad) {
@@ -394,7 +369,7 @@ int rsc_cmd_fetch(int argc, char **argv)
             prev.n = 0;
         }
         int bad = meta_seti(&next, "expires", d.next.expires) ||
-                  meta_seti(&next, "error_since", d.next.error_since) || meta_seti(&next, "attempted_at", now) ||
+                  meta_seti(&next, "error_since", d.next.error_since) || meta_seti(&next, "attempted_at", fc.now) ||
                   meta_set(&next, "attempt", attempt);
         if (bad || meta_write(meta_path, &next) != 0) {
             rsc_cli_fail(CMD, "%s: cannot write", meta_path);
@@ -412,7 +387,7 @@ int rsc_cmd_fetch(int argc, char **argv)
     if (n_checks) {
         if (n_agents == 0) { /* the product token of the User-Agent (spec F.2) */
             int changed;
-            if (rsc_agent_token(ua, strlen(ua), &agents[0], &changed) != RSC_OK) {
+            if (rsc_agent_token(fc.user_agent, strlen(fc.user_agent), &agents[0], &changed) != RSC_OK) {
                 rsc_cli_fail(CMD, "the User-Agent has no product token: give --agent");
                 goto end;
             }

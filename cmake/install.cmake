@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # Install rules (RSC_INSTALL): the public headers of the parts built, the
 # libraries (exported as robotsc::runtime, robotsc::compiler,
-# robotsc::crawl), the CMake package (robotscConfig.cmake + version file),
-# pkg-config files and the format's man page. The CLI installs itself
-# (cli/CMakeLists.txt). Everything lands relative to the prefix, so
+# robotsc::crawl, robotsc::store), the CMake package (robotscConfig.cmake +
+# version file), pkg-config files, the man pages (their version configured
+# from PROJECT_VERSION) and the documents the headers cite (DOCDIR). The CLI
+# installs itself (cli/CMakeLists.txt). Everything lands relative to the prefix, so
 # `cmake --install BUILD --prefix DIR` gives a working tree anywhere.
 include(CMakePackageConfigHelpers)
 
@@ -34,9 +35,10 @@ else()
 endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/robotscConfig.cmake.in
   ${PROJECT_BINARY_DIR}/robotscConfig.cmake INSTALL_DESTINATION ${rsc_cmake_dir})
-# 0.x: the minor is the ABI major's stand-in until 1.0 (soname .0 stays).
+# From 1.0 the major is the ABI major (the soname): any 1.x serves a
+# find_package(robotsc 1.y) with x >= y (README, "Compatibility").
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/robotscConfigVersion.cmake
-  COMPATIBILITY SameMinorVersion)
+  COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/robotscConfig.cmake
         ${PROJECT_BINARY_DIR}/robotscConfigVersion.cmake DESTINATION ${rsc_cmake_dir})
 
@@ -52,6 +54,28 @@ if(BUILD_SHARED_LIBS)
 else()
   set(RSC_PC_CRAWL_REQUIRES "Requires: robotsc = ${PROJECT_VERSION} libcurl libidn2")
 endif()
+# The store links liblmdb: through lmdb.pc when the build found one, else
+# by name (store/CMakeLists.txt records which).
+get_property(rsc_lmdb_pc GLOBAL PROPERTY RSC_LMDB_PC)
+if(rsc_lmdb_pc)
+  set(rsc_lmdb_req "lmdb")
+  set(rsc_lmdb_libs "")
+else()
+  set(rsc_lmdb_req "")
+  set(rsc_lmdb_libs " -llmdb")
+endif()
+if(BUILD_SHARED_LIBS)
+  set(RSC_PC_STORE_REQUIRES "Requires: robotsc-crawl = ${PROJECT_VERSION}")
+  if(rsc_lmdb_pc)
+    string(APPEND RSC_PC_STORE_REQUIRES "\nRequires.private: lmdb")
+  else()
+    string(APPEND RSC_PC_STORE_REQUIRES "\nLibs.private: -llmdb")
+  endif()
+  set(RSC_PC_STORE_LIBS "-lrobotsc_store")
+else()
+  set(RSC_PC_STORE_REQUIRES "Requires: robotsc-crawl = ${PROJECT_VERSION} ${rsc_lmdb_req}")
+  set(RSC_PC_STORE_LIBS "-lrobotsc_store${rsc_lmdb_libs}")
+endif()
 set(rsc_pcs robotsc-runtime)
 if(RSC_BUILD_COMPILER)
   list(APPEND rsc_pcs robotsc)
@@ -59,9 +83,24 @@ endif()
 if(RSC_BUILD_CRAWL)
   list(APPEND rsc_pcs robotsc-crawl)
 endif()
+if(TARGET robotsc_store)
+  list(APPEND rsc_pcs robotsc-store)
+endif()
 foreach(pc ${rsc_pcs})
   configure_file(${CMAKE_CURRENT_LIST_DIR}/${pc}.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/${pc}.pc DESTINATION ${rsc_pc_dir})
 endforeach()
 
-install(FILES ${PROJECT_SOURCE_DIR}/docs/man/robotsc-format.5 DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
+# The man pages in docs/man/ are templates: their version line is
+# @PROJECT_VERSION@ (cmake/man.cmake; the CLI installs robotsc.1).
+install(FILES ${PROJECT_BINARY_DIR}/man/robotsc-format.5 DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
+
+# The public headers cite these documents by their name under docs/; they
+# are installed under DOCDIR (share/doc/robotsc/) with the same names.
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md
+        ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/NOTICE
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/docs/FORMAT.md ${PROJECT_SOURCE_DIR}/docs/SEMANTICS.md
+        ${PROJECT_SOURCE_DIR}/docs/LIMITS.md ${PROJECT_SOURCE_DIR}/docs/CRAWLER.md
+        ${PROJECT_SOURCE_DIR}/docs/ARCHITECTURE.md ${PROJECT_SOURCE_DIR}/docs/IR_JSON.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)

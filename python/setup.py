@@ -6,6 +6,11 @@ position-independent static archives (in ROBOTSC_CMAKE_BUILD_DIR, default
 python/build/cmake) and linked into the extension, their symbols hidden.
 ROBOTSC_PREFIX=/usr/local uses an installed copy instead (include/ and lib/
 with librobotsc, librobotsc_runtime and librobotsc_crawl).
+From a source release (`cmake --build build --target dist`) the C build
+uses the pre-generated parser and lexer (grammar/generated/), so neither
+bison nor re2c is needed; a git checkout needs both. The wheel carries the
+compiled extension: installing it needs no compiler.
+    pip wheel --no-build-isolation ./python
 Offline install (Debian's setuptools):
     /usr/bin/python3 -m venv --system-site-packages VENV
     VENV/bin/python -m pip install --no-build-isolation ./python

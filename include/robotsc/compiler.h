@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc compiler: robots.txt text (or its IR) to a verified bytecode blob
- * (docs/FORMAT.md), plus lint diagnostics.
+ * (docs/FORMAT.md, installed under share/doc/robotsc/docs/), plus lint
+ * diagnostics.
  *
  * Ownership: rsc_compile() returns a blob allocated with the options'
  * allocator; free it with rsc_blob_free() and the same options. Diagnostics
  * are delivered to a callback during the call; their strings live only for
- * the duration of the callback. */
+ * the duration of the callback.
+ *
+ * Thread safety: every function is reentrant: the compiler has no global or
+ * static mutable state (see ir.h for the parser), so rsc_compile(),
+ * rsc_compile_ir(), rsc_lint(), rsc_dump() and rsc_blob_info_get() may run
+ * in any number of threads at once. Each call uses only its arguments:
+ * several threads may compile from one rsc_ir; an allocator or diagnostic
+ * callback shared between threads must itself be thread-safe. */
 #ifndef ROBOTSC_COMPILER_H
 #define ROBOTSC_COMPILER_H
 

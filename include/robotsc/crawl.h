@@ -10,9 +10,12 @@
  *   cache   how long a compiled robots.txt may be used, and which copy to use
  *           while the server fails (rsc_cache_ttl, rsc_cache_decide);
  *   fetch   an HTTP(S)/FTP GET of a robots.txt with the limits of spec I and
- *           the 500 KiB cap (rsc_fetch, libcurl).
+ *           the 500 KiB cap (rsc_fetch, libcurl), or of many at once with
+ *           conditional GETs (rsc_fetch_many).
  *
- * docs/CRAWLER.md describes the crawler loop built from these pieces.
+ * docs/CRAWLER.md describes the crawler loop built from these pieces ("spec
+ * X" is section X of docs/SEMANTICS.md; both are installed under
+ * share/doc/robotsc/docs/).
  *
  * Dependencies: libidn2 (scope) and libcurl (fetch). This library sits
  * above the compiler; the runtime never depends on it.
@@ -22,9 +25,10 @@
  * storage. rsc_fetch() allocates the result's buffers; free them with
  * rsc_fetch_result_free(). No function here prints or exits.
  *
- * Thread safety: every function is reentrant. rsc_fetch() uses libcurl,
- * whose global initialisation is not thread-safe on every platform: call
- * rsc_crawl_global_init() once before starting threads. */
+ * Thread safety: every function is reentrant. rsc_fetch() and
+ * rsc_fetch_many() use libcurl, whose global initialisation is not
+ * thread-safe on every platform: call rsc_crawl_global_init() once before
+ * starting threads. */
 #ifndef ROBOTSC_CRAWL_H
 #define ROBOTSC_CRAWL_H
 
@@ -230,6 +234,9 @@ typedef struct rsc_fetch_result {
     char *cache_control;       /* malloc'ed or NULL: Cache-Control values of
                                   the final response, joined by ", "        */
     char error_text[256];      /* why the fetch failed ("" on success)        */
+    char *etag;                /* malloc'ed or NULL: the final response's     */
+    char *last_modified;       /* ETag and Last-Modified (validators for a
+                                  conditional GET), NULL past 1024 bytes     */
 } rsc_fetch_result;
 
 /* Unconditional GET of url (normally rsc_origin.robots_url): follows up to
@@ -241,6 +248,31 @@ typedef struct rsc_fetch_result {
 RSC_API rsc_status rsc_fetch(const char *url, const rsc_fetch_options *opt,
                      rsc_fetch_result *res);
 RSC_API void rsc_fetch_result_free(rsc_fetch_result *res); /* accepts NULL */
+
+/* One request of rsc_fetch_many(). The validators (nullable) are those a
+ * stored copy was fetched with: sent as If-None-Match / If-Modified-Since,
+ * they make the GET conditional (a 304 says the copy is current). */
+typedef struct rsc_fetch_request {
+    const char *url; /* normally rsc_origin.robots_url */
+    const char *if_none_match;
+    const char *if_modified_since;
+} rsc_fetch_request;
+
+/* Called by rsc_fetch_many() once per request, when its transfer ends, on
+ * the calling thread; i is the request's index. status: RSC_OK when res
+ * describes what happened (as rsc_fetch()'s result, network errors
+ * included); else res is empty and status is RSC_E_NOMEM, RSC_E_IO (libcurl
+ * could not set the transfer up) or RSC_E_ARG (the request's url is NULL). res is freed when the callback returns:
+ * take a buffer (and set its pointer to NULL) to keep it. */
+typedef void (*rsc_fetch_done_fn)(void *ud, size_t i, rsc_status status, rsc_fetch_result *res);
+
+/* Fetches reqs[0..n) as rsc_fetch() fetches one (the same options, limits
+ * and result), up to `parallel` transfers at a time (0: 16), started in
+ * the order given; done() hears of each as it ends. Returns RSC_OK after
+ * every request was reported, RSC_E_ARG for NULL reqs (n > 0) or done, or
+ * RSC_E_IO when libcurl cannot be set up (no request was reported). */
+RSC_API rsc_status rsc_fetch_many(const rsc_fetch_request *reqs, size_t n, const rsc_fetch_options *opt,
+                                  size_t parallel, rsc_fetch_done_fn done, void *ud);
 
 /* libcurl's global set-up and tear-down; call once per process, before
  * and after any threads use rsc_fetch(). Return RSC_OK or RSC_E_IO. */

@@ -1,12 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc front end: any bytes in, a faithful intermediate representation
- * (IR) of a robots.txt out. Spec: ../shared/spec/semantics.md sections A-D,
- * F.1-F.4 and H. The IR is what the reference matcher's parser would report,
- * line by line, plus the group structure that the grammar recovers.
+ * (IR) of a robots.txt out, as docs/SEMANTICS.md sections A-D, F.1-F.4 and
+ * H say ("spec X" below is section X of that file, installed under
+ * share/doc/robotsc/docs/). The IR is what the reference matcher's parser
+ * would report, line by line, plus the group structure that the grammar
+ * recovers.
  *
  * Ownership: rsc_parse() copies what it needs; the body may be freed after
  * it returns. Every pointer inside an rsc_ir points into memory owned by the
- * IR and lives until rsc_ir_free(). */
+ * IR and lives until rsc_ir_free().
+ *
+ * Thread safety: every function is reentrant. The parser is a pure
+ * (reentrant) bison parser and its re2c lexer keeps its state in the call's
+ * own context; neither has global or static mutable state, and the default
+ * allocator is realloc/free. Calls on different inputs may run in any
+ * number of threads at once; an rsc_ir is read-only after rsc_parse() and may
+ * be read by several threads, but rsc_ir_free() must not race its readers. */
 #ifndef ROBOTSC_IR_H
 #define ROBOTSC_IR_H
 

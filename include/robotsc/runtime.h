@@ -3,7 +3,7 @@
  * once, then answer "may this crawler fetch this URL?" with no allocation,
  * reading the path once per program of the selection: the work per path
  * byte is bounded by the format's budgets, not by the number of rules
- * (docs/LIMITS.md, "Matching one URL"; counted by tests/matching). A
+ * (docs/LIMITS.md, "Matching one URL"; counted by the tests). A
  * selection has one program per rule set unless a rule set was over a
  * budget (then a few more). Optionally, dense rows built into memory the
  * caller gives (rsc_accel_build) make each move of a selection's automata
@@ -12,13 +12,16 @@
  * Dependencies: <stddef.h>, <stdint.h>, <string.h> only (and the compiler's
  * SSE2 intrinsics, inline, where it targets them). The runtime never
  * depends on the compiler or the parser (see docs/ARCHITECTURE.md).
+ * The documents cited as docs/... are installed under
+ * share/doc/robotsc/docs/; "spec X" is section X of docs/SEMANTICS.md.
  *
  * Safety contract: it is safe to load any byte string. rsc_load() verifies the
  * whole blob before returning RSC_OK; a blob that fails any rule of
  * docs/FORMAT.md is rejected with a status and a byte offset. After a
  * successful load, matching does no checks and cannot fail.
  *
- * Thread safety: an rsc_program and an rsc_selection are immutable after
+ * Thread safety: every function is reentrant (the runtime has no mutable
+ * global state). An rsc_program and an rsc_selection are immutable after
  * they are filled in and may be shared by any number of threads.
  *
  * Ownership: rsc_load() borrows the blob; it must stay alive and unchanged
@@ -38,10 +41,10 @@ extern "C" {
 /* Library version. The ABI major (the shared libraries' soname) is
  * RSC_VERSION_MAJOR; rsc_version() gives the version of the library linked,
  * which can differ from these macros when a shared library was replaced. */
-#define RSC_VERSION_MAJOR 0
-#define RSC_VERSION_MINOR 3
+#define RSC_VERSION_MAJOR 1
+#define RSC_VERSION_MINOR 0
 #define RSC_VERSION_PATCH 0
-#define RSC_VERSION_STRING "0.3.0"
+#define RSC_VERSION_STRING "1.0.0"
 
 /* RSC_API marks the public functions: the libraries are built with hidden
  * visibility, so only what carries it is exported from a shared library.
@@ -72,7 +75,7 @@ typedef enum rsc_status {
     RSC_E_SIZE = 15       /* trailing bytes, or Total_Size mismatch         */
 } rsc_status;
 
-/* The library version, RSC_VERSION_STRING when it was built: "0.3.0". */
+/* The library version, RSC_VERSION_STRING when it was built: "1.0.0". */
 RSC_API const char *rsc_version(void);
 
 /* Static string describing a status, never NULL. */

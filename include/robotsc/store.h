@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* robotsc store: compiled robots.txt programs for many origins in one LMDB
- * file, for crawler workers (docs/CRAWLER.md, "The store").
+ * file, for crawler workers (docs/CRAWLER.md, "The store"; installed under
+ * share/doc/robotsc/docs/).
  *
  * A store maps an origin key (exactly as rsc_origin_parse() writes it,
  * "https://www.example.com") to one record: metadata (source URL, fetch

@@ -151,7 +151,7 @@ fetch big --agent a --check "$b/early" "$b/late"
 eq "$rc" 0 "big rc"; has "$T/out" "512000 bytes"; has "$T/out" "500 KiB cap"
 eq "$(meta big bytes)" 512000 "big bytes"; eq "$(meta big truncated)" 1 "big truncated"
 verdict disallow "$b/early"; verdict allow "$b/late"
-sent=$(awk -F'\t' '$1=="big" && $4!="-"{print $4}' "$RSC_TEST_LOG" | tail -1)
+sent=$(awk -F'\t' '$1=="out" && $2=="big"{print $7}' "$RSC_TEST_LOG" | tail -1)
 echo "big: the server managed to send $sent of 2097152 bytes before the client stopped reading"
 fetch exact --agent a --check "$(base exact)/exact"
 eq "$(meta exact bytes)" 512000 "exact bytes"; eq "$(meta exact truncated)" 0 "exact not truncated"
@@ -169,9 +169,9 @@ eq "$(meta cc_multi cache_control)" "public, max-age=7200" "cc_multi header"
 
 # ---- User-Agent header ----
 fetch ua --user-agent "CliBot/3.0 (+http://127.0.0.1/)"
-grep -qF $'ua\t/robots.txt\tCliBot/3.0 (+http://127.0.0.1/)\t' "$RSC_TEST_LOG" && ok || bad "User-Agent sent"
+grep -qF $'in\tua\t/robots.txt\t-\t-\tCliBot/3.0 (+http://127.0.0.1/)\t' "$RSC_TEST_LOG" && ok || bad "User-Agent sent"
 fetch ua
-grep -qE $'^ua\t/robots.txt\trobotsc/' "$RSC_TEST_LOG" && ok || bad "default User-Agent"
+grep -qE $'^in\tua\t/robots.txt\t-\t-\trobotsc/' "$RSC_TEST_LOG" && ok || bad "default User-Agent"
 
 # ---- the last good copy through errors (spec I) ----
 b=$(base flip)
@@ -203,6 +203,29 @@ eq "$(sed -n 's/^origin=//p' "$T/other.rbc.meta")" "$(base unavail)" "origin rep
 # Errors with no good copy: disallow all again, not kept.
 fetch unavail
 has "$T/out" "policy: disallow-all"; hasnt "$T/out" "kept copy"
+
+# ---- the options fetch and fetch --store share: one parser, one meaning ----
+ver=$("$R" --version | sed 's/^robotsc //')
+forms=("plain")
+"$R" --help | grep -q '^  store  ' && forms+=("store")
+for f in "${forms[@]}"; do
+  if [ $f = plain ]; then pre=("$R" fetch "$(base ua)/x" -o "$T/shared.rbc"); else pre=("$R" fetch --store "$T/shared.db" "$(base ua)/x"); fi
+  for bad_opt in "--timeout 0|--timeout" "--timeout=abc|--timeout" "--profile=x|unknown profile 'x'" \
+                 "--now 12x|--now: Unix seconds, not '12x'" "--user-agent|--user-agent needs a value"; do
+    o=${bad_opt%%|*}; msg=${bad_opt#*|}
+    # shellcheck disable=SC2086
+    expect_rc 2 "${pre[@]}" $o
+    has "$T/err" "robotsc fetch: $msg"
+  done
+  : > "$RSC_TEST_LOG"
+  expect_rc 0 "${pre[@]}" --now 1800000000 --profile rfc --timeout 5
+  [ $f = plain ] && eq "$(sed -n 's/^profile=//p' "$T/shared.rbc.meta")" rfc "--profile rfc"
+  # The default User-Agent is robotsc/VERSION for both.
+  grep -qF $'in\tua\t/robots.txt\t-\t-\trobotsc/'"$ver"$'\t' "$RSC_TEST_LOG" && ok || bad "$f: default User-Agent robotsc/$ver: $(cat "$RSC_TEST_LOG")"
+  # (--force: the store's record is fresh)
+  if [ $f = plain ]; then expect_rc 0 "${pre[@]}" --user-agent=ShareBot/2; else expect_rc 0 "${pre[@]}" --user-agent=ShareBot/2 --force; fi
+  grep -qF $'in\tua\t/robots.txt\t-\t-\tShareBot/2\t' "$RSC_TEST_LOG" && ok || bad "$f: --user-agent= form"
+done
 
 echo "crawl_cli: $pass passed, $fail failed"
 [ $fail = 0 ]

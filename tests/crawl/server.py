@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Local HTTP server for the crawl tests: one listener on 127.0.0.1 per
-scenario, each on a free port. Writes "SCENARIO PORT" lines to PORTFILE
-(atomically, once every listener is up) and logs every request to LOGFILE as
-tab-separated "scenario path user-agent bytes-sent complete": once on arrival
-(bytes and complete "-"), once when the answer is sent. Never touches
-any address outside 127.0.0.0/8. Runs until killed.
+"""Local HTTP server for the crawl and store tests (`robotsc fetch`,
+rsc_fetch(), `robotsc fetch --store`): one listener on 127.0.0.1 per
+scenario (so each scenario is its own origin), each on a free port. Writes
+"SCENARIO PORT" lines to PORTFILE (atomically, once every listener is up)
+and logs every request to LOGFILE as tab-separated "event scenario path
+if-none-match if-modified-since user-agent bytes-sent complete": event "in"
+on arrival (bytes and complete "-"), "out" when the answer is sent. Never
+touches any address outside 127.0.0.0/8. Runs until killed.
 
 usage: server.py PORTFILE LOGFILE STATEDIR
-STATEDIR/flip.fail existing makes the "flip" scenario answer 503."""
+STATEDIR/flip.fail existing makes the "flip" scenario answer 503;
+STATEDIR/etag.version changes the "etag" scenario's ETag and body. "etag"
+and "lm" answer 304 to a matching If-None-Match / If-Modified-Since;
+slow1..slow6 answer after a second (to see transfers overlap)."""
 import http.server
 import os
 import sys
 import threading
+import time
 
 PORTFILE, LOGFILE, STATEDIR = sys.argv[1:4]
 LOCK = threading.Lock()
@@ -22,6 +28,7 @@ PORTS = {}
 ROBOTS_OK = b"User-agent: *\nDisallow: /private\n\nUser-agent: FooBot\nDisallow: /\n"
 FINAL = b"User-agent: *\nDisallow: /redirected\n"
 CAP = 512000
+LAST_MODIFIED = "Tue, 01 Oct 2024 10:00:00 GMT"
 
 
 def padded(head, size, marker_at=None, marker=b""):
@@ -69,6 +76,14 @@ STATUS = {"notfound": 404, "gone": 410, "forbidden": 403, "toomany": 429,
           "err500": 500, "unavail": 503}
 
 
+def etag_version():
+    try:
+        with open(os.path.join(STATEDIR, "etag.version")) as f:
+            return f.read().strip() or "1"
+    except OSError:
+        return "1"
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     scenario = "ok"
     protocol_version = "HTTP/1.0"
@@ -78,9 +93,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def log(self, sent, complete):
+        event = "in" if sent == "-" else "out"
+        h = self.headers
         with LOCK, open(LOGFILE, "a") as f:
-            ua = self.headers.get("User-Agent", "")
-            f.write(f"{self.scenario}\t{self.path}\t{ua}\t{sent}\t{complete}\n")
+            f.write("\t".join([event, self.scenario, self.path, h.get("If-None-Match", "-"),
+                               h.get("If-Modified-Since", "-"), h.get("User-Agent", ""),
+                               str(sent), str(complete)]) + "\n")
 
     def do_GET(self):
         # Logged on arrival, before any byte of the answer, so that a client
@@ -91,7 +109,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def send(self, status, body=b"", headers=(), chunk=None):
         self.send_response(status)
         self.send_header("Content-Type", "text/html" if self.scenario == "html" else "text/plain")
-        self.send_header("Content-Length", str(len(body)))
+        if status != 304:
+            self.send_header("Content-Length", str(len(body)))
         for k, v in headers:
             self.send_header(k, v)
         self.end_headers()
@@ -146,6 +165,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.log(len(ROBOTS_OK), 1)
         if path != "/robots.txt":
             return self.send(404, b"not here\n")
+        if s == "etag":
+            v = etag_version()
+            tag = '"v%s"' % v
+            hdrs = [("ETag", tag), ("Cache-Control", "max-age=600")]
+            if self.headers.get("If-None-Match") == tag:
+                return self.send(304, b"", hdrs)
+            return self.send(200, b"User-agent: *\nDisallow: /etag-v%s\n" % v.encode(), hdrs)
+        if s == "lm":
+            hdrs = [("Last-Modified", LAST_MODIFIED)]
+            if self.headers.get("If-Modified-Since") == LAST_MODIFIED:
+                return self.send(304, b"", hdrs)
+            return self.send(200, b"User-agent: *\nDisallow: /lm\n", hdrs)
+        if s.startswith("slow"):
+            time.sleep(1)
+            return self.send(200, b"User-agent: *\nDisallow: /%s\n" % s.encode())
         body = body_for(s)
         return self.send(200, body, chunk=65536 if s == "big" else None)
 
@@ -158,6 +192,7 @@ class Server(http.server.ThreadingHTTPServer):
 def main():
     names = ["ok", "bom", "html", "exact", "big", "ua", "redirx", "loop", "close", "stall", "flip"]
     names += [f"redir{i}" for i in range(1, 7)] + list(STATUS) + list(CACHE)
+    names += ["etag", "lm"] + [f"slow{i}" for i in range(1, 7)]
     servers = []
     for name in names:
         handler = type("H_" + name, (Handler,), {"scenario": name})

@@ -2,7 +2,9 @@
 /* rsc_fetch() against the local test server (tests/crawl/server.py, run
  * by with_server.sh): statuses, redirect chains and the hop limit, network
  * errors, the timeout, the 500 KiB read cap, Cache-Control collection, the
- * User-Agent header. Needs no compiler. Only 127.0.0.1 is contacted. */
+ * User-Agent header, validators; rsc_fetch_many(): the same results as
+ * rsc_fetch() for every request, conditional GETs, bad requests. Needs no
+ * compiler. Only 127.0.0.1 is contacted. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,7 +241,7 @@ static void test_user_agent(const char *log_path)
     char line[1024];
     int custom = 0, dflt = 0;
     while (f && fgets(line, sizeof line, f)) {
-        if (strncmp(line, "ua\t", 3) != 0 || !strstr(line, "\t-\t-\n")) /* arrival lines */
+        if (strncmp(line, "in\tua\t", 6) != 0) /* arrival lines */
             continue;
         if (strstr(line, "\tTestBot/1.2 (+http://127.0.0.1/bot)\t"))
             custom++;
@@ -249,6 +251,116 @@ static void test_user_agent(const char *log_path)
     if (f)
         fclose(f);
     CHECK(custom == 1 && dflt == 1, "User-Agent headers seen by the server: custom %d, default %d", custom, dflt);
+}
+
+/* What rsc_fetch_many() reported for each request. */
+#define MANY_MAX 48
+typedef struct many_seen {
+    int calls[MANY_MAX];
+    rsc_status status[MANY_MAX];
+    rsc_fetch_result res[MANY_MAX]; /* taken from the callback */
+} many_seen;
+
+static void on_many(void *ud, size_t i, rsc_status status, rsc_fetch_result *res)
+{
+    many_seen *m = ud;
+    if (i >= MANY_MAX)
+        return;
+    m->calls[i]++;
+    m->status[i] = status;
+    m->res[i] = *res; /* take every buffer: the callback's copy is emptied */
+    memset(res, 0, sizeof *res);
+    m->res[i].outcome.body = m->res[i].body;
+}
+
+static int same_str(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Validators of the final response: ETag, Last-Modified, none. */
+static void test_validators(void)
+{
+    rsc_fetch_result r;
+    get("etag", NULL, &r);
+    CHECK(r.outcome.status == 200 && same_str(r.etag, "\"v1\"") && r.last_modified == NULL, "etag: %s",
+          r.etag ? r.etag : "(null)");
+    rsc_fetch_result_free(&r);
+    CHECK(r.etag == NULL, "etag freed");
+    get("lm", NULL, &r);
+    CHECK(r.outcome.status == 200 && r.etag == NULL && same_str(r.last_modified, "Tue, 01 Oct 2024 10:00:00 GMT"),
+          "last-modified: %s", r.last_modified ? r.last_modified : "(null)");
+    rsc_fetch_result_free(&r);
+    get("redir2", NULL, &r);
+    CHECK(r.etag == NULL && r.last_modified == NULL, "redirect chain: no validators");
+    rsc_fetch_result_free(&r);
+}
+
+/* rsc_fetch_many: each request reported once, with what rsc_fetch() gives
+ * for the same URL (statuses, bodies, redirects, errors, the cap), at most
+ * 3 transfers at a time; a conditional GET with the right validators is a
+ * 304, with stale ones a 200; a NULL url is reported, not fetched. */
+static void test_many(void)
+{
+    static const char *const scen[] = {"ok", "notfound", "unavail", "redir2", "loop", "close", "big", "exact",
+                                       "cc_multi", "etag", "lm", "ftp"};
+    enum { N = sizeof scen / sizeof *scen };
+    static char urls[N + 4][128];
+    rsc_fetch_request reqs[N + 4];
+    memset(reqs, 0, sizeof reqs);
+    for (int i = 0; i < N; i++) {
+        if (strcmp(scen[i], "ftp") == 0) /* nothing listens there: a network error */
+            snprintf(urls[i], sizeof urls[i], "ftp://127.0.0.1:1/robots.txt");
+        else
+            url_of(scen[i], urls[i], sizeof urls[i]);
+        reqs[i].url = urls[i];
+    }
+    /* Conditional GETs: current validators, then stale ones. */
+    reqs[N] = (rsc_fetch_request){urls[9], "\"v1\"", NULL};
+    reqs[N + 1] = (rsc_fetch_request){urls[10], NULL, "Tue, 01 Oct 2024 10:00:00 GMT"};
+    reqs[N + 2] = (rsc_fetch_request){urls[9], "\"v0\"", NULL};
+    reqs[N + 3] = (rsc_fetch_request){NULL, NULL, NULL};
+    rsc_fetch_options o = {0};
+    o.timeout_ms = 5000;
+    static many_seen m;
+    memset(&m, 0, sizeof m);
+    CHECK(rsc_fetch_many(reqs, N + 4, &o, 3, on_many, &m) == RSC_OK, "rsc_fetch_many");
+    for (int i = 0; i < N + 4; i++)
+        CHECK(m.calls[i] == 1, "request %d reported %d times", i, m.calls[i]);
+    for (int i = 0; i < N; i++) {
+        rsc_fetch_result one;
+        rsc_status st = rsc_fetch(urls[i], &o, &one);
+        const rsc_fetch_result *r = &m.res[i];
+        CHECK(m.status[i] == RSC_OK && st == RSC_OK, "%s: %d %d", scen[i], m.status[i], st);
+        CHECK(r->outcome.status == one.outcome.status && r->outcome.error == one.outcome.error &&
+                  r->body_len == one.body_len && r->outcome.body_len == one.outcome.body_len &&
+                  (r->body_len == 0 || memcmp(r->body, one.body, r->body_len) == 0) &&
+                  r->truncated == one.truncated && r->redirects == one.redirects &&
+                  same_str(r->final_url, one.final_url) && same_str(r->cache_control, one.cache_control) &&
+                  same_str(r->etag, one.etag) && same_str(r->last_modified, one.last_modified) &&
+                  (r->error_text[0] != 0) == (one.error_text[0] != 0),
+              "%s: many %d/%d %zu bytes, one %d/%d %zu bytes", scen[i], r->outcome.status, r->outcome.error,
+              r->body_len, one.outcome.status, one.outcome.error, one.body_len);
+        rsc_fetch_result_free(&one);
+    }
+    CHECK(m.res[0].outcome.status == 200 && m.res[1].outcome.status == 404 && m.res[3].redirects == 2 &&
+              m.res[4].outcome.error == RSC_FETCH_E_REDIRECTS && m.res[6].truncated &&
+              m.res[11].outcome.error == RSC_FETCH_E_NETWORK,
+          "many: the scenarios' outcomes");
+    CHECK(m.status[N] == RSC_OK && m.res[N].outcome.status == 304 && m.res[N].body_len == 0,
+          "If-None-Match current: %d", m.res[N].outcome.status);
+    CHECK(m.status[N + 1] == RSC_OK && m.res[N + 1].outcome.status == 304, "If-Modified-Since current: %d",
+          m.res[N + 1].outcome.status);
+    CHECK(m.status[N + 2] == RSC_OK && m.res[N + 2].outcome.status == 200 && same_str(m.res[N + 2].etag, "\"v1\""),
+          "If-None-Match stale: %d", m.res[N + 2].outcome.status);
+    CHECK(m.status[N + 3] == RSC_E_ARG && m.res[N + 3].final_url == NULL, "NULL url: %d", m.status[N + 3]);
+    for (int i = 0; i < N + 4; i++)
+        rsc_fetch_result_free(&m.res[i]);
+
+    CHECK(rsc_fetch_many(NULL, 1, NULL, 0, on_many, &m) == RSC_E_ARG, "NULL requests");
+    CHECK(rsc_fetch_many(reqs, 1, NULL, 0, NULL, &m) == RSC_E_ARG, "NULL callback");
+    memset(&m, 0, sizeof m);
+    CHECK(rsc_fetch_many(NULL, 0, NULL, 0, on_many, &m) == RSC_OK && m.calls[0] == 0, "no requests");
 }
 
 int main(void)
@@ -269,6 +381,8 @@ int main(void)
     test_cap();
     test_cache_control();
     test_user_agent(log);
+    test_validators();
+    test_many();
     rsc_crawl_global_cleanup();
     printf("%d checks, %d failed\n", checks, fails);
     return fails ? 1 : 0;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# `robotsc fetch --store DB URL...` against tests/store/server.py (run by
+# `robotsc fetch --store DB URL...` against tests/crawl/server.py (run by
 # tests/crawl/with_server.sh): many origins at once, the status policy,
 # conditional GET (ETag, Last-Modified: 304 refreshes the expiry, the blob
 # stays), fresh records skipped, the last good copy kept while the server
