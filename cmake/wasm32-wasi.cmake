@@ -15,6 +15,10 @@ find_program(RSC_WASM_AR NAMES llvm-ar llvm-ar-14 REQUIRED)
 find_program(RSC_WASM_RANLIB NAMES llvm-ranlib llvm-ranlib-14 REQUIRED)
 set(CMAKE_C_COMPILER ${RSC_WASM_CLANG})
 set(CMAKE_C_COMPILER_TARGET ${RSC_WASM_TRIPLE})
+# SIMD128 (Node >= 16.4, Chrome 91, Firefox 89, Safari 16.4): the runtime's
+# sixteen-bytes-a-step scans use the compiler's vector extension, which
+# without it is split into byte operations, several times slower.
+set(CMAKE_C_FLAGS_INIT "-msimd128")
 set(CMAKE_AR ${RSC_WASM_AR} CACHE FILEPATH "llvm-ar: GNU ar cannot index wasm objects")
 set(CMAKE_RANLIB ${RSC_WASM_RANLIB} CACHE FILEPATH "llvm-ranlib")
 
