@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCES = ['core.js', 'face.js'];
+const SOURCES = ['core.js', 'face.js', 'crawlee-core.js'];
 
 export function toCjs(src, name) {
   if (/^import\s/m.test(src)) throw new Error(`${name}: imports are not supported`);
