@@ -13,8 +13,8 @@ import { extname, join, normalize } from 'node:path';
 import { JS, REPO, cli, cliPath, corpusDir, corpusLists, NO_CLI, tmp } from './helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const skip = !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM} (apt install chromium): skipped`
-  : !cliPath() ? NO_CLI : false;
+const skip = !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM} (apt install chromium): skipped` : false;
+const skipCli = skip || (!cliPath() && NO_CLI);
 const ART = join(JS, 'test-artifacts');
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
 
@@ -85,7 +85,7 @@ async function cliVerdicts(urls, agents) {
   return urls.map((_, i) => cols.map((c) => c[i]));
 }
 
-test('the bundled example, typed: the CLI\'s verdicts and deciding lines', { skip, timeout: 120000 }, async () => {
+test('the bundled example, typed: the CLI\'s verdicts and deciding lines', { skip: skipCli, timeout: 120000 }, async () => {
   const robots = readFileSync(join(REPO, 'examples', 'robots.txt'), 'utf8');
   const urls = readFileSync(join(REPO, 'examples', 'urls.txt'), 'utf8').split('\n').filter(Boolean);
   const agents = ['Googlebot', 'bingbot', 'ExampleBot'];
@@ -137,7 +137,7 @@ test('keyboard: a verdict\'s line button moves the focus to that line; every con
   assert.deepEqual(unlabelled, []);
 });
 
-test('corpus files: the CLI\'s verdicts', { skip: skip || (!corpusDir() && 'no corpus (../shared): skipped'), timeout: 120000 }, async () => {
+test('corpus files: the CLI\'s verdicts', { skip: skipCli || (!corpusDir() && 'no corpus (../shared): skipped'), timeout: 120000 }, async () => {
   const lists = corpusLists(corpusDir()).filter((l) => {
     const b = readFileSync(l.robots);
     return b.length < 20000 && !b.includes(13) && Buffer.from(b.toString('utf8')).equals(b);
