@@ -58,3 +58,14 @@ test('Symbol.dispose frees', { skip: typeof Symbol.dispose !== 'symbol' && 'no S
   r[Symbol.dispose]();
   assert.equal(r.freed, true);
 });
+
+test('repeated large parses (over 500 KiB) leave memory flat', () => {
+  const big = 'User-agent: *\n' + 'Disallow: /x\n'.repeat(200000); // 2.6 MB: parsed up to 500 KiB
+  const r = Robots.parse(big);
+  assert.ok(r.warnings.some((w) => w.name === 'body-too-large'));
+  r.free();
+  for (let i = 0; i < 3; i++) Robots.parse(big).free(); // warm-up
+  const after = memorySize();
+  for (let i = 0; i < 20; i++) Robots.parse(big).free();
+  assert.equal(memorySize(), after, 'memory grew over repeated large parses');
+});

@@ -114,9 +114,15 @@ function grow(n) {
   views();
 }
 
-function oom(p) {
-  if (!p) throw new RobotsError('robotsc: out of memory', STATUS.E_NOMEM);
-  return p;
+// After an argument of more than 1 MiB, scratch goes back to its usual
+// size, so that the heap can reuse the space (the module's memory itself
+// never shrinks: WebAssembly has no way to give it back).
+function trim() {
+  if (scratchCap <= 1 << 20) return;
+  W.rsj_free(scratch);
+  scratch = 0;
+  scratchCap = 0;
+  grow(4096);
 }
 
 // Writes s (string: UTF-8; Uint8Array, ArrayBuffer, DataView: the bytes) at
@@ -260,6 +266,7 @@ function lint(body, options = {}) {
   const profile = profileOf(options.profile);
   const n = arg(body);
   W.rsj_lint(scratch, n, profile, options.records ? 1 : 0, words);
+  trim();
   views();
   const w = words >> 2;
   const st = H32[w], dp = H32[w + 1], dn = H32[w + 2], rp = H32[w + 3], rn = H32[w + 4];
@@ -315,6 +322,7 @@ class Robots {
     const profile = profileOf(options.profile);
     const n = arg(body);
     const ptr = W.rsj_parse(scratch, n, profile, options.warnings === false ? 0 : 1, words);
+    trim();
     views();
     const w = words >> 2;
     if (!ptr) throw loadError('robotsc: cannot compile', H32[w], H32[w + 1], cstr(H32[w + 2]));
@@ -331,6 +339,7 @@ class Robots {
     need();
     const n = arg(blob);
     const ptr = W.rsj_load(scratch, n, words);
+    trim();
     views();
     const w = words >> 2;
     if (!ptr) throw loadError('robotsc: cannot load blob', H32[w], H32[w + 1], cstr(H32[w + 2]));
@@ -413,6 +422,7 @@ class Robots {
     views();
     const res = new Array(count);
     for (let i = 0; i < count; i++) res[i] = H8[out + i] === 1;
+    trim();
     return res;
   }
 
