@@ -39,6 +39,7 @@ class RobotsError extends Error {
 
 let W = null; // the module's exports
 let H8 = null, H32 = null, HF64 = null; // views of its memory, renewed after growth
+let SCR = null; // H8 over the scratch block
 let scratch = 0, scratchCap = 0; // argument bytes
 let words = 0; // 64 bytes of out-words (uint32, or one float64 at words)
 const enc = new TextEncoder();
@@ -97,6 +98,7 @@ function views() {
     H8 = new Uint8Array(buf);
     H32 = new Uint32Array(buf);
     HF64 = new Float64Array(buf);
+    if (scratch) SCR = H8.subarray(scratch, scratch + scratchCap);
   }
 }
 
@@ -112,6 +114,7 @@ function grow(n) {
   }
   scratchCap = cap;
   views();
+  SCR = H8.subarray(scratch, scratch + scratchCap);
 }
 
 // After an argument of more than 1 MiB, scratch goes back to its usual
@@ -127,21 +130,11 @@ function trim() {
 
 // Writes s (string: UTF-8; Uint8Array, ArrayBuffer, DataView: the bytes) at
 // H8[at..]; the caller made room for bytesMax(s). Returns the byte count.
+// The encoder writes straight into the module's memory: at scratch through
+// a view made once (SCR), elsewhere through a new one.
 function put(s, at) {
   if (typeof s === 'string') {
-    const n = s.length;
-    if (n < 128) {
-      // Short ASCII strings (most URLs) are copied by hand: cheaper here
-      // than a call into the encoder.
-      let i = 0;
-      for (; i < n; i++) {
-        const c = s.charCodeAt(i);
-        if (c > 0x7f) break;
-        H8[at + i] = c;
-      }
-      if (i === n) return n;
-    }
-    return enc.encodeInto(s, H8.subarray(at, at + 3 * n)).written;
+    return enc.encodeInto(s, at === scratch ? SCR : H8.subarray(at, at + 3 * s.length)).written;
   }
   const b = bytesOf(s);
   H8.set(b, at);
@@ -405,19 +398,39 @@ class Robots {
   allowedMany(urls, agents) {
     const sel = this.#select(agents);
     const count = urls.length;
-    let total = 0;
-    for (let i = 0; i < count; i++) total += bytesMax(urls[i]);
-    const offs = 4 * (count + 1);
-    grow(offs + count + total + 8);
-    const base = scratch, data = scratch + offs + count + (4 - (count & 3)); // keep data after out
-    let at = data;
-    const o = base >> 2;
+    let total = 0, strings = true;
     for (let i = 0; i < count; i++) {
-      H32[o + i] = at - data;
-      at += put(urls[i], at);
+      const u = urls[i];
+      if (typeof u === 'string') total += u.length;
+      else { strings = false; total += bytesMax(u); }
     }
-    H32[o + count] = at - data;
-    const out = base + offs;
+    if (strings) total *= 3;
+    // Layout: offsets (count + 1 words), verdicts (count bytes), the URLs.
+    const offs = 4 * (count + 1);
+    grow(offs + count + 4 + total);
+    const base = scratch, out = base + offs, data = (out + count + 3) & ~3;
+    const o = base >> 2;
+    let at = data;
+    // All strings: one encoder call for the whole list; when it wrote one
+    // byte per character (ASCII), each URL's bytes are where its characters are.
+    if (strings && count > 0) {
+      const joined = urls.join('');
+      if (enc.encodeInto(joined, H8.subarray(data, data + 3 * joined.length)).written === joined.length) {
+        for (let i = 0, k = 0; i < count; i++) {
+          H32[o + i] = k;
+          k += urls[i].length;
+        }
+        H32[o + count] = joined.length;
+        at = -1;
+      }
+    }
+    if (at !== -1) {
+      for (let i = 0; i < count; i++) {
+        H32[o + i] = at - data;
+        at += put(urls[i], at);
+      }
+      H32[o + count] = at - data;
+    }
     W.rsj_match_many(sel, data, base, count, out);
     views();
     const res = new Array(count);
