@@ -289,6 +289,8 @@ function release(st) {
   if (!st.ptr) return;
   for (const s of st.sels.values()) W.rsj_free(s);
   st.sels.clear();
+  st.lastAgents = undefined;
+  st.lastSel = 0;
   W.rsj_robots_free(st.ptr);
   st.ptr = 0;
 }
@@ -302,7 +304,7 @@ class Robots {
 
   constructor(token, ptr, warnings) {
     if (token !== KEY) throw new TypeError('robotsc: use Robots.parse() or Robots.load()');
-    this.#st = { ptr, sels: new Map() };
+    this.#st = { ptr, sels: new Map(), lastAgents: undefined, lastSel: 0 };
     this.warnings = warnings;
     if (registry) registry.register(this, this.#st, this.#st);
   }
@@ -350,6 +352,19 @@ class Robots {
   }
 
   #select(agents) {
+    // The last crawler asked about, at the cost of a comparison (most
+    // callers check many URLs for one crawler name).
+    const st = this.#st;
+    if (agents === st.lastAgents && st.ptr) return st.lastSel;
+    const sel = this.#lookup(agents);
+    if (typeof agents === 'string') {
+      st.lastAgents = agents;
+      st.lastSel = sel;
+    }
+    return sel;
+  }
+
+  #lookup(agents) {
     const ptr = this.#ptr();
     const sels = this.#st.sels;
     const key = typeof agents === 'string' ? agents : namesOf(agents).join('\0') + '\0';
@@ -371,7 +386,7 @@ class Robots {
       at += k;
       if (!W.rsj_is_valid_agent(at - k, k)) checkName(names[i]);
     }
-    const sel = W.rsj_select(this.#st.ptr, scratch + 4 * names.length, lens, names.length, words);
+    const sel = W.rsj_select(ptr, scratch + 4 * names.length, lens, names.length, words);
     views();
     if (!sel) {
       const st = H32[words >> 2];
@@ -380,6 +395,7 @@ class Robots {
     if (sels.size >= MAX_SELECTIONS) {
       for (const s of sels.values()) W.rsj_free(s);
       sels.clear();
+      this.#st.lastAgents = undefined;
     }
     sels.set(key, sel);
     return sel;
