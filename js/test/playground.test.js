@@ -157,6 +157,19 @@ test('corpus files: the CLI\'s verdicts', { skip: skipCli || (!corpusDir() && 'n
   await page.screenshot({ path: join(ART, 'playground-corpus.png'), fullPage: false });
 });
 
+test('the browser entries: robotsc and robotsc/robots-parser after ready()', { skip, timeout: 60000 }, async () => {
+  const got = await page.evaluate(async () => {
+    const rp = await import('/src/robots-parser-browser.js');
+    await rp.ready();
+    const robots = rp.default('https://e.com/robots.txt', 'User-agent: *\nDisalow: /x\n');
+    const { Robots, version } = await import('/src/browser.js');
+    const r = Robots.parse('User-agent: Foo\nDisallow: /y\n');
+    return [robots.isAllowed('https://e.com/x', 'Bot/1.0'), robots.isAllowed('https://f.com/x') === undefined,
+      r.allowed('https://e.com/y', 'Foo'), r.compile().length > 0, version()];
+  });
+  assert.deepEqual(got, [false, true, false, true, '0.3.0']);
+});
+
 test('works offline once loaded', { skip, timeout: 60000 }, async () => {
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
   await page.reload();
