@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+// Generated from src/crawlee-core.js by scripts/cjs.mjs: do not edit.
+'use strict';
+// Crawlee's robots.txt check through robotsc: Crawlee (respectRobotsTxtFile)
+// asks crawler.getRobotsTxtFileForUrl(url) for an object with
+// isAllowed(url, userAgent); this answers with robotsc's verdicts, one
+// compiled robots.txt per origin. The fetch outcome maps to a file as
+// docs/CRAWLER.md's status policy says: 2xx its body; 4xx but 429 allow
+// everything; 429, 5xx and network errors disallow everything (and are not
+// kept, so the next request of that origin fetches again).
+//
+// Same conventions as core.js (scripts/cjs.mjs): no imports; the binding
+// comes in as an argument.
+
+function crawleeFace(core) {
+  const { Robots } = core;
+  const DISALLOW_ALL = 'User-agent: *\nDisallow: /\n';
+
+  async function fetchRobots(origin, fetchFn) {
+    try {
+      const res = await fetchFn(origin + '/robots.txt', { redirect: 'follow' });
+      if (res.status >= 200 && res.status < 300) {
+        return { body: new Uint8Array(await res.arrayBuffer()), keep: true };
+      }
+      if (res.status >= 400 && res.status < 500 && res.status !== 429) return { body: '', keep: true };
+      return { body: DISALLOW_ALL, keep: false };
+    } catch {
+      return { body: DISALLOW_ALL, keep: false };
+    }
+  }
+
+  // Makes crawler (any Crawlee crawler created with respectRobotsTxtFile:
+  // {userAgent: 'YourBot'}) decide with robotsc. The agent Crawlee passes is
+  // matched as the file's user-agent lines are (a product token such as
+  // 'YourBot'). Options: fetch (default globalThis.fetch), maxOrigins (the
+  // compiled files kept, default 1000; the oldest is freed first).
+  // Returns the crawler.
+  return function useRobotsc(crawler, options = {}) {
+    const fetchFn = options.fetch || globalThis.fetch;
+    const max = options.maxOrigins || 1000;
+    const cache = new Map(); // origin -> Promise<{isAllowed}>
+    crawler.getRobotsTxtFileForUrl = function getRobotsTxtFileForUrl(url) {
+      let origin;
+      try {
+        origin = new URL(url).origin;
+      } catch {
+        return Promise.resolve(undefined);
+      }
+      const hit = cache.get(origin);
+      if (hit) return hit;
+      const p = fetchRobots(origin, fetchFn).then(({ body, keep }) => {
+        const robots = Robots.parse(body, { warnings: false });
+        const file = {
+          robots,
+          isAllowed: (u, ua) => robots.allowed(u, ua || '*'),
+          getSitemaps: () => robots.sitemaps(),
+        };
+        if (!keep) {
+          cache.delete(origin);
+          // Still answers this request; freed by the FinalizationRegistry.
+        }
+        return file;
+      });
+      cache.set(origin, p);
+      if (cache.size > max) {
+        const [oldest, old] = cache.entries().next().value;
+        cache.delete(oldest);
+        old.then((f) => f.robots.free(), () => {});
+      }
+      return p;
+    };
+    return crawler;
+  };
+}
+
+module.exports = { crawleeFace };

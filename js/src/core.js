@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: Apache-2.0
+// robotsc for JavaScript: the binding over the WebAssembly module built from
+// the C library (js/src/glue.c). It holds no matching, parsing or format
+// logic: it moves bytes in and out of the module's memory and turns the C
+// statuses into RobotsError. The same file serves Node and browsers; the
+// entry points (index.js, browser.js) only say where the .wasm comes from.
+//
+// Memory: a Robots owns one block of the module's heap (its blob and the
+// verified program) and one per cached selection. free() (or `using`, via
+// Symbol.dispose) releases them at once; a FinalizationRegistry releases
+// what a caller forgot, later. Scratch space for arguments is one block,
+// reused by every call and grown only for a larger argument.
+//
+// Conventions of this file (js/scripts/cjs.mjs derives the CommonJS copy
+// from it): exports are `export function|class|const NAME` at the start of
+// a line; there are no imports.
+
+export const STATUS = Object.freeze({
+  OK: 0, E_ARG: 1, E_NOMEM: 2, E_LIMIT: 3, E_IO: 4, E_TRUNCATED: 10, E_MAGIC: 11,
+  E_VERSION: 12, E_CHECKSUM: 13, E_CORRUPT: 14, E_SIZE: 15,
+});
+const STATUS_NAMES = Object.fromEntries(Object.entries(STATUS).map(([k, v]) => [v, 'RSC_' + k]));
+
+// An error of the C library: status (RSC_E_* number), statusName
+// ('RSC_E_CHECKSUM'), offset (byte offset in a rejected blob, or
+// undefined) and reason (the verifier's words, or undefined).
+export class RobotsError extends Error {
+  constructor(message, status, offset, reason) {
+    super(message);
+    this.name = 'RobotsError';
+    this.status = status;
+    this.statusName = STATUS_NAMES[status] || 'RSC_' + status;
+    this.offset = offset;
+    this.reason = reason;
+  }
+}
+
+let W = null; // the module's exports
+let H8 = null, H32 = null, HF64 = null; // views of its memory, renewed after growth
+let SCR = null; // H8 over the scratch block
+let scratch = 0, scratchCap = 0; // argument bytes
+let words = 0; // 64 bytes of out-words (uint32, or one float64 at words)
+const enc = new TextEncoder();
+const dec = new TextDecoder('utf-8');
+
+function wasiImports(module) {
+  // The module is a WASI reactor; libc's stdio links fd_* but nothing of
+  // ours writes to a file. Every WASI function answers ENOSYS.
+  const wasi = {};
+  for (const imp of WebAssembly.Module.imports(module)) {
+    if (imp.kind === 'function') wasi[imp.name] = () => 52;
+  }
+  return { wasi_snapshot_preview1: wasi };
+}
+
+function start(instance) {
+  W = instance.exports;
+  if (W._initialize) W._initialize();
+  views();
+  words = W.rsj_alloc(64);
+  grow(4096);
+}
+
+// Instantiates the module from its bytes, synchronously (Node, workers).
+export function instantiateSync(bytes) {
+  if (W) return;
+  const module = new WebAssembly.Module(bytes);
+  start(new WebAssembly.Instance(module, wasiImports(module)));
+}
+
+// Instantiates the module from bytes, a Response or a promise of either.
+export async function instantiate(source) {
+  if (W) return;
+  let src = await source;
+  let module;
+  if (typeof Response !== 'undefined' && src instanceof Response) {
+    if (!src.ok) throw new Error(`robotsc: cannot fetch robotsc.wasm: HTTP ${src.status}`);
+    src = await src.arrayBuffer();
+  }
+  module = await WebAssembly.compile(src);
+  if (W) return;
+  start(await WebAssembly.instantiate(module, wasiImports(module)));
+}
+
+export function isReady() {
+  return W !== null;
+}
+
+function need() {
+  if (!W) throw new Error('robotsc: the WebAssembly module is not ready (await ready() first)');
+}
+
+function views() {
+  const buf = W.memory.buffer;
+  if (H8 === null || H8.buffer !== buf) {
+    H8 = new Uint8Array(buf);
+    H32 = new Uint32Array(buf);
+    HF64 = new Float64Array(buf);
+    if (scratch) SCR = H8.subarray(scratch, scratch + scratchCap);
+  }
+}
+
+function grow(n) {
+  if (n <= scratchCap) return;
+  let cap = scratchCap || 4096;
+  while (cap < n) cap *= 2;
+  if (scratch) W.rsj_free(scratch);
+  scratch = W.rsj_alloc(cap);
+  if (!scratch) {
+    scratchCap = 0;
+    throw new RobotsError('robotsc: out of memory', STATUS.E_NOMEM);
+  }
+  scratchCap = cap;
+  views();
+  SCR = H8.subarray(scratch, scratch + scratchCap);
+}
+
+// After an argument of more than 1 MiB, scratch goes back to its usual
+// size, so that the heap can reuse the space (the module's memory itself
+// never shrinks: WebAssembly has no way to give it back).
+function trim() {
+  if (scratchCap <= 1 << 20) return;
+  W.rsj_free(scratch);
+  scratch = 0;
+  scratchCap = 0;
+  grow(4096);
+}
+
+// Writes s (string: UTF-8; Uint8Array, ArrayBuffer, DataView: the bytes) at
+// H8[at..]; the caller made room for bytesMax(s). Returns the byte count.
+// The encoder writes straight into the module's memory: at scratch through
+// a view made once (SCR), elsewhere through a new one.
+function put(s, at) {
+  if (typeof s === 'string') {
+    return enc.encodeInto(s, at === scratch ? SCR : H8.subarray(at, at + 3 * s.length)).written;
+  }
+  const b = bytesOf(s);
+  H8.set(b, at);
+  return b.length;
+}
+
+function bytesOf(s) {
+  if (s instanceof Uint8Array) return s;
+  if (s instanceof ArrayBuffer) return new Uint8Array(s);
+  if (ArrayBuffer.isView(s)) return new Uint8Array(s.buffer, s.byteOffset, s.byteLength);
+  throw new TypeError('robotsc: expected a string or bytes (Uint8Array, ArrayBuffer)');
+}
+
+function bytesMax(s) {
+  return typeof s === 'string' ? 3 * s.length : bytesOf(s).length;
+}
+
+// The argument in scratch: [ptr, len].
+function arg(s) {
+  grow(bytesMax(s) + 1);
+  return put(s, scratch);
+}
+
+function cstr(p) {
+  if (!p) return undefined;
+  let e = p;
+  while (H8[e] !== 0) e++;
+  return dec.decode(H8.subarray(p, e));
+}
+
+function text(p, n) {
+  return dec.decode(H8.subarray(p, p + n));
+}
+
+function profileOf(p) {
+  if (p === undefined || p === 'google' || p === 0) return 0;
+  if (p === 'rfc' || p === 1) return 1;
+  throw new TypeError(`robotsc: profile must be 'google' or 'rfc', not ${String(p)}`);
+}
+
+function diagnostics(p, n) {
+  const out = [];
+  views();
+  let at = p;
+  while (at < p + n) {
+    const w = H32[at >> 2], line = H32[(at >> 2) + 1], dl = H32[(at >> 2) + 2];
+    out.push({
+      line,
+      name: cstr(W.rsj_warning_name(w)),
+      message: cstr(W.rsj_warning_message(w)),
+      detail: dl ? text(at + 12, dl) : undefined,
+    });
+    at += 12 + ((dl + 3) & ~3);
+  }
+  return out;
+}
+
+function loadError(what, st, off, reason) {
+  const where = off !== 0xffffffff ? ` at byte ${off}` : '';
+  const why = reason ? ` (${reason})` : '';
+  return new RobotsError(`${what}: ${cstr(W.rsj_strerror(st))}${where}${why}`, st,
+    off !== 0xffffffff ? off : undefined, reason);
+}
+
+// ---- agents ----------------------------------------------------------------
+
+const warned = new Set();
+
+function checkName(name) {
+  // '*' asks for the global groups on purpose.
+  if (name === '*' || !Robots.agentWarnings || warned.has(name) || warned.size >= 1000) return;
+  warned.add(name);
+  const shown = JSON.stringify(name.length > 80 ? name.slice(0, 80) + '...' : name);
+  console.warn(`robotsc: crawler name ${shown} is ${name ? 'not a token ([A-Za-z_-] only)' : 'empty'}: ` +
+    "it can only ever get the '*' groups. For a whole User-Agent header pass {userAgent: ua} " +
+    'or Robots.agentToken(ua). (Robots.agentWarnings = false silences this.)');
+}
+
+// The names to select with: agents is a name, an array of names (one
+// crawler known by several names), or {userAgent: header} for a whole
+// User-Agent header reduced to its product token (rsc_agent_token).
+function namesOf(agents) {
+  if (typeof agents === 'string') return [agents];
+  if (Array.isArray(agents)) return agents;
+  if (agents && typeof agents === 'object' && typeof agents.userAgent === 'string') {
+    return [agentToken(agents.userAgent)];
+  }
+  throw new TypeError('robotsc: agents must be a name, an array of names or {userAgent: string}');
+}
+
+// The product token of a crawler name or whole User-Agent header
+// ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://...)" gives
+// "Googlebot"). Throws RobotsError (RSC_E_ARG) when there is none.
+export function agentToken(ua) {
+  need();
+  if (typeof ua !== 'string') throw new TypeError('robotsc: agentToken needs a string');
+  const n = arg(ua);
+  const st = W.rsj_agent_token(scratch, n, words);
+  views();
+  if (st !== 0) {
+    throw new RobotsError(`robotsc: no crawler token in ${JSON.stringify(ua.slice(0, 80))}: ` +
+      cstr(W.rsj_strerror(st)), st);
+  }
+  const w = words >> 2;
+  return text(scratch + H32[w], H32[w + 1]);
+}
+
+// Whether name can select a group of its own: non-empty, [A-Za-z_-] only
+// (Google's IsValidUserAgentToObey).
+export function isValidAgent(name) {
+  need();
+  const n = arg(name);
+  return W.rsj_is_valid_agent(scratch, n) === 1;
+}
+
+// ---- lint ---------------------------------------------------------------------
+
+// Lint warnings of a robots.txt (as `robotsc lint`) and, with
+// {records: true}, each line's lint record in the conformance format.
+export function lint(body, options = {}) {
+  need();
+  const profile = profileOf(options.profile);
+  const n = arg(body);
+  W.rsj_lint(scratch, n, profile, options.records ? 1 : 0, words);
+  trim();
+  views();
+  const w = words >> 2;
+  const st = H32[w], dp = H32[w + 1], dn = H32[w + 2], rp = H32[w + 3], rn = H32[w + 4];
+  if (st !== 0) throw new RobotsError(`robotsc: cannot parse: ${cstr(W.rsj_strerror(st))}`, st);
+  const warnings = diagnostics(dp, dn);
+  let records;
+  if (options.records) {
+    records = text(rp, rn).split('\n');
+    records.pop();
+  }
+  if (dp) W.rsj_free(dp);
+  if (rp) W.rsj_free(rp);
+  return options.records ? { warnings, records } : { warnings };
+}
+
+export function version() {
+  need();
+  return cstr(W.rsj_version());
+}
+
+// ---- Robots ---------------------------------------------------------------------
+
+const registry = typeof FinalizationRegistry !== 'undefined'
+  ? new FinalizationRegistry((st) => release(st)) : null;
+
+function release(st) {
+  if (!st.ptr) return;
+  for (const s of st.sels.values()) W.rsj_free(s);
+  st.sels.clear();
+  st.lastAgents = undefined;
+  st.lastSel = 0;
+  W.rsj_robots_free(st.ptr);
+  st.ptr = 0;
+}
+
+const MAX_SELECTIONS = 256; // cached per Robots; beyond, the cache starts over
+
+// A compiled, verified robots.txt. Make one with Robots.parse(text) or
+// Robots.load(blob); the constructor is private.
+export class Robots {
+  #st;
+
+  constructor(token, ptr, warnings) {
+    if (token !== KEY) throw new TypeError('robotsc: use Robots.parse() or Robots.load()');
+    this.#st = { ptr, sels: new Map(), lastAgents: undefined, lastSel: 0 };
+    this.warnings = warnings;
+    if (registry) registry.register(this, this.#st, this.#st);
+  }
+
+  // Compiles a robots.txt (a string, as UTF-8, or bytes) with the google
+  // (default) or rfc profile. The lint warnings found while compiling are
+  // in .warnings. Throws RobotsError when a documented limit is exceeded.
+  static parse(body, options = {}) {
+    need();
+    const profile = profileOf(options.profile);
+    const n = arg(body);
+    const ptr = W.rsj_parse(scratch, n, profile, options.warnings === false ? 0 : 1, words);
+    trim();
+    views();
+    const w = words >> 2;
+    if (!ptr) throw loadError('robotsc: cannot compile', H32[w], H32[w + 1], cstr(H32[w + 2]));
+    const dp = H32[w + 3], dn = H32[w + 4];
+    const warnings = dp ? diagnostics(dp, dn) : [];
+    if (dp) W.rsj_free(dp);
+    return new Robots(KEY, ptr, warnings);
+  }
+
+  // Verifies a compiled blob (bytes from compile(), the CLI or any store)
+  // and wraps a copy of it. Throws RobotsError with the status, the byte
+  // offset and the reason when it is rejected: any bytes are safe to load.
+  static load(blob) {
+    need();
+    const n = arg(blob);
+    const ptr = W.rsj_load(scratch, n, words);
+    trim();
+    views();
+    const w = words >> 2;
+    if (!ptr) throw loadError('robotsc: cannot load blob', H32[w], H32[w + 1], cstr(H32[w + 2]));
+    return new Robots(KEY, ptr, []);
+  }
+
+  static agentToken(ua) { return agentToken(ua); }
+  static isValidAgent(name) { return isValidAgent(name); }
+  static lint(body, options) { return lint(body, options); }
+
+  #ptr() {
+    const p = this.#st.ptr;
+    if (!p) throw new RobotsError('robotsc: this Robots was freed', STATUS.E_ARG);
+    return p;
+  }
+
+  #select(agents) {
+    // The last crawler asked about, at the cost of a comparison (most
+    // callers check many URLs for one crawler name).
+    const st = this.#st;
+    if (agents === st.lastAgents && st.ptr) return st.lastSel;
+    const sel = this.#lookup(agents);
+    if (typeof agents === 'string') {
+      st.lastAgents = agents;
+      st.lastSel = sel;
+    }
+    return sel;
+  }
+
+  #lookup(agents) {
+    const ptr = this.#ptr();
+    const sels = this.#st.sels;
+    const key = typeof agents === 'string' ? agents : namesOf(agents).join('\0') + '\0';
+    const hit = sels.get(key);
+    if (hit) return hit;
+    const names = namesOf(agents);
+    if (names.length === 0) throw new RobotsError('robotsc: no crawler name given', STATUS.E_ARG);
+    let total = 0;
+    for (const a of names) {
+      if (typeof a !== 'string') throw new TypeError('robotsc: a crawler name must be a string');
+      total += bytesMax(a);
+    }
+    grow(total + 4 * names.length + 8);
+    const lens = scratch;
+    let at = scratch + 4 * names.length;
+    for (let i = 0; i < names.length; i++) {
+      const k = put(names[i], at);
+      H32[(lens >> 2) + i] = k;
+      at += k;
+      if (!W.rsj_is_valid_agent(at - k, k)) checkName(names[i]);
+    }
+    const sel = W.rsj_select(ptr, scratch + 4 * names.length, lens, names.length, words);
+    views();
+    if (!sel) {
+      const st = H32[words >> 2];
+      throw new RobotsError(`robotsc: cannot select: ${cstr(W.rsj_strerror(st))}`, st);
+    }
+    if (sels.size >= MAX_SELECTIONS) {
+      for (const s of sels.values()) W.rsj_free(s);
+      sels.clear();
+      this.#st.lastAgents = undefined;
+    }
+    sels.set(key, sel);
+    return sel;
+  }
+
+  // Whether agents (a crawler name as the file's user-agent lines are
+  // matched, an array of names, or {userAgent}) may fetch url.
+  allowed(url, agents) {
+    const sel = this.#select(agents);
+    const n = arg(url);
+    return W.rsj_match(sel, scratch, n, 0) === 1;
+  }
+
+  // The verdicts of many URLs for one crawler, in one call: an array of
+  // booleans.
+  allowedMany(urls, agents) {
+    const sel = this.#select(agents);
+    const count = urls.length;
+    let total = 0, strings = true;
+    for (let i = 0; i < count; i++) {
+      const u = urls[i];
+      if (typeof u === 'string') total += u.length;
+      else { strings = false; total += bytesMax(u); }
+    }
+    if (strings) total *= 3;
+    // Layout: offsets (count + 1 words), verdicts (count bytes), the URLs.
+    const offs = 4 * (count + 1);
+    grow(offs + count + 4 + total);
+    const base = scratch, out = base + offs, data = (out + count + 3) & ~3;
+    const o = base >> 2;
+    let at = data;
+    // All strings: one encoder call for the whole list; when it wrote one
+    // byte per character (ASCII), each URL's bytes are where its characters are.
+    if (strings && count > 0) {
+      const joined = urls.join('');
+      if (enc.encodeInto(joined, H8.subarray(data, data + 3 * joined.length)).written === joined.length) {
+        for (let i = 0, k = 0; i < count; i++) {
+          H32[o + i] = k;
+          k += urls[i].length;
+        }
+        H32[o + count] = joined.length;
+        at = -1;
+      }
+    }
+    if (at !== -1) {
+      for (let i = 0; i < count; i++) {
+        H32[o + i] = at - data;
+        at += put(urls[i], at);
+      }
+      H32[o + count] = at - data;
+    }
+    W.rsj_match_many(sel, data, base, count, out);
+    views();
+    const res = new Array(count);
+    for (let i = 0; i < count; i++) res[i] = H8[out + i] === 1;
+    trim();
+    return res;
+  }
+
+  // Why url is allowed or not: {allowed, decided, line, rule ('allow',
+  // 'disallow' or null), pattern (escaped, or null), priority}.
+  explain(url, agents) {
+    const sel = this.#select(agents);
+    const n = arg(url);
+    const ok = W.rsj_match(sel, scratch, n, words) === 1;
+    views();
+    const w = words >> 2;
+    const decided = H32[w] === 1;
+    return {
+      allowed: ok,
+      decided,
+      line: H32[w + 1],
+      rule: decided ? (H32[w + 2] ? 'allow' : 'disallow') : null,
+      pattern: decided ? text(H32[w + 4], H32[w + 5]) : null,
+      priority: H32[w + 3],
+    };
+  }
+
+  // 'allowed' when every URL is allowed for agents, 'disallowed' when every
+  // one is disallowed, else 'mixed'.
+  uniform(agents) {
+    const u = W.rsj_uniform(this.#select(agents));
+    return u === 1 ? 'allowed' : u === 0 ? 'disallowed' : 'mixed';
+  }
+
+  // Seconds of the crawl-delay that applies to agents, or undefined.
+  crawlDelay(agents) {
+    const sel = this.#select(agents);
+    if (!W.rsj_crawl_delay(sel, words)) return undefined;
+    views();
+    return HF64[words >> 3];
+  }
+
+  // {requests, seconds} of the request-rate that applies, or undefined.
+  requestRate(agents) {
+    const sel = this.#select(agents);
+    if (!W.rsj_request_rate(sel, words, words + 8)) return undefined;
+    views();
+    return { requests: H32[words >> 2], seconds: HF64[(words + 8) >> 3] };
+  }
+
+  // The value of the first directive named key (crawl-delay, host, ...) in
+  // the groups that apply to agents: {value, line}, or undefined.
+  groupDirective(agents, key) {
+    const sel = this.#select(agents);
+    const n = arg(key);
+    H8[scratch + n] = 0;
+    if (!W.rsj_group_directive(sel, scratch, words)) return undefined;
+    views();
+    const w = words >> 2;
+    return { value: text(H32[w], H32[w + 1]), line: H32[w + 2] };
+  }
+
+  // Sitemap URLs, in file order (sitemapRecords() adds their lines).
+  sitemaps() {
+    return this.sitemapRecords().map((s) => s.url);
+  }
+
+  sitemapRecords() {
+    const p = this.#ptr();
+    const out = [];
+    const n = W.rsj_sitemap_count(p);
+    for (let i = 0; i < n; i++) {
+      W.rsj_sitemap_get(p, i, words);
+      views();
+      const w = words >> 2;
+      out.push({ line: H32[w], url: text(H32[w + 1], H32[w + 2]) });
+    }
+    return out;
+  }
+
+  // Other directives (crawl-delay, host, clean-param, ...): {line, key, value}.
+  directives() {
+    const p = this.#ptr();
+    const out = [];
+    const n = W.rsj_directive_count(p);
+    for (let i = 0; i < n; i++) {
+      W.rsj_directive_get(p, i, words);
+      views();
+      const w = words >> 2;
+      out.push({ line: H32[w], key: text(H32[w + 1], H32[w + 2]), value: text(H32[w + 3], H32[w + 4]) });
+    }
+    return out;
+  }
+
+  // The blob's bytes (a copy): what Robots.load() and the C library load.
+  compile() {
+    const p = this.#ptr();
+    const b = W.rsj_blob(p), n = W.rsj_blob_size(p);
+    views();
+    return H8.slice(b, b + n);
+  }
+
+  get profile() {
+    return W.rsj_profile(this.#ptr()) ? 'rfc' : 'google';
+  }
+
+  get size() {
+    return W.rsj_blob_size(this.#ptr());
+  }
+
+  get freed() {
+    return this.#st.ptr === 0;
+  }
+
+  // Releases the module memory now. Idempotent; the object is unusable after.
+  free() {
+    if (!this.#st.ptr) return;
+    if (registry) registry.unregister(this.#st);
+    release(this.#st);
+  }
+}
+
+const KEY = Symbol('robotsc');
+if (typeof Symbol.dispose === 'symbol') {
+  Robots.prototype[Symbol.dispose] = function dispose() { this.free(); };
+}
+// Warn once per crawler name that can only ever get the '*' groups.
+Robots.agentWarnings = true;
+
+// Bytes of the module's memory (for tests of flat memory).
+export function memorySize() {
+  need();
+  return W.memory.buffer.byteLength;
+}
