@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Builds robotsc twice (optimised, and with ASan+UBSan) and runs every test
-# in both builds. Installs missing build tools first. ../shared (corpus and
+# in both builds, then the JavaScript package's tests (js/test.sh). Installs
+# missing build tools first. ../shared (corpus and
 # conformance data) is used when present; corpus tests skip without it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,3 +18,7 @@ for cfg in release asan; do
   echo "== $cfg tests"
   (cd $dir && ctest --output-on-failure -j "$jobs")
 done
+# The JavaScript package (WebAssembly build of the same sources, npm tests,
+# compared with the release build's CLI).
+echo "== js tests"
+ROBOTSC_CLI=build-test-release/robotsc bash js/test.sh
