@@ -19,6 +19,7 @@ int rsc_cmd_info(int argc, char **argv);    /* cli/cmd_compile.c */
 int rsc_cmd_url(int argc, char **argv);     /* cli/cmd_url.c */
 int rsc_cmd_fetch(int argc, char **argv);   /* cli/cmd_fetch.c */
 int rsc_cmd_bench(int argc, char **argv);   /* cli/cmd_bench.c */
+int rsc_cmd_diff(int argc, char **argv);    /* cli/cmd_diff.c */
 int rsc_cmd_store(int argc, char **argv);   /* cli/cmd_store.c (RSC_HAVE_STORE) */
 int rsc_store_fetch(int argc, char **argv); /* cli/store_fetch.c: fetch --store */
 

@@ -280,20 +280,33 @@ rsc_status rsc_diff(const rsc_selection *old_sel, const rsc_selection *new_sel,
     rsc_status st = rsc_xrules_of_sets(&m, old_sel->prog, old_sel->sets, old_sel->n_sets, &ra, &na);
     if (st == RSC_OK)
         st = rsc_xrules_of_sets(&m, new_sel->prog, new_sel->sets, new_sel->n_sets, &rb, &nb);
-    if (st == RSC_OK)
-        st = rsc_xdfa_new(&m, ra, na, RSC_X_VERDICT, side_states, max_words, &d.a);
-    if (st == RSC_OK)
-        st = rsc_xdfa_new(&m, rb, nb, RSC_X_VERDICT, side_states, max_words, &d.b);
     if (st == RSC_OK) {
         size_t cap = 0;
         if (grow_bytes(&m, &d.buf, &cap, 256) != 0 || (cap = 0, grow_bytes(&m, &d.rbuf, &cap, 256)) != 0)
             st = RSC_E_NOMEM;
         d.cap_buf = 256;
     }
+    /* note [diff modes]: states that keep the deciding rule (RSC_X_RANK)
+     * tell every kind of change apart (old line, new line), each with a
+     * shortest witness; states that keep only the verdict (RSC_X_VERDICT)
+     * are fewer, so when the first walk runs out of budget without a
+     * difference, the second may still answer "same" or "different". */
     int walked = 0;
-    if (st == RSC_OK) {
-        st = rsc_xwalk_run(&m, d.a, d.b, d.rfc, max_states, diff_visit, &d, &w);
-        walked = 1;
+    for (int mode = RSC_X_RANK; st == RSC_OK && !walked; mode++) {
+        st = rsc_xdfa_new(&m, ra, na, mode, side_states, max_words, &d.a);
+        if (st == RSC_OK)
+            st = rsc_xdfa_new(&m, rb, nb, mode, side_states, max_words, &d.b);
+        if (st == RSC_OK) {
+            rsc_xwalk_free(w);
+            w = NULL;
+            st = rsc_xwalk_run(&m, d.a, d.b, d.rfc, max_states, diff_visit, &d, &w);
+        }
+        walked = st != RSC_E_LIMIT || out->outcome == RSC_DIFF_DIFFERENT || mode == RSC_X_VERDICT;
+        if (!walked)
+            st = RSC_OK;
+        rsc_xdfa_free(d.a);
+        rsc_xdfa_free(d.b);
+        d.a = d.b = NULL;
     }
     out->states = rsc_xwalk_nodes(w);
     out->priv_flips_cap = d.cap_flips;
@@ -310,8 +323,6 @@ rsc_status rsc_diff(const rsc_selection *old_sel, const rsc_selection *new_sel,
         st = RSC_OK;
     }
     rsc_xwalk_free(w);
-    rsc_xdfa_free(d.a);
-    rsc_xdfa_free(d.b);
     rsc_mem_free(&m, ra, (na + 1) * sizeof *ra);
     rsc_mem_free(&m, rb, (nb + 1) * sizeof *rb);
     rsc_mem_free(&m, d.buf, d.cap_buf);
