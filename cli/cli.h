@@ -23,6 +23,24 @@ int rsc_cmd_diff(int argc, char **argv);    /* cli/cmd_diff.c */
 int rsc_cmd_store(int argc, char **argv);   /* cli/cmd_store.c (RSC_HAVE_STORE) */
 int rsc_store_fetch(int argc, char **argv); /* cli/store_fetch.c: fetch --store */
 
+/* lint's semantic part and options (cli/cmd_semlint.c, docs/LINT.md). */
+struct rsc_ir;
+struct rsc_diagnostic;
+typedef struct rsc_cli_lintopts {
+    const char *no_warn[64]; /* --no-warn CODE */
+    size_t n_no_warn;
+    int json;     /* --json */
+    int semantic; /* 0 with --no-semantic */
+} rsc_cli_lintopts;
+/* Takes --no-warn, --json and --no-semantic out of argv. 0, or 2 after a message. */
+int rsc_cli_lint_opts(int *argc, char **argv, rsc_cli_lintopts *o);
+/* Reports the syntax lint (through text_fn, which counts in *text_count,
+ * unless --json) and the semantic lint; returns the warnings reported
+ * (notes excluded). */
+unsigned long rsc_cli_lint_report(const struct rsc_ir *ir, const char *name, const rsc_cli_lintopts *o,
+                                  void (*text_fn)(void *, const struct rsc_diagnostic *), void *text_ud,
+                                  unsigned long *text_count);
+
 /* Reads a whole file ("-" is standard input). Returns a malloc'ed buffer
  * or NULL with errno set. */
 unsigned char *rsc_cli_read(const char *path, size_t *len);
