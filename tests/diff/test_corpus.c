@@ -96,10 +96,13 @@ static void on_semdiag(void *ud, const rsc_semdiag *d)
         dl->budget = 1;
 }
 
-/* text with the given lines (1-based) removed */
+/* The text with the given lines (1-based) replaced by "Disallow:", which
+ * never decides (spec E.5) but, like the rule it replaces, ends a group's
+ * agent lines (F.3): deleting the last rule of a group would merge it with
+ * the next one. Line ends kept as they were. */
 static char *drop_lines(const char *t, size_t n, const uint32_t *lines, size_t nl, size_t *out_len)
 {
-    char *o = malloc(n + 1);
+    char *o = malloc(2 * n + 16 * nl + 16);
     size_t k = 0;
     uint32_t line = 1;
     int skip = 0;
@@ -110,11 +113,13 @@ static char *drop_lines(const char *t, size_t n, const uint32_t *lines, size_t n
             skip = 0;
             for (size_t j = 0; j < nl; j++)
                 skip |= lines[j] == line;
+            if (skip) {
+                memcpy(o + k, "Disallow:", 9);
+                k += 9;
+            }
         }
-        if (!skip)
+        if (!skip || t[i] == '\n' || t[i] == '\r')
             o[k++] = t[i];
-        else if (t[i] == '\n' || t[i] == '\r')
-            o[k++] = t[i]; /* keep the line count */
     }
     *out_len = k;
     return o;

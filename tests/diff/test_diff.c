@@ -295,6 +295,101 @@ static void fixed_cases(void)
     TU_CHECK(rsc_diff(NULL, NULL, 1, NULL, &r) == RSC_E_ARG, "NULL: RSC_E_ARG");
 }
 
+/* ---- semantic lint: dead rules --------------------------------------------- */
+
+typedef struct deadset {
+    uint32_t line[64];
+    size_t n;
+    int budget;
+} deadset;
+
+static void on_sem(void *ud, const rsc_semdiag *d)
+{
+    deadset *ds = ud;
+    if (d->code == RSC_SL_DEAD_RULE && ds->n < 64)
+        ds->line[ds->n++] = d->line;
+    if (d->code == RSC_SL_BUDGET)
+        ds->budget = 1;
+}
+
+/* The text with line ln (1-based) replaced by "Disallow:": it never
+ * decides (E.5) and, like the rule, ends the group's agent lines (F.3). */
+static void drop_line(const char *in, char *out, uint32_t ln)
+{
+    uint32_t line = 1;
+    int done = 0;
+    for (; *in; in++) {
+        if (*in == '\n')
+            line++;
+        if (line == ln && !done && *in != '\n') {
+            memcpy(out, "Disallow:", 9);
+            out += 9;
+            done = 1;
+        }
+        if (line != ln || *in == '\n')
+            *out++ = *in;
+    }
+    *out = 0;
+}
+
+/* Every rule lint calls dead decides no path (brute force: the matcher
+ * never names its line) and can be removed without any verdict changing
+ * (rsc_diff "same" for every agent, complete). */
+static void lint_round(rsc_profile prof, const char *alpha, const char *brute_bytes, size_t L, int *n_dead)
+{
+    char ta[512], tb[600];
+    gen(ta, sizeof ta, alpha);
+    rsc_ir *ir = NULL;
+    rsc_parse_options po = {prof, NULL, NULL};
+    if (rsc_parse(ta, strlen(ta), &po, &ir) != RSC_OK) {
+        TU_CHECK(0, "parse failed");
+        return;
+    }
+    deadset ds;
+    memset(&ds, 0, sizeof ds);
+    TU_CHECK(rsc_semlint(ir, NULL, on_sem, &ds) == RSC_OK && !ds.budget, "semlint failed");
+    rsc_ir_free(ir);
+    static const char *const agents[] = {"x", "y", "z"};
+    for (size_t k = 0; k < ds.n; k++) {
+        (*n_dead)++;
+        drop_line(ta, tb, ds.line[k]);
+        for (size_t g = 0; g < 3; g++) {
+            side a, b;
+            if (open_side(&a, ta, prof, agents[g]) != 0 || open_side(&b, tb, prof, agents[g]) != 0) {
+                TU_CHECK(0, "compile failed");
+                continue;
+            }
+            rsc_diff_result r;
+            TU_CHECK(rsc_diff(&a.sel, &b.sel, 1, NULL, &r) == RSC_OK && r.outcome == RSC_DIFF_SAME && r.complete,
+                     "dead line %u removed changes agent %s\n%s", ds.line[k], agents[g], ta);
+            rsc_diff_result_free(&r, NULL);
+            /* brute force: the line never decides */
+            size_t nb = strlen(brute_bytes);
+            char path[16];
+            for (size_t len = 1; len <= L; len++) {
+                size_t total = 1;
+                for (size_t i = 1; i < len; i++)
+                    total *= nb;
+                for (size_t idx = 0; idx < total; idx++) {
+                    size_t v = idx;
+                    path[0] = '/';
+                    for (size_t i = 1; i < len; i++)
+                        path[i] = brute_bytes[v % nb], v /= nb;
+                    rsc_match m;
+                    rsc_match_path(&a.sel, path, len, &m);
+                    if (m.decided && m.line == ds.line[k]) {
+                        TU_CHECK(0, "dead line %u decides '%.*s' for %s\n%s", ds.line[k], (int)len, path,
+                                 agents[g], ta);
+                        len = L, idx = total;
+                    }
+                }
+            }
+            close_side(&a);
+            close_side(&b);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 3000;
@@ -304,7 +399,14 @@ int main(int argc, char **argv)
         random_round(RSC_PROFILE_GOOGLE, "/ab*", "/abc", 6, &nd, &ns);
     for (int i = 0; i < rounds / 3; i++)
         random_round(RSC_PROFILE_RFC, "/a%41", "/a%41c", 5, &nd, &ns);
-    printf("diff vs brute force: %d different, %d same; %d failures\n", nd, ns, tu_failures);
+    int dead = 0;
+    for (int i = 0; i < rounds / 3; i++)
+        lint_round(RSC_PROFILE_GOOGLE, "/ab*", "/abc", 6, &dead);
+    for (int i = 0; i < rounds / 10; i++)
+        lint_round(RSC_PROFILE_RFC, "/a%41", "/a%41c", 5, &dead);
+    printf("diff vs brute force: %d different, %d same; %d dead rules checked; %d failures\n", nd, ns, dead,
+           tu_failures);
+    TU_CHECK(dead > rounds / 20, "dead rules exercised");
     TU_CHECK(nd > rounds / 10 && ns > rounds / 20, "both outcomes exercised");
     return tu_failures ? 1 : 0;
 }
