@@ -20,6 +20,9 @@ int rsc_cmd_url(int argc, char **argv);     /* cli/cmd_url.c */
 int rsc_cmd_fetch(int argc, char **argv);   /* cli/cmd_fetch.c */
 int rsc_cmd_bench(int argc, char **argv);   /* cli/cmd_bench.c */
 int rsc_cmd_diff(int argc, char **argv);    /* cli/cmd_diff.c */
+/* diff with OLD given as a blob in memory (store diff): argv then names NEW only. */
+int rsc_cli_diff_run(int argc, char **argv, const char *old_name, const void *old_blob, size_t old_len);
+int rsc_cmd_store_diff(int argc, char **argv); /* cli/store_diff.c (RSC_HAVE_STORE) */
 int rsc_cmd_store(int argc, char **argv);   /* cli/cmd_store.c (RSC_HAVE_STORE) */
 int rsc_store_fetch(int argc, char **argv); /* cli/store_fetch.c: fetch --store */
 

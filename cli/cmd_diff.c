@@ -41,13 +41,16 @@ typedef struct input {
     rsc_program prog;
 } input;
 
-static int load_input(const char *path, rsc_profile prof, input *in)
+/* Reads path, or takes mem[0..mem_len) (a stored blob) when mem is set. */
+static int load_input(const char *path, const void *mem, size_t mem_len, rsc_profile prof, input *in)
 {
-    size_t len = 0;
+    size_t len = mem_len;
     memset(in, 0, sizeof *in);
-    in->text = rsc_cli_read(path, &len);
+    in->text = mem ? malloc(mem_len + 1) : rsc_cli_read(path, &len);
     if (!in->text)
-        return rsc_cli_fail("diff", "%s: cannot read: %s", path, strerror(errno));
+        return rsc_cli_fail("diff", "%s: cannot read: %s", path, mem ? "out of memory" : strerror(errno));
+    if (mem)
+        memcpy(in->text, mem, mem_len);
     const void *data = in->text;
     size_t size = len;
     if (len < 4 || memcmp(in->text, "\x89RSC", 4) != 0) {
@@ -358,6 +361,12 @@ static int diff_urls(const input *a, const input *b, const agent_list *ag, const
 
 int rsc_cmd_diff(int argc, char **argv)
 {
+    return rsc_cli_diff_run(argc, argv, NULL, NULL, 0);
+}
+
+int rsc_cli_diff_run(int argc, char **argv, const char *old_name, const void *old_blob, size_t old_len)
+{
+    const int want = old_blob ? 1 : 2; /* files on the command line */
     opts o;
     memset(&o, 0, sizeof o);
     o.witnesses = 5;
@@ -399,18 +408,22 @@ int rsc_cmd_diff(int argc, char **argv)
             o.json = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return rsc_cli_fail("diff", "unknown option '%s' (see robotsc diff --help)", argv[i]);
-        } else if (nf < 2) {
+        } else if (nf < (size_t)want) {
             files[nf++] = argv[i];
         } else {
-            return rsc_cli_fail("diff", "more than two files given");
+            return rsc_cli_fail("diff", "too many files given");
         }
     }
-    if (nf != 2)
-        return rsc_cli_fail("diff", "needs OLD and NEW (see robotsc diff --help)");
+    if (nf != (size_t)want)
+        return rsc_cli_fail("diff", old_blob ? "needs NEW" : "needs OLD and NEW (see robotsc diff --help)");
+    if (old_blob) {
+        files[1] = files[0];
+        files[0] = old_name;
+    }
     input a, b;
-    int rc = load_input(files[0], prof, &a);
+    int rc = load_input(files[0], old_blob, old_len, prof, &a);
     if (rc == 0)
-        rc = load_input(files[1], prof, &b);
+        rc = load_input(files[1], NULL, 0, prof, &b);
     else
         memset(&b, 0, sizeof b);
     if (rc == 0 && rsc_program_profile(&a.prog) != rsc_program_profile(&b.prog))

@@ -1589,6 +1589,7 @@ static const struct {
     {"list", cmd_list, "list and verify every record"},
     {"stat", cmd_stat, "records, sizes, readers"},
     {"gc", cmd_gc, "delete expired records"},
+    {"diff", rsc_cmd_store_diff, "compare an origin's record with a new robots.txt (cli/store_diff.c)"},
 };
 
 int rsc_cmd_store(int argc, char **argv)

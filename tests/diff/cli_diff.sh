@@ -61,6 +61,16 @@ if command -v python3 > /dev/null; then
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["outcome"]=="different"; assert any(f["path"]=="/tmp" for a in d["agents"] for f in a["flips"]); assert d["sitemaps"]["removed"]==["https://x/s.xml"]; assert len(d["urls"])==5' "$T/j" && ok || bad "diff --json"
 fi
 
+# store diff: the stored record against a new file (when store/ is built)
+if "$R" store --help 2>/dev/null | grep -q "^  diff"; then
+  "$R" store put "$T/st.db" https://example.com "$T/a.txt" > /dev/null || bad "store put"
+  [ "$(rc "$R" store diff "$T/st.db" https://example.com/x "$T/b.txt" --agent bingbot)" = 1 ] &&
+    grep -q "^bingbot: different" "$T/out" && ok || bad "store diff: $(cat "$T/out" "$T/err")"
+  [ "$(rc "$R" store diff --agent x "$T/st.db" https://example.com "$T/a.txt")" = 0 ] && ok || bad "store diff same"
+  [ "$(rc "$R" store diff "$T/st.db" https://nothere.example "$T/a.txt")" = 2 ] && grep -q "no record" "$T/err" &&
+    ok || bad "store diff: no record"
+fi
+
 # lint: semantic warnings after the syntax ones
 printf 'User-agent: *\nDisallow: /search\nDisallow: /search/\nAllow: /search*\nDisallow: /tmp\nCrawl-delay: 1 sec\nRequest-rate: 1/x\nNoindex: /private\nSitemap: sitemap.xml\n\nUser-agent: 123\nDisallow: /\n' > "$T/l.txt"
 [ "$(rc "$R" lint "$T/l.txt")" = 1 ] && ok || bad "lint: exit 1"
