@@ -251,6 +251,26 @@ static int diff_visit(void *ud, rsc_xwalk *w, uint32_t node, uint32_t sa, uint32
     return d->max == 0 ? 1 : 0;
 }
 
+/* One walk of the product in the given mode (note [diff modes]); *w
+ * receives it (the previous one freed). */
+static rsc_status run_walk(dctx *d, rsc_mem *m, const rsc_xrule *ra, size_t na, const rsc_xrule *rb,
+                           size_t nb, int mode, size_t side_states, size_t max_words, size_t max_states,
+                           rsc_xwalk **w)
+{
+    rsc_status st = rsc_xdfa_new(m, ra, na, mode, side_states, max_words, &d->a);
+    if (st == RSC_OK)
+        st = rsc_xdfa_new(m, rb, nb, mode, side_states, max_words, &d->b);
+    if (st == RSC_OK) {
+        rsc_xwalk_free(*w);
+        *w = NULL;
+        st = rsc_xwalk_run(m, d->a, d->b, d->rfc, max_states, diff_visit, d, w);
+    }
+    rsc_xdfa_free(d->a);
+    rsc_xdfa_free(d->b);
+    d->a = d->b = NULL;
+    return st;
+}
+
 rsc_status rsc_diff(const rsc_selection *old_sel, const rsc_selection *new_sel,
                     size_t max_witnesses, const rsc_explore_options *opt, rsc_diff_result *out)
 {
@@ -286,41 +306,45 @@ rsc_status rsc_diff(const rsc_selection *old_sel, const rsc_selection *new_sel,
             st = RSC_E_NOMEM;
         d.cap_buf = 256;
     }
-    /* note [diff modes]: states that keep the deciding rule (RSC_X_RANK)
-     * tell every kind of change apart (old line, new line), each with a
-     * shortest witness; states that keep only the verdict (RSC_X_VERDICT)
-     * are fewer, so when the first walk runs out of budget without a
-     * difference, the second may still answer "same" or "different". */
-    int walked = 0;
-    for (int mode = RSC_X_RANK; st == RSC_OK && !walked; mode++) {
-        st = rsc_xdfa_new(&m, ra, na, mode, side_states, max_words, &d.a);
-        if (st == RSC_OK)
-            st = rsc_xdfa_new(&m, rb, nb, mode, side_states, max_words, &d.b);
-        if (st == RSC_OK) {
-            rsc_xwalk_free(w);
-            w = NULL;
-            st = rsc_xwalk_run(&m, d.a, d.b, d.rfc, max_states, diff_visit, &d, &w);
-        }
-        walked = st != RSC_E_LIMIT || out->outcome == RSC_DIFF_DIFFERENT || mode == RSC_X_VERDICT;
-        if (!walked)
-            st = RSC_OK;
-        rsc_xdfa_free(d.a);
-        rsc_xdfa_free(d.b);
-        d.a = d.b = NULL;
+    /* note [diff modes]: states that keep only the verdict (RSC_X_VERDICT)
+     * are the fewest, so they answer "same" or "different" first; when the
+     * answer is "different", states that keep the deciding rule
+     * (RSC_X_RANK) tell every kind of change apart (old line, new line),
+     * each with a shortest witness (the verdict-only walk merges kinds
+     * that reach the same verdicts). A budget exhausted by the second
+     * walk leaves the first one's answer and witnesses standing. */
+    st = st == RSC_OK ? run_walk(&d, &m, ra, na, rb, nb, RSC_X_VERDICT, side_states, max_words, max_states, &w)
+                      : st;
+    int complete = st == RSC_OK && (out->outcome == RSC_DIFF_SAME || (!out->more && d.max > 0));
+    if (st == RSC_OK && out->outcome == RSC_DIFF_DIFFERENT && d.max > 0 && !out->more) {
+        rsc_status s2 = run_walk(&d, &m, ra, na, rb, nb, RSC_X_RANK, side_states, max_words, max_states, &w);
+        if (s2 == RSC_OK)
+            complete = !out->more;
+        else if (s2 == RSC_E_LIMIT)
+            complete = 0;
+        else
+            st = s2;
+    } else if (st == RSC_E_LIMIT) {
+        /* a verified witness still proves a difference */
+        if (out->outcome != RSC_DIFF_DIFFERENT)
+            out->outcome = RSC_DIFF_UNKNOWN;
+        complete = 0;
+        st = RSC_OK;
     }
+    out->complete = complete;
     out->states = rsc_xwalk_nodes(w);
     out->priv_flips_cap = d.cap_flips;
     for (size_t k = 0; k < out->n_flips; k++)
         out->flips[k].path = out->priv_paths + (uintptr_t)out->flips[k].path;
-    if (walked && st == RSC_OK) {
-        /* stopped early only with a difference in hand */
-        out->complete = out->outcome == RSC_DIFF_SAME || (!out->more && d.max > 0);
-    } else if (st == RSC_E_LIMIT) {
-        /* a budget ran out: a verified witness still proves a difference */
-        if (out->outcome != RSC_DIFF_DIFFERENT)
-            out->outcome = RSC_DIFF_UNKNOWN;
-        out->complete = 0;
-        st = RSC_OK;
+    /* shortest first (the second walk may find a shorter one of a new kind) */
+    for (size_t i = 1; i < out->n_flips; i++) {
+        rsc_flip x = out->flips[i];
+        size_t j = i;
+        while (j > 0 && out->flips[j - 1].len > x.len) {
+            out->flips[j] = out->flips[j - 1];
+            j--;
+        }
+        out->flips[j] = x;
     }
     rsc_xwalk_free(w);
     rsc_mem_free(&m, ra, (na + 1) * sizeof *ra);

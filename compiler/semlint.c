@@ -393,6 +393,9 @@ static rsc_status dead_rules(sl *s)
         }
     }
     /* every rule that could match, of a selectable group: live, unknown or dead */
+    rsc_xrule *list = NULL; /* the rules of set list_sid, kept for the next dead rule */
+    size_t n = 0;
+    uint32_t list_sid = UINT32_MAX;
     for (size_t g = 0; st == RSC_OK && g < ir->n_groups; g++) {
         const rsc_group *gr = &ir->groups[g];
         if (first_set[g] == UINT32_MAX)
@@ -405,14 +408,18 @@ static rsc_status dead_rules(sl *s)
             /* a rule that decides in no set is dead in all: the sketch
              * comes from its group's first set */
             uint32_t sid = first_set[g];
-            rsc_xrule *list = NULL;
-            size_t n = 0;
-            st = rsc_xrules_of_sets(&s->m, &p, &sid, 1, &list, &n);
+            if (sid != list_sid) {
+                rsc_mem_free(&s->m, list, (n + 1) * sizeof *list);
+                list = NULL, n = 0, list_sid = UINT32_MAX;
+                st = rsc_xrules_of_sets(&s->m, &p, &sid, 1, &list, &n);
+                if (st == RSC_OK)
+                    list_sid = sid;
+            }
             if (st == RSC_OK && sketch(s, ru, list, n, rfc) != 0)
                 st = RSC_E_NOMEM;
-            rsc_mem_free(&s->m, list, (n + 1) * sizeof *list);
         }
     }
+    rsc_mem_free(&s->m, list, (n + 1) * sizeof *list);
     rsc_mem_free(&s->m, state, (size_t)nsets + 1);
     rsc_mem_free(&s->m, live, nlines);
     rsc_mem_free(&s->m, first_set, (ir->n_groups + 1) * sizeof *first_set);

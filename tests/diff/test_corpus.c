@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #define _POSIX_C_SOURCE 200809L /* strdup, strncasecmp */
 /* The corpus (../shared/corpus/robots; skipped with exit 77 when absent):
- * every 10th file (every file with RSC_DIFF_FULL=1), for each agent the
+ * every 25th file (every file with RSC_DIFF_FULL=1, every Nth with RSC_DIFF_STEP=N), for each agent the
  * file names and any other agent:
  *  - diff against itself: "same", or "unknown" counted and reported (never
  *    "different");
@@ -34,6 +34,7 @@ static int load_text(const char *t, size_t n, loaded *l)
                : -1;
 }
 
+static size_t max_agents = 63; /* agents a file, but "*" (sample mode: fewer) */
 static size_t n_files, n_diffs, n_unknown, n_flips, n_dead, n_lint_unknown;
 
 /* Diffs a and b for every agent of either and any other; returns the
@@ -43,7 +44,7 @@ static int diff_all(const loaded *a, const loaded *b, const char *name, int expe
     rsc_bytes agents[64];
     size_t na = 0;
     for (int s = 0; s < 2; s++)
-        for (size_t i = 0; na < 63 && rsc_blob_agent(s ? &b->prog : &a->prog, i, &agents[na]); i++)
+        for (size_t i = 0; na < max_agents && rsc_blob_agent(s ? &b->prog : &a->prog, i, &agents[na]); i++)
             if (agents[na].len)
                 na++;
     agents[na].ptr = "*", agents[na].len = 1, na++;
@@ -216,10 +217,19 @@ int main(int argc, char **argv)
     }
     closedir(d);
     qsort(names, nn, sizeof *names, cmp_str);
-    const char *full = getenv("RSC_DIFF_FULL");
-    size_t step = full && *full == '1' ? 1 : 10;
-    for (size_t i = 0; i < nn; i += step)
+    /* ctest samples every 25th file (a few shared cores); RSC_DIFF_FULL=1
+     * takes every file and every agent, RSC_DIFF_STEP=N every Nth file */
+    const char *full = getenv("RSC_DIFF_FULL"), *stp = getenv("RSC_DIFF_STEP");
+    size_t step = full && *full == '1' ? 1 : stp && atoi(stp) > 0 ? (size_t)atoi(stp) : 25;
+    if (!(full && *full == '1'))
+        max_agents = 4;
+    for (size_t i = 0; i < nn; i += step) {
         one_file(dir, names[i], (unsigned)i % 7);
+        if ((i / step) % 200 == 0) {
+            printf("... %zu files\n", i / step + 1);
+            fflush(stdout);
+        }
+    }
     for (size_t i = 0; i < nn; i++)
         free(names[i]);
     free(names);
