@@ -448,7 +448,8 @@ rsc_status rsc_semlint(const rsc_ir *ir, const rsc_explore_options *opt, rsc_sem
     if (st == RSC_OK)
         st = dead_rules(&s);
     if (st == RSC_OK) {
-        qsort(s.d, s.n, sizeof *s.d, cmp_diag); /* line order, then as found */
+        if (s.n)
+            qsort(s.d, s.n, sizeof *s.d, cmp_diag); /* line order, then as found */
         for (size_t i = 0; i < s.n; i++) {
             rsc_semdiag d = {s.d[i].code, s.d[i].line, s.d[i].other, s.d[i].detail, strlen(s.d[i].detail)};
             fn(ud, &d);
