@@ -59,12 +59,25 @@ static int cand_push(rsc_xdfa *x, size_t *nc, uint32_t pos)
     return 0;
 }
 
-/* Position (i, j) and its closure over '*'. */
+static void clock_tick(rsc_xdfa *x)
+{
+    if (++x->clock == 0) {
+        memset(x->stamp, 0, x->npos * sizeof *x->stamp);
+        x->clock = 1;
+    }
+}
+
+/* Position (i, j) and its closure over '*', each once per candidate list
+ * (clock_tick() starts one): a run of k stars would otherwise add k^2. */
 static int cand_add(rsc_xdfa *x, size_t *nc, uint32_t i, uint32_t j)
 {
     const rsc_xrule *r = &x->r[i];
     for (;;) {
-        if (cand_push(x, nc, x->base[i] + j) != 0)
+        uint32_t pos = x->base[i] + j;
+        if (x->stamp[pos] == x->clock)
+            return 0; /* its closure is in already */
+        x->stamp[pos] = x->clock;
+        if (cand_push(x, nc, pos) != 0)
             return -1;
         if (j >= r->len || r->bytes[j] != '*')
             return 0;
@@ -128,10 +141,7 @@ static rsc_status make_state(rsc_xdfa *x, size_t nc, uint32_t best_in, uint32_t 
         floor = r[done].rank;
     }
     /* keep: outranks floor; dedupe */
-    if (++x->clock == 0) {
-        memset(x->stamp, 0, x->npos * sizeof *x->stamp);
-        x->clock = 1;
-    }
+    clock_tick(x);
     size_t m = 0;
     uint32_t low_other = UINT32_MAX; /* VERDICT: lowest live rank of the other verdict */
     for (size_t k = 0; k < nc; k++) {
@@ -241,6 +251,7 @@ rsc_status rsc_xdfa_new(rsc_mem *m, const rsc_xrule *rules, size_t n, int mode,
     x->base[n] = p;
     size_t nc = 0;
     rsc_status st = RSC_OK;
+    clock_tick(x);
     for (size_t i = 0; i < n && st == RSC_OK; i++)
         if (cand_add(x, &nc, (uint32_t)i, 0) != 0)
             st = RSC_E_NOMEM;
@@ -334,6 +345,7 @@ rsc_status rsc_xdfa_moves(rsc_xdfa *x, uint32_t s, rsc_xmoves *mv)
     /* successors are built before the moves are stored: reserve the room */
     uint32_t succ_other, *succ = NULL;
     size_t nc = 0;
+    clock_tick(x);
     for (uint32_t k = 0; k < n_star; k++)
         if (cand_add(x, &nc, x->prule[x->sorted[k]], x->sorted[k] - x->base[x->prule[x->sorted[k]]]) != 0)
             return RSC_E_NOMEM;
@@ -348,6 +360,7 @@ rsc_status rsc_xdfa_moves(rsc_xdfa *x, uint32_t s, rsc_xmoves *mv)
         if (!cnt[b])
             continue;
         nc = 0;
+        clock_tick(x);
         for (uint32_t k = 0; k < n_star && st == RSC_OK; k++) {
             uint32_t pos = x->sorted[k], i = x->prule[pos];
             if (cand_add(x, &nc, i, pos - x->base[i]) != 0)

@@ -214,6 +214,13 @@ static int diff_texts(const char *ta, const char *tb, rsc_profile prof, const ch
     return st == RSC_OK ? 0 : -1;
 }
 
+typedef struct deadset {
+    uint32_t line[64];
+    size_t n;
+    int budget;
+} deadset;
+static void on_sem(void *ud, const rsc_semdiag *d);
+
 static void fixed_cases(void)
 {
     rsc_diff_result r;
@@ -283,6 +290,38 @@ static void fixed_cases(void)
                  r.outcome == RSC_DIFF_SAME && r.complete,
              "a budget just enough: outcome %d", r.outcome);
     rsc_diff_result_free(&r, NULL);
+    /* hostile: long runs of '*' and many wildcard segments stay bounded
+     * (the answer may be "unknown", never a crash or a wrong "same") */
+    {
+        size_t cap = 64 * 1024, k = 0;
+        char *h = malloc(cap);
+        k += (size_t)snprintf(h + k, cap - k, "User-agent: *\nDisallow: /");
+        for (int i = 0; i < 12000; i++)
+            h[k++] = '*';
+        k += (size_t)snprintf(h + k, cap - k, "a\nAllow: /");
+        for (int i = 0; i < 3000; i++)
+            k += (size_t)snprintf(h + k, cap - k, "*%c", 'a' + i % 3);
+        k += (size_t)snprintf(h + k, cap - k, "\nDisallow: /*a*b*c*a*b*c$\n");
+        /* the first rule outranks the others and matches what they match */
+        TU_CHECK(diff_texts(h, "User-agent: *\nDisallow: /*a\n", RSC_PROFILE_GOOGLE, "x", &r, 20000) == 0 &&
+                     r.outcome == RSC_DIFF_SAME,
+                 "hostile: same as /*a: outcome %d", r.outcome);
+        rsc_diff_result_free(&r, NULL);
+        TU_CHECK(diff_texts(h, "User-agent: *\nDisallow: /*b\n", RSC_PROFILE_GOOGLE, "x", &r, 20000) == 0 &&
+                     r.outcome != RSC_DIFF_SAME,
+                 "hostile: outcome %d", r.outcome);
+        rsc_diff_result_free(&r, NULL);
+        rsc_ir *ir = NULL;
+        deadset ds;
+        memset(&ds, 0, sizeof ds);
+        rsc_explore_options eo;
+        memset(&eo, 0, sizeof eo);
+        eo.max_states = 20000;
+        TU_CHECK(rsc_parse(h, k, NULL, &ir) == RSC_OK && rsc_semlint(ir, &eo, on_sem, &ds) == RSC_OK,
+                 "hostile: semlint");
+        rsc_ir_free(ir);
+        free(h);
+    }
     /* profiles must agree */
     side a, b;
     if (open_side(&a, "User-agent: *\n", RSC_PROFILE_GOOGLE, "x") == 0 &&
@@ -296,12 +335,6 @@ static void fixed_cases(void)
 }
 
 /* ---- semantic lint: dead rules --------------------------------------------- */
-
-typedef struct deadset {
-    uint32_t line[64];
-    size_t n;
-    int budget;
-} deadset;
 
 static void on_sem(void *ud, const rsc_semdiag *d)
 {
