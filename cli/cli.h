@@ -23,6 +23,14 @@ int rsc_cmd_diff(int argc, char **argv);    /* cli/cmd_diff.c */
 /* diff with OLD given as a blob in memory (store diff): argv then names NEW only. */
 int rsc_cli_diff_run(int argc, char **argv, const char *old_name, const void *old_blob, size_t old_len);
 int rsc_cmd_store_diff(int argc, char **argv); /* cli/store_diff.c (RSC_HAVE_STORE) */
+/* diff of two blobs in memory, default options (store put --report-changes). */
+int rsc_cli_diff_mem(const char *old_name, const void *old_blob, size_t old_len, const char *new_name,
+                     const void *new_blob, size_t new_len);
+/* store put --report-changes: the diff of key's stored record (if any) and
+ * the blob about to replace it, on stdout (cli/store_diff.c). */
+struct rsc_store;
+void rsc_cli_store_report(struct rsc_store *st, const char *key, size_t key_len, const void *blob,
+                          size_t blob_len);
 int rsc_cmd_store(int argc, char **argv);   /* cli/cmd_store.c (RSC_HAVE_STORE) */
 int rsc_store_fetch(int argc, char **argv); /* cli/store_fetch.c: fetch --store */
 

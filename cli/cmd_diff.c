@@ -359,6 +359,76 @@ static int diff_urls(const input *a, const input *b, const agent_list *ag, const
     return 0;
 }
 
+/* The comparison of two loaded inputs: exit status 0, 1 or 2. */
+static int diff_inputs(const input *a, const input *b, const opts *o, const char *const files[2])
+{
+    int rc = 0;
+    if (rsc_program_profile(&a->prog) != rsc_program_profile(&b->prog))
+        rc = rsc_cli_fail("diff", "the two blobs were compiled with different profiles");
+    agent_list ag = {NULL, 0, 0};
+    static const rsc_bytes other = {"*", 1}; /* names no group: the global selection */
+    for (size_t k = 0; rc == 0 && k < o->n_agents; k++) {
+        rsc_bytes t;
+        if ((rc = rsc_cli_agent("diff", o->agents[k], &t)) == 0 && add_agent(&ag, t) != 0)
+            rc = rsc_cli_fail("diff", "out of memory");
+    }
+    if (rc == 0 && o->n_agents == 0) {
+        for (int s = 0; s < 2 && rc == 0; s++) {
+            const rsc_program *p = s ? &b->prog : &a->prog;
+            rsc_bytes t;
+            for (size_t i = 0; rsc_blob_agent(p, i, &t); i++)
+                if (t.len && add_agent(&ag, t) != 0)
+                    rc = rsc_cli_fail("diff", "out of memory");
+        }
+        if (ag.n)
+            qsort(ag.v, ag.n, sizeof *ag.v, cmp_bytes);
+        if (rc == 0 && add_agent(&ag, other) != 0)
+            rc = rsc_cli_fail("diff", "out of memory");
+    }
+    int any_diff = 0, any_unknown = 0;
+    if (rc == 0) {
+        if (o->json) {
+            fputs("{\"old\": ", stdout);
+            json_str(files[0], strlen(files[0]));
+            fputs(", \"new\": ", stdout);
+            json_str(files[1], strlen(files[1]));
+            fputs(",\n  \"agents\": [", stdout);
+        }
+        for (size_t k = 0; k < ag.n && rc == 0; k++) {
+            char label[256];
+            int is_other = ag.v[k].len == 1 && ag.v[k].ptr[0] == '*' && o->n_agents == 0;
+            snprintf(label, sizeof label, "%.*s", (int)(ag.v[k].len < 200 ? ag.v[k].len : 200),
+                     ag.v[k].ptr);
+            if (is_other)
+                snprintf(label, sizeof label, "* (any other agent)");
+            int r = diff_agent(a, b, ag.v[k], label, o, k == 0);
+            if (r == 2)
+                rc = 2;
+            any_diff |= r == 1;
+            any_unknown |= r == 3;
+        }
+        if (rc == 0) {
+            if (o->json)
+                fputs("],\n  \"sitemaps\": {", stdout);
+            int sm = diff_sitemaps(a, b, o->json);
+            if (o->json)
+                putchar('}');
+            any_diff |= sm;
+        }
+        size_t uflips = 0;
+        if (rc == 0 && o->urls)
+            rc = diff_urls(a, b, &ag, o->urls, o->json, &uflips);
+        if (o->json && rc == 0)
+            printf(",\n  \"outcome\": \"%s\"}\n",
+                   any_diff ? "different" : any_unknown ? "unknown" : "same");
+    }
+    free(ag.v);
+    if (rc)
+        return rc;
+    /* a difference found is an answer; "unknown" only without one */
+    return any_diff ? 1 : any_unknown ? 2 : 0;
+}
+
 int rsc_cmd_diff(int argc, char **argv)
 {
     return rsc_cli_diff_run(argc, argv, NULL, NULL, 0);
@@ -426,70 +496,29 @@ int rsc_cli_diff_run(int argc, char **argv, const char *old_name, const void *ol
         rc = load_input(files[1], NULL, 0, prof, &b);
     else
         memset(&b, 0, sizeof b);
-    if (rc == 0 && rsc_program_profile(&a.prog) != rsc_program_profile(&b.prog))
-        rc = rsc_cli_fail("diff", "the two blobs were compiled with different profiles");
-    agent_list ag = {NULL, 0, 0};
-    static const rsc_bytes other = {"*", 1}; /* names no group: the global selection */
-    for (size_t k = 0; rc == 0 && k < o.n_agents; k++) {
-        rsc_bytes t;
-        if ((rc = rsc_cli_agent("diff", o.agents[k], &t)) == 0 && add_agent(&ag, t) != 0)
-            rc = rsc_cli_fail("diff", "out of memory");
-    }
-    if (rc == 0 && o.n_agents == 0) {
-        for (int s = 0; s < 2 && rc == 0; s++) {
-            const rsc_program *p = s ? &b.prog : &a.prog;
-            rsc_bytes t;
-            for (size_t i = 0; rsc_blob_agent(p, i, &t); i++)
-                if (t.len && add_agent(&ag, t) != 0)
-                    rc = rsc_cli_fail("diff", "out of memory");
-        }
-        if (ag.n)
-            qsort(ag.v, ag.n, sizeof *ag.v, cmp_bytes);
-        if (rc == 0 && add_agent(&ag, other) != 0)
-            rc = rsc_cli_fail("diff", "out of memory");
-    }
-    int any_diff = 0, any_unknown = 0;
-    if (rc == 0) {
-        if (o.json) {
-            fputs("{\"old\": ", stdout);
-            json_str(files[0], strlen(files[0]));
-            fputs(", \"new\": ", stdout);
-            json_str(files[1], strlen(files[1]));
-            fputs(",\n  \"agents\": [", stdout);
-        }
-        for (size_t k = 0; k < ag.n && rc == 0; k++) {
-            char label[256];
-            int is_other = ag.v[k].len == 1 && ag.v[k].ptr[0] == '*' && o.n_agents == 0;
-            snprintf(label, sizeof label, "%.*s", (int)(ag.v[k].len < 200 ? ag.v[k].len : 200),
-                     ag.v[k].ptr);
-            if (is_other)
-                snprintf(label, sizeof label, "* (any other agent)");
-            int r = diff_agent(&a, &b, ag.v[k], label, &o, k == 0);
-            if (r == 2)
-                rc = 2;
-            any_diff |= r == 1;
-            any_unknown |= r == 3;
-        }
-        if (rc == 0) {
-            if (o.json)
-                fputs("],\n  \"sitemaps\": {", stdout);
-            int sm = diff_sitemaps(&a, &b, o.json);
-            if (o.json)
-                putchar('}');
-            any_diff |= sm;
-        }
-        size_t uflips = 0;
-        if (rc == 0 && o.urls)
-            rc = diff_urls(&a, &b, &ag, o.urls, o.json, &uflips);
-        if (o.json && rc == 0)
-            printf(",\n  \"outcome\": \"%s\"}\n",
-                   any_diff ? "different" : any_unknown ? "unknown" : "same");
-    }
-    free(ag.v);
+    if (rc == 0)
+        rc = diff_inputs(&a, &b, &o, files);
     free_input(&a);
     free_input(&b);
-    if (rc)
-        return rc;
-    /* a difference found is an answer; "unknown" only without one */
-    return any_diff ? 1 : any_unknown ? 2 : 0;
+    return rc;
+}
+
+int rsc_cli_diff_mem(const char *old_name, const void *old_blob, size_t old_len, const char *new_name,
+                     const void *new_blob, size_t new_len)
+{
+    opts o;
+    memset(&o, 0, sizeof o);
+    o.witnesses = 3;
+    input a, b;
+    const char *files[2] = {old_name, new_name};
+    int rc = load_input(old_name, old_blob, old_len, RSC_PROFILE_GOOGLE, &a);
+    if (rc == 0)
+        rc = load_input(new_name, new_blob, new_len, RSC_PROFILE_GOOGLE, &b);
+    else
+        memset(&b, 0, sizeof b);
+    if (rc == 0)
+        rc = diff_inputs(&a, &b, &o, files);
+    free_input(&a);
+    free_input(&b);
+    return rc;
 }

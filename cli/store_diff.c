@@ -73,3 +73,29 @@ int rsc_cmd_store_diff(int argc, char **argv)
     free(copy);
     return rc;
 }
+
+void rsc_cli_store_report(rsc_store *st, const char *key, size_t key_len, const void *blob, size_t blob_len)
+{
+    rsc_store_txn *t = NULL;
+    rsc_store_record r;
+    rsc_program p;
+    rsc_load_error le = {0, NULL};
+    void *copy = NULL;
+    size_t len = 0;
+    rsc_store_status s = rsc_store_begin(st, &t);
+    if (s == RSC_STORE_OK)
+        s = rsc_store_get(t, key, key_len, &r, &p, &le);
+    if (s == RSC_STORE_OK && (copy = malloc(r.blob_len + 1)) != NULL)
+        memcpy(copy, r.blob, len = r.blob_len);
+    rsc_store_end(t); /* before the write: the map may grow */
+    printf("changes %.*s: ", (int)key_len, key);
+    if (s == RSC_STORE_NOTFOUND) {
+        puts("new record");
+    } else if (!copy) {
+        printf("the stored record cannot be compared (%s)\n", rsc_store_strerror(s));
+    } else {
+        putchar('\n');
+        rsc_cli_diff_mem("stored", copy, len, "new", blob, blob_len);
+    }
+    free(copy);
+}

@@ -69,6 +69,14 @@ if "$R" store --help 2>/dev/null | grep -q "^  diff"; then
   [ "$(rc "$R" store diff --agent x "$T/st.db" https://example.com "$T/a.txt")" = 0 ] && ok || bad "store diff same"
   [ "$(rc "$R" store diff "$T/st.db" https://nothere.example "$T/a.txt")" = 2 ] && grep -q "no record" "$T/err" &&
     ok || bad "store diff: no record"
+  # put --report-changes: the flips of the record it replaces
+  [ "$(rc "$R" store put --report-changes "$T/st.db" https://new.example "$T/a.txt")" = 0 ] &&
+    grep -q "^changes https://new.example: new record" "$T/out" && ok || bad "put --report-changes: new record"
+  [ "$(rc "$R" store put "$T/st.db" https://example.com "$T/b.txt" --report-changes)" = 0 ] &&
+    grep -q "^changes https://example.com:" "$T/out" && grep -q "^  /tmp: allow (no rule) -> disallow" "$T/out" &&
+    ok || bad "put --report-changes: $(cat "$T/out" "$T/err")"
+  [ "$(rc "$R" store put "$T/st.db" https://example.com "$T/b.txt")" = 0 ] && [ ! -s "$T/out" ] && ok ||
+    bad "put without --report-changes prints nothing"
 fi
 
 # lint: semantic warnings after the syntax ones
