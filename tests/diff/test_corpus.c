@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #define _POSIX_C_SOURCE 200809L /* strdup, strncasecmp */
 /* The corpus (../shared/corpus/robots; skipped with exit 77 when absent):
- * every 50th file (every file with RSC_DIFF_FULL=1, every Nth with RSC_DIFF_STEP=N), for each agent the
+ * every 100th file (every file with RSC_DIFF_FULL=1, every Nth with RSC_DIFF_STEP=N), for each agent the
  * file names and any other agent:
  *  - diff against itself: "same", or "unknown" counted and reported (never
  *    "different");
@@ -217,10 +217,10 @@ int main(int argc, char **argv)
     }
     closedir(d);
     qsort(names, nn, sizeof *names, cmp_str);
-    /* ctest samples every 50th file (a few shared cores); RSC_DIFF_FULL=1
+    /* ctest samples every 100th file (a few shared cores); RSC_DIFF_FULL=1
      * takes every file and every agent, RSC_DIFF_STEP=N every Nth file */
     const char *full = getenv("RSC_DIFF_FULL"), *stp = getenv("RSC_DIFF_STEP");
-    size_t step = full && *full == '1' ? 1 : stp && atoi(stp) > 0 ? (size_t)atoi(stp) : 50;
+    size_t step = full && *full == '1' ? 1 : stp && atoi(stp) > 0 ? (size_t)atoi(stp) : 100;
     if (!(full && *full == '1'))
         max_agents = 4;
     for (size_t i = 0; i < nn; i += step) {
