@@ -19,8 +19,38 @@ int rsc_cmd_info(int argc, char **argv);    /* cli/cmd_compile.c */
 int rsc_cmd_url(int argc, char **argv);     /* cli/cmd_url.c */
 int rsc_cmd_fetch(int argc, char **argv);   /* cli/cmd_fetch.c */
 int rsc_cmd_bench(int argc, char **argv);   /* cli/cmd_bench.c */
+int rsc_cmd_diff(int argc, char **argv);    /* cli/cmd_diff.c */
+/* diff with OLD given as a blob in memory (store diff): argv then names NEW only. */
+int rsc_cli_diff_run(int argc, char **argv, const char *old_name, const void *old_blob, size_t old_len);
+int rsc_cmd_store_diff(int argc, char **argv); /* cli/store_diff.c (RSC_HAVE_STORE) */
+/* diff of two blobs in memory, default options (store put --report-changes). */
+int rsc_cli_diff_mem(const char *old_name, const void *old_blob, size_t old_len, const char *new_name,
+                     const void *new_blob, size_t new_len);
+/* store put --report-changes: the diff of key's stored record (if any) and
+ * the blob about to replace it, on stdout (cli/store_diff.c). */
+struct rsc_store;
+void rsc_cli_store_report(struct rsc_store *st, const char *key, size_t key_len, const void *blob,
+                          size_t blob_len);
 int rsc_cmd_store(int argc, char **argv);   /* cli/cmd_store.c (RSC_HAVE_STORE) */
 int rsc_store_fetch(int argc, char **argv); /* cli/store_fetch.c: fetch --store */
+
+/* lint's semantic part and options (cli/cmd_semlint.c, docs/LINT.md). */
+struct rsc_ir;
+struct rsc_diagnostic;
+typedef struct rsc_cli_lintopts {
+    const char *no_warn[64]; /* --no-warn CODE */
+    size_t n_no_warn;
+    int json;     /* --json */
+    int semantic; /* 0 with --no-semantic */
+} rsc_cli_lintopts;
+/* Takes --no-warn, --json and --no-semantic out of argv. 0, or 2 after a message. */
+int rsc_cli_lint_opts(int *argc, char **argv, rsc_cli_lintopts *o);
+/* Reports the syntax lint (through text_fn, which counts in *text_count,
+ * unless --json) and the semantic lint; returns the warnings reported
+ * (notes excluded). */
+unsigned long rsc_cli_lint_report(const struct rsc_ir *ir, const char *name, const rsc_cli_lintopts *o,
+                                  void (*text_fn)(void *, const struct rsc_diagnostic *), void *text_ud,
+                                  unsigned long *text_count);
 
 /* Reads a whole file ("-" is standard input). Returns a malloc'ed buffer
  * or NULL with errno set. */

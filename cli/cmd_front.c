@@ -20,6 +20,9 @@ static const char lint_usage[] =
     "\n"
     "  --records          print each line's lint record instead (conformance format)\n"
     "  --text             read binary content as a robots.txt\n"
+    "  --no-warn CODE     leave out warnings named CODE (repeatable; docs/LINT.md)\n"
+    "  --json             one JSON object of diagnostics\n"
+    "  --no-semantic      syntax warnings only (no dead rules, values, sitemaps, ...)\n"
     "  --profile P        google (default) or rfc\n";
 
 static const char parse_usage[] =
@@ -145,7 +148,11 @@ static void on_diag(void *ud, const rsc_diagnostic *d)
 int rsc_cmd_lint(int argc, char **argv)
 {
     front_args a;
-    int rc = parse_args("lint", lint_usage, "--records", argc, argv, &a);
+    rsc_cli_lintopts lo; /* cmd_semlint.c */
+    int rc = rsc_cli_lint_opts(&argc, argv, &lo);
+    if (rc)
+        return rc;
+    rc = parse_args("lint", lint_usage, "--records", argc, argv, &a);
     if (rc || a.help)
         return rc;
     rsc_ir *ir = NULL;
@@ -168,9 +175,9 @@ int rsc_cmd_lint(int argc, char **argv)
         rsc_ir_free(ir);
         return 1;
     }
-    rsc_lint(ir, on_diag, &o);
+    unsigned long n = rsc_cli_lint_report(ir, o.name, &lo, on_diag, &o, &o.count);
     rsc_ir_free(ir);
-    return o.count ? 1 : 0;
+    return n ? 1 : 0;
 }
 
 /* ---- parse --json ---------------------------------------------------------- */

@@ -1382,6 +1382,7 @@ static int cmd_put(int argc, char **argv)
 {
     const char *db = NULL, *what = NULL, *file = NULL, *val, *etag = NULL, *lm = NULL;
     int64_t now = (int64_t)time(NULL), ttl = 0;
+    int report = 0; /* --report-changes (cli/store_diff.c) */
     int status = 200, text = 0;
     rsc_compile_options co = {0};
     for (int i = 1; i < argc; i++) {
@@ -1389,6 +1390,7 @@ static int cmd_put(int argc, char **argv)
         if (rsc_cli_is_help(argv[i])) {
             puts("usage: robotsc store put DB ORIGIN_OR_URL FILE [--profile google|rfc] [--status N]\n"
                  "                         [--ttl SECONDS] [--now T] [--etag E] [--last-modified D] [--text]\n"
+                 "                         [--report-changes]\n"
                  "Stores FILE for the origin: a robots.txt is compiled (after the status policy of\n"
                  "--status, default 200); a compiled blob is verified and stored as it is. Bytes that\n"
                  "begin with the blob magic are a blob: one that fails verification is an error\n"
@@ -1422,6 +1424,8 @@ static int cmd_put(int argc, char **argv)
             if (r < 0)
                 return rsc_cli_fail(CMD, "--etag needs a value");
             etag = val;
+        } else if (strcmp(argv[i], "--report-changes") == 0) {
+            report = 1;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--last-modified", &val)) != 0) {
             if (r < 0)
                 return rsc_cli_fail(CMD, "--last-modified needs a value");
@@ -1506,6 +1510,8 @@ static int cmd_put(int argc, char **argv)
     rsc_store *st = open_store(db, 0, 0);
     if (!st)
         goto end;
+    if (report)
+        rsc_cli_store_report(st, o.key, o.key_len, bytes, blen);
     rsc_store_status s = rsc_store_put(st, o.key, o.key_len, &m, bytes, blen);
     if (s != RSC_STORE_OK)
         rsc_cli_fail(CMD, "%s: %s: %s (%s)", db, o.key, rsc_store_strerror(s), rsc_store_last_error(st));
@@ -1694,6 +1700,7 @@ static const struct {
     {"list", cmd_list, "list and verify every record"},
     {"stat", cmd_stat, "records, sizes, readers"},
     {"gc", cmd_gc, "delete expired records"},
+    {"diff", rsc_cmd_store_diff, "compare an origin's record with a new robots.txt (cli/store_diff.c)"},
 };
 
 int rsc_cmd_store(int argc, char **argv)

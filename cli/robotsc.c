@@ -15,6 +15,7 @@ static const struct {
     {"compile", rsc_cmd_compile, "compile a robots.txt into a blob"},
     {"check", rsc_cmd_check, "check URLs against a robots.txt or a blob"},
     {"lint", rsc_cmd_lint, "report problems in a robots.txt"},
+    {"diff", rsc_cmd_diff, "which paths change verdict between two robots.txt files"},
     {"parse", rsc_cmd_parse, "print the parsed robots.txt as JSON"},
     {"dump", rsc_cmd_dump, "disassemble a blob"},
     {"info", rsc_cmd_info, "summarise a robots.txt or a blob"},

@@ -107,7 +107,7 @@ setup(
     version=project_version(),
     ext_modules=[Extension(
         "robotsc._robotsc",
-        sources=["src/robotsc_module.c"],
+        sources=["src/robotsc_module.c", "src/diff.c"],
         include_dirs=[INCLUDE],
         define_macros=[("ROBOTSC_PY_VERSION", '"%s"' % project_version())] + header_defines(),
         extra_compile_args=cflags,

@@ -121,6 +121,114 @@ typedef struct rsc_blob_info {
 } rsc_blob_info;
 RSC_API rsc_status rsc_blob_info_get(const rsc_program *prog, rsc_blob_info *info);
 
+
+/* ---- What changed, and which rules can never matter (docs/DIFF.md) ----
+ *
+ * Both explore the automata of rule sets exactly (the product of two for
+ * rsc_diff(), one for rsc_semlint()) under a budget: past it the answer is
+ * "unknown", never a guess. Paths are those a URL can give (spec G): they
+ * start with '/', hold no NUL and no '#'; in the rfc profile they are
+ * compared normalised, and /robots.txt is always allowed. */
+
+typedef struct rsc_explore_options {
+    size_t max_states;  /* states walked (pairs for a diff); 0: 400,000 */
+    size_t max_words;   /* 32-bit words of automaton memory a rule set; 0: 16 Mi */
+    rsc_alloc_fn alloc; /* nullable: realloc/free */
+    void *alloc_ud;
+} rsc_explore_options;
+
+#define RSC_DIFF_SAME 0      /* no path's verdict differs                 */
+#define RSC_DIFF_DIFFERENT 1 /* some path's does: flips[] has witnesses   */
+#define RSC_DIFF_UNKNOWN 2   /* the budget ran out before an answer       */
+
+/* A path whose verdict differs, with the deciding line on each side (0:
+ * no rule decided: allowed). Re-checked by rsc_match_path() on both
+ * selections before it is reported. */
+typedef struct rsc_flip {
+    const char *path; /* points into the result; not NUL-terminated */
+    size_t len;
+    int old_allowed, new_allowed;
+    uint32_t old_line, new_line;
+} rsc_flip;
+
+typedef struct rsc_diff_result {
+    int outcome;     /* RSC_DIFF_*                                        */
+    int complete;    /* 1 when every reachable state was visited          */
+    size_t states;   /* states visited                                    */
+    size_t n_flips;  /* one witness per kind of change (old line, new line,
+                        verdicts), shortest first; at most max_witnesses  */
+    rsc_flip *flips;
+    int more;        /* kinds of change exist beyond those listed         */
+    char *priv_paths; /* private */
+    size_t priv_cap, priv_flips_cap;
+} rsc_diff_result;
+
+/* Compares two selections (of the same profile; the blobs may differ):
+ * whether any path's verdict differs, and up to max_witnesses witnesses
+ * (0: stop at the first difference, listing it). RSC_E_ARG for NULL or
+ * failed selections or different profiles; RSC_E_CORRUPT when a witness
+ * does not re-check on the matcher (a blob whose programs disagree with
+ * its rules: never one robotsc compiled). Free with
+ * rsc_diff_result_free() (also after a failure). */
+RSC_API rsc_status rsc_diff(const rsc_selection *old_sel, const rsc_selection *new_sel,
+                            size_t max_witnesses, const rsc_explore_options *opt,
+                            rsc_diff_result *out);
+RSC_API void rsc_diff_result_free(rsc_diff_result *r, const rsc_explore_options *opt);
+
+/* AGENTS row i of a verified program: its (lower-case) token, pointing
+ * into the blob. Returns 0 when i is out of range. */
+RSC_API int rsc_blob_agent(const rsc_program *prog, size_t i, rsc_bytes *token);
+
+/* Semantic lint: X(enum suffix, name, severity, message). Append only.
+ * Severity: 2 warning, 1 note (a note does not make lint exit 1). */
+#define RSC_SEMLINTS(X)                                                          \
+    X(DEAD_RULE, "dead-rule", 2, "rule never decides a path")                     \
+    X(UNSELECTABLE_GROUP, "unselectable-group", 2,                                \
+      "no crawler can select this group: every user-agent value has an empty name") \
+    X(EMPTY_AGENT, "empty-user-agent", 2, "user-agent without a name")           \
+    X(BAD_CRAWL_DELAY, "bad-crawl-delay", 2,                                      \
+      "crawl-delay is not a number of seconds (ignored)")                        \
+    X(BAD_REQUEST_RATE, "bad-request-rate", 2,                                    \
+      "request-rate is not N/T[smhd] (ignored)")                                 \
+    X(SITEMAP_NOT_URL, "sitemap-not-url", 2,                                      \
+      "sitemap is not an absolute http(s) URL")                                  \
+    X(UNSUPPORTED, "unsupported-directive", 2,                                    \
+      "directive not supported by Google (ignored)")                             \
+    X(BUDGET, "semantic-budget", 1,                                               \
+      "rule set too large to analyse within the budget: dead rules not checked")
+
+typedef enum rsc_semlint_code {
+#define RSC_X_(e, n, s, m) RSC_SL_##e,
+    RSC_SEMLINTS(RSC_X_)
+#undef RSC_X_
+    RSC_SL_COUNT
+} rsc_semlint_code;
+
+RSC_API const char *rsc_semlint_name(int code);    /* "dead-rule", ...; NULL out of range */
+RSC_API const char *rsc_semlint_message(int code);
+RSC_API int rsc_semlint_severity(int code);        /* 2 warning, 1 note */
+
+typedef struct rsc_semdiag {
+    int code;        /* rsc_semlint_code */
+    uint32_t line;   /* the rule, group or directive */
+    uint32_t other;  /* dead-rule: the line of the rule that always wins, else 0 */
+    const char *detail; /* proof sketch or value; lives during the callback */
+    size_t detail_len;
+} rsc_semdiag;
+
+typedef void (*rsc_semdiag_fn)(void *ud, const rsc_semdiag *d);
+
+/* Semantic lint of an IR (in line order): rules that never decide a path
+ * in any selection their group is part of (with a proof sketch: the rule
+ * that always wins, a duplicate, an equivalent rule), groups no crawler can
+ * select, invalid crawl-delay and request-rate values (the runtime's own
+ * parsers judge them), sitemaps that are not absolute URLs, empty
+ * user-agents and directives Google ignores (noindex, host, ...). A rule set
+ * over the budget gets one RSC_SL_BUDGET note instead of dead-rule
+ * verdicts. opt is nullable. Returns RSC_OK, RSC_E_NOMEM or RSC_E_ARG. */
+RSC_API rsc_status rsc_semlint(const rsc_ir *ir, const rsc_explore_options *opt,
+                               rsc_semdiag_fn fn, void *ud);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h" /* Robots.diff, Robots.lint */
 #include "robotsc/compiler.h"
 #include "robotsc/crawl.h"
 #include "robotsc/runtime.h"
@@ -918,7 +919,19 @@ static PyObject *robots_repr(RobotsObject *r)
                                 rsc_sitemap_count(&r->prog), rsc_directive_count(&r->prog));
 }
 
+static PyObject *robots_diff(RobotsObject *r, PyObject *args, PyObject *kw)
+{
+    PyObject *other = PyTuple_Size(args) > 0 ? PyTuple_GET_ITEM(args, 0) : (kw ? PyDict_GetItemString(kw, "other") : NULL);
+    if (!other || !PyObject_TypeCheck(other, &RobotsType)) {
+        PyErr_SetString(PyExc_TypeError, "diff: other must be a Robots");
+        return NULL;
+    }
+    return rsc_py_diff(&r->prog, &((RobotsObject *)other)->prog, args, kw);
+}
+
 static PyMethodDef robots_methods[] = {
+    {"diff", (PyCFunction)(void (*)(void))robots_diff, METH_VARARGS | METH_KEYWORDS, RSC_PY_DIFF_DOC},
+    {"lint", (PyCFunction)(void (*)(void))rsc_py_lint, METH_VARARGS | METH_KEYWORDS | METH_CLASS, RSC_PY_LINT_DOC},
     {"allowed", (PyCFunction)(void (*)(void))robots_allowed, METH_FASTCALL | METH_KEYWORDS, allowed_doc},
     {"explain", (PyCFunction)(void (*)(void))robots_explain, METH_VARARGS | METH_KEYWORDS, explain_doc},
     {"allowed_many", (PyCFunction)(void (*)(void))robots_allowed_many, METH_VARARGS | METH_KEYWORDS, allowed_many_doc},

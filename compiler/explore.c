@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The explorer: lazy priority-annotated subset construction over a rule
+ * list, and a breadth-first walk over one automaton or the product of two
+ * (explore.h, note [explorer states]). Memory is bounded by the budgets
+ * given: past them a call answers RSC_E_LIMIT, and the caller says
+ * "unknown" rather than guess. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+
+typedef struct xstate {
+    uint32_t off, n;  /* positions: words[off .. off + n), sorted      */
+    uint32_t best;    /* RANK: 1 + the best rule's index, 0 none;
+                         VERDICT: the best's verdict, 1 allowed        */
+    uint32_t moves;   /* 1 + offset of its moves in mv, 0 not built    */
+    int32_t end_rule; /* rsc_xdfa_end()                                */
+    uint8_t end_allow;
+} xstate;
+
+struct rsc_xdfa {
+    rsc_mem *m;
+    const rsc_xrule *r;
+    size_t n;
+    int mode;
+    size_t max_states, max_words;
+    uint32_t *base;  /* per rule: its first position id (n + 1 entries) */
+    uint32_t *prule; /* per position id: its rule                       */
+    size_t npos;
+    xstate *st;
+    size_t nst, cap_st;
+    uint32_t *w; /* positions of all states */
+    size_t nw, cap_w;
+    uint32_t *mv; /* moves of all states */
+    size_t nmv, cap_mv;
+    uint32_t *slots; /* state + 1, 0 free */
+    size_t nslots;
+    uint32_t *cand; /* scratch: a successor's positions */
+    size_t cap_cand;
+    uint32_t *sorted; /* scratch: a state's positions by next byte */
+    size_t cap_sorted;
+    uint32_t *stamp; /* per position id: dedupe clock */
+    uint32_t clock;
+    uint32_t start;
+};
+
+static uint32_t rank_of(const rsc_xdfa *x, uint32_t rule)
+{
+    return x->r[rule].rank;
+}
+
+/* ---- building states ----------------------------------------------------- */
+
+static int cand_push(rsc_xdfa *x, size_t *nc, uint32_t pos)
+{
+    if (rsc_mem_grow(x->m, (void **)&x->cand, sizeof *x->cand, &x->cap_cand, *nc + 1) != 0)
+        return -1;
+    x->cand[(*nc)++] = pos;
+    return 0;
+}
+
+static void clock_tick(rsc_xdfa *x)
+{
+    if (++x->clock == 0) {
+        memset(x->stamp, 0, x->npos * sizeof *x->stamp);
+        x->clock = 1;
+    }
+}
+
+/* Position (i, j) and its closure over '*', each once per candidate list
+ * (clock_tick() starts one): a run of k stars would otherwise add k^2. */
+static int cand_add(rsc_xdfa *x, size_t *nc, uint32_t i, uint32_t j)
+{
+    const rsc_xrule *r = &x->r[i];
+    for (;;) {
+        uint32_t pos = x->base[i] + j;
+        if (x->stamp[pos] == x->clock)
+            return 0; /* its closure is in already */
+        x->stamp[pos] = x->clock;
+        if (cand_push(x, nc, pos) != 0)
+            return -1;
+        if (j >= r->len || r->bytes[j] != '*')
+            return 0;
+        j++;
+    }
+}
+
+static uint32_t hash_state(uint32_t best, const uint32_t *p, size_t n)
+{
+    uint32_t h = 2166136261u ^ best;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return (h ^ (uint32_t)n) * 16777619u;
+}
+
+static int rehash(rsc_xdfa *x, size_t nslots)
+{
+    uint32_t *s = rsc_mem_calloc(x->m, nslots, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t k = 0; k < x->nst; k++) {
+        const xstate *q = &x->st[k];
+        size_t i = hash_state(q->best, x->w + q->off, q->n) & (nslots - 1);
+        while (s[i])
+            i = (i + 1) & (nslots - 1);
+        s[i] = (uint32_t)k + 1;
+    }
+    rsc_mem_free(x->m, x->slots, x->nslots * sizeof *x->slots);
+    x->slots = s;
+    x->nslots = nslots;
+    return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Turns cand[0..nc) (closed positions after a move, or the start) and the
+ * predecessor's best into a state: completions, pruning (note [explorer
+ * states]), then interning. */
+static rsc_status make_state(rsc_xdfa *x, size_t nc, uint32_t best_in, uint32_t *id)
+{
+    const rsc_xrule *r = x->r;
+    uint32_t *c = x->cand;
+    /* completions: non-anchored rules at their end */
+    int64_t done = -1;
+    for (size_t k = 0; k < nc; k++) {
+        uint32_t i = x->prule[c[k]], j = c[k] - x->base[i];
+        if (j == r[i].len && !r[i].anchored && (done < 0 || r[i].rank > rank_of(x, (uint32_t)done)))
+            done = i;
+    }
+    uint32_t best = best_in, floor = 0; /* positions must outrank floor */
+    if (x->mode == RSC_X_RANK) {
+        if (done >= 0 && (best == 0 || r[done].rank > r[best - 1].rank))
+            best = (uint32_t)done + 1;
+        floor = best ? r[best - 1].rank : 0;
+    } else if (done >= 0) {
+        best = r[done].allow;
+        floor = r[done].rank;
+    }
+    /* keep: outranks floor; dedupe */
+    clock_tick(x);
+    size_t m = 0;
+    uint32_t low_other = UINT32_MAX; /* VERDICT: lowest live rank of the other verdict */
+    for (size_t k = 0; k < nc; k++) {
+        uint32_t i = x->prule[c[k]];
+        if (r[i].rank <= floor || x->stamp[c[k]] == x->clock)
+            continue;
+        x->stamp[c[k]] = x->clock;
+        c[m++] = c[k];
+        if (x->mode == RSC_X_VERDICT && r[i].allow != best && r[i].rank < low_other)
+            low_other = r[i].rank;
+    }
+    if (x->mode == RSC_X_VERDICT) { /* rules of the best's verdict below the other's go */
+        size_t k2 = 0;
+        for (size_t k = 0; k < m; k++)
+            if (low_other != UINT32_MAX && r[x->prule[c[k]]].rank >= low_other)
+                c[k2++] = c[k];
+        m = k2;
+    }
+    int sorted = 1;
+    for (size_t k = 1; k < m && sorted; k++)
+        sorted = c[k - 1] < c[k];
+    if (!sorted)
+        qsort(c, m, sizeof *c, cmp_u32);
+    /* intern */
+    if ((x->nst + 1) * 2 > x->nslots && rehash(x, x->nslots ? x->nslots * 2 : 64) != 0)
+        return RSC_E_NOMEM;
+    size_t h = hash_state(best, c, m) & (x->nslots - 1);
+    for (; x->slots[h]; h = (h + 1) & (x->nslots - 1)) {
+        const xstate *q = &x->st[x->slots[h] - 1];
+        if (q->best == best && q->n == m && (m == 0 || memcmp(x->w + q->off, c, m * sizeof *c) == 0)) {
+            *id = x->slots[h] - 1;
+            return RSC_OK;
+        }
+    }
+    if (x->nst >= x->max_states || x->nw + x->nmv + m > x->max_words)
+        return RSC_E_LIMIT;
+    if (rsc_mem_grow(x->m, (void **)&x->st, sizeof *x->st, &x->cap_st, x->nst + 1) != 0 ||
+        rsc_mem_grow(x->m, (void **)&x->w, sizeof *x->w, &x->cap_w, x->nw + m + 1) != 0)
+        return RSC_E_NOMEM;
+    xstate *q = &x->st[x->nst];
+    q->off = (uint32_t)x->nw;
+    q->n = (uint32_t)m;
+    q->best = best;
+    q->moves = 0;
+    if (m)
+        memcpy(x->w + x->nw, c, m * sizeof *c);
+    x->nw += m;
+    /* the end of a path here: anchored rules at their end */
+    int64_t fin = -1;
+    for (size_t k = 0; k < m; k++) {
+        uint32_t i = x->prule[c[k]];
+        if (r[i].anchored && c[k] - x->base[i] == r[i].len &&
+            (fin < 0 || r[i].rank > r[fin].rank))
+            fin = i;
+    }
+    if (x->mode == RSC_X_RANK) {
+        if (best && (fin < 0 || r[best - 1].rank > r[fin].rank))
+            fin = (int64_t)best - 1;
+        q->end_rule = (int32_t)fin;
+        q->end_allow = fin < 0 ? 1 : r[fin].allow;
+    } else {
+        q->end_rule = (int32_t)fin;
+        q->end_allow = (uint8_t)(fin < 0 ? best : r[fin].allow);
+    }
+    x->slots[h] = (uint32_t)x->nst + 1;
+    *id = (uint32_t)x->nst++;
+    return RSC_OK;
+}
+
+rsc_status rsc_xdfa_new(rsc_mem *m, const rsc_xrule *rules, size_t n, int mode,
+                        size_t max_states, size_t max_words, rsc_xdfa **out)
+{
+    *out = NULL;
+    if (n > UINT32_MAX / 4)
+        return RSC_E_LIMIT;
+    rsc_xdfa *x = rsc_mem_calloc(m, 1, sizeof *x);
+    if (!x)
+        return RSC_E_NOMEM;
+    x->m = m;
+    x->r = rules;
+    x->n = n;
+    x->mode = mode;
+    x->max_states = max_states ? max_states : RSC_X_DEFAULT_STATES;
+    x->max_words = max_words ? max_words : RSC_X_DEFAULT_WORDS;
+    size_t npos = 0;
+    for (size_t i = 0; i < n; i++) {
+        npos += (size_t)rules[i].len + 1;
+        if (npos > x->max_words || npos > UINT32_MAX / 2) {
+            rsc_xdfa_free(x);
+            return RSC_E_LIMIT;
+        }
+    }
+    x->npos = npos;
+    x->base = rsc_mem_calloc(m, n + 1, sizeof *x->base);
+    x->prule = rsc_mem_calloc(m, npos + 1, sizeof *x->prule);
+    x->stamp = rsc_mem_calloc(m, npos + 1, sizeof *x->stamp);
+    if (!x->base || !x->prule || !x->stamp) {
+        rsc_xdfa_free(x);
+        return RSC_E_NOMEM;
+    }
+    uint32_t p = 0;
+    for (size_t i = 0; i < n; i++) {
+        x->base[i] = p;
+        for (uint32_t j = 0; j <= rules[i].len; j++)
+            x->prule[p++] = (uint32_t)i;
+    }
+    x->base[n] = p;
+    size_t nc = 0;
+    rsc_status st = RSC_OK;
+    clock_tick(x);
+    for (size_t i = 0; i < n && st == RSC_OK; i++)
+        if (cand_add(x, &nc, (uint32_t)i, 0) != 0)
+            st = RSC_E_NOMEM;
+    if (st == RSC_OK)
+        st = make_state(x, nc, mode == RSC_X_RANK ? 0 : 1, &x->start);
+    if (st != RSC_OK) {
+        rsc_xdfa_free(x);
+        return st;
+    }
+    *out = x;
+    return RSC_OK;
+}
+
+void rsc_xdfa_free(rsc_xdfa *x)
+{
+    if (!x)
+        return;
+    rsc_mem *m = x->m;
+    rsc_mem_free(m, x->base, (x->n + 1) * sizeof *x->base);
+    rsc_mem_free(m, x->prule, (x->npos + 1) * sizeof *x->prule);
+    rsc_mem_free(m, x->stamp, (x->npos + 1) * sizeof *x->stamp);
+    rsc_mem_free(m, x->st, x->cap_st * sizeof *x->st);
+    rsc_mem_free(m, x->w, x->cap_w * sizeof *x->w);
+    rsc_mem_free(m, x->mv, x->cap_mv * sizeof *x->mv);
+    rsc_mem_free(m, x->slots, x->nslots * sizeof *x->slots);
+    rsc_mem_free(m, x->cand, x->cap_cand * sizeof *x->cand);
+    rsc_mem_free(m, x->sorted, x->cap_sorted * sizeof *x->sorted);
+    rsc_mem_free(m, x, sizeof *x);
+}
+
+uint32_t rsc_xdfa_start(const rsc_xdfa *x)
+{
+    return x->start;
+}
+
+size_t rsc_xdfa_count(const rsc_xdfa *x)
+{
+    return x->nst;
+}
+
+int32_t rsc_xdfa_end(const rsc_xdfa *x, uint32_t s, int *allowed)
+{
+    *allowed = x->st[s].end_allow;
+    return x->st[s].end_rule;
+}
+
+/* What position pos reads next: 0 a wildcard, 1 + a byte, 257 nothing
+ * (an anchored rule at its end). */
+static unsigned next_key(const rsc_xdfa *x, uint32_t pos)
+{
+    uint32_t i = x->prule[pos], j = pos - x->base[i];
+    const rsc_xrule *r = &x->r[i];
+    return j >= r->len ? 257u : r->bytes[j] == '*' ? 0u : 1u + r->bytes[j];
+}
+
+static void moves_of(const rsc_xdfa *x, uint32_t s, rsc_xmoves *mv)
+{
+    const uint32_t *p = x->mv + x->st[s].moves - 1;
+    mv->other = p[0];
+    mv->n = p[1];
+    mv->pairs = p + 2;
+}
+
+rsc_status rsc_xdfa_moves(rsc_xdfa *x, uint32_t s, rsc_xmoves *mv)
+{
+    if (x->st[s].moves) {
+        moves_of(x, s, mv);
+        return RSC_OK;
+    }
+    uint32_t n = x->st[s].n, best = x->st[s].best;
+    /* the positions by the byte they read next, wildcards first (key 256) */
+    uint32_t cnt[258];
+    memset(cnt, 0, sizeof cnt);
+    if (rsc_mem_grow(x->m, (void **)&x->sorted, sizeof *x->sorted, &x->cap_sorted, n + 1) != 0)
+        return RSC_E_NOMEM;
+    const uint32_t *P = x->w + x->st[s].off;
+    for (uint32_t k = 0; k < n; k++)
+        cnt[next_key(x, P[k])]++;
+    uint32_t at[258], sum = 0;
+    for (unsigned b = 0; b < 258; b++)
+        at[b] = sum, sum += cnt[b];
+    for (uint32_t k = 0; k < n; k++)
+        x->sorted[at[next_key(x, P[k])]++] = P[k];
+    const uint32_t n_star = cnt[0];
+    uint32_t n_bytes = 0;
+    for (unsigned b = 1; b < 257; b++)
+        n_bytes += cnt[b] != 0;
+    size_t need = 2 + 2 * (size_t)n_bytes;
+    if (x->nw + x->nmv + need > x->max_words)
+        return RSC_E_LIMIT;
+    /* successors are built before the moves are stored: reserve the room */
+    uint32_t succ_other, *succ = NULL;
+    size_t nc = 0;
+    clock_tick(x);
+    for (uint32_t k = 0; k < n_star; k++)
+        if (cand_add(x, &nc, x->prule[x->sorted[k]], x->sorted[k] - x->base[x->prule[x->sorted[k]]]) != 0)
+            return RSC_E_NOMEM;
+    rsc_status st = make_state(x, nc, best, &succ_other);
+    if (st != RSC_OK)
+        return st;
+    succ = rsc_mem_alloc(x->m, (2 * (size_t)n_bytes + 1) * sizeof *succ);
+    if (!succ)
+        return RSC_E_NOMEM;
+    uint32_t k0 = n_star, q = 0;
+    for (unsigned b = 1; b < 257 && st == RSC_OK; b++) {
+        if (!cnt[b])
+            continue;
+        nc = 0;
+        clock_tick(x);
+        for (uint32_t k = 0; k < n_star && st == RSC_OK; k++) {
+            uint32_t pos = x->sorted[k], i = x->prule[pos];
+            if (cand_add(x, &nc, i, pos - x->base[i]) != 0)
+                st = RSC_E_NOMEM;
+        }
+        for (uint32_t k = k0; k < k0 + cnt[b] && st == RSC_OK; k++) {
+            uint32_t pos = x->sorted[k], i = x->prule[pos];
+            if (cand_add(x, &nc, i, pos - x->base[i] + 1) != 0)
+                st = RSC_E_NOMEM;
+        }
+        k0 += cnt[b];
+        uint32_t id = 0;
+        if (st == RSC_OK)
+            st = make_state(x, nc, best, &id);
+        succ[q++] = b - 1;
+        succ[q++] = id;
+    }
+    if (st == RSC_OK && x->nw + x->nmv + need > x->max_words)
+        st = RSC_E_LIMIT;
+    if (st == RSC_OK &&
+        rsc_mem_grow(x->m, (void **)&x->mv, sizeof *x->mv, &x->cap_mv, x->nmv + need) != 0)
+        st = RSC_E_NOMEM;
+    if (st == RSC_OK) {
+        uint32_t *o = x->mv + x->nmv;
+        o[0] = succ_other;
+        o[1] = n_bytes;
+        memcpy(o + 2, succ, 2 * (size_t)n_bytes * sizeof *succ);
+        x->st[s].moves = (uint32_t)x->nmv + 1;
+        x->nmv += need;
+        moves_of(x, s, mv);
+    }
+    rsc_mem_free(x->m, succ, (2 * (size_t)n_bytes + 1) * sizeof *succ);
+    return st;
+}
+
+rsc_status rsc_xdfa_step(rsc_xdfa *x, uint32_t s, uint8_t c, uint32_t *next)
+{
+    rsc_xmoves mv;
+    rsc_status st = rsc_xdfa_moves(x, s, &mv);
+    if (st != RSC_OK)
+        return st;
+    *next = mv.other;
+    for (uint32_t k = 0; k < mv.n; k++)
+        if (mv.pairs[2 * k] == c)
+            *next = mv.pairs[2 * k + 1];
+    return RSC_OK;
+}
+
+/* ---- the walk ------------------------------------------------------------ */
+
+#define RT_OFF 12u /* not a prefix of "/robots.txt" */
+static const char robots_path[] = "/robots.txt"; /* 11 bytes */
+
+typedef struct xnode {
+    uint32_t sa, sb, parent;
+    uint8_t byte, rt;
+} xnode;
+
+struct rsc_xwalk {
+    rsc_mem *m;
+    xnode *nd;
+    size_t n, cap;
+    uint32_t *slots;
+    size_t nslots;
+};
+
+static uint32_t hash_node(uint32_t sa, uint32_t sb, uint32_t rt)
+{
+    uint32_t h = (sa * 2654435761u) ^ (sb * 2246822519u) ^ (rt * 3266489917u);
+    return h ^ (h >> 15);
+}
+
+static int walk_rehash(rsc_xwalk *w, size_t nslots)
+{
+    uint32_t *s = rsc_mem_calloc(w->m, nslots, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t k = 0; k < w->n; k++) {
+        size_t i = hash_node(w->nd[k].sa, w->nd[k].sb, w->nd[k].rt) & (nslots - 1);
+        while (s[i])
+            i = (i + 1) & (nslots - 1);
+        s[i] = (uint32_t)k + 1;
+    }
+    rsc_mem_free(w->m, w->slots, w->nslots * sizeof *w->slots);
+    w->slots = s;
+    w->nslots = nslots;
+    return 0;
+}
+
+/* Adds node (sa, sb, rt) reached from parent by byte c, unless known. */
+static rsc_status walk_add(rsc_xwalk *w, size_t max, uint32_t sa, uint32_t sb, uint32_t rt,
+                           uint32_t parent, uint8_t c)
+{
+    if ((w->n + 1) * 2 > w->nslots && walk_rehash(w, w->nslots ? w->nslots * 2 : 256) != 0)
+        return RSC_E_NOMEM;
+    size_t h = hash_node(sa, sb, rt) & (w->nslots - 1);
+    for (; w->slots[h]; h = (h + 1) & (w->nslots - 1)) {
+        const xnode *q = &w->nd[w->slots[h] - 1];
+        if (q->sa == sa && q->sb == sb && q->rt == rt)
+            return RSC_OK;
+    }
+    if (w->n >= max)
+        return RSC_E_LIMIT;
+    if (rsc_mem_grow(w->m, (void **)&w->nd, sizeof *w->nd, &w->cap, w->n + 1) != 0)
+        return RSC_E_NOMEM;
+    xnode *q = &w->nd[w->n];
+    q->sa = sa, q->sb = sb, q->rt = (uint8_t)rt, q->parent = parent, q->byte = c;
+    w->slots[h] = (uint32_t)w->n + 1;
+    w->n++;
+    return RSC_OK;
+}
+
+static int forbidden(int rfc, unsigned c)
+{
+    return c == 0 || c == '#' || (rfc && c >= 0x80);
+}
+
+/* A byte for "every other byte": readable when one is free. */
+static int other_byte(const uint8_t *used, int rfc, unsigned avoid)
+{
+    static const char nice[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-_.~";
+    for (const char *p = nice; *p; p++)
+        if (!used[(uint8_t)*p] && (uint8_t)*p != avoid)
+            return (uint8_t)*p;
+    for (unsigned c = 1; c < 256; c++)
+        if (!used[c] && c != avoid && !forbidden(rfc, c))
+            return (int)c;
+    return -1;
+}
+
+rsc_status rsc_xwalk_run(rsc_mem *m, rsc_xdfa *a, rsc_xdfa *b, int rfc, size_t max_nodes,
+                         rsc_xvisit_fn fn, void *ud, rsc_xwalk **walk)
+{
+    if (walk)
+        *walk = NULL;
+    rsc_xwalk *w = rsc_mem_calloc(m, 1, sizeof *w);
+    if (!w)
+        return RSC_E_NOMEM;
+    w->m = m;
+    size_t max = max_nodes ? max_nodes : RSC_X_DEFAULT_NODES;
+    uint32_t sa, sb = 0;
+    rsc_status st = rsc_xdfa_step(a, rsc_xdfa_start(a), '/', &sa);
+    if (st == RSC_OK && b)
+        st = rsc_xdfa_step(b, rsc_xdfa_start(b), '/', &sb);
+    if (st == RSC_OK)
+        st = walk_add(w, max, sa, sb, rfc ? 1 : RT_OFF, UINT32_MAX, '/');
+    for (size_t i = 0; st == RSC_OK && i < w->n; i++) {
+        const xnode q = w->nd[i];
+        int v = fn(ud, w, (uint32_t)i, q.sa, q.sb, rfc && q.rt == 11);
+        if (v > 0)
+            break;
+        if (v < 0) {
+            st = (rsc_status)-v;
+            break;
+        }
+        rsc_xmoves ma, mb = {q.sb, 0, NULL};
+        if ((st = rsc_xdfa_moves(a, q.sa, &ma)) != RSC_OK)
+            break;
+        if (b && (st = rsc_xdfa_moves(b, q.sb, &mb)) != RSC_OK)
+            break;
+        uint8_t used[256];
+        memset(used, 0, sizeof used);
+        unsigned want = q.rt < 11 ? (uint8_t)robots_path[q.rt] : 256;
+        uint32_t ia = 0, ib = 0;
+        while (st == RSC_OK && (ia < ma.n || ib < mb.n)) {
+            uint32_t ca = ia < ma.n ? ma.pairs[2 * ia] : 256;
+            uint32_t cb = ib < mb.n ? mb.pairs[2 * ib] : 256;
+            uint32_t c = ca < cb ? ca : cb;
+            uint32_t ta = ma.other, tb = mb.other;
+            if (ca == c)
+                ta = ma.pairs[2 * ia++ + 1];
+            if (cb == c)
+                tb = mb.pairs[2 * ib++ + 1];
+            used[c] = 1;
+            if (forbidden(rfc, c))
+                continue;
+            st = walk_add(w, max, ta, tb, c == want ? q.rt + 1u : RT_OFF, (uint32_t)i, (uint8_t)c);
+        }
+        if (st != RSC_OK)
+            break;
+        for (unsigned c = 0; c < 256; c++)
+            used[c] |= (uint8_t)forbidden(rfc, c);
+        int o = other_byte(used, rfc, want);
+        if (o >= 0)
+            st = walk_add(w, max, ma.other, mb.other, RT_OFF, (uint32_t)i, (uint8_t)o);
+        else if (want < 256 && !used[want]) /* the only byte left */
+            st = walk_add(w, max, ma.other, mb.other, q.rt + 1u, (uint32_t)i, (uint8_t)want);
+    }
+    if (walk)
+        *walk = w;
+    else
+        rsc_xwalk_free(w);
+    return st;
+}
+
+size_t rsc_xwalk_nodes(const rsc_xwalk *w)
+{
+    return w ? w->n : 0;
+}
+
+size_t rsc_xwalk_path(const rsc_xwalk *w, uint32_t node, uint8_t *buf, size_t cap)
+{
+    size_t len = 0;
+    for (uint32_t k = node; k != UINT32_MAX; k = w->nd[k].parent)
+        len++;
+    if (len > cap)
+        return len;
+    size_t i = len;
+    for (uint32_t k = node; k != UINT32_MAX; k = w->nd[k].parent)
+        buf[--i] = w->nd[k].byte;
+    return len;
+}
+
+void rsc_xwalk_free(rsc_xwalk *w)
+{
+    if (!w)
+        return;
+    rsc_mem_free(w->m, w->nd, w->cap * sizeof *w->nd);
+    rsc_mem_free(w->m, w->slots, w->nslots * sizeof *w->slots);
+    rsc_mem_free(w->m, w, sizeof *w);
+}

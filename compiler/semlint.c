@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Semantic lint (rsc_semlint): what the syntax lint (lint.c) cannot see.
+ * Dead rules are found exactly: the IR is compiled with nothing pruned,
+ * each distinct rule set of the blob is explored (explore.h, RSC_X_RANK)
+ * and a rule is live when some reachable path is decided by it in some
+ * selection its group is part of. The proof sketch of a dead rule names a
+ * single higher-ranked rule whose paths include all of its own when there
+ * is one (a duplicate, an equivalent or a shadowing rule), checked by
+ * exploring the two rules together. Directive values are judged by the
+ * runtime's own parsers (rsc_crawl_delay, rsc_request_rate) on a one-group
+ * file, so lint and crawlers never disagree about what is valid. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+#include "format.h"
+#include "program.h"
+#include "robotsc/compiler.h"
+
+static const char *const sl_names[RSC_SL_COUNT] = {
+#define RSC_X_(e, n, s, m) n,
+    RSC_SEMLINTS(RSC_X_)
+#undef RSC_X_
+};
+static const char *const sl_messages[RSC_SL_COUNT] = {
+#define RSC_X_(e, n, s, m) m,
+    RSC_SEMLINTS(RSC_X_)
+#undef RSC_X_
+};
+static const int sl_severity[RSC_SL_COUNT] = {
+#define RSC_X_(e, n, s, m) s,
+    RSC_SEMLINTS(RSC_X_)
+#undef RSC_X_
+};
+
+const char *rsc_semlint_name(int c)
+{
+    return c >= 0 && c < RSC_SL_COUNT ? sl_names[c] : NULL;
+}
+const char *rsc_semlint_message(int c)
+{
+    return c >= 0 && c < RSC_SL_COUNT ? sl_messages[c] : NULL;
+}
+int rsc_semlint_severity(int c)
+{
+    return c >= 0 && c < RSC_SL_COUNT ? sl_severity[c] : 0;
+}
+
+/* ---- collected diagnostics, reported in line order ---------------------------- */
+
+typedef struct sdiag {
+    uint32_t seq;
+    int code;
+    uint32_t line, other;
+    char detail[240];
+} sdiag;
+
+typedef struct sl {
+    rsc_mem m;
+    const rsc_ir *ir;
+    const rsc_explore_options *opt;
+    sdiag *d;
+    size_t n, cap;
+} sl;
+
+static int add(sl *s, int code, uint32_t line, uint32_t other, const char *fmt, const char *a, size_t an)
+{
+    if (rsc_mem_grow(&s->m, (void **)&s->d, sizeof *s->d, &s->cap, s->n + 1) != 0)
+        return -1;
+    sdiag *x = &s->d[s->n++];
+    x->seq = (uint32_t)s->n;
+    x->code = code, x->line = line, x->other = other;
+    x->detail[0] = 0;
+    if (fmt) {
+        char v[160];
+        size_t k = 0;
+        for (size_t i = 0; i < an && k + 5 < sizeof v; i++) { /* printable, else \xHH */
+            unsigned char c = (unsigned char)a[i];
+            if (c >= 0x20 && c < 0x7f)
+                v[k++] = (char)c;
+            else
+                k += (size_t)snprintf(v + k, 5, "\\x%02X", c);
+        }
+        v[k] = 0;
+        snprintf(x->detail, sizeof x->detail, fmt, v);
+    }
+    return 0;
+}
+
+static int ieq(const char *a, size_t n, const char *lit)
+{
+    size_t l = strlen(lit);
+    if (n != l)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = a[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c + 32);
+        if (c != lit[i])
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the runtime accepts value as the directive key (a one-group file). */
+static int value_valid(const char *key, rsc_str v)
+{
+    char body[600];
+    for (size_t i = 0; i < v.len; i++)
+        if (v.ptr[i] == '\n' || v.ptr[i] == '\r' || v.ptr[i] == '#' || v.ptr[i] == 0)
+            return 0;
+    if (v.len > 400)
+        return 0;
+    int n = snprintf(body, sizeof body, "user-agent: a\n%s: %.*s\n", key, (int)v.len, v.ptr);
+    rsc_blob b = {NULL, 0};
+    rsc_program p;
+    rsc_selection s;
+    rsc_bytes a = {"a", 1};
+    int ok = 0;
+    if (rsc_compile(body, (size_t)n, NULL, &b) == RSC_OK && rsc_load(&p, b.data, b.size, NULL) == RSC_OK &&
+        rsc_select(&p, &a, 1, &s) == RSC_OK) {
+        double sec;
+        uint32_t req;
+        ok = key[0] == 'c' ? rsc_crawl_delay(&s, &sec) : rsc_request_rate(&s, &req, &sec);
+    }
+    rsc_blob_free(&b, NULL);
+    return ok;
+}
+
+static int record_checks(sl *s)
+{
+    const rsc_ir *ir = s->ir;
+    for (size_t i = 0; i < ir->n_agents; i++)
+        if (ir->agents[i].raw.len == 0 && add(s, RSC_SL_EMPTY_AGENT, ir->agents[i].line, 0, NULL, NULL, 0))
+            return -1;
+    for (size_t g = 0; g < ir->n_groups; g++) {
+        const rsc_group *gr = &ir->groups[g];
+        int selectable = 0;
+        for (uint32_t k = gr->first_agent; k < gr->first_agent + gr->n_agents; k++)
+            selectable |= ir->agents[k].global || ir->agents[k].token.len > 0;
+        if (!selectable && add(s, RSC_SL_UNSELECTABLE_GROUP, gr->line, 0, NULL, NULL, 0))
+            return -1;
+    }
+    static const char *const unsupported[] = {"noindex", "nofollow", "noarchive", "host", "clean-param",
+                                              "unavailable_after", "noimageindex", "nosnippet"};
+    for (size_t i = 0; i < ir->n_directives; i++) {
+        const rsc_directive *d = &ir->directives[i];
+        int r = 0;
+        if (ieq(d->key.ptr, d->key.len, "crawl-delay")) {
+            if (!value_valid("crawl-delay", d->raw))
+                r = add(s, RSC_SL_BAD_CRAWL_DELAY, d->line, 0, "'%s'", d->raw.ptr, d->raw.len);
+        } else if (ieq(d->key.ptr, d->key.len, "request-rate")) {
+            if (!value_valid("request-rate", d->raw))
+                r = add(s, RSC_SL_BAD_REQUEST_RATE, d->line, 0, "'%s'", d->raw.ptr, d->raw.len);
+        } else {
+            for (size_t u = 0; u < sizeof unsupported / sizeof *unsupported; u++)
+                if (ieq(d->key.ptr, d->key.len, unsupported[u]))
+                    r = add(s, RSC_SL_UNSUPPORTED, d->line, 0, "%s", d->key.ptr, d->key.len);
+        }
+        if (r)
+            return -1;
+    }
+    for (size_t i = 0; i < ir->n_sitemaps; i++) {
+        rsc_str u = ir->sitemaps[i].url;
+        size_t k = u.len >= 7 && ieq(u.ptr, 7, "http://") ? 7 : u.len >= 8 && ieq(u.ptr, 8, "https://") ? 8 : 0;
+        int ok = k > 0 && u.len > k && u.ptr[k] != '/';
+        for (size_t j = 0; j < u.len && ok; j++)
+            ok = (unsigned char)u.ptr[j] > 0x20 && (unsigned char)u.ptr[j] != 0x7f;
+        if (!ok && add(s, RSC_SL_SITEMAP_NOT_URL, ir->sitemaps[i].line, 0, "'%s'", u.ptr, u.len))
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- dead rules ------------------------------------------------------------- */
+
+typedef struct live_ctx {
+    rsc_xdfa *x;
+    uint8_t *decides; /* per rule of the list */
+} live_ctx;
+
+static int live_visit(void *ud, rsc_xwalk *w, uint32_t node, uint32_t sa, uint32_t sb, int exempt)
+{
+    live_ctx *c = ud;
+    int allowed;
+    (void)w, (void)node, (void)sb;
+    int32_t e = rsc_xdfa_end(c->x, sa, &allowed);
+    if (e >= 0 && !exempt)
+        c->decides[e] = 1;
+    return 0;
+}
+
+/* Whether every path rule a matches is matched by rule b too (in pair[0],
+ * pair[1]: ranks 1 and 2). -1: unknown (budget). */
+static int covers(rsc_mem *m, const rsc_xrule *a, const rsc_xrule *b, int rfc)
+{
+    rsc_xrule pair[2] = {*a, *b};
+    pair[0].rank = 1, pair[1].rank = 2;
+    rsc_xdfa *x = NULL;
+    uint8_t dec[2] = {0, 0};
+    rsc_status st = rsc_xdfa_new(m, pair, 2, RSC_X_RANK, 4096, 1u << 20, &x);
+    if (st == RSC_OK) {
+        live_ctx c = {x, dec};
+        st = rsc_xwalk_run(m, x, NULL, rfc, 4096, live_visit, &c, NULL);
+    }
+    rsc_xdfa_free(x);
+    return st != RSC_OK ? -1 : !dec[0];
+}
+
+static int same_text(const rsc_xrule *a, const rsc_xrule *b)
+{
+    return a->len == b->len && a->anchored == b->anchored && memcmp(a->bytes, b->bytes, a->len) == 0;
+}
+
+static void say_rule(char *buf, size_t cap, const rsc_xrule *w)
+{
+    char v[120];
+    size_t k = 0;
+    for (uint32_t i = 0; i < w->len && k + 6 < sizeof v; i++) {
+        unsigned char c = w->bytes[i];
+        if (c >= 0x20 && c < 0x7f)
+            v[k++] = (char)c;
+        else
+            k += (size_t)snprintf(v + k, 5, "\\x%02X", c);
+    }
+    if (w->anchored)
+        v[k++] = '$';
+    v[k] = 0;
+    snprintf(buf, cap, "line %u, %s: %s", w->line, w->allow ? "Allow" : "Disallow", v);
+}
+
+/* The proof sketch of dead rule (IR rule ru) in a rule list. */
+static int sketch(sl *s, const rsc_rule *ru, const rsc_xrule *list, size_t n, int rfc)
+{
+    /* its entry: the longest with its line (not an index.html extra) */
+    const rsc_xrule *r = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (list[i].line == ru->line && (!r || list[i].len > r->len))
+            r = &list[i];
+    char who[200];
+    rsc_xrule own;
+    if (!r) {
+        /* not in the programs at all: a trie node keeps the best rank of
+         * the rules ending there (a duplicate, or "/a" beside "/a*"); the
+         * rule as written stands in for the sketch */
+        size_t pl = ru->pattern.len;
+        memset(&own, 0, sizeof own);
+        own.anchored = pl > 1 && ru->pattern.ptr[pl - 1] == '$';
+        own.bytes = (const uint8_t *)ru->pattern.ptr;
+        own.len = (uint32_t)(pl - own.anchored);
+        own.allow = ru->allow;
+        own.line = ru->line;
+        own.rank = 0; /* below every rule of the list: any may win */
+        for (size_t i = 0; i < n; i++) /* an equal-or-better rank: priority, then allow, then line */
+            if (list[i].line < ru->line && same_text(&list[i], &own) && list[i].allow == own.allow) {
+                say_rule(who, sizeof who, &list[i]);
+                return add(s, RSC_SL_DEAD_RULE, ru->line, list[i].line, "duplicate of %s", who, strlen(who));
+            }
+        r = &own;
+    }
+    size_t tried = 0;
+    for (size_t i = 0; i < n && tried < 64; i++) {
+        const rsc_xrule *w = &list[i];
+        if (w->rank <= r->rank || w->line == r->line)
+            continue;
+        if (r == &own) { /* outranks it? (E.6, E.7: priority, allow, earlier line) */
+            uint32_t pw = w->len + w->anchored, pr = r->len + r->anchored;
+            int better = pw != pr ? pw > pr : w->allow != r->allow ? w->allow : w->line < r->line;
+            if (!better)
+                continue;
+        }
+        /* literal prefixes that disagree: no path matches both */
+        size_t k = 0;
+        while (k < r->len && k < w->len && r->bytes[k] != '*' && w->bytes[k] != '*' && r->bytes[k] == w->bytes[k])
+            k++;
+        if (k < r->len && k < w->len && r->bytes[k] != '*' && w->bytes[k] != '*')
+            continue;
+        tried++;
+        if (covers(&s->m, r, w, rfc) != 1)
+            continue;
+        say_rule(who, sizeof who, w);
+        const char *fmt;
+        if (same_text(r, w))
+            fmt = "duplicate of %s";
+        else if (covers(&s->m, w, r, rfc) == 1)
+            fmt = "equivalent to %s, which outranks it";
+        else if (w->allow != r->allow)
+            fmt = "shadowed by %s of the other kind, which matches every path it matches and outranks it";
+        else
+            fmt = "shadowed by %s, which matches every path it matches and outranks it";
+        return add(s, RSC_SL_DEAD_RULE, ru->line, w->line, fmt, who, strlen(who));
+    }
+    return add(s, RSC_SL_DEAD_RULE, ru->line, 0,
+               "every path it matches is decided by higher-ranked rules (no single one covers it)%s", "", 0);
+}
+
+/* The AGENTS row of a token (lower-cased compare), or -1. */
+static int64_t agent_row(const rsc_program *p, rsc_str tok)
+{
+    for (uint32_t i = 0; i < PRIV(p, P_AGENTS_N); i++) {
+        rsc_bytes t;
+        rsc_blob_agent(p, i, &t);
+        if (t.len == tok.len) {
+            size_t j = 0;
+            for (; j < t.len; j++) {
+                char c = tok.ptr[j];
+                if (c >= 'A' && c <= 'Z')
+                    c = (char)(c + 32);
+                if (c != t.ptr[j])
+                    break;
+            }
+            if (j == t.len)
+                return i;
+        }
+    }
+    return -1;
+}
+
+static rsc_status dead_rules(sl *s)
+{
+    const rsc_ir *ir = s->ir;
+    rsc_compile_options co;
+    memset(&co, 0, sizeof co);
+    co.profile = ir->profile;
+    co.no_prune = 1;
+    rsc_blob blob = {NULL, 0};
+    rsc_program p;
+    rsc_status st = rsc_compile_ir(ir, &co, &blob);
+    if (st == RSC_OK && rsc_load(&p, blob.data, blob.size, NULL) != RSC_OK)
+        st = RSC_E_CORRUPT;
+    if (st != RSC_OK) {
+        rsc_blob_free(&blob, &co);
+        return st == RSC_E_NOMEM ? st : RSC_OK; /* nothing to say about a file over the limits */
+    }
+    const int rfc = ir->profile == RSC_PROFILE_RFC;
+    uint32_t nsets = PRIV(&p, P_SETS) ? PRIV(&p, P_SETS_N) : PRIV(&p, P_PROGS_N);
+    /* per set: 0 not analysed, 1 done, 2 over budget */
+    uint8_t *state = rsc_mem_calloc(&s->m, (size_t)nsets + 1, 1);
+    /* per line: 1 live somewhere, 2 unknown somewhere */
+    size_t nlines = ir->n_lines + 2;
+    uint8_t *live = rsc_mem_calloc(&s->m, nlines, 1);
+    uint32_t *first_set = rsc_mem_calloc(&s->m, ir->n_groups + 1, sizeof *first_set);
+    if (!state || !live || !first_set)
+        st = RSC_E_NOMEM;
+    /* the sets of each group's selections */
+    for (size_t g = 0; st == RSC_OK && g < ir->n_groups; g++) {
+        const rsc_group *gr = &ir->groups[g];
+        first_set[g] = UINT32_MAX;
+        for (uint32_t k = gr->first_agent; st == RSC_OK && k < gr->first_agent + gr->n_agents; k++) {
+            const rsc_agent *ag = &ir->agents[k];
+            int64_t set = -1;
+            if (ag->global)
+                set = PRIV(&p, P_GLOBAL) ? (int64_t)PRIV(&p, P_GLOBAL) - 1 : -1;
+            else if (ag->token.len) {
+                int64_t row = agent_row(&p, ag->token);
+                set = row >= 0 ? (int64_t)rsc_tab(&p, P_AGENTS, (uint32_t)row, 2) : -1;
+            }
+            if (set < 0 || (uint32_t)set >= nsets)
+                continue;
+            if (first_set[g] == UINT32_MAX)
+                first_set[g] = (uint32_t)set;
+            if (state[set])
+                continue;
+            rsc_xrule *list = NULL;
+            size_t n = 0;
+            uint32_t sid = (uint32_t)set;
+            st = rsc_xrules_of_sets(&s->m, &p, &sid, 1, &list, &n);
+            rsc_xdfa *x = NULL;
+            uint8_t *dec = st == RSC_OK ? rsc_mem_calloc(&s->m, n + 1, 1) : NULL;
+            if (st == RSC_OK && !dec)
+                st = RSC_E_NOMEM;
+            size_t budget = s->opt && s->opt->max_states ? s->opt->max_states : RSC_X_DEFAULT_NODES;
+            if (st == RSC_OK)
+                st = rsc_xdfa_new(&s->m, list, n, RSC_X_RANK, 2 * budget + 16, s->opt ? s->opt->max_words : 0, &x);
+            if (st == RSC_OK) {
+                live_ctx c = {x, dec};
+                st = rsc_xwalk_run(&s->m, x, NULL, rfc, budget, live_visit, &c, NULL);
+            }
+            state[set] = st == RSC_OK ? 1 : 2;
+            if (st == RSC_E_LIMIT) {
+                st = add(s, RSC_SL_BUDGET, gr->line, 0, NULL, NULL, 0) ? RSC_E_NOMEM : RSC_OK;
+                for (size_t i = 0; i < n; i++)
+                    if (list[i].line < nlines)
+                        live[list[i].line] |= 2;
+            }
+            for (size_t i = 0; st == RSC_OK && i < n; i++)
+                if (dec[i] && list[i].line < nlines)
+                    live[list[i].line] |= 1;
+            rsc_xdfa_free(x);
+            rsc_mem_free(&s->m, dec, n + 1);
+            rsc_mem_free(&s->m, list, (n + 1) * sizeof *list);
+        }
+    }
+    /* every rule that could match, of a selectable group: live, unknown or dead */
+    rsc_xrule *list = NULL; /* the rules of set list_sid, kept for the next dead rule */
+    size_t n = 0;
+    uint32_t list_sid = UINT32_MAX;
+    for (size_t g = 0; st == RSC_OK && g < ir->n_groups; g++) {
+        const rsc_group *gr = &ir->groups[g];
+        if (first_set[g] == UINT32_MAX)
+            continue;
+        for (uint32_t k = gr->first_rule; st == RSC_OK && k < gr->first_rule + gr->n_rules; k++) {
+            const rsc_rule *ru = &ir->rules[k];
+            rsc_str pt = ru->pattern;
+            if (pt.len == 0 || (pt.ptr[0] != '/' && pt.ptr[0] != '*') || ru->line >= nlines || live[ru->line])
+                continue; /* empty (E.5) or never matching (the syntax lint's dead-pattern) */
+            /* a rule that decides in no set is dead in all: the sketch
+             * comes from its group's first set */
+            uint32_t sid = first_set[g];
+            if (sid != list_sid) {
+                rsc_mem_free(&s->m, list, (n + 1) * sizeof *list);
+                list = NULL, n = 0, list_sid = UINT32_MAX;
+                st = rsc_xrules_of_sets(&s->m, &p, &sid, 1, &list, &n);
+                if (st == RSC_OK)
+                    list_sid = sid;
+            }
+            if (st == RSC_OK && sketch(s, ru, list, n, rfc) != 0)
+                st = RSC_E_NOMEM;
+        }
+    }
+    rsc_mem_free(&s->m, list, (n + 1) * sizeof *list);
+    rsc_mem_free(&s->m, state, (size_t)nsets + 1);
+    rsc_mem_free(&s->m, live, nlines);
+    rsc_mem_free(&s->m, first_set, (ir->n_groups + 1) * sizeof *first_set);
+    rsc_blob_free(&blob, &co);
+    return st;
+}
+
+static int cmp_diag(const void *a, const void *b)
+{
+    const sdiag *x = a, *y = b;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+rsc_status rsc_semlint(const rsc_ir *ir, const rsc_explore_options *opt, rsc_semdiag_fn fn, void *ud)
+{
+    if (!ir || !fn)
+        return RSC_E_ARG;
+    sl s;
+    memset(&s, 0, sizeof s);
+    rsc_mem_init(&s.m, opt ? opt->alloc : NULL, opt ? opt->alloc_ud : NULL);
+    s.ir = ir;
+    s.opt = opt;
+    rsc_status st = record_checks(&s) ? RSC_E_NOMEM : RSC_OK;
+    if (st == RSC_OK)
+        st = dead_rules(&s);
+    if (st == RSC_OK) {
+        if (s.n)
+            qsort(s.d, s.n, sizeof *s.d, cmp_diag); /* line order, then as found */
+        for (size_t i = 0; i < s.n; i++) {
+            rsc_semdiag d = {s.d[i].code, s.d[i].line, s.d[i].other, s.d[i].detail, strlen(s.d[i].detail)};
+            fn(ud, &d);
+        }
+    }
+    rsc_mem_free(&s.m, s.d, s.cap * sizeof *s.d);
+    return st;
+}
