@@ -79,19 +79,10 @@ static void free_input(input *in)
 
 /* ---- output helpers ------------------------------------------------------- */
 
+/* JSON strings hold bytes: cli/util.c's writer, as check and info use. */
 static void json_str(const char *s, size_t n)
 {
-    putchar('"');
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20 || c >= 0x7f)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
+    rsc_cli_json_str(stdout, s, n);
 }
 
 static const char *verdict(int allowed)

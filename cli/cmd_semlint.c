@@ -57,19 +57,10 @@ int rsc_cli_lint_opts(int *argc, char **argv, rsc_cli_lintopts *o)
     return 0;
 }
 
+/* JSON strings hold bytes: cli/util.c's writer, as check and info use. */
 static void json_str(const char *s, size_t n)
 {
-    putchar('"');
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20 || c >= 0x7f)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
+    rsc_cli_json_str(stdout, s, n);
 }
 
 typedef struct rep {
