@@ -1,0 +1,572 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The DFA engine (docs/DFA.md): a selection's rules determinised into one
+ * automaton, built from the verified blob into memory the caller owns
+ * (runtime.h, rsc_dfa_build), then run one table load a path byte until
+ * the verdict is decided.
+ *
+ * Construction is a subset construction over rule positions with the
+ * ranks folded in. A state is (L, v): L the positions of the rules still
+ * alive, v the verdict of the best rule matched so far (allowed when
+ * none). Every rule of L outranks that rule, so the answer from there on
+ * is v unless a rule of L matches, and the best rank itself need not be
+ * kept. When a rule matches, the rules it outranks leave L. A rule of
+ * verdict v that ranks below every rule of L of the other verdict can no
+ * longer change the answer either (if one of those matches it is beaten,
+ * if none does the answer is v with it or without it): it leaves too.
+ * Positions are numbered rule by rule in rank order, so both cuts drop a
+ * prefix of the sorted L, and an empty L is final: the answer is v.
+ *
+ * The builder writes every state and entry itself and checks each index
+ * it stores against the room it has; rsc_dfa_attach() checks a whole DFA
+ * again (tests run it on every one built). Build time and memory are
+ * bounded by the caller's buffer: a rule set whose DFA does not fit, or
+ * whose construction would take more than a fixed work per buffer byte,
+ * is refused (RSC_E_LIMIT) and keeps the programs' engine. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "codec.h"
+#include "dfa.h"
+#include "format.h"
+#include "program.h"
+#include "robotsc/runtime.h"
+
+#ifdef RSC_COUNT_STEPS
+extern size_t rsc_steps;
+#define DFA_STEPS(n) (rsc_steps += (n))
+#else
+#define DFA_STEPS(n) ((void)0)
+#endif
+
+#define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
+
+/* ---- Running ------------------------------------------------------------ */
+
+static inline uint32_t entry(const rsc_dfa *d, uint32_t i)
+{
+    const uint8_t *rows = (const uint8_t *)d + RSC_DFA_HEAD;
+    if (d->wide) {
+        uint32_t e;
+        memcpy(&e, rows + (size_t)i * 4, 4);
+        return e;
+    }
+    uint16_t e;
+    memcpy(&e, rows + (size_t)i * 2, 2);
+    return e;
+}
+
+/* The moves over p[0..n) from entry s; a NUL or term byte is class 0, whose
+ * entry is always a verdict, so the loop stops there by itself. */
+#define RUN(T)                                                                  \
+    static uint32_t run_##T(const rsc_dfa *d, const uint8_t *cls, uint32_t s,   \
+                            const uint8_t *p, size_t n)                         \
+    {                                                                           \
+        const T *row = (const T *)(const void *)((const uint8_t *)d + RSC_DFA_HEAD); \
+        const uint32_t lim = d->lim;                                            \
+        size_t i = 0;                                                           \
+        while (i < n && s < lim)                                                \
+            s = row[s + cls[p[i++]]];                                           \
+        DFA_STEPS(i + 1);                                                       \
+        return s < lim ? row[s] : s;                                            \
+    }
+RUN(uint16_t)
+RUN(uint32_t)
+#undef RUN
+
+/* rfc: the path normalised as match.c's source does (FORMAT.md, Matching),
+ * and a normalised path of exactly "/robots.txt" allowed (RFC 9309 2.2.2),
+ * which the moves cannot stop early for. */
+static int rfc_verdict(const rsc_dfa *d, const uint8_t *cls, const uint8_t *p, size_t n,
+                       uint8_t term, int slash)
+{
+    static const char rt[] = "/robots.txt";
+    const uint32_t lim = d->lim;
+    uint32_t s = d->start;
+    size_t rk = 0, steps = 0;
+    int rob = 1; /* the bytes so far are rt[0..rk) */
+    uint8_t out[3] = {'/', 0, 0};
+    unsigned k = slash ? 1 : 0;
+    size_t i = 0;
+    for (;;) {
+        for (unsigned j = 0; j < k; j++) {
+            uint8_t c = out[j];
+            if (rob)
+                rob = rk < sizeof rt - 1 && c == (uint8_t)rt[rk], rk++;
+            if (s < lim)
+                s = entry(d, s + cls[c]), steps++;
+        }
+        if (i == n || (s >= lim && !rob))
+            break;
+        uint8_t b = p[i];
+        if (b == 0 || b == term)
+            break;
+        if (b >= 0x80 || b == '%') {
+            size_t used;
+            k = rsc_pct_normal(p + i, n - i, out, &used);
+            i += used;
+        } else {
+            out[0] = b, k = 1, i++;
+        }
+    }
+    DFA_STEPS(steps + 1);
+    if (rob && rk == sizeof rt - 1)
+        return 1;
+    if (s < lim)
+        s = entry(d, s);
+    return s == lim;
+}
+
+int rsc_dfa_verdict(const rsc_dfa *d, const uint8_t *p, size_t n, uint8_t term, int slash)
+{
+    const uint8_t *cls = d->cls[term == '#'];
+    if (d->rfc)
+        return rfc_verdict(d, cls, p, n, term, slash);
+    uint32_t s = d->start;
+    if (slash && s < d->lim)
+        s = entry(d, s + cls['/']);
+    s = d->wide ? run_uint32_t(d, cls, s, p, n) : run_uint16_t(d, cls, s, p, n);
+    return s == d->lim;
+}
+
+/* ---- Building ----------------------------------------------------------- */
+
+#define FIN_A 0xfffffff0u /* final, allowed (while building)           */
+#define FIN_D 0xfffffff1u /* final, disallowed                         */
+#define NO_ROOM 0xffffffffu
+#define P_STAR 0x100u  /* a '*': it stays, and the next position is live */
+#define P_DONE 0x200u  /* an end-anchored rule's end: matches at the end */
+#define P_MATCH 0x400u /* a rule's end: the rule matches                */
+#define MAX_STATES (1u << 22)
+#define WORK_PER_BYTE 16u /* construction steps allowed per buffer byte */
+
+typedef struct bld {
+    uint8_t *buf;
+    size_t top, rows_end; /* scratch is buf[top..), rows buf[HEAD..rows_end) */
+    uint64_t work, work_cap;
+    uint32_t ncls, nrules, npos;
+    const uint8_t *rv;    /* per rule (rank order): 1 when it allows       */
+    uint16_t *pcode;      /* per position: its class, or P_*               */
+    uint32_t *prule;      /* per position: its rule                        */
+    uint32_t n, cap;      /* states, and the most there is room for       */
+    uint32_t *meta;       /* per state: its record's offset in buf         */
+    uint32_t *hash, hmask;
+    uint32_t *star, *lit, *tmp; /* per-state lists, up to 2 npos + 2 each  */
+    uint32_t cnt[257];
+} bld;
+
+static void *take(bld *b, size_t n)
+{
+    n = ALIGN8(n);
+    if (b->top < b->rows_end || b->top - b->rows_end < n)
+        return NULL;
+    b->top -= n;
+    return b->buf + b->top;
+}
+
+/* A state's record: [len | v << 31, hash, positions...]. */
+static const uint32_t *rec_of(const bld *b, uint32_t id)
+{
+    return (const uint32_t *)(const void *)(b->buf + b->meta[id]);
+}
+
+static uint32_t *row_of(const bld *b, uint32_t id)
+{
+    return (uint32_t *)(void *)(b->buf + RSC_DFA_HEAD) + (size_t)id * b->ncls;
+}
+
+/* The state (s[0..n), v), added when new: its id, a final code, or NO_ROOM. */
+static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
+{
+    if (n == 0)
+        return v ? FIN_A : FIN_D;
+    uint32_t h = 2166136261u ^ v;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 16777619u;
+    b->work += n;
+    const uint32_t head = n | v << 31;
+    uint32_t i = h & b->hmask;
+    for (; b->hash[i]; i = (i + 1) & b->hmask) {
+        const uint32_t *r = rec_of(b, b->hash[i] - 1);
+        if (r[0] == head && r[1] == h && memcmp(r + 2, s, (size_t)n * 4) == 0)
+            return b->hash[i] - 1;
+    }
+    if (b->n == b->cap)
+        return NO_ROOM;
+    b->rows_end += (size_t)b->ncls * 4;
+    uint32_t *r = take(b, ((size_t)n + 2) * 4);
+    if (!r)
+        return NO_ROOM;
+    r[0] = head, r[1] = h;
+    memcpy(r + 2, s, (size_t)n * 4);
+    b->meta[b->n] = (uint32_t)((uint8_t *)r - b->buf);
+    b->hash[i] = b->n + 1;
+    return b->n++;
+}
+
+/* The state of the sorted positions t[0..n) after a move, the best match
+ * so far having verdict v: the rules a match outranks leave, then those of
+ * verdict v below every rule of the other verdict. */
+static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v)
+{
+    uint32_t from = 0;
+    for (uint32_t i = n; i-- > 0;)
+        if (b->pcode[t[i]] & P_MATCH) { /* a rule's last position: the rest is above it */
+            v = b->rv[b->prule[t[i]]];
+            from = i + 1;
+            break;
+        }
+    while (from < n && b->rv[b->prule[t[from]]] == v)
+        from++;
+    b->work += n;
+    return intern(b, t + from, n - from, v);
+}
+
+/* Adds position p and, after a '*', the one past it (never an end: a
+ * rule's trailing '*'s were dropped), keeping t sorted and unique. */
+static inline void put(uint32_t *t, uint32_t *n, uint32_t p)
+{
+    if (*n == 0 || t[*n - 1] < p)
+        t[(*n)++] = p;
+}
+
+/* Merges the sorted lists a and c into t, without repeats. */
+static uint32_t merge(uint32_t *t, const uint32_t *a, uint32_t na, const uint32_t *c, uint32_t nc)
+{
+    uint32_t i = 0, j = 0, n = 0;
+    while (i < na || j < nc) {
+        uint32_t x = j == nc || (i < na && a[i] <= c[j]) ? a[i++] : c[j++];
+        if (n == 0 || t[n - 1] != x)
+            t[n++] = x;
+    }
+    return n;
+}
+
+/* Fills state k's row. */
+static int expand(bld *b, uint32_t k)
+{
+    const uint32_t *r = rec_of(b, k);
+    const uint32_t n = r[0] & 0x7fffffffu, v = r[0] >> 31;
+    const uint32_t *L = r + 2;
+    uint32_t ns = 0, endv = v;
+    memset(b->cnt, 0, (size_t)b->ncls * sizeof b->cnt[0]);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = L[i], code = b->pcode[p];
+        if (code & P_STAR) {
+            put(b->star, &ns, p);
+            put(b->star, &ns, p + 1);
+        } else if (code & P_DONE) {
+            endv = b->rv[b->prule[p]]; /* the last one is the best */
+        } else {
+            b->cnt[code]++;
+        }
+    }
+    /* the literal positions by class, in order: a counting sort */
+    uint32_t sum = 0;
+    for (uint32_t c = 0; c < b->ncls; c++) {
+        uint32_t x = b->cnt[c];
+        b->cnt[c] = sum, sum += x;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t code = b->pcode[L[i]];
+        if (code < P_STAR)
+            b->lit[b->cnt[code]++] = L[i];
+    }
+    b->work += (uint64_t)n * 2 + b->ncls;
+    /* cnt[c] is now the end of class c's run */
+    uint32_t other = settle(b, b->star, ns, v); /* classes no position reads */
+    if (other == NO_ROOM)
+        return 0;
+    uint32_t *row = row_of(b, k); /* after interning: rows do not move */
+    row[0] = endv ? FIN_A : FIN_D;
+    uint32_t lo = 0;
+    for (uint32_t c = 1; c < b->ncls; c++) {
+        uint32_t hi = b->cnt[c], t = other;
+        if (hi > lo) {
+            uint32_t nn = 0;
+            uint32_t *next = b->tmp + 2 * (size_t)b->npos + 2; /* the second half */
+            for (uint32_t i = lo; i < hi; i++) {
+                uint32_t p = b->lit[i] + 1;
+                put(next, &nn, p);
+                if (b->pcode[p] & P_STAR)
+                    put(next, &nn, p + 1);
+            }
+            uint32_t m = merge(b->tmp, b->star, ns, next, nn);
+            b->work += m + nn;
+            t = settle(b, b->tmp, m, v);
+            if (t == NO_ROOM)
+                return 0;
+            row = row_of(b, k);
+        }
+        row[c] = t;
+        lo = hi;
+    }
+    return b->work <= b->work_cap;
+}
+
+/* Marks the ranks a program can give (its trie's Accept and End, its
+ * edges' Rank): the rules the DFA is built from. Ranks left out by the
+ * encoder can never decide. */
+static void mark_program(const uint8_t *q, uint64_t *bits)
+{
+    uint32_t tsize = rsc_uv(&q);
+    const uint8_t *p = q, *end = q + tsize;
+    while (p < end) { /* a verified trie tiles its bytes in preorder */
+        rsc_node x;
+        rsc_node_head(p, &x);
+        if (x.accept)
+            bits[(x.accept - 1) >> 6] |= 1ull << ((x.accept - 1) & 63);
+        if (x.end)
+            bits[(x.end - 1) >> 6] |= 1ull << ((x.end - 1) & 63);
+        p = rsc_node_next(&x);
+    }
+    rsc_ptab edges;
+    p = end;
+    uint32_t shape = rsc_uv(&p);
+    p = rsc_ptab_skip(p, RSC_ROOTS_COLS);
+    p = rsc_ptab_skip(p, RSC_OUTS_COLS);
+    p = rsc_ptab_skip(p, shape & RSC_SHAPE_LABELS ? RSC_STATES_COLS_LAB : RSC_STATES_COLS);
+    rsc_ptab_open(&edges, p, RSC_EDGES_COLS);
+    for (uint32_t e = 0; e < edges.n; e++) {
+        uint32_t rank = rsc_ptab_get(&edges, e, E_RANK);
+        if (rank)
+            bits[(rank - 1) >> 6] |= 1ull << ((rank - 1) & 63);
+    }
+}
+
+/* Rule r's match text, cut to what matters: a final '$' (spec E.3) read
+ * off into *anch, runs of '*' made one, trailing '*'s dropped (then a '$'
+ * changes nothing). Writes to out when not NULL; returns the length. */
+static uint32_t rule_text(const rsc_program *prog, uint32_t r, uint8_t *out, int *anch)
+{
+    const int rfc = rsc_program_profile(prog);
+    const uint8_t *t = STR(prog) + rsc_tab(prog, P_RULES, r, rfc ? 3 : 1);
+    uint32_t len = rsc_tab(prog, P_RULES, r, rfc ? 4 : 2), n = 0;
+    *anch = len > 0 && t[len - 1] == '$';
+    len -= (uint32_t)*anch;
+    uint32_t keep = 0; /* the length up to the last byte that is not '*' */
+    for (uint32_t i = 0; i < len; i++) {
+        if (t[i] == '*' && n > 0 && (out ? out[n - 1] == '*' : t[i - 1] == '*'))
+            continue;
+        if (out)
+            out[n] = t[i];
+        n++;
+        if (t[i] != '*')
+            keep = n;
+    }
+    if (keep < n)
+        *anch = 0;
+    return keep;
+}
+
+static int usable(const rsc_selection *sel)
+{
+    return sel && sel->prog && sel->prog->base && sel->n_roots <= RSC_MAX_SELECT;
+}
+
+rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *used)
+{
+    if (used)
+        *used = 0;
+    if (!usable(sel) || !buf || ((uintptr_t)buf & 7u))
+        return RSC_E_ARG;
+    sel->accel = NULL;
+    if (size > 0xfffffff8u)
+        size = 0xfffffff8u; /* offsets are u32 */
+    size &= ~(size_t)7u;
+    if (size < RSC_DFA_HEAD)
+        return RSC_E_LIMIT;
+    const rsc_program *prog = sel->prog;
+    bld b;
+    memset(&b, 0, sizeof b);
+    b.buf = buf, b.top = size, b.rows_end = RSC_DFA_HEAD;
+    b.work_cap = (uint64_t)size * WORK_PER_BYTE;
+    rsc_dfa *d = (rsc_dfa *)buf;
+    memset(d, 0, RSC_DFA_HEAD);
+
+    /* the rules: their ranks, from the programs */
+    const uint32_t nr = PRIV(prog, P_RULES_N);
+    uint64_t *bits = take(&b, ((size_t)nr / 64 + 1) * 8);
+    if (!bits)
+        return RSC_E_LIMIT;
+    memset(bits, 0, ((size_t)nr / 64 + 1) * 8);
+    for (uint32_t k = 0; k < sel->n_roots; k++)
+        mark_program(prog->base + sel->roots[k], bits);
+    uint64_t npos = 0;
+    uint8_t used_b[256];
+    memset(used_b, 0, sizeof used_b);
+    for (uint32_t r = 0; r < nr; r++)
+        if (bits[r >> 6] >> (r & 63) & 1) {
+            int anch;
+            npos += rule_text(prog, r, NULL, &anch) + 1u;
+            b.nrules++;
+        }
+    if (npos > 0x3fffffffu || npos * 24 > size)
+        return RSC_E_LIMIT;
+    b.npos = (uint32_t)npos;
+    uint8_t *rv = take(&b, b.nrules + 1);
+    b.pcode = take(&b, ((size_t)b.npos + 1) * 2);
+    b.prule = take(&b, ((size_t)b.npos + 1) * 4);
+    uint8_t *text = take(&b, (size_t)b.npos + 1);
+    if (!rv || !b.pcode || !b.prule || !text)
+        return RSC_E_LIMIT;
+    b.rv = rv;
+    /* positions, rule by rule in rank order; the texts' bytes */
+    uint32_t pos = 0, ri = 0;
+    for (uint32_t r = 0; r < nr; r++) {
+        if (!(bits[r >> 6] >> (r & 63) & 1))
+            continue;
+        int anch;
+        uint32_t len = rule_text(prog, r, text, &anch);
+        /* Priority 0 never decides (spec E.5): such a rule allows. */
+        rv[ri] = (rsc_tab(prog, P_RULES, r, 0) & 1) || rsc_tab(prog, P_RULES, r, 2) == 0;
+        for (uint32_t j = 0; j < len; j++) {
+            if (text[j] == 0 || text[j] == '#')
+                return RSC_E_LIMIT; /* bytes that end a path: never in an encoder's rule */
+            if (text[j] != '*')
+                used_b[text[j]] = 1;
+            b.pcode[pos + j] = text[j]; /* classes come next */
+            b.prule[pos + j] = ri;
+        }
+        for (uint32_t j = 0; j < len; j++)
+            if (text[j] == '*')
+                b.pcode[pos + j] = P_STAR;
+        b.pcode[pos + len] = anch ? P_DONE : P_MATCH;
+        b.prule[pos + len] = ri;
+        pos += len + 1, ri++;
+    }
+    /* byte classes: 0 the path's end, 1 every byte no rule names, then one
+     * for each byte a rule names */
+    uint32_t ncls = 2;
+    for (unsigned c = 0; c < 256; c++) {
+        d->cls[0][c] = used_b[c] ? (uint8_t)ncls : 1;
+        ncls += used_b[c];
+    }
+    if (ncls > 256)
+        return RSC_E_LIMIT; /* never: NUL and '#' are no rule's */
+    d->cls[0][0] = 0;
+    memcpy(d->cls[1], d->cls[0], 256);
+    d->cls[1]['#'] = 0;
+    b.ncls = ncls;
+    for (uint32_t p = 0; p < b.npos; p++)
+        if (b.pcode[p] < P_STAR)
+            b.pcode[p] = d->cls[0][b.pcode[p]];
+    b.star = take(&b, (2 * (size_t)b.npos + 2) * 4);
+    b.lit = take(&b, ((size_t)b.npos + 1) * 4);
+    b.tmp = take(&b, (4 * (size_t)b.npos + 4) * 4);
+    if (!b.star || !b.lit || !b.tmp)
+        return RSC_E_LIMIT;
+    /* the states there can be room for: a row, a record's head, the meta
+     * word and two hash slots each; the hash at most half full */
+    size_t room = b.top - b.rows_end;
+    size_t cap = room / ((size_t)ncls * 4 + 8 + 4 + 16);
+    if (cap > MAX_STATES)
+        cap = MAX_STATES;
+    if (cap == 0)
+        return RSC_E_LIMIT;
+    uint32_t hs = 2;
+    while (hs < 2 * cap)
+        hs <<= 1;
+    b.cap = (uint32_t)cap, b.hmask = hs - 1;
+    b.meta = take(&b, cap * 4);
+    b.hash = take(&b, (size_t)hs * 4);
+    if (!b.meta || !b.hash)
+        return RSC_E_LIMIT;
+    memset(b.hash, 0, (size_t)hs * 4);
+
+    /* the start: every rule at its first position */
+    uint32_t n0 = 0;
+    pos = 0;
+    for (ri = 0; ri < b.nrules; ri++) {
+        put(b.tmp, &n0, pos);
+        if (b.pcode[pos] & P_STAR)
+            put(b.tmp, &n0, pos + 1);
+        while (!(b.pcode[pos] & (P_DONE | P_MATCH)))
+            pos++;
+        pos++;
+    }
+    uint32_t start = settle(&b, b.tmp, n0, 1);
+    if (start == NO_ROOM)
+        return RSC_E_LIMIT;
+    for (uint32_t k = 0; k < b.n; k++)
+        if (!expand(&b, k))
+            return RSC_E_LIMIT;
+
+    /* entries premultiplied, in u16 when they fit */
+    const uint32_t K = b.n, lim = K * ncls; /* cap x ncls x 4 < size < 2^32 */
+    const int wide = lim + 1 > 0xffffu;
+    uint32_t *in = (uint32_t *)(void *)(b.buf + RSC_DFA_HEAD);
+    uint16_t *out16 = (uint16_t *)(void *)in;
+#define MAP(e) ((e) == FIN_A ? lim : (e) == FIN_D ? lim + 1 : (e) * ncls)
+    for (size_t i = 0; i < (size_t)lim; i++) {
+        uint32_t e = MAP(in[i]);
+        if (wide)
+            in[i] = e;
+        else
+            out16[i] = (uint16_t)e; /* at byte 2i: the u32 at 4i was read */
+    }
+    d->start = MAP(start);
+#undef MAP
+    d->k = K, d->ncls = ncls, d->lim = lim, d->wide = (uint8_t)wide;
+    d->rfc = (uint8_t)rsc_program_profile(prog);
+    d->rules = b.nrules;
+    d->used = (uint32_t)ALIGN8(RSC_DFA_HEAD + (size_t)lim * (wide ? 4 : 2));
+    d->prog = prog, d->n = sel->n_roots;
+    memcpy(d->root, sel->roots, sizeof d->root);
+    d->magic = RSC_DFA_MAGIC;
+    sel->accel = d;
+    if (used)
+        *used = d->used;
+    return RSC_OK;
+}
+
+/* ---- Checking and attaching ---------------------------------------------- */
+
+rsc_status rsc_dfa_attach(rsc_selection *sel, const void *dfa, size_t size)
+{
+    if (!usable(sel) || !dfa || ((uintptr_t)dfa & 7u) || size < RSC_DFA_HEAD)
+        return RSC_E_ARG;
+    const rsc_dfa *d = dfa;
+    if (d->magic != RSC_DFA_MAGIC || d->prog != sel->prog || d->n != sel->n_roots ||
+        memcmp(d->root, sel->roots, sel->n_roots * sizeof d->root[0]) != 0)
+        return RSC_E_ARG;
+    /* every index in range: classes, the start and every entry */
+    const uint32_t ncls = d->ncls, k = d->k;
+    if (ncls < 2 || ncls > 256 || k > MAX_STATES || d->lim != k * ncls ||
+        d->wide != (d->lim + 1 > 0xffffu) || d->rfc != rsc_program_profile(sel->prog) ||
+        d->used != ALIGN8(RSC_DFA_HEAD + (size_t)d->lim * (d->wide ? 4 : 2)) || d->used > size)
+        return RSC_E_CORRUPT;
+    for (unsigned m = 0; m < 2; m++)
+        for (unsigned c = 0; c < 256; c++)
+            if (d->cls[m][c] >= ncls || ((c == 0 || (m && c == '#')) != (d->cls[m][c] == 0)))
+                return RSC_E_CORRUPT;
+    if (d->start > d->lim + 1 || (d->start < d->lim && d->start % ncls))
+        return RSC_E_CORRUPT;
+    for (uint32_t i = 0; i < d->lim; i++) {
+        uint32_t e = entry(d, i);
+        if (e > d->lim + 1 || (e < d->lim && (e % ncls || i % ncls == 0)))
+            return RSC_E_CORRUPT;
+    }
+    sel->accel = d;
+    return RSC_OK;
+}
+
+int rsc_selection_engine(const rsc_selection *sel, rsc_engine_info *info)
+{
+    rsc_engine_info z;
+    memset(&z, 0, sizeof z);
+    z.engine = RSC_ENGINE_PROGRAMS;
+    if (sel && sel->prog) {
+        const rsc_dfa *d = rsc_dfa_of(sel);
+        if (d) {
+            z.engine = RSC_ENGINE_DFA;
+            z.bytes = d->used, z.states = d->k, z.classes = d->ncls, z.rules = d->rules;
+        } else if (sel->accel && ((const rsc_accel *)sel->accel)->magic == RSC_ACCEL_MAGIC &&
+                   ((const rsc_accel *)sel->accel)->prog == sel->prog) {
+            z.engine = RSC_ENGINE_DENSE;
+        }
+    }
+    if (info)
+        *info = z;
+    return z.engine;
+}
