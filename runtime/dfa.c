@@ -148,10 +148,10 @@ typedef struct bld {
     const uint8_t *rv;    /* per rule (rank order): 1 when it allows       */
     uint16_t *pcode;      /* per position: its class, or P_*               */
     uint32_t *prule;      /* per position: its rule                        */
-    uint32_t n, cap;      /* states, and the most there is room for       */
+    uint32_t n, mcap;     /* states, and the room of meta                  */
     uint32_t *meta;       /* per state: its record's offset in buf         */
-    uint32_t *hash, hmask;
-    uint32_t *star, *lit, *tmp; /* per-state lists, up to 2 npos + 2 each  */
+    uint32_t *hash, hmask; /* state + 1 by its record's hash, half full    */
+    uint32_t *star, *lit, *tmp; /* per-state lists of distinct positions    */
     uint32_t cnt[257];
 } bld;
 
@@ -191,8 +191,36 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
         if (r[0] == head && r[1] == h && memcmp(r + 2, s, (size_t)n * 4) == 0)
             return b->hash[i] - 1;
     }
-    if (b->n == b->cap)
+    if (b->n == MAX_STATES)
         return NO_ROOM;
+    /* meta and the hash grow by doubling, on the scratch stack (what they
+     * leave behind is at most what they hold): the scratch a build takes
+     * depends on the rules alone, so a build that fits in size bytes fits
+     * in any larger buffer */
+    if (b->n == b->mcap) {
+        uint32_t *m = take(b, (size_t)b->mcap * 8);
+        if (!m)
+            return NO_ROOM;
+        memcpy(m, b->meta, (size_t)b->n * 4);
+        b->meta = m, b->mcap *= 2;
+    }
+    if (2 * ((size_t)b->n + 1) > (size_t)b->hmask + 1) {
+        const uint32_t hs = 2 * (b->hmask + 1);
+        uint32_t *t = take(b, (size_t)hs * 4);
+        if (!t)
+            return NO_ROOM;
+        memset(t, 0, (size_t)hs * 4);
+        for (uint32_t id = 0; id < b->n; id++) {
+            uint32_t j = rec_of(b, id)[1] & (hs - 1);
+            while (t[j])
+                j = (j + 1) & (hs - 1);
+            t[j] = id + 1;
+        }
+        b->hash = t, b->hmask = hs - 1;
+        b->work += b->n;
+        for (i = h & b->hmask; b->hash[i]; i = (i + 1) & b->hmask)
+            ;
+    }
     b->rows_end += (size_t)b->ncls * 4;
     uint32_t *r = take(b, ((size_t)n + 2) * 4);
     if (!r)
@@ -284,7 +312,7 @@ static int expand(bld *b, uint32_t k)
         uint32_t hi = b->cnt[c], t = other;
         if (hi > lo) {
             uint32_t nn = 0;
-            uint32_t *next = b->tmp + 2 * (size_t)b->npos + 2; /* the second half */
+            uint32_t *next = b->tmp + (size_t)b->npos + 1; /* the second half */
             for (uint32_t i = lo; i < hi; i++) {
                 uint32_t p = b->lit[i] + 1;
                 put(next, &nn, p);
@@ -401,12 +429,13 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
             npos += rule_text(prog, r, NULL, &anch) + 1u;
             b.nrules++;
         }
-    if (npos > 0x3fffffffu || npos * 24 > size)
+    if (npos > 0x3fffffffu || npos * 22 > size) /* the scratch a position takes */
         return RSC_E_LIMIT;
     b.npos = (uint32_t)npos;
     uint8_t *rv = take(&b, b.nrules + 1);
     b.pcode = take(&b, ((size_t)b.npos + 1) * 2);
     b.prule = take(&b, ((size_t)b.npos + 1) * 4);
+    const size_t text_top = b.top; /* the texts are given back after this pass */
     uint8_t *text = take(&b, (size_t)b.npos + 1);
     if (!rv || !b.pcode || !b.prule || !text)
         return RSC_E_LIMIT;
@@ -435,6 +464,7 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
         b.prule[pos + len] = ri;
         pos += len + 1, ri++;
     }
+    b.top = text_top;
     /* byte classes: 0 the path's end, 1 every byte no rule names, then one
      * for each byte a rule names */
     uint32_t ncls = 2;
@@ -451,28 +481,18 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
     for (uint32_t p = 0; p < b.npos; p++)
         if (b.pcode[p] < P_STAR)
             b.pcode[p] = d->cls[0][b.pcode[p]];
-    b.star = take(&b, (2 * (size_t)b.npos + 2) * 4);
+    /* a list of distinct positions holds at most npos + 1 */
+    b.star = take(&b, ((size_t)b.npos + 1) * 4);
     b.lit = take(&b, ((size_t)b.npos + 1) * 4);
-    b.tmp = take(&b, (4 * (size_t)b.npos + 4) * 4);
+    b.tmp = take(&b, (2 * (size_t)b.npos + 2) * 4);
     if (!b.star || !b.lit || !b.tmp)
         return RSC_E_LIMIT;
-    /* the states there can be room for: a row, a record's head, the meta
-     * word and two hash slots each; the hash at most half full */
-    size_t room = b.top - b.rows_end;
-    size_t cap = room / ((size_t)ncls * 4 + 8 + 4 + 16);
-    if (cap > MAX_STATES)
-        cap = MAX_STATES;
-    if (cap == 0)
-        return RSC_E_LIMIT;
-    uint32_t hs = 2;
-    while (hs < 2 * cap)
-        hs <<= 1;
-    b.cap = (uint32_t)cap, b.hmask = hs - 1;
-    b.meta = take(&b, cap * 4);
-    b.hash = take(&b, (size_t)hs * 4);
+    b.mcap = 16, b.hmask = 31;
+    b.meta = take(&b, (size_t)b.mcap * 4);
+    b.hash = take(&b, ((size_t)b.hmask + 1) * 4);
     if (!b.meta || !b.hash)
         return RSC_E_LIMIT;
-    memset(b.hash, 0, (size_t)hs * 4);
+    memset(b.hash, 0, ((size_t)b.hmask + 1) * 4);
 
     /* the start: every rule at its first position */
     uint32_t n0 = 0;
@@ -493,7 +513,7 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
             return RSC_E_LIMIT;
 
     /* entries premultiplied, in u16 when they fit */
-    const uint32_t K = b.n, lim = K * ncls; /* cap x ncls x 4 < size < 2^32 */
+    const uint32_t K = b.n, lim = K * ncls; /* rows: K x ncls x 4 < size < 2^32 */
     const int wide = lim + 1 > 0xffffu;
     uint32_t *in = (uint32_t *)(void *)(b.buf + RSC_DFA_HEAD);
     uint16_t *out16 = (uint16_t *)(void *)in;
