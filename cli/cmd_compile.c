@@ -231,7 +231,8 @@ int rsc_cmd_compile(int argc, char **argv)
 static int check_one(const rsc_selection *sel, const char *url, size_t len, int explain)
 {
     rsc_match m;
-    int allowed = rsc_match_url(sel, url, len, &m);
+    /* the verdict alone runs the selection's DFA; --explain wants the rule */
+    int allowed = rsc_match_url(sel, url, len, explain ? &m : NULL);
     fputs(allowed ? "allow\t" : "disallow\t", stdout);
     fwrite(url, 1, len, stdout);
     if (explain) {
@@ -324,6 +325,13 @@ int rsc_cmd_check(int argc, char **argv)
         free(urls);
         return rsc_cli_fail("check", "cannot select agents: %s", rsc_strerror(st));
     }
+    /* The DFA engine (runtime.h, rsc_dfa_build): a set over the budget
+     * keeps the programs, with the same verdicts. */
+    void *dfa = malloc(RSC_DFA_BUDGET);
+    if (dfa && rsc_dfa_build(&sel, dfa, RSC_DFA_BUDGET, NULL) != RSC_OK) {
+        free(dfa);
+        dfa = NULL;
+    }
     int status = 0;
     if (n_urls > 0) {
         for (int i = 0; i < n_urls; i++) {
@@ -361,6 +369,7 @@ int rsc_cmd_check(int argc, char **argv)
     }
     if (fflush(stdout) != 0)
         status = rsc_cli_fail("check", "cannot write output");
+    free(dfa);
     source_free(&s);
     free(urls);
     return status;
