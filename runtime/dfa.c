@@ -138,7 +138,7 @@ int rsc_dfa_verdict(const rsc_dfa *d, const uint8_t *p, size_t n, uint8_t term, 
 #define P_DONE 0x200u  /* an end-anchored rule's end: matches at the end */
 #define P_MATCH 0x400u /* a rule's end: the rule matches                */
 #define MAX_STATES (1u << 22)
-#define WORK_PER_BYTE 16u /* construction steps allowed per buffer byte */
+#define WORK_PER_BYTE 4u /* construction steps allowed per buffer byte */
 
 typedef struct bld {
     uint8_t *buf;
