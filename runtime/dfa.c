@@ -56,17 +56,48 @@ static inline uint32_t entry(const rsc_dfa *d, uint32_t i)
     return e;
 }
 
+/* From skip state s (an entry), the first of p[i..n) that may leave it
+ * (one of its two bytes, NUL or '#'), sixteen bytes a step; the last
+ * fewer than sixteen are left to the table. */
+static inline size_t skip(const rsc_dfa *d, uint32_t s, const uint8_t *p, size_t i, size_t n)
+{
+#ifdef RSC_V16
+    const uint8_t *sk = (const uint8_t *)d + RSC_DFA_HEAD + (size_t)d->lim * (d->wide ? 4 : 2) +
+                        2 * (size_t)((uint32_t)((uint64_t)s * d->inv >> 32) - d->a);
+    const uint8_t b0 = sk[0], b1 = sk[1];
+    while (n - i >= 16) {
+        rsc_v16 x = rsc_v16_load(p + i);
+        unsigned f = rsc_v16_first((rsc_v16)((x == b0) | (x == b1) | (x == 0) | (x == '#')));
+        if (f < 16)
+            return i + f;
+        i += 16;
+    }
+#else
+    (void)d, (void)s, (void)p, (void)n;
+#endif
+    return i;
+}
+
 /* The moves over p[0..n) from entry s; a NUL or term byte is class 0, whose
- * entry is always a verdict, so the loop stops there by itself. */
+ * entry is always a verdict, so the loop stops there by itself. A move into
+ * a skip state leaves the loop for a search. */
 #define RUN(T)                                                                  \
     static uint32_t run_##T(const rsc_dfa *d, const uint8_t *cls, uint32_t s,   \
                             const uint8_t *p, size_t n)                         \
     {                                                                           \
         const T *row = (const T *)(const void *)((const uint8_t *)d + RSC_DFA_HEAD); \
-        const uint32_t lim = d->lim;                                            \
+        const uint32_t lim = d->lim, run = d->a * d->ncls;                      \
         size_t i = 0;                                                           \
-        while (i < n && s < lim)                                                \
-            s = row[s + cls[p[i++]]];                                           \
+        for (;;) {                                                              \
+            while (i < n && s < run)                                            \
+                s = row[s + cls[p[i++]]];                                       \
+            if (i == n || s >= lim)                                             \
+                break;                                                          \
+            const uint32_t self = s;                                            \
+            i = skip(d, s, p, i, n);                                            \
+            while (i < n && s == self)                                          \
+                s = row[s + cls[p[i++]]];                                       \
+        }                                                                       \
         DFA_STEPS(i + 1);                                                       \
         return s < lim ? row[s] : s;                                            \
     }
@@ -183,10 +214,11 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
     uint32_t h = 2166136261u ^ v;
     for (uint32_t i = 0; i < n; i++)
         h = (h ^ s[i]) * 16777619u;
+    h ^= h >> 16, h *= 0x85ebca6bu, h ^= h >> 13; /* the low bits hear every bit */
     b->work += n;
     const uint32_t head = n | v << 31;
     uint32_t i = h & b->hmask;
-    for (; b->hash[i]; i = (i + 1) & b->hmask) {
+    for (; b->hash[i]; i = (i + 1) & b->hmask, b->work++) {
         const uint32_t *r = rec_of(b, b->hash[i] - 1);
         if (r[0] == head && r[1] == h && memcmp(r + 2, s, (size_t)n * 4) == 0)
             return b->hash[i] - 1;
@@ -512,12 +544,58 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
         if (!expand(&b, k))
             return RSC_E_LIMIT;
 
-    /* entries premultiplied, in u16 when they fit */
+    /* Skip states go last (their order kept), by a permutation of the rows
+     * in place (cycle by cycle, through one spare row); the scratch above
+     * the rows is free again. */
     const uint32_t K = b.n, lim = K * ncls; /* rows: K x ncls x 4 < size < 2^32 */
-    const int wide = lim + 1 > 0xffffu;
     uint32_t *in = (uint32_t *)(void *)(b.buf + RSC_DFA_HEAD);
+    b.top = size;
+    uint32_t *perm = take(&b, (size_t)K * 4 + 4), *spare = take(&b, (size_t)ncls * 4);
+    uint8_t *sb = take(&b, (size_t)K * 2 + 2), *seen = take(&b, (size_t)K / 8 + 1);
+    if (!perm || !spare || !sb || !seen)
+        return RSC_E_LIMIT; /* never: the states' records took more */
+    uint32_t a = 0, nskip = 0;
+    for (uint32_t k = 0; k < K; k++) {
+        const uint32_t *row = in + (size_t)k * ncls;
+        unsigned m = 0;
+        uint8_t two[2] = {0, 0};
+        for (unsigned c = 1; c < 256 && m <= 2; c++)
+            if (c != '#' && row[d->cls[0][c]] != k) {
+                if (m < 2)
+                    two[m] = (uint8_t)c;
+                m++;
+            }
+        perm[k] = m <= 2 ? UINT32_MAX - 1 : a++; /* skip states numbered next */
+        if (m <= 2)
+            sb[2 * nskip] = two[0], sb[2 * nskip + 1] = m == 2 ? two[1] : two[0], nskip++;
+    }
+    for (uint32_t k = 0, j = a; k < K; k++)
+        if (perm[k] == UINT32_MAX - 1)
+            perm[k] = j++;
+    memset(seen, 0, (size_t)K / 8 + 1);
+    for (uint32_t k = 0; k < K; k++) { /* row k goes to perm[k] */
+        if (seen[k >> 3] >> (k & 7) & 1 || perm[k] == k)
+            continue;
+        memcpy(spare, in + (size_t)k * ncls, (size_t)ncls * 4);
+        uint32_t j = k;
+        for (;;) { /* spare holds row j, which goes to perm[j] */
+            uint32_t t = perm[j];
+            seen[j >> 3] |= (uint8_t)(1u << (j & 7));
+            if (t == k) {
+                memcpy(in + (size_t)t * ncls, spare, (size_t)ncls * 4);
+                break;
+            }
+            for (uint32_t c = 0; c < ncls; c++) { /* swap spare and row t */
+                uint32_t x = in[(size_t)t * ncls + c];
+                in[(size_t)t * ncls + c] = spare[c], spare[c] = x;
+            }
+            j = t;
+        }
+    }
+    /* entries premultiplied, in u16 when they fit; then the skip bytes */
+    const int wide = lim + 1 > 0xffffu;
     uint16_t *out16 = (uint16_t *)(void *)in;
-#define MAP(e) ((e) == FIN_A ? lim : (e) == FIN_D ? lim + 1 : (e) * ncls)
+#define MAP(e) ((e) == FIN_A ? lim : (e) == FIN_D ? lim + 1 : perm[e] * ncls)
     for (size_t i = 0; i < (size_t)lim; i++) {
         uint32_t e = MAP(in[i]);
         if (wide)
@@ -527,10 +605,12 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
     }
     d->start = MAP(start);
 #undef MAP
+    memmove((uint8_t *)in + (size_t)lim * (wide ? 4 : 2), sb, (size_t)nskip * 2);
+    d->a = a, d->inv = ((1ull << 32) + ncls - 1) / ncls;
     d->k = K, d->ncls = ncls, d->lim = lim, d->wide = (uint8_t)wide;
     d->rfc = (uint8_t)rsc_program_profile(prog);
     d->rules = b.nrules;
-    d->used = (uint32_t)ALIGN8(RSC_DFA_HEAD + (size_t)lim * (wide ? 4 : 2));
+    d->used = (uint32_t)ALIGN8(RSC_DFA_HEAD + (size_t)lim * (wide ? 4 : 2) + (size_t)nskip * 2);
     d->prog = prog, d->n = sel->n_roots;
     memcpy(d->root, sel->roots, sizeof d->root);
     d->magic = RSC_DFA_MAGIC;
@@ -552,9 +632,11 @@ rsc_status rsc_dfa_attach(rsc_selection *sel, const void *dfa, size_t size)
         return RSC_E_ARG;
     /* every index in range: classes, the start and every entry */
     const uint32_t ncls = d->ncls, k = d->k;
-    if (ncls < 2 || ncls > 256 || k > MAX_STATES || d->lim != k * ncls ||
+    if (ncls < 2 || ncls > 256 || k > MAX_STATES || d->lim != k * ncls || d->a > k ||
+        d->inv != ((1ull << 32) + ncls - 1) / ncls ||
         d->wide != (d->lim + 1 > 0xffffu) || d->rfc != rsc_program_profile(sel->prog) ||
-        d->used != ALIGN8(RSC_DFA_HEAD + (size_t)d->lim * (d->wide ? 4 : 2)) || d->used > size)
+        d->used != ALIGN8(RSC_DFA_HEAD + (size_t)d->lim * (d->wide ? 4 : 2) +
+                          (size_t)(k - d->a) * 2) || d->used > size)
         return RSC_E_CORRUPT;
     for (unsigned m = 0; m < 2; m++)
         for (unsigned c = 0; c < 256; c++)
@@ -581,6 +663,7 @@ int rsc_selection_engine(const rsc_selection *sel, rsc_engine_info *info)
         if (d) {
             z.engine = RSC_ENGINE_DFA;
             z.bytes = d->used, z.states = d->k, z.classes = d->ncls, z.rules = d->rules;
+            z.skip_states = d->k - d->a;
         } else if (sel->accel && ((const rsc_accel *)sel->accel)->magic == RSC_ACCEL_MAGIC &&
                    ((const rsc_accel *)sel->accel)->prog == sel->prog) {
             z.engine = RSC_ENGINE_DENSE;

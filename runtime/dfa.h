@@ -18,7 +18,13 @@
  * verdicts, lim = k x ncls (allowed) and lim + 1 (disallowed). A row's
  * class-0 entry is always a verdict: the one the path gets when it ends
  * there. Entries are u16 when lim + 1 fits (wide 0), else u32. The rows
- * start RSC_DFA_HEAD bytes after the head. */
+ * start RSC_DFA_HEAD bytes after the head.
+ *
+ * Skip states (the last k - a): every byte but NUL, '#' and at most two
+ * others moves such a state to itself (the state after "/ *" waiting for
+ * ".pdf"). Their two bytes (the first repeated when one) follow the rows,
+ * two a state; a run of moves stops at them (entries >= a x ncls) and
+ * searches sixteen bytes a step for the next byte that may leave. */
 #define RSC_DFA_MAGIC 0x31414644u /* "DFA1" */
 typedef struct rsc_dfa {
     uint32_t magic, n;          /* n: the selection's programs           */
@@ -28,6 +34,8 @@ typedef struct rsc_dfa {
     uint32_t k, ncls, lim;      /* row states, classes, k x ncls         */
     uint32_t start;             /* the entry before the first path byte  */
     uint32_t rules;             /* rules it was built from (statistics)  */
+    uint32_t a;                 /* row states a..k-1 are skip states     */
+    uint64_t inv;               /* ceil(2^32 / ncls): entry to state     */
     uint8_t wide, rfc, pad_[2];
     uint8_t cls[2][256];        /* each byte's class: [0] paths, [1] URLs */
 } rsc_dfa;

@@ -203,6 +203,8 @@ typedef struct rsc_engine_info {
     uint32_t states;       /* its states with a row (the 2 finals apart)  */
     uint32_t classes;      /* its byte classes (a row's entries)          */
     uint32_t rules;        /* the rules it was built from                 */
+    uint32_t skip_states;  /* states left by at most 2 bytes (and NUL, #):
+                              the next such byte is searched for (SIMD)   */
 } rsc_engine_info;
 RSC_API int rsc_selection_engine(const rsc_selection *sel, rsc_engine_info *info);
 

@@ -342,6 +342,54 @@ int main(void)
         }
         rsc_blob_free(&blob, NULL);
     }
+    /* Skip states (a state left by at most two bytes besides NUL and '#'
+     * searches for them sixteen bytes a step): paths of every length to 80
+     * with the byte that leaves, a NUL and a '#' at every offset, as paths
+     * and as URLs, against the programs. */
+    {
+        static const char *const bodies[] = {
+            "User-agent: *\nDisallow: /*.pdf$\n",
+            "User-agent: *\nAllow: /\nDisallow: /*x\nAllow: /*xy$\n",
+            "User-agent: *\nDisallow: /*ab*c\n",
+        };
+        static const char *const tails[] = {".pdf", "xy", "abzc"}; /* what decides */
+        for (size_t bi = 0; bi < 3; bi++) {
+            rset r = {bodies[bi], 0, bodies[bi]};
+            rsc_blob blob;
+            rsc_program prog;
+            rsc_selection sel;
+            if (!load(&r, &blob, &prog, &sel))
+                continue;
+            rsc_selection d = sel;
+            rsc_engine_info info;
+            TU_CHECK(rsc_dfa_build(&d, buf, RSC_DFA_BUDGET, NULL) == RSC_OK &&
+                         rsc_selection_engine(&d, &info) == RSC_ENGINE_DFA && info.skip_states > 0,
+                     "%s: %u skip states", r.name, info.skip_states);
+            static const char fill[] = "ab.pdfxyc#\0";
+            char path[96];
+            for (size_t len = 1; len <= 80; len++)
+                for (size_t at = 1; at < len; at++)
+                    for (size_t f = 0; f < sizeof fill - 1; f++) {
+                        path[0] = '/';
+                        for (size_t j = 1; j < len; j++)
+                            path[j] = (char)('k' + (j * 7 + len) % 9); /* k..s: no rule's */
+                        size_t tl = strlen(tails[bi]);
+                        if (at + tl < len) /* the tail after the byte: a NUL or '#' hides it */
+                            memcpy(path + len - tl, tails[bi], tl);
+                        path[at] = fill[f];
+                        rsc_match m;
+                        int pv = rsc_match_path(&sel, path, len, &m);
+                        int got = rsc_match_path(&d, path, len, NULL);
+                        TU_COUNT(got == pv, "%s: skip: path of %zu, byte %zu = %d: %d, programs %d",
+                                 r.name, len, at, fill[f], got, pv);
+                        pv = rsc_match_url(&sel, path, len, &m);
+                        got = rsc_match_url(&d, path, len, NULL);
+                        TU_COUNT(got == pv, "%s: skip: URL of %zu, byte %zu = %d: %d, programs %d",
+                                 r.name, len, at, fill[f], got, pv);
+                    }
+            rsc_blob_free(&blob, NULL);
+        }
+    }
     /* the trivial sets: no row at all (a final state from the start), or
      * for "Disallow: /" one (the path may be empty, or not start with '/') */
     {
