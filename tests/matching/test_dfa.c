@@ -48,21 +48,23 @@ static const rset sets[] = {
 };
 #define NSETS (sizeof sets / sizeof sets[0])
 
+static const char nul_path[] = "/a\0b"; /* 4 bytes: the NUL ends the path */
+
 static const char *const paths[] = {
     "", "/", "/a", "/ab", "/a$b", "/a$bc", "/a$b$", "/x", "/xy", "/private", "/private/public/x",
     "/x.pdf", "/x.pdf?", "/s?sessionid=1", "/y/public/z.html", "/private1/q/edit", "/aXbYcZd",
     "/abdc", "/q", "/c", "/c/d", "/c/e", "/e$", "/e", "/d/", "/d/index.html", "/d/x", "/e/",
     "/e/index.htm", "/zx", "/k/y1z", "/k/yz?", "/i.php", "/~foo", "/%7efoo", "/%7Efoo",
     "/a%2fb", "/a%2Fb", "/a/b", "/\xe2\x82\xac", "/%e2%82%ac/x", "/xA", "/x%41", "/x%41%42",
-    "/robots.txt", "/robots.txt?", "/%72obots.txt", "?q", "/a\0b", "/x#y", "/private#",
+    "/robots.txt", "/robots.txt?", "/%72obots.txt", "?q", nul_path, "/x#y", "/private#",
     "/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.pdf",
 };
 #define NPATHS (sizeof paths / sizeof paths[0])
 
-/* A path's length: to its NUL, or past it for "/a\0b" (the NUL is data). */
+/* A path's length: to its NUL, or past it for nul_path (the NUL is data). */
 static size_t plen(const char *p)
 {
-    return strcmp(p, "/a") == 0 && p[2] == 0 && p[3] == 'b' ? 4 : strlen(p);
+    return p == nul_path ? sizeof nul_path - 1 : strlen(p);
 }
 
 static int load(const rset *r, rsc_blob *blob, rsc_program *prog, rsc_selection *sel)
@@ -243,7 +245,7 @@ static const want wants[] = {
     {7, "/i.php", 0, 0},         {8, "/robots.txt", 0, 1},       {8, "/%72obots.txt", 0, 1},
     {8, "/~foo", 0, 1},          {8, "/%7efoo", 0, 1},           {8, "/a/b", 0, 0},
     {8, "/\xe2\x82\xac", 0, 1},  {8, "/xA", 0, 0},               {8, "/x%41%42", 0, 0},
-    {2, "/a\0b", 0, 0},          {1, "/", 0, 1},                 {0, "/", 0, 1},
+    {2, nul_path, 0, 0},          {1, "/", 0, 1},                 {0, "/", 0, 1},
 };
 
 int main(void)
