@@ -7,7 +7,10 @@
  * selection has one program per rule set unless a rule set was over a
  * budget (then a few more). Optionally, dense rows built into memory the
  * caller gives (rsc_accel_build) make each move of a selection's automata
- * one load.
+ * one load; or the selection's DFA (rsc_dfa_build, docs/DFA.md), built the
+ * same way under a byte budget, reads one table entry a path byte and
+ * stops as soon as the verdict is decided (robotsc's tools, store and
+ * Python build it by default).
  *
  * Dependencies: <stddef.h>, <stdint.h>, <string.h> only (and the compiler's
  * SSE2 intrinsics, inline, where it targets them). The runtime never
