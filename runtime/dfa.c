@@ -515,9 +515,11 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
 {
     if (used)
         *used = 0;
-    if (!usable(sel) || !buf || ((uintptr_t)buf & 7u))
+    if (!sel || !sel->prog || !sel->prog->base || !buf || ((uintptr_t)buf & 7u))
         return RSC_E_ARG;
     sel->accel = NULL;
+    if (!usable(sel))
+        return RSC_E_LIMIT; /* more programs than a selection holds */
     if (size > 0xfffffff8u)
         size = 0xfffffff8u; /* offsets are u32 */
     size &= ~(size_t)7u;
@@ -695,7 +697,9 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
     }
     d->start = MAP(start);
 #undef MAP
-    memmove((uint8_t *)in + (size_t)lim * (wide ? 4 : 2), sb, (size_t)nskip * 2);
+    uint8_t *skipb = (uint8_t *)in + (size_t)lim * (wide ? 4 : 2); /* below sb: a forward copy */
+    for (size_t j = 0; j < (size_t)nskip * 2; j++)
+        skipb[j] = sb[j];
     d->a = a, d->inv = ((1ull << 32) + ncls - 1) / ncls;
     d->k = K, d->ncls = ncls, d->lim = lim, d->wide = (uint8_t)wide;
     d->rfc = (uint8_t)rsc_program_profile(prog);

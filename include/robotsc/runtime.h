@@ -182,8 +182,9 @@ RSC_API rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size);
  * keeps, buf[0..*used); the rest of buf is free again. A rule set whose
  * automaton does not fit gives RSC_E_LIMIT and sel keeps the programs'
  * engine (rsc_select()'s), so a hostile file keeps the bounds of
- * docs/LIMITS.md; RSC_E_ARG for a NULL or failed selection, one of more
- * than RSC_MAX_SELECT programs, or a NULL or misaligned buf. It replaces
+ * docs/LIMITS.md (so does a selection of more than RSC_MAX_SELECT
+ * programs); RSC_E_ARG for a NULL or failed selection, or a NULL or
+ * misaligned buf. It replaces
  * rsc_accel_build()'s rows on sel. RSC_DFA_BUDGET is the size robotsc's
  * tools give (docs/DFA.md: what fits it). The DFA holds no pointer into
  * itself: its *used bytes may be copied (memcpy, aligned to 8) and the
