@@ -176,7 +176,7 @@ done <"$RES/jobs.tsv"
 
 # ---- 3. scaling --------------------------------------------------------------
 log "3/6 scaling: rule counts $COUNTS"
-printf 'rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\tratio\tdisallowed\taccel_bytes\taccel_match_ns\taccel_floor_ns\taccel_ratio\n' \
+printf 'rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\tratio\tdisallowed\taccel_bytes\taccel_match_ns\taccel_floor_ns\taccel_ratio\tdfa\tdfa_bytes\tdfa_states\tdfa_build_us\tdfa_match_ns\tdfa_floor_ns\tdfa_ratio\n' \
     >"$RES/scale_rules.tsv"
 for n in $(echo "$COUNTS" | tr ',' ' '); do
     if timeout "$SCALE_TIMEOUT" "$B/bench_scale" rules --counts "$n" --rounds "$ROUNDS" --min-ms "$MINMS" \
