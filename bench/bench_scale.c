@@ -117,7 +117,8 @@ int main(int argc, char **argv)
         if (dg_urls(seed, 1000, &ub) != 0 || (nu = bu_lines(ub.p, ub.len, &urls)) <= 0)
             return 2;
         printf("rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\t"
-               "ratio\tdisallowed\taccel_bytes\taccel_match_ns\taccel_floor_ns\taccel_ratio\n");
+               "ratio\tdisallowed\taccel_bytes\taccel_match_ns\taccel_floor_ns\taccel_ratio\t"
+               "dfa\tdfa_bytes\tdfa_states\tdfa_build_us\tdfa_match_ns\tdfa_floor_ns\tdfa_ratio\n");
         for (size_t i = 0; i < n_counts; i++) {
             dg_buf src = {NULL, 0, 0};
             compiled c;
@@ -136,11 +137,25 @@ int main(int argc, char **argv)
                 return 2;
             bu_time_match(&asel, urls, (size_t)nu, 0, rounds, min_ns, &am);
             free(abuf);
-            printf("%lu\t%zu\t%zu\t%.1f\t%u\t%u\t%u\t%.2f\t%.2f\t%.3f\t%zu\t%zu\t%.2f\t%.2f\t%.3f\n", counts[i],
+            /* the same with the selection's DFA (rsc_dfa_build at RSC_DFA_BUDGET;
+             * dfa 0: over it, the programs) */
+            rsc_selection dsel = c.sel;
+            bu_match_result dm;
+            void *dbuf = malloc(RSC_DFA_BUDGET);
+            uint64_t t0 = bu_now_ns();
+            int dok = dbuf && rsc_dfa_build(&dsel, dbuf, RSC_DFA_BUDGET, NULL) == RSC_OK;
+            double dbuild = (double)(bu_now_ns() - t0) / 1e3;
+            rsc_engine_info di;
+            rsc_selection_engine(&dsel, &di);
+            bu_time_match(&dsel, urls, (size_t)nu, 0, rounds, min_ns, &dm);
+            free(dbuf);
+            printf("%lu\t%zu\t%zu\t%.1f\t%u\t%u\t%u\t%.2f\t%.2f\t%.3f\t%zu\t%zu\t%.2f\t%.2f\t%.3f\t"
+                   "%d\t%zu\t%u\t%.1f\t%.2f\t%.2f\t%.3f\n", counts[i],
                    src.len, c.blob.size, c.compile_ns / 1e3, (unsigned)c.info.n_programs,
                    (unsigned)c.info.total_nodes, (unsigned)c.info.max_nodes, m.match_ns, m.floor_ns,
                    m.match_ns / m.floor_ns, dis, abytes, am.match_ns, am.floor_ns,
-                   am.match_ns / am.floor_ns);
+                   am.match_ns / am.floor_ns, dok, di.bytes, di.states, dbuild, dm.match_ns,
+                   dm.floor_ns, dm.match_ns / dm.floor_ns);
             fflush(stdout);
             rsc_blob_free(&c.blob, NULL);
             dg_buf_free(&src);
@@ -154,7 +169,12 @@ int main(int argc, char **argv)
     compiled c;
     if (dg_robots(seed, (uint32_t)rules, &src) != 0 || compile_one(&src, 1, &c) != 0)
         return 2;
-    printf("length\tpaths\tmatch_ns\tmatch_ns_per_byte\tfloor_ns\tfloor_ns_per_byte\tdisallowed\n");
+    /* the same selection with its DFA (dfa 0: over the budget, the programs) */
+    rsc_selection dsel = c.sel;
+    void *dbuf = malloc(RSC_DFA_BUDGET);
+    int dok = dbuf && rsc_dfa_build(&dsel, dbuf, RSC_DFA_BUDGET, NULL) == RSC_OK;
+    printf("length\tpaths\tmatch_ns\tmatch_ns_per_byte\tfloor_ns\tfloor_ns_per_byte\tdisallowed\t"
+           "dfa\tdfa_match_ns\tdfa_match_ns_per_byte\n");
     for (size_t i = 0; i < n_lengths; i++) {
         size_t len = lengths[i] ? lengths[i] : 1;
         size_t np = 200000 / len;
@@ -169,12 +189,16 @@ int main(int argc, char **argv)
             dis += !rsc_match_path(&c.sel, paths[k].ptr, paths[k].len, NULL);
         bu_match_result m;
         bu_time_match(&c.sel, paths, (size_t)n, 1, rounds, min_ns, &m);
-        printf("%zu\t%ld\t%.2f\t%.4f\t%.2f\t%.4f\t%zu\n", len, n, m.match_ns, m.match_ns / (double)len,
-               m.floor_ns, m.floor_ns / (double)len, dis);
+        bu_match_result dm;
+        bu_time_match(&dsel, paths, (size_t)n, 1, rounds, min_ns, &dm);
+        printf("%zu\t%ld\t%.2f\t%.4f\t%.2f\t%.4f\t%zu\t%d\t%.2f\t%.4f\n", len, n, m.match_ns,
+               m.match_ns / (double)len, m.floor_ns, m.floor_ns / (double)len, dis, dok, dm.match_ns,
+               dm.match_ns / (double)len);
         fflush(stdout);
         free(paths);
         dg_buf_free(&pb);
     }
+    free(dbuf);
     rsc_blob_free(&c.blob, NULL);
     dg_buf_free(&src);
     return 0;

@@ -351,6 +351,149 @@ def f23_section(res, w, targets, m, hl):
         w("")
 
 
+def dfa_section(res, w, hl):
+    """Section 7: the DFA engine (issue 28) against the programs (format 4 as it was), format 2 and the floor."""
+    w("## 7. The DFA engine (issue 28)")
+    w("")
+    w("Each selection's rules determinised into one automaton (`rsc_dfa_build`, docs/DFA.md), built in "
+      "memory the caller owns, under a budget (`RSC_DFA_BUDGET`, the bytes robotsc's tools give it: "
+      "the automaton and its build's scratch); a selection over it keeps the programs (the engine of "
+      "sections 2 and 6, \"format 4\" below). Figures of this run; ratios are to the FNV-1a floor of the "
+      "same rounds.")
+    w("")
+    tgt = []
+    dc = [r for r in read_tsv(os.path.join(res, "dfa_corpus.tsv")) if r.get("fit") in ("0", "1")]
+    if dc:
+        fit = [r for r in dc if r["fit"] == "1"]
+        over = [r for r in dc if r["fit"] == "0"]
+
+        def qs(v, scale=1.0, nd=1):
+            v = [x / scale for x in v]
+            return " / ".join(fmt(quantile(v, q), nd) for q in (.5, .9, .99)) + f" / {fmt(max(v), nd)}"
+        st = [float(r["states"]) for r in fit]
+        by = [float(r["dfa_bytes"]) for r in fit]
+        bt = [float(r["build_ns"]) for r in fit]
+        w(f"Corpus (`bench_dfa`, ../shared/corpus/robots, Googlebot's selection of each file): "
+          f"**{len(fit):,} of {len(dc):,} selections ({100 * len(fit) / len(dc):.1f}%) fit the default "
+          f"budget**; {len(over):,} keep the programs.")
+        w("")
+        rows = [["states (rows)", qs(st, 1, 0)], ["bytes kept per selection", qs(by, 1, 0)],
+                ["build µs per selection", qs(bt, 1e3, 1)]]
+        if over:
+            ot = [float(r["build_ns"]) for r in over]
+            rows.append(["µs to refuse a selection over the budget", qs(ot, 1e3, 1)])
+        w(table(["fitting selections", "median / p90 / p99 / max"], rows))
+        w("")
+        mb, mt_ = quantile(by, .5), quantile(bt, .5) / 1e3
+        tgt.append(["memory: median selection <= 8 KiB", f"{mb:,.0f} bytes", verdict(mb <= 8192)])
+        tgt.append(["build: median selection <= 20 µs", f"{mt_:.1f} µs", verdict(mt_ <= 20)])
+        hl.update(dfa_fit=len(fit), dfa_files=len(dc), dfa_bytes_med=mb, dfa_build_med=mt_)
+    mt = [r for r in read_tsv(os.path.join(res, "match.tsv")) if num(r.get("dfa_match_ns")) is not None]
+    if mt:
+        on = [r for r in mt if r.get("dfa") == "1"]
+        rat = [float(r["dfa_ratio"]) for r in mt]
+        n = sum(int(r["n_urls"]) for r in mt)
+        wd = sum(float(r["dfa_match_ns"]) * int(r["n_urls"]) for r in mt)
+        wf = sum(float(r["floor_ns"]) * int(r["n_urls"]) for r in mt)
+        wr = wd / wf
+        pair = [float(r["dfa_match_ns"]) / float(r["match_ns"]) for r in mt]
+        slower = [r for r in mt if float(r["dfa_match_ns"]) > 1.05 * float(r["match_ns"])]
+        worst = max(mt, key=lambda r: float(r["dfa_ratio"]))
+        above = sum(1 for x in rat if x > 2.5)
+        w(f"Real URL lists (section 2's runs; the DFA timed in the same rounds as the programs): {len(on)} of "
+          f"{len(mt)} lists run on a DFA, {len(mt) - len(on)} over the budget on the programs.")
+        w("")
+        w(table(["figure", "DFA engine (default)", "programs (format 4)"], [
+            ["ratio to the floor per list: median", f"{statistics.median(rat):.3f}",
+             f"{statistics.median([float(r['ratio']) for r in mt]):.3f}"],
+            ["ratio to the floor per list: p90", f"{quantile(rat, .9):.3f}",
+             f"{quantile([float(r['ratio']) for r in mt], .9):.3f}"],
+            ["all URLs (weighted by list size)", f"{wr:.3f}",
+             f"{sum(float(r['match_ns']) * int(r['n_urls']) for r in mt) / wf:.3f}"],
+            ["lists above 2.5x the floor", f"{above} of {len(mt)}",
+             f"{sum(1 for r in mt if float(r['ratio']) > 2.5)} of {len(mt)}"],
+            ["worst list", f"{float(worst['dfa_ratio']):.2f}x ({worst['name']})", ""],
+            ["paired, DFA / programs per list: median (p10 / p90 / max)",
+             f"{statistics.median(pair):.3f} ({quantile(pair, .1):.2f} / {quantile(pair, .9):.2f} / "
+             f"{max(pair):.2f})", ""],
+            ["lists slower than the programs by more than 5%", f"{len(slower)} of {len(mt)}", ""],
+            ["DFA bytes per list, median (max)", f"{med([num(r['dfa_bytes']) for r in on]) or 0:,.0f} "
+             f"({max((int(r['dfa_bytes']) for r in on), default=0):,})", ""],
+            ["DFA build µs per list, median", fmt((med([num(r['dfa_build_ns']) for r in on]) or 0) / 1e3), ""],
+        ]))
+        w("")
+        if slower:
+            w("Lists where the DFA engine measured more than 5% slower than the programs in the same rounds: " +
+              ", ".join(f"{r['name']} ({float(r['dfa_match_ns']) / float(r['match_ns']):.2f}x, dfa={r['dfa']})"
+                        for r in sorted(slower, key=lambda r: -float(r['dfa_match_ns']) / float(r['match_ns']))[:15]) +
+              ". A list with dfa=0 runs the programs either way: its difference is the machine's noise.")
+            w("")
+        w("Ten lists with the highest DFA ratio to the floor:")
+        w("")
+        w(table(["list", "URLs", "rules", "DFA", "states", "DFA ns", "programs ns", "floor ns", "DFA ratio"],
+                [[r["name"], r["n_urls"], r["rules"], "yes" if r["dfa"] == "1" else "over budget", r["dfa_states"],
+                  r["dfa_match_ns"], r["match_ns"], r["floor_ns"], r["dfa_ratio"]]
+                 for r in sorted(mt, key=lambda r: -float(r["dfa_ratio"]))[:10]]))
+        w("")
+        tgt += [["real lists: all URLs <= 1.0x", f"{wr:.3f}x", verdict(wr <= 1.0)],
+                ["real lists: p90 <= 1.5x", f"{quantile(rat, .9):.3f}x", verdict(quantile(rat, .9) <= 1.5)],
+                ["real lists: median <= 0.7x", f"{statistics.median(rat):.3f}x",
+                 verdict(statistics.median(rat) <= 0.7)],
+                ["real lists: no list above 2.5x", f"{above} above (worst {float(worst['dfa_ratio']):.2f}x, "
+                 f"{worst['name']})", verdict(above == 0)],
+                ["no list slower than format 4 by more than 5% (paired)", f"{len(slower)} slower",
+                 verdict(not slower)]]
+        hl.update(dfa_r_med=statistics.median(rat), dfa_r_p90=quantile(rat, .9), dfa_r_w=wr)
+    f23 = read_tsv(os.path.join(res, "f23.tsv"))
+    f2 = {r["name"]: r for r in f23 if r.get("kind") == "real" and r.get("format") == "2" and num(r.get("match_ns"))}
+    f3 = {r["name"]: r for r in f23 if r.get("kind") == "real" and r.get("format") == "3"
+          and num(r.get("dfa_match_ns"))}
+    both = [k for k in f3 if k in f2]
+    if both:
+        pr = [float(f3[k]["dfa_match_ns"]) / float(f2[k]["match_ns"]) for k in both]
+        sl = [k for k, x in zip(both, pr) if x > 1.05]
+        w(f"Against format 2 (section 6's back-to-back runs, {len(both)} lists): DFA engine / format 2 per list, "
+          f"median {statistics.median(pr):.3f} (p90 {quantile(pr, .9):.2f}, max {max(pr):.2f}); "
+          f"{len(sl)} lists more than 5% slower" + (": " + ", ".join(sorted(sl)[:15]) if sl else "") + ".")
+        w("")
+        tgt.append(["no list slower than format 2 by more than 5% (back to back)", f"{len(sl)} slower",
+                    verdict(not sl)])
+    hs = [r for r in f23 if r.get("kind") == "hostile" and r.get("format") == "3" and num(r.get("dfa_match_ns"))]
+    if hs:
+        w("Hostile cases (section 6), this build: " + "; ".join(
+            f"{r['name']} {'DFA' if r.get('dfa') == '1' else 'over budget'} {float(r['dfa_ratio']):.2f}x "
+            f"(programs {float(r['ratio']):.2f}x)" for r in hs) + ".")
+        w("")
+        bad = [r for r in hs if float(r["dfa_match_ns"]) > 1.05 * float(r["match_ns"])]
+        tgt.append(["hostile cases no worse than today", f"{len(bad)} slower than the programs by > 5%",
+                    verdict(not bad)])
+    sr = [r for r in read_tsv(os.path.join(res, "scale_rules.tsv")) if num(r.get("dfa_match_ns")) is not None]
+    if sr:
+        w("Synthetic rule counts (section 3's files):")
+        w("")
+        w(table(["rules", "DFA", "states", "bytes", "build µs", "DFA ns/URL", "programs ns/URL", "DFA ratio"],
+                [[r["rules"], "yes" if r["dfa"] == "1" else "over budget", r["dfa_states"], r["dfa_bytes"],
+                  r["dfa_build_us"], r["dfa_match_ns"], r["match_ns"], r["dfa_ratio"]] for r in sr]))
+        w("")
+        fits = [r for r in sr if r["dfa"] == "1"]
+        if len(fits) >= 2:
+            g = float(fits[-1]["dfa_ratio"]) / float(fits[0]["dfa_ratio"])
+            tgt.append([f"growth {fits[0]['rules']} -> {fits[-1]['rules']} rules <= 2x where the set fits",
+                        f"{g:.2f}x", verdict(g <= 2.0)])
+    sl_ = [r for r in read_tsv(os.path.join(res, "scale_length.tsv")) if num(r.get("dfa_match_ns_per_byte"))]
+    if sl_:
+        long_ = max(sl_, key=lambda r: int(r["length"]))
+        x = float(long_["dfa_match_ns_per_byte"])
+        tgt.append([f"synthetic 100 rules <= 1.5 ns per path byte ({long_['length']}-byte paths)",
+                    f"{x:.2f} ns ({'DFA' if long_['dfa'] == '1' else 'over budget: the programs'})",
+                    verdict(x <= 1.5)])
+    if tgt:
+        w("Targets of issue 28 measured here:")
+        w("")
+        w(table(["target", "measured", "verdict"], tgt))
+        w("")
+
+
 def main():
     res, report, plots = (os.path.abspath(a) for a in sys.argv[1:4])
     os.makedirs(plots, exist_ok=True)
@@ -794,6 +937,7 @@ plot '{res}/scale_length.dat' using 1:2 with linespoints lw 2 pt 7 title 'robots
 
     # ---- format 2 against format 4 ----
     f23_section(res, w, targets, m, hl)
+    dfa_section(res, w, hl)
 
     # ---- targets ----
     w("## Targets (issue 10)")

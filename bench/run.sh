@@ -7,9 +7,11 @@
 # Builds robotsc and the C harness with -O2 (Release) in its own build
 # directory, installs the peers when missing (gnuplot and python3-protego
 # from Debian, robots-parser from npm into the build directory), runs:
-#   1. corpus compile    bench_compile over ../shared/corpus/robots
+#   1. corpus compile    bench_compile over ../shared/corpus/robots; bench_dfa:
+#                        each file's DFA (issue 28): fit, memory, build time
 #   2. real URL lists    robotsc bench on each of the 374 lists (373
-#                        with a robots.txt) of ../shared/corpus/urls
+#                        with a robots.txt) of ../shared/corpus/urls: the
+#                        programs, dense rows and the DFA in the same rounds
 #   3. scaling           bench_scale rules / length (seeded synthetic data)
 #   4. threads           bench_threads, 1 and 2 threads, one shared blob
 #   5. peers             urllib.robotparser, Protego, robots-parser (node)
@@ -143,10 +145,15 @@ log "1/6 corpus compile: $CORPUS/robots"
 "$B/bench_compile" --rounds "$CROUNDS" --budget-s "$COMPILE_BUDGET" --progress --out "$RES/compile.tsv" "$CORPUS/robots" >"$RES/compile.txt" \
     2>"$RES/compile.log"
 
+# ---- 1b. the DFA engine over the corpus (issue 28) ----------------------------
+log "1/6 corpus DFA: every file's Googlebot selection at the default budget"
+"$B/bench_dfa" --rounds "$CROUNDS" "$CORPUS/robots" >"$RES/dfa_corpus.tsv" 2>"$RES/dfa_corpus.err" ||
+    log "  bench_dfa failed (see $RES/dfa_corpus.err)"
+
 # ---- 2. real URL lists -------------------------------------------------------
 awk -F'\t' -v c="$CORPUS" -v n="$NLISTS" -f "$ROOT/bench/jobs.awk" "$CORPUS/urls-index.tsv" >"$RES/jobs.tsv"
 log "2/6 real URL lists: $(wc -l <"$RES/jobs.tsv") lists"
-printf 'name\tn_urls\tdisallowed\trules\tprograms\tnodes\tcompile_us\tblob_bytes\tsource_bytes\tverify_ns\tmatch_ns\tfloor_ns\tratio\taccel_bytes\taccel_build_ns\taccel_match_ns\taccel_ratio\n' \
+printf 'name\tn_urls\tdisallowed\trules\tprograms\tnodes\tcompile_us\tblob_bytes\tsource_bytes\tverify_ns\tmatch_ns\tfloor_ns\tratio\taccel_bytes\taccel_build_ns\taccel_match_ns\taccel_ratio\tdfa\tdfa_bytes\tdfa_states\tdfa_build_ns\tdfa_match_ns\tdfa_ratio\n' \
     >"$RES/match.tsv"
 while IFS="$(printf '\t')" read -r name robots urls; do
     out=$RES/match/$name.txt
@@ -157,10 +164,11 @@ while IFS="$(printf '\t')" read -r name robots urls; do
             /^verdicts:/ { d = $4 }
             /^blob:/ { a = $0; sub(/.*\(/, "", a); split(a, x, " "); au = x[1]; st = x[3] }
             /^compile_us=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, n, d,
+            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, n, d,
                   r, au, st, v["compile_us"], v["blob_bytes"], v["source_bytes"], v["verify_ns"], v["match_ns"],
                   v["floor_ns"], v["ratio"], v["accel_bytes"], v["accel_build_ns"], v["accel_match_ns"],
-                  v["accel_ratio"] }' "$out" >>"$RES/match.tsv"
+                  v["accel_ratio"], v["dfa"], v["dfa_bytes"], v["dfa_states"], v["dfa_build_ns"],
+                  v["dfa_match_ns"], v["dfa_ratio"] }' "$out" >>"$RES/match.tsv"
     else
         log "robotsc bench failed on $name (see $out)"
     fi
@@ -168,7 +176,7 @@ done <"$RES/jobs.tsv"
 
 # ---- 3. scaling --------------------------------------------------------------
 log "3/6 scaling: rule counts $COUNTS"
-printf 'rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\tratio\tdisallowed\taccel_bytes\taccel_match_ns\taccel_floor_ns\taccel_ratio\n' \
+printf 'rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\tratio\tdisallowed\taccel_bytes\taccel_match_ns\taccel_floor_ns\taccel_ratio\tdfa\tdfa_bytes\tdfa_states\tdfa_build_us\tdfa_match_ns\tdfa_floor_ns\tdfa_ratio\n' \
     >"$RES/scale_rules.tsv"
 for n in $(echo "$COUNTS" | tr ',' ' '); do
     if timeout "$SCALE_TIMEOUT" "$B/bench_scale" rules --counts "$n" --rounds "$ROUNDS" --min-ms "$MINMS" \
@@ -250,7 +258,7 @@ fi
 F23=$RES/f23
 mkdir -p "$F23"
 # One row per (case, format): the figures of robotsc bench's last line.
-printf 'kind\tname\tformat\tn_urls\tdisallowed\tcompile_us\tblob_bytes\tsource_bytes\tmatch_ns\tfloor_ns\tratio\taccel_bytes\taccel_match_ns\taccel_ratio\n' \
+printf 'kind\tname\tformat\tn_urls\tdisallowed\tcompile_us\tblob_bytes\tsource_bytes\tmatch_ns\tfloor_ns\tratio\taccel_bytes\taccel_match_ns\taccel_ratio\tdfa\tdfa_match_ns\tdfa_ratio\n' \
     >"$RES/f23.tsv"
 f23_one() { # kind name format binary robots urls
     out=$F23/$2.f$3.txt
@@ -259,9 +267,10 @@ f23_one() { # kind name format binary robots urls
             /^urls:/ { n = $3; sub(/\(/, "", n) }
             /^verdicts:/ { d = $4 }
             /^compile_us=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kind, name, f, n, d,
+            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kind, name, f, n, d,
                   v["compile_us"], v["blob_bytes"], v["source_bytes"], v["match_ns"], v["floor_ns"], v["ratio"],
-                  v["accel_bytes"], v["accel_match_ns"], v["accel_ratio"] }' "$out" >>"$RES/f23.tsv"
+                  v["accel_bytes"], v["accel_match_ns"], v["accel_ratio"], v["dfa"], v["dfa_match_ns"],
+                  v["dfa_ratio"] }' "$out" >>"$RES/f23.tsv"
     else
         log "  format $3: robotsc bench failed on $2 (see $out)"
         printf '%s\t%s\t%s\tFAILED\n' "$1" "$2" "$3" >>"$RES/f23.tsv"

@@ -8,8 +8,11 @@
  * --rounds samples, after a warm-up; a sample repeats its operation until
  * it lasts at least --min-ms, so the clock's resolution does not matter.
  * Match and floor rounds alternate, so frequency drift hits both alike.
- * Matching is timed twice: as loaded, and with the selection's dense rows
- * (rsc_accel_build, all of them), whose build is timed on its own.
+ * Matching is timed three ways: as loaded (the programs), with the
+ * selection's dense rows (rsc_accel_build, all of them), and with its DFA
+ * (rsc_dfa_build at RSC_DFA_BUDGET: the engine robotsc's tools use; a set
+ * over the budget keeps the programs, and dfa=0 says so), whose builds are
+ * timed on their own.
  * Every result goes into a volatile bu_sink: no loop can be optimised away. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -53,9 +56,11 @@ static int parse_args(int argc, char **argv, bench_args *a)
                  "compile slower than 0.2 s gets fewer rounds (about a second of them).\n"
                  "The floor is FNV-1a 64 over the same URL bytes in the same loop. The agent\n"
                  "defaults to Googlebot; --agent may be repeated. Matching is timed as loaded\n"
-                 "and with the selection's dense rows (rsc_accel_build). The last line is:\n"
+                 "(the programs), with the selection's dense rows (rsc_accel_build) and with\n"
+                 "its DFA (rsc_dfa_build; dfa=0: over the budget, the programs). The last line is:\n"
                  "compile_us=.. blob_bytes=.. source_bytes=.. verify_ns=.. match_ns=.. floor_ns=.. ratio=..\n"
-                 "accel_bytes=.. accel_build_ns=.. accel_match_ns=.. accel_ratio=..");
+                 "accel_bytes=.. accel_build_ns=.. accel_match_ns=.. accel_ratio=.. dfa=.. dfa_bytes=..\n"
+                 "dfa_states=.. dfa_classes=.. dfa_build_ns=.. dfa_match_ns=.. dfa_ratio=..");
             return -1;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--agent", &val)) != 0) {
             if (r < 0)
@@ -239,16 +244,46 @@ int rsc_cmd_bench(int argc, char **argv)
     }
     double accel_build_ns = bu_median(vb, (size_t)nb);
 
+    /* The DFA: built once per selection (the median of a few builds, in
+     * a buffer already touched once), or over the budget (the programs). */
+    rsc_selection dsel = sel;
+    void *dbuf = malloc(RSC_DFA_BUDGET);
+    rsc_status dst = RSC_E_NOMEM;
+    double vd[MAX_ROUNDS];
+    int nd = 0;
+    for (int k = -1; dbuf && k < a.rounds; k++) {
+        dsel = sel;
+        uint64_t b0 = bu_now_ns();
+        dst = rsc_dfa_build(&dsel, dbuf, RSC_DFA_BUDGET, NULL);
+        if (k >= 0)
+            vd[nd++] = (double)(bu_now_ns() - b0);
+        if (dst != RSC_OK)
+            break;
+    }
+    if (dst != RSC_OK && dst != RSC_E_LIMIT) {
+        status = rsc_cli_fail("bench", "%s: cannot build the DFA: %s", a.robots,
+                              dbuf ? rsc_strerror(dst) : "out of memory");
+        free(abuf);
+        free(dbuf);
+        goto done;
+    }
+    double dfa_build_ns = nd ? bu_median(vd, (size_t)nd) : 0;
+    rsc_engine_info dinfo;
+    rsc_selection_engine(&dsel, &dinfo);
+
     /* Verdicts, untimed: what the timed loop computes, the same both ways. */
-    size_t disallowed = 0, adisallowed = 0;
+    size_t disallowed = 0, adisallowed = 0, ddisallowed = 0;
     for (size_t i = 0; i < n; i++) {
         disallowed += !rsc_match_url(&sel, urls[i].ptr, urls[i].len, NULL);
         adisallowed += !rsc_match_url(&asel, urls[i].ptr, urls[i].len, NULL);
+        ddisallowed += !rsc_match_url(&dsel, urls[i].ptr, urls[i].len, NULL);
     }
-    if (adisallowed != disallowed) {
-        status = rsc_cli_fail("bench", "%s: %zu URLs disallowed with dense rows, %zu without",
-                              a.robots, adisallowed, disallowed);
+    if (adisallowed != disallowed || ddisallowed != disallowed) {
+        status = rsc_cli_fail("bench", "%s: %zu URLs disallowed with dense rows, %zu with the "
+                              "DFA, %zu with the programs", a.robots, adisallowed, ddisallowed,
+                              disallowed);
         free(abuf);
+        free(dbuf);
         goto done;
     }
 
@@ -262,9 +297,10 @@ int rsc_cmd_bench(int argc, char **argv)
     size_t reps = bu_reps(tm > tf ? tm : tf, min_ns);
     bu_pass_match(&sel, urls, n, reps);
     bu_pass_match(&asel, urls, n, reps);
+    bu_pass_match(&dsel, urls, n, reps);
     bu_pass_floor(urls, n, reps);
 
-    double vm[MAX_ROUNDS], va[MAX_ROUNDS], vf[MAX_ROUNDS];
+    double vm[MAX_ROUNDS], va[MAX_ROUNDS], vf[MAX_ROUNDS], vdm[MAX_ROUNDS];
     const double per = (double)reps * (double)n;
     for (int k = 0; k < a.rounds; k++) {
         t0 = bu_now_ns();
@@ -276,8 +312,14 @@ int rsc_cmd_bench(int argc, char **argv)
         t0 = bu_now_ns();
         bu_pass_match(&asel, urls, n, reps);
         va[k] = (double)(bu_now_ns() - t0) / per;
+        t0 = bu_now_ns();
+        bu_pass_match(&dsel, urls, n, reps);
+        vdm[k] = (double)(bu_now_ns() - t0) / per;
     }
     free(abuf);
+    double dfa_ns = bu_median(vdm, a.rounds);
+    double dfa_ratio = bu_median(vf, a.rounds) > 0 ? dfa_ns / bu_median(vf, a.rounds) : 0;
+    free(dbuf);
     double match_ns = bu_median(vm, a.rounds), floor_ns = bu_median(vf, a.rounds);
     double accel_ns = bu_median(va, a.rounds);
     double ratio = floor_ns > 0 ? match_ns / floor_ns : 0;
@@ -306,10 +348,22 @@ int rsc_cmd_bench(int argc, char **argv)
     printf("ratio:    %.3f x floor\n", ratio);
     printf("dense:    %zu bytes of rows built in %.2f us; match %.2f ns/URL, %.3f x floor\n",
            accel_bytes, accel_build_ns / 1e3, accel_ns, accel_ratio);
+    if (dst == RSC_OK)
+        printf("dfa:      %zu bytes, %u states, %u classes, %u rules, built in %.2f us; match "
+               "%.2f ns/URL, %.3f x floor\n",
+               dinfo.bytes, dinfo.states, dinfo.classes, dinfo.rules, dfa_build_ns / 1e3, dfa_ns,
+               dfa_ratio);
+    else
+        printf("dfa:      over the budget (%zu bytes; %.2f us to find out): the programs, "
+               "%.2f ns/URL, %.3f x floor\n",
+               RSC_DFA_BUDGET, dfa_build_ns / 1e3, dfa_ns, dfa_ratio);
     printf("compile_us=%.3f blob_bytes=%zu source_bytes=%zu verify_ns=%.0f match_ns=%.2f floor_ns=%.2f ratio=%.3f "
-           "accel_bytes=%zu accel_build_ns=%.0f accel_match_ns=%.2f accel_ratio=%.3f\n",
+           "accel_bytes=%zu accel_build_ns=%.0f accel_match_ns=%.2f accel_ratio=%.3f "
+           "dfa=%d dfa_bytes=%zu dfa_states=%u dfa_classes=%u dfa_build_ns=%.0f dfa_match_ns=%.2f "
+           "dfa_ratio=%.3f\n",
            compile_ns / 1e3, blob.size, src_len, verify_ns, match_ns, floor_ns, ratio, accel_bytes,
-           accel_build_ns, accel_ns, accel_ratio);
+           accel_build_ns, accel_ns, accel_ratio, dst == RSC_OK, dinfo.bytes, dinfo.states,
+           dinfo.classes, dfa_build_ns, dfa_ns, dfa_ratio);
     if (fflush(stdout) != 0)
         status = rsc_cli_fail("bench", "cannot write output");
 done:

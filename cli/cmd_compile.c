@@ -258,10 +258,13 @@ typedef struct check_out {
 static int check_one(const check_out *o, const rsc_selection *sel, const char *url, size_t len)
 {
     rsc_match m;
-    int allowed = rsc_match_url(sel, url, len, &m);
+    /* the verdict alone runs the selection's DFA; --explain and --json
+     * want the deciding rule, which the programs give */
+    int want = o->explain || o->json;
+    int allowed = rsc_match_url(sel, url, len, want ? &m : NULL);
     const char *text = NULL;
     size_t text_len = 0;
-    if (m.decided && !o->s->is_blob && !source_line(o->s, m.line, &text, &text_len))
+    if (want && m.decided && !o->s->is_blob && !source_line(o->s, m.line, &text, &text_len))
         text = NULL;
     if (o->json) {
         fputs("{\"url\":", stdout);
@@ -392,6 +395,13 @@ int rsc_cmd_check(int argc, char **argv)
         free(urls);
         return rsc_cli_fail("check", "cannot select agents: %s", rsc_strerror(st));
     }
+    /* The DFA engine (runtime.h, rsc_dfa_build): a set over the budget
+     * keeps the programs, with the same verdicts. */
+    void *dfa = malloc(RSC_DFA_BUDGET);
+    if (dfa && rsc_dfa_build(&sel, dfa, RSC_DFA_BUDGET, NULL) != RSC_OK) {
+        free(dfa);
+        dfa = NULL;
+    }
     int status = 0;
     char *line = NULL;
     size_t cap = 0, k = 0, seen = 0, len;
@@ -407,6 +417,7 @@ int rsc_cmd_check(int argc, char **argv)
         status = rsc_cli_fail("check", "cannot write output: %s", strerror(errno));
     else if (seen == 0)
         status = rsc_cli_fail("check", "no URL to check (give URLs as arguments or on standard input)");
+    free(dfa);
     source_free(&s);
     free(urls);
     return status;

@@ -793,6 +793,7 @@ typedef struct cache_entry {
     char key[RSC_ORIGIN_MAX];
     rsc_program prog;
     rsc_selection sel;
+    void *dfa; /* sel's DFA (runtime.h, rsc_dfa_build), or NULL */
 } cache_entry;
 
 struct rsc_store_cache {
@@ -800,6 +801,7 @@ struct rsc_store_cache {
     uint64_t clock;
     int64_t max_age;
     cache_entry *e;
+    void *scratch; /* RSC_DFA_BUDGET bytes for rsc_dfa_build, or NULL */
 };
 
 rsc_store_cache *rsc_store_cache_new(size_t slots, int64_t max_age)
@@ -818,6 +820,7 @@ rsc_store_cache *rsc_store_cache_new(size_t slots, int64_t max_age)
     c->mask = n - 1;
     c->clock = 0;
     c->max_age = max_age > 0 ? max_age : 300;
+    c->scratch = NULL;
     return c;
 }
 
@@ -826,8 +829,9 @@ void rsc_store_cache_free(rsc_store_cache *c)
     if (!c)
         return;
     for (size_t i = 0; i <= c->mask; i++)
-        free(c->e[i].blob);
+        free(c->e[i].blob), free(c->e[i].dfa);
     free(c->e);
+    free(c->scratch);
     free(c);
 }
 
@@ -891,6 +895,17 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
         return RSC_STORE_E_BLOB;
     if (rsc_select(&e->prog, agents, n, &e->sel) != RSC_OK)
         return RSC_STORE_E_ARG;
+    /* The DFA engine: built in the cache's scratch, kept in a copy of its
+     * size; a set over the budget (or no memory) keeps the programs. */
+    size_t du = 0;
+    void *d = NULL;
+    if (!cache->scratch)
+        cache->scratch = malloc(RSC_DFA_BUDGET);
+    if (cache->scratch && rsc_dfa_build(&e->sel, cache->scratch, RSC_DFA_BUDGET, &du) == RSC_OK &&
+        (d = realloc(e->dfa, du)) != NULL)
+        memcpy(d, cache->scratch, du), e->dfa = d;
+    if (!d || rsc_dfa_attach(&e->sel, d, du) != RSC_OK)
+        e->sel.accel = NULL;
     e->hash = h;
     e->key_len = klen;
     memcpy(e->key, key, klen);

@@ -7,7 +7,10 @@
  * selection has one program per rule set unless a rule set was over a
  * budget (then a few more). Optionally, dense rows built into memory the
  * caller gives (rsc_accel_build) make each move of a selection's automata
- * one load.
+ * one load; or the selection's DFA (rsc_dfa_build, docs/DFA.md), built the
+ * same way under a byte budget, reads one table entry a path byte and
+ * stops as soon as the verdict is decided (robotsc's tools, store and
+ * Python build it by default).
  *
  * Dependencies: <stddef.h>, <stdint.h>, <string.h> only (and the compiler's
  * SSE2 intrinsics, inline, where it targets them). The runtime never
@@ -210,6 +213,50 @@ RSC_API int rsc_selection_uniform(const rsc_selection *sel);
  * header (then sel is left unaccelerated). */
 RSC_API size_t rsc_accel_size(const rsc_selection *sel);
 RSC_API rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size);
+
+/* The DFA engine (docs/DFA.md), for a selection that will check many URLs:
+ * the selection's rules determinised into one automaton, built from the
+ * verified blob into memory the caller owns (the runtime still allocates
+ * nothing), then run one table load a path byte, stopping as soon as no
+ * rule left can change the verdict. rsc_dfa_build() builds it in
+ * buf[0..size) (buf aligned as malloc's: to 8 bytes), which bounds both
+ * the automaton and the build's scratch (its time too: a fixed work per
+ * byte of size), and attaches it to sel: every rsc_match_*() call on sel
+ * (or a copy) with m NULL then runs it, with the verdicts of the programs'
+ * engine; a call with m non-NULL (the deciding rule wanted) runs the
+ * programs' engine. On RSC_OK, *used (nullable) receives the bytes the DFA
+ * keeps, buf[0..*used); the rest of buf is free again. A rule set whose
+ * automaton does not fit gives RSC_E_LIMIT and sel keeps the programs'
+ * engine (rsc_select()'s), so a hostile file keeps the bounds of
+ * docs/LIMITS.md (so does a selection of more than RSC_MAX_SELECT
+ * programs); RSC_E_ARG for a NULL or failed selection, or a NULL or
+ * misaligned buf. It replaces
+ * rsc_accel_build()'s rows on sel. RSC_DFA_BUDGET is the size robotsc's
+ * tools give (docs/DFA.md: what fits it). The DFA holds no pointer into
+ * itself: its *used bytes may be copied (memcpy, aligned to 8) and the
+ * copy attached with rsc_dfa_attach(), which checks every index it holds
+ * (linear in its size) and gives RSC_E_ARG when dfa was not built for
+ * sel's program and programs, RSC_E_CORRUPT when an index is out of range.
+ * buf (or the copy) must stay alive and unchanged while sel is used; sel
+ * stays immutable and shareable between threads. */
+#define RSC_DFA_BUDGET ((size_t)1 << 20)
+RSC_API rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *used);
+RSC_API rsc_status rsc_dfa_attach(rsc_selection *sel, const void *dfa, size_t size);
+
+/* Which engine rsc_match_*() uses for sel (with m NULL), and its memory. */
+#define RSC_ENGINE_PROGRAMS 0 /* the blob's programs (rsc_select)         */
+#define RSC_ENGINE_DENSE 1    /* the programs with dense rows (accel)     */
+#define RSC_ENGINE_DFA 2      /* the DFA (rsc_dfa_build)                  */
+typedef struct rsc_engine_info {
+    int engine;
+    size_t bytes;          /* the DFA's bytes (0 for the other engines)   */
+    uint32_t states;       /* its states with a row (the 2 finals apart)  */
+    uint32_t classes;      /* its byte classes (a row's entries)          */
+    uint32_t rules;        /* the rules it was built from                 */
+    uint32_t skip_states;  /* states left by at most 2 bytes (and NUL, #):
+                              the next such byte is searched for (SIMD)   */
+} rsc_engine_info;
+RSC_API int rsc_selection_engine(const rsc_selection *sel, rsc_engine_info *info);
 
 /* The rule that decided a verdict. */
 typedef struct rsc_match {

@@ -16,6 +16,7 @@
 #include "testutil.h"
 
 static int passed;
+static long n_dfa, n_dfa_over; /* selections with a DFA, and over its budget */
 
 /* Matches one row against a loaded program; returns 1 when all is well. */
 static int check_program(const tu_case *c, const rsc_program *prog, const char *how)
@@ -53,6 +54,25 @@ static int check_program(const tu_case *c, const rsc_program *prog, const char *
         TU_CHECK(0, "%s (%s): deciding rule without pattern", c->id, how);
         ok = 0;
     }
+    /* the verdict alone (m NULL): the programs, and the DFA (rsc_dfa_build) */
+    if (rsc_match_url(&sel, c->url, c->url_len, NULL) != c->expected) {
+        TU_CHECK(0, "%s (%s): verdict with m NULL differs", c->id, how);
+        ok = 0;
+    }
+    void *dbuf = malloc(RSC_DFA_BUDGET);
+    rsc_status ds = dbuf ? rsc_dfa_build(&sel, dbuf, RSC_DFA_BUDGET, NULL) : RSC_E_NOMEM;
+    n_dfa += ds == RSC_OK, n_dfa_over += ds == RSC_E_LIMIT;
+    if (ds != RSC_OK && (ds != RSC_E_LIMIT || c->body_len < 4096)) {
+        TU_CHECK(0, "%s (%s): rsc_dfa_build: %s", c->id, how, rsc_strerror(ds));
+        ok = 0;
+    } else if (rsc_selection_engine(&sel, NULL) != (ds == RSC_OK ? RSC_ENGINE_DFA : RSC_ENGINE_PROGRAMS)) {
+        TU_CHECK(0, "%s (%s): rsc_selection_engine", c->id, how);
+        ok = 0;
+    } else if (rsc_match_url(&sel, c->url, c->url_len, NULL) != c->expected) {
+        TU_CHECK(0, "%s (%s): the DFA's verdict differs, expected %d", c->id, how, c->expected);
+        ok = 0;
+    }
+    free(dbuf);
     return ok;
 }
 
@@ -124,7 +144,8 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < n; i++)
         run_case(&cases[i], argv[2]);
-    printf("%zu rows\n", n);
+    printf("%zu rows; %ld selections matched through a DFA, %ld over its budget (files over "
+           "4 KiB only) through the programs\n", n, n_dfa, n_dfa_over);
     tu_free_cases(cases, n);
     return tu_report("conformance", passed);
 }

@@ -5,7 +5,9 @@
  * files (Googlebot) and one that only global groups apply to
  * (SomeRandomBot): the library's verdict and deciding line must equal the
  * reference matcher's, and the same selection with dense rows (all of them,
- * or half the bytes they need: rsc_accel_build) must answer as without.
+ * or half the bytes they need: rsc_accel_build) must answer as without, and
+ * so must the selection's DFA (rsc_dfa_build at RSC_DFA_BUDGET; a selection
+ * over it keeps the programs, and both counts are printed), with m NULL.
  * Usage: corpus_urls CORPUS_DIR. Exit 77 when the corpus is absent. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "testutil.h"
 
 static long n_checks, n_disallowed, n_urls, n_lists, n_no_robots, n_accel_checks;
+static long n_dfa_sel, n_dfa_over, n_dfa_checks;
 
 static void check_list(const char *corpus, const char *robots_rel, const char *urls_rel)
 {
@@ -63,6 +66,19 @@ static void check_list(const char *corpus, const char *robots_rel, const char *u
         rsc_status as = abuf ? rsc_accel_build(&asel, abuf, size) : RSC_E_NOMEM;
         TU_CHECK(as == RSC_OK || (as == RSC_E_LIMIT && b == 1), "%s: rsc_accel_build: %s",
                  robots_rel, rsc_strerror(as));
+        rsc_selection dsel = sel;
+        void *dbuf = malloc(RSC_DFA_BUDGET);
+        rsc_status ds = dbuf ? rsc_dfa_build(&dsel, dbuf, RSC_DFA_BUDGET, NULL) : RSC_E_NOMEM;
+        TU_CHECK(ds == RSC_OK || ds == RSC_E_LIMIT, "%s: rsc_dfa_build: %s", robots_rel,
+                 rsc_strerror(ds));
+        if (ds == RSC_OK) {
+            n_dfa_sel++;
+            TU_CHECK(rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_DFA, "%s: engine", robots_rel);
+        } else {
+            n_dfa_over++;
+            TU_CHECK(rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_PROGRAMS, "%s: engine",
+                     robots_rel);
+        }
         int reported = 0;
         for (char *p = urls; *p;) {
             char *e = strchr(p, '\n');
@@ -94,10 +110,18 @@ static void check_list(const char *corpus, const char *robots_rel, const char *u
                              robots_rel, bots[b], (int)n, p, aa, am.line, a, m.line);
                 else if (aa != a || am.line != m.line || am.decided != m.decided)
                     tu_failures++;
+                int ad = rsc_match_url(&dsel, p, n, NULL); /* the DFA, or over budget the programs */
+                n_dfa_checks += ds == RSC_OK;
+                if (ad != a && reported++ < 3)
+                    TU_CHECK(0, "%s (%s) %.*s: DFA %d, programs %d", robots_rel, bots[b], (int)n,
+                             p, ad, a);
+                else if (ad != a)
+                    tu_failures++;
             }
             p = e ? e + 1 : p + n;
         }
         free(abuf);
+        free(dbuf);
     }
     if (ref_ok)
         ref_free(&rr);
@@ -150,6 +174,9 @@ int main(int argc, char **argv)
     printf("%ld URL lists (%ld more without a robots.txt), %ld URLs, %ld checks "
            "(%ld disallowed), %ld more through dense rows\n", n_lists, n_no_robots, n_urls,
            n_checks, n_disallowed, n_accel_checks);
+    printf("DFA: %ld selections within RSC_DFA_BUDGET, %ld over it (the programs); %ld checks "
+           "through a DFA\n", n_dfa_sel, n_dfa_over, n_dfa_checks);
     TU_CHECK(n_lists > 0 && n_checks > 0, "nothing checked");
+    TU_CHECK(n_dfa_sel > 4 * n_dfa_over, "the DFA must serve most selections");
     return tu_report("corpus_urls", (int)(n_checks - tu_failures));
 }

@@ -460,7 +460,7 @@ static void rfc_path(buf *b)
 /* ---- comparison --------------------------------------------------------- */
 
 static uint64_t seed;
-static long n_cases, n_failures, n_file, n_disallowed, n_decided, n_accel;
+static long n_cases, n_failures, n_file, n_disallowed, n_decided, n_accel, n_dfa, n_dfa_cases;
 static int verbose;
 
 static void print_escaped(const char *s, size_t n)
@@ -520,7 +520,7 @@ static void report(const ctx *c, const char *what, const char *s, size_t n, int 
 
 /* One (agents, path or URL) case on both programs. */
 static void one_case(const ctx *c, const rsc_selection *sel, const rsc_selection *sel_nomin,
-                     const char *s, size_t n, int is_path)
+                     const rsc_selection *sel_dfa, const char *s, size_t n, int is_path)
 {
     ref_str ra[4];
     for (size_t i = 0; i < c->n_agents; i++) {
@@ -544,6 +544,21 @@ static void one_case(const ctx *c, const rsc_selection *sel, const rsc_selection
     else if (a2 != a || m2.decided != m.decided || m2.line != m.line ||
              m2.rule_allow != m.rule_allow || m2.priority != m.priority)
         report(c, "no_prune vs default", s, n, is_path, a2, &m2, &rv);
+    /* The verdict alone (m NULL): the DFA when one was built (runtime.h,
+     * rsc_dfa_build), else the programs, which sel always uses. */
+    int a0 = is_path ? rsc_match_path(sel, s, n, NULL) : rsc_match_url(sel, s, n, NULL);
+    int ad = is_path ? rsc_match_path(sel_dfa, s, n, NULL) : rsc_match_url(sel_dfa, s, n, NULL);
+    n_dfa_cases += rsc_selection_engine(sel_dfa, NULL) == RSC_ENGINE_DFA;
+    if (a0 != rv.allowed)
+        report(c, "programs (m NULL) vs reference", s, n, is_path, a0, NULL, &rv);
+    if (ad != rv.allowed)
+        report(c, "DFA vs reference", s, n, is_path, ad, NULL, &rv);
+    else if (sel_dfa->accel) { /* with m, the programs answer: the same rule */
+        rsc_match md;
+        int am = is_path ? rsc_match_path(sel_dfa, s, n, &md) : rsc_match_url(sel_dfa, s, n, &md);
+        if (am != a || md.line != m.line || md.decided != m.decided)
+            report(c, "DFA selection with m vs default", s, n, is_path, am, &md, &rv);
+    }
     if (!is_path) { /* spec G on its own */
         size_t off = 0, plen = 0;
         int slash = 0;
@@ -684,8 +699,26 @@ static void one_file(const buf *f, int profile, unsigned n_sets, unsigned n_path
             n_accel++;
         else if (ast != RSC_E_LIMIT || sel2.accel || size == need)
             report(&c, "rsc_accel_build", "", 0, 1, 0, NULL, NULL);
+        /* The default selection with a DFA: the default budget, or a random
+         * one (then it may not fit: RSC_E_LIMIT, the programs' engine). */
+        rsc_selection sel3 = sel;
+        size_t dsize = rnd(4) ? RSC_DFA_BUDGET : 64 + rnd(8192), dused = 0;
+        void *dbuf = malloc(dsize);
+        rsc_status dst = dbuf ? rsc_dfa_build(&sel3, dbuf, dsize, &dused) : RSC_E_NOMEM;
+        if (dst == RSC_OK) {
+            n_dfa++;
+            rsc_selection chk = sel;
+            if (rsc_dfa_attach(&chk, dbuf, dused) != RSC_OK || dused > dsize)
+                report(&c, "rsc_dfa_attach of a built DFA", "", 0, 1, 0, NULL, NULL);
+        } else if (dst != RSC_E_LIMIT || sel3.accel) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "rsc_dfa_build (%zu bytes): %s", dsize, rsc_strerror(dst));
+            report(&c, msg, "", 0, 1, 0, NULL, NULL);
+        }
         for (unsigned i = 0; i < n_paths; i++)
-            one_case(&c, &sel, &sel2, paths[i].p ? paths[i].p : "", paths[i].n, is_path[i]);
+            one_case(&c, &sel, &sel2, &sel3, paths[i].p ? paths[i].p : "", paths[i].n,
+                     is_path[i]);
+        free(dbuf);
         free(abuf);
     }
     for (unsigned i = 0; i < n_paths; i++)
@@ -849,9 +882,13 @@ int main(int argc, char **argv)
     }
     printf("seed %" PRIu64 ": %ld files, %ld cases (google %ld, 512000-cut %ld, long edge "
            "lists %ld, rfc %ld), %ld failed\n(reference verdicts: %ld disallowed, %ld decided "
-           "by a rule; %ld selections matched through dense rows)\n",
+           "by a rule; %ld selections matched through dense rows; %ld through a DFA, %ld cases)\n",
            seed, n_file, n_cases, google_cases, big_cases, long_cases,
            n_cases - google_cases - big_cases - long_cases, n_failures, n_disallowed, n_decided,
-           n_accel);
+           n_accel, n_dfa, n_dfa_cases);
+    if (n_cases > 1000 && n_dfa_cases * 2 < n_cases) { /* the DFA must be what runs */
+        printf("too few cases went through a DFA: %ld of %ld\n", n_dfa_cases, n_cases);
+        n_failures++;
+    }
     return n_failures ? 1 : 0;
 }

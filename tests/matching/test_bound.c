@@ -13,7 +13,9 @@
  * are compared with the reference matcher on a sample, in this build too.
  * Each path is matched again through dense rows (rsc_accel_build: all, and
  * as many as a third of their bytes hold), under the same bound and with
- * the same verdict.
+ * the same verdict. And through the selection's DFA (rsc_dfa_build at
+ * RSC_DFA_BUDGET): at most one step a path byte and one at the end, or,
+ * for a set over the budget, the programs' bound; the same verdict.
  * A time is never asserted. With the corpus present, the distinct wildcard
  * rules of all its files form one more file. */
 #include <stdio.h>
@@ -95,8 +97,16 @@ static void run_case(fcase *fc)
         TU_CHECK(as == RSC_OK || (j && as == RSC_E_LIMIT), "%s: rsc_accel_build: %s", fc->name,
                  rsc_strerror(as));
     }
-    double worst = 0, aworst = 0;
-    size_t npaths = 0, bytes = 0, steps_all = 0, asteps_all = 0;
+    /* the DFA (rsc_dfa_build at RSC_DFA_BUDGET): when the set fits, one
+     * step a path byte and one at the end, at most; over the budget, the
+     * programs under the bound above */
+    rsc_selection dsel = sel;
+    void *dbuf = malloc(RSC_DFA_BUDGET);
+    rsc_status ds = dbuf ? rsc_dfa_build(&dsel, dbuf, RSC_DFA_BUDGET, NULL) : RSC_E_NOMEM;
+    TU_CHECK(ds == RSC_OK || ds == RSC_E_LIMIT, "%s: rsc_dfa_build: %s", fc->name,
+             rsc_strerror(ds));
+    double worst = 0, aworst = 0, dworst = 0;
+    size_t npaths = 0, bytes = 0, steps_all = 0, asteps_all = 0, dsteps_all = 0;
     tu_buf path = {0};
     const char *x = fc->extra.p, *xend = fc->extra.p + fc->extra.n;
     for (int k = 0; k < 200; k++) {
@@ -138,6 +148,23 @@ static void run_case(fcase *fc)
                      "%s: path of %zu bytes: dense rows (%s) %d line %u, without %d line %u",
                      fc->name, path.n, j ? "a third" : "all", aa, am.line, allowed, m.line);
         }
+        rsc_steps = 0;
+        int da = rsc_match_path(&dsel, path.p, path.n, NULL);
+        size_t dsteps = rsc_steps;
+        dsteps_all += dsteps;
+        /* per byte, and over the budget per program too, as the programs' figure */
+        double dr = (double)dsteps / (double)(path.n + 1) / (ds == RSC_OK || !progs ? 1 : progs);
+        if (dr > dworst)
+            dworst = dr;
+        TU_COUNT(da == allowed, "%s: path of %zu bytes: DFA %d, programs %d", fc->name, path.n,
+                 da, allowed);
+        if (ds == RSC_OK)
+            TU_COUNT(dsteps <= path.n + 1, "%s: %zu DFA steps for a path of %zu bytes",
+                     fc->name, dsteps, path.n);
+        else
+            TU_COUNT(dsteps <= (size_t)STEPS_PER_BYTE * (path.n + 1) * (progs ? progs : 1),
+                     "%s: %zu steps over the DFA budget for a path of %zu bytes", fc->name,
+                     dsteps, path.n);
         if (k % 7 == 0 || path.n < 64) {
             ref_verdict v = ref_check_parsed(&rr, &ra, 1, path.p, path.n, 1);
             TU_COUNT(v.allowed == allowed && v.line == (int)m.line,
@@ -145,10 +172,17 @@ static void run_case(fcase *fc)
                      allowed, m.line, v.allowed, v.line);
         }
     }
+    rsc_engine_info di;
+    rsc_selection_engine(&dsel, &di);
     printf("%-26s %8zu bytes  %u programs  %6zu paths  %.2f steps/byte (worst %.2f); "
-           "dense rows %.2f (worst %.2f)\n",
+           "dense rows %.2f (worst %.2f); DFA %s %.2f (worst %.2f)\n",
            fc->name, fc->body.n, progs, npaths, (double)steps_all / (double)(bytes + npaths), worst,
-           (double)asteps_all / (double)(bytes + npaths), aworst);
+           (double)asteps_all / (double)(bytes + npaths), aworst,
+           ds == RSC_OK ? "built" : "over budget", (double)dsteps_all / (double)(bytes + npaths),
+           dworst);
+    if (ds == RSC_OK)
+        printf("%-26s DFA %u states, %u classes, %zu bytes\n", "", di.states, di.classes, di.bytes);
+    free(dbuf);
     free(abuf[0]);
     free(abuf[1]);
     if (worst > worst_ratio)

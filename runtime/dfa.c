@@ -1,0 +1,766 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The DFA engine (docs/DFA.md): a selection's rules determinised into one
+ * automaton, built from the verified blob into memory the caller owns
+ * (runtime.h, rsc_dfa_build), then run one table load a path byte until
+ * the verdict is decided.
+ *
+ * Construction is a subset construction over rule positions with the
+ * ranks folded in. A state is (L, v): L the positions of the rules still
+ * alive, v the verdict of the best rule matched so far (allowed when
+ * none). Every rule of L outranks that rule, so the answer from there on
+ * is v unless a rule of L matches, and the best rank itself need not be
+ * kept. When a rule matches, the rules it outranks leave L. A rule of
+ * verdict v that ranks below every rule of L of the other verdict can no
+ * longer change the answer either (if one of those matches it is beaten,
+ * if none does the answer is v with it or without it): it leaves too.
+ * Positions are numbered rule by rule in rank order, so both cuts drop a
+ * prefix of the sorted L, and an empty L is final: the answer is v.
+ *
+ * The builder writes every state and entry itself and checks each index
+ * it stores against the room it has; rsc_dfa_attach() checks a whole DFA
+ * again (tests run it on every one built). Build time and memory are
+ * bounded by the caller's buffer: a rule set whose DFA does not fit, or
+ * whose construction would take more than a fixed work per buffer byte,
+ * is refused (RSC_E_LIMIT) and keeps the programs' engine. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "codec.h"
+#include "dfa.h"
+#include "format.h"
+#include "program.h"
+#include "robotsc/runtime.h"
+
+#ifdef RSC_COUNT_STEPS
+extern size_t rsc_steps;
+#define DFA_STEPS(n) (rsc_steps += (n))
+#else
+#define DFA_STEPS(n) ((void)0)
+#endif
+
+#define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
+
+/* ---- Running ------------------------------------------------------------ */
+
+static inline uint32_t entry(const rsc_dfa *d, uint32_t i)
+{
+    const uint8_t *rows = (const uint8_t *)d + RSC_DFA_HEAD;
+    if (d->wide) {
+        uint32_t e;
+        memcpy(&e, rows + (size_t)i * 4, 4);
+        return e;
+    }
+    uint16_t e;
+    memcpy(&e, rows + (size_t)i * 2, 2);
+    return e;
+}
+
+/* From skip state s (an entry), the first of p[i..n) that may leave it
+ * (one of its two bytes, NUL or '#'), sixteen bytes a step; the last
+ * fewer than sixteen are left to the table. */
+static inline size_t skip(const rsc_dfa *d, uint32_t s, const uint8_t *p, size_t i, size_t n)
+{
+#ifdef RSC_V16
+    const uint8_t *sk = (const uint8_t *)d + RSC_DFA_HEAD + (size_t)d->lim * (d->wide ? 4 : 2) +
+                        2 * (size_t)((uint32_t)((uint64_t)s * d->inv >> 32) - d->a);
+    const uint8_t b0 = sk[0], b1 = sk[1];
+    while (n - i >= 16) {
+        rsc_v16 x = rsc_v16_load(p + i);
+        unsigned f = rsc_v16_first((rsc_v16)((x == b0) | (x == b1) | (x == 0) | (x == '#')));
+        if (f < 16)
+            return i + f;
+        i += 16;
+    }
+#else
+    (void)d, (void)s, (void)p, (void)n;
+#endif
+    return i;
+}
+
+/* The moves over p[0..n) from entry s; a NUL or term byte is class 0, whose
+ * entry is always a verdict, so the loop stops there by itself. A move into
+ * a skip state leaves the loop for a search. */
+#define RUN(T)                                                                  \
+    static uint32_t run_##T(const rsc_dfa *d, const uint8_t *cls, uint32_t s,   \
+                            const uint8_t *p, size_t n)                         \
+    {                                                                           \
+        const T *row = (const T *)(const void *)((const uint8_t *)d + RSC_DFA_HEAD); \
+        const uint32_t lim = d->lim, run = d->a * d->ncls;                      \
+        size_t i = 0;                                                           \
+        for (;;) {                                                              \
+            while (i < n && s < run)                                            \
+                s = row[s + cls[p[i++]]];                                       \
+            if (i == n || s >= lim)                                             \
+                break;                                                          \
+            const uint32_t self = s;                                            \
+            i = skip(d, s, p, i, n);                                            \
+            while (i < n && s == self)                                          \
+                s = row[s + cls[p[i++]]];                                       \
+        }                                                                       \
+        DFA_STEPS(i + 1);                                                       \
+        return s < lim ? row[s] : s;                                            \
+    }
+RUN(uint16_t)
+RUN(uint32_t)
+#undef RUN
+
+/* rfc: the path normalised as match.c's source does (FORMAT.md, Matching),
+ * and a normalised path of exactly "/robots.txt" allowed (RFC 9309 2.2.2),
+ * which the moves cannot stop early for. */
+static int rfc_verdict(const rsc_dfa *d, const uint8_t *cls, const uint8_t *p, size_t n,
+                       uint8_t term, int slash)
+{
+    static const char rt[] = "/robots.txt";
+    const uint32_t lim = d->lim;
+    uint32_t s = d->start;
+    size_t rk = 0, steps = 0;
+    int rob = 1; /* the bytes so far are rt[0..rk) */
+    uint8_t out[3] = {'/', 0, 0};
+    unsigned k = slash ? 1 : 0;
+    size_t i = 0;
+    for (;;) {
+        for (unsigned j = 0; j < k; j++) {
+            uint8_t c = out[j];
+            if (rob)
+                rob = rk < sizeof rt - 1 && c == (uint8_t)rt[rk], rk++;
+            if (s < lim)
+                s = entry(d, s + cls[c]), steps++;
+        }
+        if (i == n || (s >= lim && !rob))
+            break;
+        uint8_t b = p[i];
+        if (b == 0 || b == term)
+            break;
+        /* the programs' normalisation of a path byte (match.c, src_get) */
+        size_t used;
+        k = rsc_pct_normal_path(p + i, n - i, out, &used);
+        i += used;
+    }
+    DFA_STEPS(steps + 1);
+    if (rob && rk == sizeof rt - 1)
+        return 1;
+    if (s < lim)
+        s = entry(d, s);
+    return s == lim;
+}
+
+int rsc_dfa_verdict(const rsc_dfa *d, const uint8_t *p, size_t n, uint8_t term, int slash)
+{
+    const uint8_t *cls = d->cls[term == '#'];
+    if (d->rfc)
+        return rfc_verdict(d, cls, p, n, term, slash);
+    uint32_t s = d->start;
+    if (slash && s < d->lim)
+        s = entry(d, s + cls['/']);
+    s = d->wide ? run_uint32_t(d, cls, s, p, n) : run_uint16_t(d, cls, s, p, n);
+    return s == d->lim;
+}
+
+/* ---- Building ----------------------------------------------------------- */
+
+#define FIN_A 0xfffffff0u /* final, allowed (while building)           */
+#define FIN_D 0xfffffff1u /* final, disallowed                         */
+#define NO_ROOM 0xffffffffu
+#define P_STAR 0x100u  /* a '*': it stays, and the next position is live */
+#define P_DONE 0x200u  /* an end-anchored rule's end: matches at the end */
+#define P_MATCH 0x400u /* a rule's end: the rule matches                */
+#define MAX_STATES (1u << 22)
+#define WORK_PER_BYTE 4u /* construction steps allowed per buffer byte */
+/* Rows of more bytes than this (in u16) are minimised: below it the table
+ * fits a 32 KiB level-1 cache anyway, and Moore's rounds would cost more than
+ * the whole construction (measured: a median build of 4 µs took 47). */
+#define MINIMISE_FROM 32768u
+
+typedef struct bld {
+    uint8_t *buf;
+    size_t top, rows_end; /* scratch is buf[top..), rows buf[HEAD..rows_end) */
+    uint64_t work, work_cap;
+    uint32_t ncls, nrules, npos;
+    const uint8_t *rv;    /* per rule (rank order): 1 when it allows       */
+    uint16_t *pcode;      /* per position: its class, or P_*               */
+    uint32_t *prule;      /* per position: its rule                        */
+    uint32_t n, mcap;     /* states, and the room of meta                  */
+    uint32_t *meta;       /* per state: its record's offset in buf         */
+    uint32_t *hash, hmask; /* state + 1 by its record's hash, half full    */
+    uint32_t *star, *lit, *tmp; /* per-state lists of distinct positions    */
+    uint32_t cnt[257];
+} bld;
+
+static void *take(bld *b, size_t n)
+{
+    n = ALIGN8(n);
+    if (b->top < b->rows_end || b->top - b->rows_end < n)
+        return NULL;
+    b->top -= n;
+    return b->buf + b->top;
+}
+
+/* A state's record: [len | v << 31, hash, positions...]. */
+static const uint32_t *rec_of(const bld *b, uint32_t id)
+{
+    return (const uint32_t *)(const void *)(b->buf + b->meta[id]);
+}
+
+static uint32_t *row_of(const bld *b, uint32_t id)
+{
+    return (uint32_t *)(void *)(b->buf + RSC_DFA_HEAD) + (size_t)id * b->ncls;
+}
+
+/* The state (s[0..n), v), added when new: its id, a final code, or NO_ROOM. */
+static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
+{
+    if (n == 0)
+        return v ? FIN_A : FIN_D;
+    uint32_t h = 2166136261u ^ v;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 16777619u;
+    h ^= h >> 16, h *= 0x85ebca6bu, h ^= h >> 13; /* the low bits hear every bit */
+    b->work += n;
+    const uint32_t head = n | v << 31;
+    uint32_t i = h & b->hmask;
+    for (; b->hash[i]; i = (i + 1) & b->hmask, b->work++) {
+        const uint32_t *r = rec_of(b, b->hash[i] - 1);
+        if (r[0] == head && r[1] == h && memcmp(r + 2, s, (size_t)n * 4) == 0)
+            return b->hash[i] - 1;
+    }
+    if (b->n == MAX_STATES)
+        return NO_ROOM;
+    /* meta and the hash grow by doubling, on the scratch stack (what they
+     * leave behind is at most what they hold): the scratch a build takes
+     * depends on the rules alone, so a build that fits in size bytes fits
+     * in any larger buffer */
+    if (b->n == b->mcap) {
+        uint32_t *m = take(b, (size_t)b->mcap * 8);
+        if (!m)
+            return NO_ROOM;
+        memcpy(m, b->meta, (size_t)b->n * 4);
+        b->meta = m, b->mcap *= 2;
+    }
+    if (2 * ((size_t)b->n + 1) > (size_t)b->hmask + 1) {
+        const uint32_t hs = 2 * (b->hmask + 1);
+        uint32_t *t = take(b, (size_t)hs * 4);
+        if (!t)
+            return NO_ROOM;
+        memset(t, 0, (size_t)hs * 4);
+        for (uint32_t id = 0; id < b->n; id++) {
+            uint32_t j = rec_of(b, id)[1] & (hs - 1);
+            while (t[j])
+                j = (j + 1) & (hs - 1);
+            t[j] = id + 1;
+        }
+        b->hash = t, b->hmask = hs - 1;
+        b->work += b->n;
+        for (i = h & b->hmask; b->hash[i]; i = (i + 1) & b->hmask)
+            ;
+    }
+    b->rows_end += (size_t)b->ncls * 4;
+    uint32_t *r = take(b, ((size_t)n + 2) * 4);
+    if (!r)
+        return NO_ROOM;
+    r[0] = head, r[1] = h;
+    memcpy(r + 2, s, (size_t)n * 4);
+    b->meta[b->n] = (uint32_t)((uint8_t *)r - b->buf);
+    b->hash[i] = b->n + 1;
+    return b->n++;
+}
+
+/* The state of the sorted positions t[0..n) after a move, the best match
+ * so far having verdict v: the rules a match outranks leave, then those of
+ * verdict v below every rule of the other verdict. */
+static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v)
+{
+    uint32_t from = 0;
+    for (uint32_t i = n; i-- > 0;)
+        if (b->pcode[t[i]] & P_MATCH) { /* a rule's last position: the rest is above it */
+            v = b->rv[b->prule[t[i]]];
+            from = i + 1;
+            break;
+        }
+    while (from < n && b->rv[b->prule[t[from]]] == v)
+        from++;
+    b->work += n;
+    return intern(b, t + from, n - from, v);
+}
+
+/* Adds position p and, after a '*', the one past it (never an end: a
+ * rule's trailing '*'s were dropped), keeping t sorted and unique. */
+static inline void put(uint32_t *t, uint32_t *n, uint32_t p)
+{
+    if (*n == 0 || t[*n - 1] < p)
+        t[(*n)++] = p;
+}
+
+/* Merges the sorted lists a and c into t, without repeats. */
+static uint32_t merge(uint32_t *t, const uint32_t *a, uint32_t na, const uint32_t *c, uint32_t nc)
+{
+    uint32_t i = 0, j = 0, n = 0;
+    while (i < na || j < nc) {
+        uint32_t x = j == nc || (i < na && a[i] <= c[j]) ? a[i++] : c[j++];
+        if (n == 0 || t[n - 1] != x)
+            t[n++] = x;
+    }
+    return n;
+}
+
+/* Fills state k's row. */
+static int expand(bld *b, uint32_t k)
+{
+    const uint32_t *r = rec_of(b, k);
+    const uint32_t n = r[0] & 0x7fffffffu, v = r[0] >> 31;
+    const uint32_t *L = r + 2;
+    uint32_t ns = 0, endv = v;
+    memset(b->cnt, 0, (size_t)b->ncls * sizeof b->cnt[0]);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = L[i], code = b->pcode[p];
+        if (code & P_STAR) {
+            put(b->star, &ns, p);
+            put(b->star, &ns, p + 1);
+        } else if (code & P_DONE) {
+            endv = b->rv[b->prule[p]]; /* the last one is the best */
+        } else {
+            b->cnt[code]++;
+        }
+    }
+    /* the literal positions by class, in order: a counting sort */
+    uint32_t sum = 0;
+    for (uint32_t c = 0; c < b->ncls; c++) {
+        uint32_t x = b->cnt[c];
+        b->cnt[c] = sum, sum += x;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t code = b->pcode[L[i]];
+        if (code < P_STAR)
+            b->lit[b->cnt[code]++] = L[i];
+    }
+    b->work += (uint64_t)n * 2 + b->ncls;
+    /* cnt[c] is now the end of class c's run */
+    uint32_t other = settle(b, b->star, ns, v); /* classes no position reads */
+    if (other == NO_ROOM)
+        return 0;
+    uint32_t *row = row_of(b, k); /* after interning: rows do not move */
+    row[0] = endv ? FIN_A : FIN_D;
+    uint32_t lo = 0;
+    for (uint32_t c = 1; c < b->ncls; c++) {
+        uint32_t hi = b->cnt[c], t = other;
+        if (hi > lo) {
+            uint32_t nn = 0;
+            uint32_t *next = b->tmp + (size_t)b->npos + 1; /* the second half */
+            for (uint32_t i = lo; i < hi; i++) {
+                uint32_t p = b->lit[i] + 1;
+                put(next, &nn, p);
+                if (b->pcode[p] & P_STAR)
+                    put(next, &nn, p + 1);
+            }
+            uint32_t m = merge(b->tmp, b->star, ns, next, nn);
+            b->work += m + nn;
+            t = settle(b, b->tmp, m, v);
+            if (t == NO_ROOM)
+                return 0;
+            row = row_of(b, k);
+        }
+        row[c] = t;
+        lo = hi;
+    }
+    return b->work <= b->work_cap;
+}
+
+/* Marks the ranks a program can give (its trie's Accept and End, its
+ * edges' Rank): the rules the DFA is built from. Ranks left out by the
+ * encoder can never decide. */
+static void mark_program(const uint8_t *q, uint64_t *bits)
+{
+    uint32_t tsize = rsc_uv(&q);
+    const uint8_t *p = q, *end = q + tsize;
+    while (p < end) { /* a verified trie tiles its bytes in preorder */
+        rsc_node x;
+        rsc_node_head(p, &x);
+        if (x.accept)
+            bits[(x.accept - 1) >> 6] |= 1ull << ((x.accept - 1) & 63);
+        if (x.end)
+            bits[(x.end - 1) >> 6] |= 1ull << ((x.end - 1) & 63);
+        p = rsc_node_next(&x);
+    }
+    rsc_ptab edges;
+    p = end;
+    uint32_t shape = rsc_uv(&p);
+    p = rsc_ptab_skip(p, RSC_ROOTS_COLS);
+    p = rsc_ptab_skip(p, RSC_OUTS_COLS);
+    p = rsc_ptab_skip(p, shape & RSC_SHAPE_LABELS ? RSC_STATES_COLS_LAB : RSC_STATES_COLS);
+    rsc_ptab_open(&edges, p, RSC_EDGES_COLS);
+    for (uint32_t e = 0; e < edges.n; e++) {
+        uint32_t rank = rsc_ptab_get(&edges, e, E_RANK);
+        if (rank)
+            bits[(rank - 1) >> 6] |= 1ull << ((rank - 1) & 63);
+    }
+}
+
+/* Rule r's match text, cut to what matters: a final '$' (spec E.3) read
+ * off into *anch, runs of '*' made one, trailing '*'s dropped (then a '$'
+ * changes nothing). Writes to out when not NULL; returns the length. */
+static uint32_t rule_text(const rsc_program *prog, uint32_t r, uint8_t *out, int *anch)
+{
+    const int rfc = rsc_program_profile(prog);
+    const uint8_t *t = STR(prog) + rsc_tab(prog, P_RULES, r, rfc ? 3 : 1);
+    uint32_t len = rsc_tab(prog, P_RULES, r, rfc ? 4 : 2), n = 0;
+    *anch = len > 0 && t[len - 1] == '$';
+    len -= (uint32_t)*anch;
+    uint32_t keep = 0; /* the length up to the last byte that is not '*' */
+    for (uint32_t i = 0; i < len; i++) {
+        if (t[i] == '*' && n > 0 && (out ? out[n - 1] == '*' : t[i - 1] == '*'))
+            continue;
+        if (out)
+            out[n] = t[i];
+        n++;
+        if (t[i] != '*')
+            keep = n;
+    }
+    if (keep < n)
+        *anch = 0;
+    return keep;
+}
+
+/* Moore's partition refinement over the rows, the two final states taken
+ * as states K (allowed) and K + 1 (disallowed) that stay where they are:
+ * states start apart by their end verdict, and are split while two of a
+ * block move on some class into different blocks. A block holding a final
+ * state becomes that final state (matching then stops there too); the
+ * others become one state each, numbered by their first state, whose row
+ * moves down in place (a block's number is never above its first state).
+ * Bounded by the build's work cap and its scratch: without room or time
+ * the rows stay as built, which is as exact. Returns the start. */
+static uint32_t minimise(bld *b, uint32_t start)
+{
+    const uint32_t K = b->n, N = K + 2, ncls = b->ncls;
+    uint32_t hs = 2;
+    while (hs < 2 * (size_t)N)
+        hs <<= 1;
+    uint32_t *old = take(b, (size_t)N * 4), *cur = take(b, (size_t)N * 4);
+    uint32_t *h = take(b, (size_t)hs * 4), *id = take(b, (size_t)N * 4);
+    if (K < 2 || !old || !cur || !h || !id)
+        return start;
+#define TGT(s, c) ((s) >= K ? (s) : row_of(b, s)[c] < K ? row_of(b, s)[c] : \
+                   row_of(b, s)[c] == FIN_A ? K : K + 1)
+    for (uint32_t s = 0; s < N; s++) /* the end verdict: class 0's entry */
+        old[s] = s < K ? row_of(b, s)[0] == FIN_D : s == K + 1;
+    uint32_t blocks = 2;
+    for (;;) {
+        memset(h, 0xff, (size_t)hs * 4);
+        uint32_t nb = 0;
+        b->work += (uint64_t)N * ncls * 2 + hs;
+        if (b->work > b->work_cap)
+            return start;
+        for (uint32_t s = 0; s < N; s++) {
+            uint32_t x = old[s] * 0x9e3779b1u;
+            for (uint32_t c = 1; c < ncls; c++)
+                x = (x ^ old[TGT(s, c)]) * 0x85ebca6bu, x ^= x >> 15;
+            uint32_t j = x & (hs - 1);
+            for (;; j = (j + 1) & (hs - 1)) {
+                uint32_t r = h[j];
+                if (r == UINT32_MAX) {
+                    h[j] = s, cur[s] = nb++;
+                    break;
+                }
+                uint32_t c = 1;
+                if (old[r] == old[s])
+                    while (c < ncls && old[TGT(r, c)] == old[TGT(s, c)])
+                        c++;
+                if (c == ncls && old[r] == old[s]) {
+                    cur[s] = cur[r];
+                    break;
+                }
+            }
+        }
+        uint32_t *t = old;
+        old = cur, cur = t;
+        if (nb == blocks)
+            break;
+        blocks = nb;
+    }
+    /* old: each state's block; the new numbers, by first state */
+    const uint32_t fa = old[K], fd = old[K + 1];
+    memset(id, 0xff, (size_t)N * 4);
+    uint32_t m = 0;
+    for (uint32_t s = 0; s < K; s++)
+        if (old[s] != fa && old[s] != fd && id[old[s]] == UINT32_MAX)
+            id[old[s]] = m++, cur[m - 1] = s; /* cur: each new state's first state */
+#define MAPS(t) ((t) >= K ? ((t) == K ? FIN_A : FIN_D) : old[t] == fa ? FIN_A : \
+                 old[t] == fd ? FIN_D : id[old[t]])
+    for (uint32_t j = 0; j < m; j++) {
+        const uint32_t *from = row_of(b, cur[j]);
+        uint32_t *to = row_of(b, j);
+        to[0] = from[0];
+        for (uint32_t c = 1; c < ncls; c++) {
+            uint32_t e = TGT(cur[j], c);
+            to[c] = MAPS(e);
+        }
+        (void)from;
+    }
+    start = start >= K ? start : MAPS(start);
+#undef MAPS
+#undef TGT
+    b->n = m;
+    return start;
+}
+
+static int usable(const rsc_selection *sel)
+{
+    return sel && sel->prog && sel->prog->base && sel->n_roots <= RSC_MAX_SELECT;
+}
+
+rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *used)
+{
+    if (used)
+        *used = 0;
+    if (!sel || !sel->prog || !sel->prog->base || !buf || ((uintptr_t)buf & 7u))
+        return RSC_E_ARG;
+    sel->accel = NULL;
+    if (!usable(sel))
+        return RSC_E_LIMIT; /* more programs than a selection holds */
+    if (size > 0xfffffff8u)
+        size = 0xfffffff8u; /* offsets are u32 */
+    size &= ~(size_t)7u;
+    if (size < RSC_DFA_HEAD)
+        return RSC_E_LIMIT;
+    const rsc_program *prog = sel->prog;
+    bld b;
+    memset(&b, 0, sizeof b);
+    b.buf = buf, b.top = size, b.rows_end = RSC_DFA_HEAD;
+    b.work_cap = (uint64_t)size * WORK_PER_BYTE;
+    rsc_dfa *d = (rsc_dfa *)buf;
+    memset(d, 0, RSC_DFA_HEAD);
+
+    /* the rules: their ranks, from the programs */
+    const uint32_t nr = PRIV(prog, P_RULES_N);
+    uint64_t *bits = take(&b, ((size_t)nr / 64 + 1) * 8);
+    if (!bits)
+        return RSC_E_LIMIT;
+    memset(bits, 0, ((size_t)nr / 64 + 1) * 8);
+    for (uint32_t k = 0; k < sel->n_roots; k++)
+        mark_program(prog->base + sel->roots[k], bits);
+    uint64_t npos = 0;
+    uint8_t used_b[256];
+    memset(used_b, 0, sizeof used_b);
+    for (uint32_t r = 0; r < nr; r++)
+        if (bits[r >> 6] >> (r & 63) & 1) {
+            int anch;
+            npos += rule_text(prog, r, NULL, &anch) + 1u;
+            b.nrules++;
+        }
+    if (npos > 0x3fffffffu || npos * 22 > size) /* the scratch a position takes */
+        return RSC_E_LIMIT;
+    b.npos = (uint32_t)npos;
+    uint8_t *rv = take(&b, b.nrules + 1);
+    b.pcode = take(&b, ((size_t)b.npos + 1) * 2);
+    b.prule = take(&b, ((size_t)b.npos + 1) * 4);
+    const size_t text_top = b.top; /* the texts are given back after this pass */
+    uint8_t *text = take(&b, (size_t)b.npos + 1);
+    if (!rv || !b.pcode || !b.prule || !text)
+        return RSC_E_LIMIT;
+    b.rv = rv;
+    /* positions, rule by rule in rank order; the texts' bytes */
+    uint32_t pos = 0, ri = 0;
+    for (uint32_t r = 0; r < nr; r++) {
+        if (!(bits[r >> 6] >> (r & 63) & 1))
+            continue;
+        int anch;
+        uint32_t len = rule_text(prog, r, text, &anch);
+        /* Priority 0 never decides (spec E.5): such a rule allows. */
+        rv[ri] = (rsc_tab(prog, P_RULES, r, 0) & 1) || rsc_tab(prog, P_RULES, r, 2) == 0;
+        for (uint32_t j = 0; j < len; j++) {
+            if (text[j] == 0 || text[j] == '#')
+                return RSC_E_LIMIT; /* bytes that end a path: never in an encoder's rule */
+            if (text[j] != '*')
+                used_b[text[j]] = 1;
+            b.pcode[pos + j] = text[j]; /* classes come next */
+            b.prule[pos + j] = ri;
+        }
+        for (uint32_t j = 0; j < len; j++)
+            if (text[j] == '*')
+                b.pcode[pos + j] = P_STAR;
+        b.pcode[pos + len] = anch ? P_DONE : P_MATCH;
+        b.prule[pos + len] = ri;
+        pos += len + 1, ri++;
+    }
+    b.top = text_top;
+    /* byte classes: 0 the path's end, 1 every byte no rule names, then one
+     * for each byte a rule names */
+    uint32_t ncls = 2;
+    for (unsigned c = 0; c < 256; c++) {
+        d->cls[0][c] = used_b[c] ? (uint8_t)ncls : 1;
+        ncls += used_b[c];
+    }
+    if (ncls > 256)
+        return RSC_E_LIMIT; /* never: NUL and '#' are no rule's */
+    d->cls[0][0] = 0;
+    memcpy(d->cls[1], d->cls[0], 256);
+    d->cls[1]['#'] = 0;
+    b.ncls = ncls;
+    for (uint32_t p = 0; p < b.npos; p++)
+        if (b.pcode[p] < P_STAR)
+            b.pcode[p] = d->cls[0][b.pcode[p]];
+    /* a list of distinct positions holds at most npos + 1 */
+    b.star = take(&b, ((size_t)b.npos + 1) * 4);
+    b.lit = take(&b, ((size_t)b.npos + 1) * 4);
+    b.tmp = take(&b, (2 * (size_t)b.npos + 2) * 4);
+    if (!b.star || !b.lit || !b.tmp)
+        return RSC_E_LIMIT;
+    b.mcap = 16, b.hmask = 31;
+    b.meta = take(&b, (size_t)b.mcap * 4);
+    b.hash = take(&b, ((size_t)b.hmask + 1) * 4);
+    if (!b.meta || !b.hash)
+        return RSC_E_LIMIT;
+    memset(b.hash, 0, ((size_t)b.hmask + 1) * 4);
+
+    /* the start: every rule at its first position */
+    uint32_t n0 = 0;
+    pos = 0;
+    for (ri = 0; ri < b.nrules; ri++) {
+        put(b.tmp, &n0, pos);
+        if (b.pcode[pos] & P_STAR)
+            put(b.tmp, &n0, pos + 1);
+        while (!(b.pcode[pos] & (P_DONE | P_MATCH)))
+            pos++;
+        pos++;
+    }
+    uint32_t start = settle(&b, b.tmp, n0, 1);
+    if (start == NO_ROOM)
+        return RSC_E_LIMIT;
+    for (uint32_t k = 0; k < b.n; k++)
+        if (!expand(&b, k))
+            return RSC_E_LIMIT;
+    b.top = size; /* the states' records are done with */
+    if ((size_t)b.n * ncls * 2 > MINIMISE_FROM)
+        start = minimise(&b, start);
+
+    /* Skip states go last (their order kept), by a permutation of the rows
+     * in place (cycle by cycle, through one spare row); the scratch above
+     * the rows is free again. */
+    const uint32_t K = b.n, lim = K * ncls; /* rows: K x ncls x 4 < size < 2^32 */
+    uint32_t *in = (uint32_t *)(void *)(b.buf + RSC_DFA_HEAD);
+    b.top = size, b.rows_end = RSC_DFA_HEAD + (size_t)lim * 4;
+    uint32_t *perm = take(&b, (size_t)K * 4 + 4), *spare = take(&b, (size_t)ncls * 4);
+    uint8_t *sb = take(&b, (size_t)K * 2 + 2), *seen = take(&b, (size_t)K / 8 + 1);
+    if (!perm || !spare || !sb || !seen)
+        return RSC_E_LIMIT; /* never: the states' records took more */
+    uint32_t a = 0, nskip = 0;
+    for (uint32_t k = 0; k < K; k++) {
+        const uint32_t *row = in + (size_t)k * ncls;
+        unsigned m = 0;
+        uint8_t two[2] = {0, 0};
+        for (unsigned c = 1; c < 256 && m <= 2; c++)
+            if (c != '#' && row[d->cls[0][c]] != k) {
+                if (m < 2)
+                    two[m] = (uint8_t)c;
+                m++;
+            }
+        perm[k] = m <= 2 ? UINT32_MAX - 1 : a++; /* skip states numbered next */
+        if (m <= 2)
+            sb[2 * nskip] = two[0], sb[2 * nskip + 1] = m == 2 ? two[1] : two[0], nskip++;
+    }
+    for (uint32_t k = 0, j = a; k < K; k++)
+        if (perm[k] == UINT32_MAX - 1)
+            perm[k] = j++;
+    memset(seen, 0, (size_t)K / 8 + 1);
+    for (uint32_t k = 0; k < K; k++) { /* row k goes to perm[k] */
+        if (seen[k >> 3] >> (k & 7) & 1 || perm[k] == k)
+            continue;
+        memcpy(spare, in + (size_t)k * ncls, (size_t)ncls * 4);
+        uint32_t j = k;
+        for (;;) { /* spare holds row j, which goes to perm[j] */
+            uint32_t t = perm[j];
+            seen[j >> 3] |= (uint8_t)(1u << (j & 7));
+            if (t == k) {
+                memcpy(in + (size_t)t * ncls, spare, (size_t)ncls * 4);
+                break;
+            }
+            for (uint32_t c = 0; c < ncls; c++) { /* swap spare and row t */
+                uint32_t x = in[(size_t)t * ncls + c];
+                in[(size_t)t * ncls + c] = spare[c], spare[c] = x;
+            }
+            j = t;
+        }
+    }
+    /* entries premultiplied, in u16 when they fit; then the skip bytes */
+    const int wide = lim + 1 > 0xffffu;
+    uint16_t *out16 = (uint16_t *)(void *)in;
+#define MAP(e) ((e) == FIN_A ? lim : (e) == FIN_D ? lim + 1 : perm[e] * ncls)
+    for (size_t i = 0; i < (size_t)lim; i++) {
+        uint32_t e = MAP(in[i]);
+        if (wide)
+            in[i] = e;
+        else
+            out16[i] = (uint16_t)e; /* at byte 2i: the u32 at 4i was read */
+    }
+    d->start = MAP(start);
+#undef MAP
+    uint8_t *skipb = (uint8_t *)in + (size_t)lim * (wide ? 4 : 2); /* below sb: a forward copy */
+    for (size_t j = 0; j < (size_t)nskip * 2; j++)
+        skipb[j] = sb[j];
+    d->a = a, d->inv = ((1ull << 32) + ncls - 1) / ncls;
+    d->k = K, d->ncls = ncls, d->lim = lim, d->wide = (uint8_t)wide;
+    d->rfc = (uint8_t)rsc_program_profile(prog);
+    d->rules = b.nrules;
+    d->used = (uint32_t)ALIGN8(RSC_DFA_HEAD + (size_t)lim * (wide ? 4 : 2) + (size_t)nskip * 2);
+    d->prog = prog, d->n = sel->n_roots;
+    memcpy(d->root, sel->roots, sizeof d->root);
+    d->magic = RSC_DFA_MAGIC;
+    sel->accel = d;
+    if (used)
+        *used = d->used;
+    return RSC_OK;
+}
+
+/* ---- Checking and attaching ---------------------------------------------- */
+
+rsc_status rsc_dfa_attach(rsc_selection *sel, const void *dfa, size_t size)
+{
+    if (!usable(sel) || !dfa || ((uintptr_t)dfa & 7u) || size < RSC_DFA_HEAD)
+        return RSC_E_ARG;
+    const rsc_dfa *d = dfa;
+    if (d->magic != RSC_DFA_MAGIC || d->prog != sel->prog || d->n != sel->n_roots ||
+        memcmp(d->root, sel->roots, sel->n_roots * sizeof d->root[0]) != 0)
+        return RSC_E_ARG;
+    /* every index in range: classes, the start and every entry */
+    const uint32_t ncls = d->ncls, k = d->k;
+    if (ncls < 2 || ncls > 256 || k > MAX_STATES || d->lim != k * ncls || d->a > k ||
+        d->inv != ((1ull << 32) + ncls - 1) / ncls ||
+        d->wide != (d->lim + 1 > 0xffffu) || d->rfc != rsc_program_profile(sel->prog) ||
+        d->used != ALIGN8(RSC_DFA_HEAD + (size_t)d->lim * (d->wide ? 4 : 2) +
+                          (size_t)(k - d->a) * 2) || d->used > size)
+        return RSC_E_CORRUPT;
+    for (unsigned m = 0; m < 2; m++)
+        for (unsigned c = 0; c < 256; c++)
+            if (d->cls[m][c] >= ncls || ((c == 0 || (m && c == '#')) != (d->cls[m][c] == 0)))
+                return RSC_E_CORRUPT;
+    if (d->start > d->lim + 1 || (d->start < d->lim && d->start % ncls))
+        return RSC_E_CORRUPT;
+    for (uint32_t i = 0; i < d->lim; i++) {
+        uint32_t e = entry(d, i);
+        if (e > d->lim + 1 || (e < d->lim && (e % ncls || i % ncls == 0)))
+            return RSC_E_CORRUPT;
+    }
+    sel->accel = d;
+    return RSC_OK;
+}
+
+int rsc_selection_engine(const rsc_selection *sel, rsc_engine_info *info)
+{
+    rsc_engine_info z;
+    memset(&z, 0, sizeof z);
+    z.engine = RSC_ENGINE_PROGRAMS;
+    if (sel && sel->prog) {
+        const rsc_dfa *d = rsc_dfa_of(sel);
+        if (d) {
+            z.engine = RSC_ENGINE_DFA;
+            z.bytes = d->used, z.states = d->k, z.classes = d->ncls, z.rules = d->rules;
+            z.skip_states = d->k - d->a;
+        } else if (sel->accel && ((const rsc_accel *)sel->accel)->magic == RSC_ACCEL_MAGIC &&
+                   ((const rsc_accel *)sel->accel)->prog == sel->prog) {
+            z.engine = RSC_ENGINE_DENSE;
+        }
+    }
+    if (info)
+        *info = z;
+    return z.engine;
+}
