@@ -35,6 +35,7 @@ static char *dupn(const char *s, size_t n)
     return d;
 }
 
+/* ---- sources -> jobs ---- */
 
 typedef struct job {
     char *key;      /* origin key */
