@@ -107,7 +107,8 @@ setup(
     version=project_version(),
     ext_modules=[Extension(
         "robotsc._robotsc",
-        sources=["src/robotsc_module.c", "src/diff.c"],
+        sources=["src/robotsc_module.c", "src/args.c", "src/compile.c", "src/robots.c", "src/origin.c", "src/diff.c",
+                 "src/store.c"],
         include_dirs=[INCLUDE],
         define_macros=[("ROBOTSC_PY_VERSION", '"%s"' % project_version())] + header_defines(),
         extra_compile_args=cflags,
