@@ -227,5 +227,35 @@ for f in "${forms[@]}"; do
   grep -qF $'in\tua\t/robots.txt\t-\t-\tShareBot/2\t' "$RSC_TEST_LOG" && ok || bad "$f: --user-agent= form"
 done
 
+# ---- a body that is not a robots.txt (rsc_classify's rule) ----
+# body: serves STATE/body.bin. A blob or damaged blob is an error; binary too,
+# unless --text. On an error nothing is written: OUT and its record stay.
+fetch body
+eq "$rc" 0 "body: robots.txt"; has "$T/out" "policy: parse"
+cp "$T/body.rbc" "$T/body.keep"; cp "$T/body.rbc.meta" "$T/body.meta.keep"
+unchanged() { cmp -s "$T/body.rbc" "$T/body.keep" && cmp -s "$T/body.rbc.meta" "$T/body.meta.keep" && ok || bad "$1: OUT or its record changed"; }
+printf 'User-agent: *\nAllow: /\n' >"$T/allow.txt"
+"$R" compile "$T/allow.txt" -o "$RSC_TEST_STATE/body.bin" 2>/dev/null && ok || bad "compile allow.txt"
+cp "$RSC_TEST_STATE/body.bin" "$T/allow.rbc"
+fetch body --now 1800000000
+eq "$rc" 2 "blob body"; has "$T/err" "robotsc fetch: $(base body)/robots.txt: body: robotsc blob, not read as a robots.txt"
+unchanged "blob body"
+fetch body --text --agent Bot --check "$(base body)/private/x"
+eq "$rc" 2 "blob body, --text"; hasnt "$T/out" "allow"$'\t'; unchanged "blob body, --text"
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[2] ^= 1; open(sys.argv[2], "wb").write(b)' \
+  "$T/allow.rbc" "$RSC_TEST_STATE/body.bin"
+fetch body
+eq "$rc" 2 "damaged blob body"; has "$T/err" "body: damaged robotsc blob"; has "$T/err" "(--text reads it as one)"
+unchanged "damaged blob body"
+printf 'User-agent: *\nAllow: /\n' | gzip -c >"$RSC_TEST_STATE/body.bin"
+fetch body --agent Bot --check "$(base body)/private/x"
+eq "$rc" 2 "binary body"; has "$T/err" "body: binary content, not read as a robots.txt (--text reads it as one)"
+hasnt "$T/out" "allow"$'\t'; unchanged "binary body"
+fetch body --text --agent Bot --check "$(base body)/private/x"
+eq "$rc" 0 "binary body, --text"; verdict allow "$(base body)/private/x"
+# Without -o the same rule holds.
+run "$R" fetch "$(base body)/" --agent Bot --check "$(base body)/private/x"
+eq "$rc" 2 "binary body, no -o"
+
 echo "crawl_cli: $pass passed, $fail failed"
 [ $fail = 0 ]
