@@ -253,7 +253,35 @@ eq "$rc" 2 "binary body"; has "$T/err" "body: binary content, not read as a robo
 hasnt "$T/out" "allow"$'\t'; unchanged "binary body"
 fetch body --text --agent Bot --check "$(base body)/private/x"
 eq "$rc" 0 "binary body, --text"; verdict allow "$(base body)/private/x"
+# Every truncation, a bit flip of every byte and headers of other major
+# versions of a blob: never compiled as text, never a verdict, OUT untouched.
+rm -f "$RSC_TEST_STATE/body.bin"; fetch body; eq "$rc" 0 "body: robots.txt again"
+cp "$T/body.rbc" "$T/body.keep"; cp "$T/body.rbc.meta" "$T/body.meta.keep"
+python3 - "$T/allow.rbc" "$T/variants" <<'PY'
+import os, sys
+b = open(sys.argv[1], "rb").read()
+os.makedirs(sys.argv[2])
+vs = [b[:n] for n in range(1, len(b))]
+for i in range(len(b)):
+    v = bytearray(b); v[i] ^= 1 << (i % 8); vs.append(bytes(v))
+for major in (0, 1, 2, 3, 5, 9, 11, 255):
+    if major != b[4]:
+        v = bytearray(b); v[4] = major; vs.append(bytes(v))
+for k, v in enumerate(vs):
+    open(os.path.join(sys.argv[2], "%03d" % k), "wb").write(v)
+PY
+nv=0; nbad=0
+for v in "$T"/variants/*; do
+  cp "$v" "$RSC_TEST_STATE/body.bin"; nv=$((nv + 1))
+  run "$R" fetch "$(base body)/" -o "$T/body.rbc" --agent Bot --check "$(base body)/private/x"
+  if [ "$rc" != 2 ] || grep -q 'allow'$'\t' "$T/out" || ! grep -q 'not read as a robots.txt' "$T/err" ||
+     ! cmp -s "$T/body.rbc" "$T/body.keep" || ! cmp -s "$T/body.rbc.meta" "$T/body.meta.keep"; then
+    nbad=$((nbad + 1)); echo "variant $(basename "$v"): exit $rc"; cat "$T/err"
+  fi
+done
+[ "$nv" -gt 100 ] && [ "$nbad" = 0 ] && ok || bad "blob variants: $nbad of $nv read or written"
 # Without -o the same rule holds.
+printf 'User-agent: *\nAllow: /\n' | gzip -c >"$RSC_TEST_STATE/body.bin"
 run "$R" fetch "$(base body)/" --agent Bot --check "$(base body)/private/x"
 eq "$rc" 2 "binary body, no -o"
 
