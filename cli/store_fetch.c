@@ -102,7 +102,7 @@ static void on_done(void *ud, size_t i, rsc_status status, rsc_fetch_result *fr)
         int64_t ttl = rsc_fetch_cli_lifetime(cc);
         if (ttl == 0)
             ttl = x->lifetime > 0 ? x->lifetime : rsc_cache_ttl(NULL, 0, NULL);
-        int64_t exp = ttl >= RSC_STORE_NEVER - R->now ? RSC_STORE_NEVER : R->now + ttl;
+        int64_t exp = R->now > 0 && ttl > RSC_STORE_NEVER - R->now ? RSC_STORE_NEVER : R->now + ttl;
         ws = rsc_store_revalidate(R->st, x->o.key, x->o.key_len, exp, ttl);
         what = "not modified: expiry refreshed";
     } else {
