@@ -165,13 +165,15 @@ static void on_diag(void *ud, const rsc_diagnostic *d)
 
 static const char usage_text[] =
     "usage: robotsc fetch URL [-o OUT.rbc] [--profile google|rfc] [--user-agent UA]\n"
-    "                     [--timeout SECONDS] [--agent A ...] [--check URL ...]\n"
+    "                     [--timeout SECONDS] [--text] [--agent A ...] [--check URL ...]\n"
     "Fetches the robots.txt that governs URL (an unconditional GET; up to 5 redirects,\n"
     "more count as 404; 500 KiB read at most), applies the status policy (2xx: the body;\n"
     "4xx but 429: allow all; 429, 5xx, network errors: disallow all) and compiles.\n"
     "-o writes the blob and OUT.rbc.meta (origin, robots_url, final_url, status, policy,\n"
     "fetched_at, expires, ...). When OUT.rbc already holds a good copy of the same origin\n"
     "and the fetch fails, the copy is kept (docs/CRAWLER.md).\n"
+    "A body that is a robotsc blob, or (without --text) looks binary or like a damaged\n"
+    "blob, is an error (exit 2, nothing written).\n"
     "--check URL... prints 'allow' or 'disallow', a tab and the URL for each URL, for the\n"
     "--agent names (default: the product token of the User-Agent).\n"
     "--timeout: whole transfer, default 30. --now T: pretend the time is T (Unix seconds).\n"
@@ -334,6 +336,10 @@ int rsc_cmd_fetch(int argc, char **argv)
         bytes = old_blob;
         bytes_len = old_len;
     } else {
+        /* rsc_classify()'s rule: a blob or (without --text) binary is an
+         * error; nothing is written, OUT and its record stay. */
+        if (d.policy == RSC_POLICY_PARSE && rsc_fetch_cli_body(o.robots_url, d.body, d.body_len, fc.text))
+            goto end;
         st = rsc_compile(d.body, d.body_len, &co, &blob);
         if (st != RSC_OK) {
             rsc_cli_fail(CMD, "cannot compile %s: %s", o.robots_url, rsc_strerror(st));

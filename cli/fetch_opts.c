@@ -16,6 +16,7 @@ void rsc_fetch_cli_init(rsc_fetch_cli *o)
     o->timeout = 30;
     o->now = (int64_t)time(NULL);
     o->profile = RSC_PROFILE_GOOGLE;
+    o->text = 0;
 }
 
 int rsc_fetch_cli_opt(int argc, char **argv, int *i, rsc_fetch_cli *o)
@@ -27,8 +28,12 @@ int rsc_fetch_cli_opt(int argc, char **argv, int *i, rsc_fetch_cli *o)
     for (k = 0; k < sizeof names / sizeof *names; k++)
         if ((r = rsc_cli_opt(argc, argv, i, names[k], &val)) != 0)
             break;
-    if (r == 0)
-        return 0;
+    if (r == 0) {
+        if (strcmp(argv[*i], "--text") != 0)
+            return 0;
+        o->text = 1;
+        return 1;
+    }
     if (r < 0)
         return rsc_cli_fail(CMD, "%s needs a value", argv[*i]);
     switch (k) {
@@ -61,4 +66,28 @@ rsc_fetch_options rsc_fetch_cli_options(const rsc_fetch_cli *o)
     if (fo.timeout_ms < 1)
         fo.timeout_ms = 1;
     return fo;
+}
+
+int rsc_fetch_cli_body(const char *url, const void *body, size_t len, int text)
+{
+    rsc_input_kind k = rsc_classify(body, len);
+    if (k == RSC_INPUT_TEXT || (k != RSC_INPUT_BLOB && text))
+        return 0;
+    return rsc_cli_fail(CMD, "%s: body: %s, not read as a robots.txt%s", url, rsc_input_kind_what(k),
+                        k == RSC_INPUT_BLOB ? "" : " (--text reads it as one)");
+}
+
+int64_t rsc_fetch_cli_lifetime(const char *cc)
+{
+    if (!cc)
+        return 0;
+    /* rsc_cache_ttl() is the one rule; Cache-Control sets the lifetime
+     * when the answer does not depend on the default. */
+    rsc_cache_options a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.default_ttl = RSC_DAY;
+    b.default_ttl = 2 * RSC_DAY;
+    int64_t ta = rsc_cache_ttl(cc, strlen(cc), &a), tb = rsc_cache_ttl(cc, strlen(cc), &b);
+    return ta == tb ? ta : 0;
 }

@@ -27,7 +27,8 @@ typedef struct xfer {
     rsc_origin o;
     int has_prev;
     rsc_cache_state prev;
-    char *etag, *lm; /* validators sent */
+    int64_t lifetime; /* the stored response's; 0 unknown */
+    char *etag, *lm;  /* validators sent */
 } xfer;
 
 static void xfer_free(xfer *x)
@@ -44,14 +45,16 @@ static int cmp_xfer(const void *a, const void *b)
 
 static const char usage_text[] =
     "usage: robotsc fetch --store DB URL... [--parallel N] [--user-agent UA] [--timeout SECONDS]\n"
-    "                     [--profile google|rfc] [--now T] [--force]\n"
+    "                     [--profile google|rfc] [--now T] [--force] [--text]\n"
     "Refreshes DB's records of the origins of URL... (or of the URLs on standard input, one\n"
     "per line): an origin whose record is still fresh is skipped (--force fetches anyway);\n"
     "the others are fetched, up to --parallel (default 16) at a time. A record with an\n"
     "ETag or Last-Modified is revalidated with a conditional GET: 304 refreshes its expiry\n"
-    "without recompiling. Every outcome goes through the status policy and cache rules\n"
-    "(a server error keeps a good copy). One line per origin: origin, outcome, what was\n"
-    "stored. Exit 0 when every origin has a record, 2 otherwise.";
+    "without recompiling (the 304's max-age, or the record's lifetime again). Every\n"
+    "outcome goes through the status policy and cache rules (a server error keeps a good\n"
+    "copy). A body that is a robotsc blob, or (without --text) looks binary or like a\n"
+    "damaged blob, is an error for its origin: nothing is stored. One line per origin:\n"
+    "origin, outcome, what was stored. Exit 0 when every origin has a record, 2 otherwise.";
 
 /* What rsc_fetch_many()'s callback needs. */
 typedef struct run {
@@ -61,6 +64,7 @@ typedef struct run {
     const size_t *req;
     rsc_compile_options co;
     int64_t now;
+    int text; /* --text */
     int errors;
 } run;
 
@@ -91,9 +95,15 @@ static void on_done(void *ud, size_t i, rsc_status status, rsc_fetch_result *fr)
     rsc_store_status ws = RSC_STORE_OK;
     const char *what;
     if (fo->status == 304 && x->has_prev && x->prev.has_copy && (x->etag || x->lm)) {
-        /* Not modified: the stored blob lives on, a new lifetime. */
-        int64_t ttl = rsc_cache_ttl(cc, cc ? strlen(cc) : 0, NULL);
-        ws = rsc_store_touch(R->st, x->o.key, x->o.key_len, R->now + ttl, 0);
+        /* Not modified: the stored blob lives on. The 304 updates the stored
+         * response's headers (RFC 9111 4.3.4): its Cache-Control, if it has
+         * one, gives the lifetime; otherwise the stored lifetime applies
+         * again (the default for a record that does not know it). */
+        int64_t ttl = rsc_fetch_cli_lifetime(cc);
+        if (ttl == 0)
+            ttl = x->lifetime > 0 ? x->lifetime : rsc_cache_ttl(NULL, 0, NULL);
+        int64_t exp = R->now > 0 && ttl > RSC_STORE_NEVER - R->now ? RSC_STORE_NEVER : R->now + ttl;
+        ws = rsc_store_revalidate(R->st, x->o.key, x->o.key_len, exp, ttl);
         what = "not modified: expiry refreshed";
     } else {
         rsc_cache_decision d;
@@ -102,6 +112,13 @@ static void on_done(void *ud, size_t i, rsc_status status, rsc_fetch_result *fr)
             ws = rsc_store_touch(R->st, x->o.key, x->o.key_len, d.next.expires, d.next.error_since);
             what = "kept copy";
         } else {
+            /* rsc_classify()'s rule for a body the policy reads: a blob or
+             * (without --text) binary is an error for this origin; its
+             * record stays as it was. */
+            if (d.policy == RSC_POLICY_PARSE && rsc_fetch_cli_body(x->o.robots_url, d.body, d.body_len, R->text)) {
+                R->errors++;
+                return;
+            }
             rsc_blob b = {NULL, 0};
             rsc_status cs = rsc_compile(d.body, d.body_len, &R->co, &b);
             if (cs != RSC_OK) {
@@ -118,6 +135,9 @@ static void on_done(void *ud, size_t i, rsc_status status, rsc_fetch_result *fr)
             mt.fetch_error = (uint8_t)fo->error;
             mt.policy = (uint8_t)d.policy;
             mt.has_copy = d.next.has_copy;
+            /* What a later 304 without Cache-Control renews. */
+            if (d.next.has_copy && d.next.expires > d.next.fetched_at)
+                mt.lifetime = d.next.expires - d.next.fetched_at;
             mt.profile = (uint8_t)R->co.profile;
             mt.source_size = fo->body_len;
             mt.source_hash = rsc_store_hash(fo->body_len ? (const void *)fo->body : "", fo->body_len);
@@ -247,6 +267,7 @@ int rsc_store_fetch(int argc, char **argv)
             x->prev.error_since = r.meta.error_since;
             x->prev.has_copy = r.meta.has_copy;
             x->prev.policy = r.meta.policy;
+            x->lifetime = r.meta.lifetime;
             if (r.meta.etag.len)
                 x->etag = strndup(r.meta.etag.ptr, r.meta.etag.len);
             if (r.meta.last_modified.len)
@@ -300,6 +321,7 @@ int rsc_store_fetch(int argc, char **argv)
     R.req = req_x;
     R.co.profile = fc.profile;
     R.now = fc.now;
+    R.text = fc.text;
     const rsc_fetch_options fo = rsc_fetch_cli_options(&fc);
     rsc_status fs = rsc_crawl_global_init();
     if (fs == RSC_OK) {

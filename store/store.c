@@ -4,17 +4,22 @@
  * Record layout (all integers little-endian; docs/CRAWLER.md):
  *
  *   0  4  magic "RSR1"         24 8  fetched_at
- *   4  1  record version (1)   32 8  expires
+ *   4  1  record version (2)   32 8  expires
  *   5  1  blob Format_Major    40 8  error_since
  *   6  1  policy               48 8  source_size
  *   7  1  flags (1: has_copy)  56 8  source_hash
- *   8  1  profile              64 8  checksum: FNV-1a 64 of the key, bytes
- *   9  1  fetch_error                [0, 64) and the strings
- *  10  2  source_url length    72 .  source_url, etag, last_modified,
- *  12  2  etag length                zero padding to a multiple of 8,
- *  14  2  last_modified length       then the blob
- *  16  4  http_status
+ *   8  1  profile              64 8  lifetime (seconds; 0: unknown)
+ *   9  1  fetch_error          72 8  checksum: FNV-1a 64 of the key, bytes
+ *  10  2  source_url length          [0, 72) and the strings
+ *  12  2  etag length          80 .  source_url, etag, last_modified,
+ *  14  2  last_modified length       zero padding to a multiple of 8,
+ *  16  4  http_status                then the blob
  *  20  4  blob length
+ *
+ * Version 1 records (robotsc before 1.0) have no lifetime: their checksum
+ * is at 64 and covers [0, 64), their strings start at 72. They are read
+ * (lifetime 0) and rewritten as version 2 by the next put, touch or
+ * revalidation.
  *
  * The checksum covers what the blob's own checksum does not: the metadata,
  * and the key, so that a record moved under another key is caught. The
@@ -29,9 +34,10 @@
 #include "robotsc/crawl.h"
 #include "robotsc/store.h"
 
-#define HDR 72
+#define HDR 80   /* version 2 */
+#define HDR_V1 72
 #define MAGIC "RSR1"
-#define REC_VERSION 1
+#define REC_VERSION 2
 #define MAX_URL 4096
 #define MAX_ETAG 1024
 #define MAX_LM 256
@@ -317,11 +323,13 @@ static size_t record_size(const rsc_store_meta *m, size_t blob_len)
     return pad8(HDR + m->source_url.len + m->etag.len + m->last_modified.len) + blob_len;
 }
 
-static uint64_t record_sum(const char *key, size_t klen, const uint8_t *rec, size_t strings)
+/* The checksum of a record whose header is hdr bytes long (its last 8
+ * bytes are the checksum itself). */
+static uint64_t record_sum(const char *key, size_t klen, const uint8_t *rec, size_t hdr, size_t strings)
 {
     uint64_t h = hash_more(14695981039346656037u, key, klen);
-    h = hash_more(h, rec, 64);
-    return hash_more(h, rec + HDR, strings);
+    h = hash_more(h, rec, hdr - 8);
+    return hash_more(h, rec + hdr, strings);
 }
 
 static void record_write(uint8_t *p, const char *key, size_t klen, const rsc_store_meta *m, const void *blob,
@@ -346,6 +354,7 @@ static void record_write(uint8_t *p, const char *key, size_t klen, const rsc_sto
     put64(p + 40, (uint64_t)m->error_since);
     put64(p + 48, m->source_size);
     put64(p + 56, m->source_hash);
+    put64(p + 64, (uint64_t)m->lifetime);
     uint8_t *s = p + HDR;
     if (m->source_url.len)
         memcpy(s, m->source_url.ptr, m->source_url.len);
@@ -355,7 +364,7 @@ static void record_write(uint8_t *p, const char *key, size_t klen, const rsc_sto
     s += m->etag.len;
     if (m->last_modified.len)
         memcpy(s, m->last_modified.ptr, m->last_modified.len);
-    put64(p + 64, record_sum(key, klen, p, strings));
+    put64(p + 72, record_sum(key, klen, p, HDR, strings));
     memcpy(p + pad8(HDR + strings), blob, blob_len);
 }
 
@@ -363,16 +372,19 @@ static void record_write(uint8_t *p, const char *key, size_t klen, const rsc_sto
 static rsc_store_status record_read(const char *key, size_t klen, const uint8_t *p, size_t n, rsc_store_record *r)
 {
     memset(r, 0, sizeof *r);
-    if (n < HDR || memcmp(p, MAGIC, 4) != 0 || p[4] != REC_VERSION)
+    if (n < HDR_V1 || memcmp(p, MAGIC, 4) != 0 || (p[4] != REC_VERSION && p[4] != 1))
+        return RSC_STORE_E_DAMAGED;
+    size_t hdr = p[4] == 1 ? HDR_V1 : HDR;
+    if (n < hdr)
         return RSC_STORE_E_DAMAGED;
     size_t ul = get16(p + 10), el = get16(p + 12), ll = get16(p + 14);
-    size_t strings = ul + el + ll, off = pad8(HDR + strings);
+    size_t strings = ul + el + ll, off = pad8(hdr + strings);
     size_t blen = get32(p + 20);
     if (off > n || n - off != blen || blen <= FORMAT_BYTE + 1)
         return RSC_STORE_E_DAMAGED;
-    if (get64(p + 64) != record_sum(key, klen, p, strings))
+    if (get64(p + hdr - 8) != record_sum(key, klen, p, hdr, strings))
         return RSC_STORE_E_DAMAGED;
-    for (size_t i = HDR + strings; i < off; i++) /* padding: zeros */
+    for (size_t i = hdr + strings; i < off; i++) /* padding: zeros */
         if (p[i])
             return RSC_STORE_E_DAMAGED;
     rsc_store_meta *m = &r->meta;
@@ -387,7 +399,8 @@ static rsc_store_status record_read(const char *key, size_t klen, const uint8_t 
     m->error_since = (int64_t)get64(p + 40);
     m->source_size = get64(p + 48);
     m->source_hash = get64(p + 56);
-    const char *s = (const char *)p + HDR;
+    m->lifetime = hdr == HDR ? (int64_t)get64(p + 64) : 0;
+    const char *s = (const char *)p + hdr;
     m->source_url.ptr = s;
     m->source_url.len = ul;
     m->etag.ptr = s + ul;
@@ -542,6 +555,8 @@ typedef struct key_ctx {
     const char *key;
     size_t len;
     int64_t expires, error_since;
+    int set_lifetime; /* revalidate: lifetime replaces the record's */
+    int64_t lifetime;
 } key_ctx;
 
 static int do_del(rsc_store *st, MDB_txn *txn, void *ud, rsc_store_status *s)
@@ -562,7 +577,7 @@ rsc_store_status rsc_store_del(rsc_store *st, const char *key, size_t key_len)
         return RSC_STORE_E_ARG;
     if (!rsc_store_key_valid(key, key_len))
         return RSC_STORE_E_KEY;
-    key_ctx c = {key, key_len, 0, 0};
+    key_ctx c = {key, key_len, 0, 0, 0, 0};
     return write_txn(st, do_del, &c);
 }
 
@@ -583,19 +598,21 @@ static int do_touch(rsc_store *st, MDB_txn *txn, void *ud, rsc_store_status *s)
         *s = rs;
         return 0;
     }
-    /* Rewritten whole (LMDB values are copy-on-write anyway); the blob
-     * bytes are copied, not recompiled. */
-    uint8_t *copy = malloc(v.mv_size);
+    /* Encoded again (LMDB values are copy-on-write anyway), so that a
+     * version 1 record becomes a version 2 one; the blob bytes are copied,
+     * not recompiled. */
+    r.meta.expires = c->expires;
+    r.meta.error_since = c->error_since;
+    if (c->set_lifetime)
+        r.meta.lifetime = c->lifetime;
+    size_t n = record_size(&r.meta, r.blob_len);
+    uint8_t *copy = malloc(n);
     if (!copy) {
         *s = RSC_STORE_E_NOMEM;
         return 0;
     }
-    memcpy(copy, v.mv_data, v.mv_size);
-    put64(copy + 32, (uint64_t)c->expires);
-    put64(copy + 40, (uint64_t)c->error_since);
-    size_t strings = r.meta.source_url.len + r.meta.etag.len + r.meta.last_modified.len;
-    put64(copy + 64, record_sum(c->key, c->len, copy, strings));
-    MDB_val nv = {v.mv_size, copy};
+    record_write(copy, c->key, c->len, &r.meta, r.blob, r.blob_len);
+    MDB_val nv = {n, copy};
     rc = mdb_put(txn, st->dbi, &k, &nv, 0);
     free(copy);
     return rc;
@@ -608,7 +625,18 @@ rsc_store_status rsc_store_touch(rsc_store *st, const char *key, size_t key_len,
         return RSC_STORE_E_ARG;
     if (!rsc_store_key_valid(key, key_len))
         return RSC_STORE_E_KEY;
-    key_ctx c = {key, key_len, expires, error_since};
+    key_ctx c = {key, key_len, expires, error_since, 0, 0};
+    return write_txn(st, do_touch, &c);
+}
+
+rsc_store_status rsc_store_revalidate(rsc_store *st, const char *key, size_t key_len, int64_t expires,
+                                      int64_t lifetime)
+{
+    if (!st || !key || lifetime < 0)
+        return RSC_STORE_E_ARG;
+    if (!rsc_store_key_valid(key, key_len))
+        return RSC_STORE_E_KEY;
+    key_ctx c = {key, key_len, expires, 0, 1, lifetime};
     return write_txn(st, do_touch, &c);
 }
 

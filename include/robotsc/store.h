@@ -75,6 +75,10 @@ typedef struct rsc_store_meta {
     rsc_bytes source_url; /* where it came from (<= 4096 bytes)             */
     rsc_bytes etag;       /* validators for a conditional GET (<= 1024)     */
     rsc_bytes last_modified;
+    int64_t lifetime;     /* freshness lifetime in seconds of the stored
+                             response (max-age or the default): what a 304
+                             without Cache-Control renews; 0 unknown (a
+                             record written before 1.0)                    */
 } rsc_store_meta;
 
 /* The 64-bit source hash used for idempotent rebuilds (not cryptographic:
@@ -141,10 +145,16 @@ RSC_API rsc_store_status rsc_store_put(rsc_store *st, const char *key, size_t ke
                                size_t blob_len);
 /* RSC_STORE_NOTFOUND when there was no such key. */
 RSC_API rsc_store_status rsc_store_del(rsc_store *st, const char *key, size_t key_len);
-/* Replaces only expires / error_since of an existing record (a 304, a kept
- * copy); the blob is not rewritten. */
+/* Replaces only expires / error_since of an existing record (a kept
+ * copy); the blob is not rewritten, fetched_at and lifetime stay. */
 RSC_API rsc_store_status rsc_store_touch(rsc_store *st, const char *key, size_t key_len,
                                  int64_t expires, int64_t error_since);
+/* A revalidation (a 304 to a conditional GET): the record's expires and
+ * lifetime (>= 0; the 304's own lifetime, or the stored one when it gives
+ * none, RFC 9111 4.3.4) are replaced and error_since cleared; the blob and
+ * fetched_at stay. */
+RSC_API rsc_store_status rsc_store_revalidate(rsc_store *st, const char *key, size_t key_len,
+                                      int64_t expires, int64_t lifetime);
 /* Deletes the records with expires <= before; *removed (nullable) counts
  * them. Damaged records are left for `list` to report. */
 RSC_API rsc_store_status rsc_store_gc(rsc_store *st, int64_t before, size_t *removed);

@@ -227,5 +227,63 @@ for f in "${forms[@]}"; do
   grep -qF $'in\tua\t/robots.txt\t-\t-\tShareBot/2\t' "$RSC_TEST_LOG" && ok || bad "$f: --user-agent= form"
 done
 
+# ---- a body that is not a robots.txt (rsc_classify's rule) ----
+# body: serves STATE/body.bin. A blob or damaged blob is an error; binary too,
+# unless --text. On an error nothing is written: OUT and its record stay.
+fetch body
+eq "$rc" 0 "body: robots.txt"; has "$T/out" "policy: parse"
+cp "$T/body.rbc" "$T/body.keep"; cp "$T/body.rbc.meta" "$T/body.meta.keep"
+unchanged() { cmp -s "$T/body.rbc" "$T/body.keep" && cmp -s "$T/body.rbc.meta" "$T/body.meta.keep" && ok || bad "$1: OUT or its record changed"; }
+printf 'User-agent: *\nAllow: /\n' >"$T/allow.txt"
+"$R" compile "$T/allow.txt" -o "$RSC_TEST_STATE/body.bin" 2>/dev/null && ok || bad "compile allow.txt"
+cp "$RSC_TEST_STATE/body.bin" "$T/allow.rbc"
+fetch body --now 1800000000
+eq "$rc" 2 "blob body"; has "$T/err" "robotsc fetch: $(base body)/robots.txt: body: robotsc blob, not read as a robots.txt"
+unchanged "blob body"
+fetch body --text --agent Bot --check "$(base body)/private/x"
+eq "$rc" 2 "blob body, --text"; hasnt "$T/out" "allow"$'\t'; unchanged "blob body, --text"
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[2] ^= 1; open(sys.argv[2], "wb").write(b)' \
+  "$T/allow.rbc" "$RSC_TEST_STATE/body.bin"
+fetch body
+eq "$rc" 2 "damaged blob body"; has "$T/err" "body: damaged robotsc blob"; has "$T/err" "(--text reads it as one)"
+unchanged "damaged blob body"
+printf 'User-agent: *\nAllow: /\n' | gzip -c >"$RSC_TEST_STATE/body.bin"
+fetch body --agent Bot --check "$(base body)/private/x"
+eq "$rc" 2 "binary body"; has "$T/err" "body: binary content, not read as a robots.txt (--text reads it as one)"
+hasnt "$T/out" "allow"$'\t'; unchanged "binary body"
+fetch body --text --agent Bot --check "$(base body)/private/x"
+eq "$rc" 0 "binary body, --text"; verdict allow "$(base body)/private/x"
+# Every truncation, a bit flip of every byte and headers of other major
+# versions of a blob: never compiled as text, never a verdict, OUT untouched.
+rm -f "$RSC_TEST_STATE/body.bin"; fetch body; eq "$rc" 0 "body: robots.txt again"
+cp "$T/body.rbc" "$T/body.keep"; cp "$T/body.rbc.meta" "$T/body.meta.keep"
+python3 - "$T/allow.rbc" "$T/variants" <<'PY'
+import os, sys
+b = open(sys.argv[1], "rb").read()
+os.makedirs(sys.argv[2])
+vs = [b[:n] for n in range(1, len(b))]
+for i in range(len(b)):
+    v = bytearray(b); v[i] ^= 1 << (i % 8); vs.append(bytes(v))
+for major in (0, 1, 2, 3, 5, 9, 11, 255):
+    if major != b[4]:
+        v = bytearray(b); v[4] = major; vs.append(bytes(v))
+for k, v in enumerate(vs):
+    open(os.path.join(sys.argv[2], "%03d" % k), "wb").write(v)
+PY
+nv=0; nbad=0
+for v in "$T"/variants/*; do
+  cp "$v" "$RSC_TEST_STATE/body.bin"; nv=$((nv + 1))
+  run "$R" fetch "$(base body)/" -o "$T/body.rbc" --agent Bot --check "$(base body)/private/x"
+  if [ "$rc" != 2 ] || grep -q 'allow'$'\t' "$T/out" || ! grep -q 'not read as a robots.txt' "$T/err" ||
+     ! cmp -s "$T/body.rbc" "$T/body.keep" || ! cmp -s "$T/body.rbc.meta" "$T/body.meta.keep"; then
+    nbad=$((nbad + 1)); echo "variant $(basename "$v"): exit $rc"; cat "$T/err"
+  fi
+done
+[ "$nv" -gt 100 ] && [ "$nbad" = 0 ] && ok || bad "blob variants: $nbad of $nv read or written"
+# Without -o the same rule holds.
+printf 'User-agent: *\nAllow: /\n' | gzip -c >"$RSC_TEST_STATE/body.bin"
+run "$R" fetch "$(base body)/" --agent Bot --check "$(base body)/private/x"
+eq "$rc" 2 "binary body, no -o"
+
 echo "crawl_cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -13,7 +13,11 @@ usage: server.py PORTFILE LOGFILE STATEDIR
 STATEDIR/flip.fail existing makes the "flip" scenario answer 503;
 STATEDIR/etag.version changes the "etag" scenario's ETag and body. "etag"
 and "lm" answer 304 to a matching If-None-Match / If-Modified-Since;
-slow1..slow6 answer after a second (to see transfers overlap)."""
+slow1..slow6 answer after a second (to see transfers overlap).
+"cc304" answers 200 with ETag "c1" and max-age=1000, and 304 to a matching
+If-None-Match, with no Cache-Control unless STATEDIR/cc304.maxage holds a
+max-age for it. "body" serves the bytes of STATEDIR/body.bin (a blob, a
+damaged blob, binary), or ROBOTS_OK when there is no such file."""
 import http.server
 import os
 import sys
@@ -177,6 +181,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if self.headers.get("If-Modified-Since") == LAST_MODIFIED:
                 return self.send(304, b"", hdrs)
             return self.send(200, b"User-agent: *\nDisallow: /lm\n", hdrs)
+        if s == "cc304":
+            hdrs = [("ETag", '"c1"')]
+            if self.headers.get("If-None-Match") == '"c1"':
+                try:
+                    with open(os.path.join(STATEDIR, "cc304.maxage")) as f:
+                        hdrs.append(("Cache-Control", "max-age=" + f.read().strip()))
+                except OSError:
+                    pass
+                return self.send(304, b"", hdrs)
+            return self.send(200, b"User-agent: *\nDisallow: /cc304\n",
+                             hdrs + [("Cache-Control", "max-age=1000")])
+        if s == "body":
+            try:
+                with open(os.path.join(STATEDIR, "body.bin"), "rb") as f:
+                    return self.send(200, f.read())
+            except OSError:
+                return self.send(200, ROBOTS_OK)
         if s.startswith("slow"):
             time.sleep(1)
             return self.send(200, b"User-agent: *\nDisallow: /%s\n" % s.encode())
@@ -192,7 +213,7 @@ class Server(http.server.ThreadingHTTPServer):
 def main():
     names = ["ok", "bom", "html", "exact", "big", "ua", "redirx", "loop", "close", "stall", "flip"]
     names += [f"redir{i}" for i in range(1, 7)] + list(STATUS) + list(CACHE)
-    names += ["etag", "lm"] + [f"slow{i}" for i in range(1, 7)]
+    names += ["etag", "lm", "cc304", "body"] + [f"slow{i}" for i in range(1, 7)]
     servers = []
     for name in names:
         handler = type("H_" + name, (Handler,), {"scenario": name})

@@ -111,5 +111,66 @@ has "$T/out" "records: $((${#ALL[@]} + 1)) verified, 0 damaged"   # + stall
 run "$R" fetch "$(base ok)/" -o "$T/one.rbc"
 eq "$rc" 0 "plain fetch"; has "$T/out" "policy: parse"
 
+# ---- a 304 renews the stored lifetime (RFC 9111 4.3.4) ----
+# cc304: 200 with max-age=1000; its 304s carry no Cache-Control unless
+# STATE/cc304.maxage says so.
+DB2=$T/g.db; N2=1900000000
+expires_is() {  # expires_is WANT: the `store get` output's expiry
+  grep '^expires: ' "$T/out" | grep -qF "($1)" && ok || { bad "expires: want $1"; sed 's/^/  | /' "$T/out"; }
+}
+refetch304() {  # refetch304 AT: a forced revalidation of cc304 at AT, then its record
+  run "$R" fetch --store "$DB2" --now "$1" --force "$(base cc304)/"
+  eq "$rc" 0 "304 at $1"; has "$T/out" "$(base cc304)"$'\tHTTP 304\tnot modified: expiry refreshed'
+  run "$R" store get "$DB2" "$(base cc304)"
+}
+run "$R" fetch --store "$DB2" --now $N2 "$(base cc304)/"
+has "$T/out" "$(base cc304)"$'\tHTTP 200\tparse'
+run "$R" store get "$DB2" "$(base cc304)"; expires_is $((N2 + 1000))
+# No Cache-Control: the stored 1000 s again, not the 24 h default, and no growth.
+refetch304 $((N2 + 100)); expires_is $((N2 + 100 + 1000))
+grep '^fetched_at: ' "$T/out" | grep -qF "($N2)" && ok || bad "304: the blob's fetch time stays"
+refetch304 $((N2 + 200)); expires_is $((N2 + 200 + 1000))
+refetch304 $((N2 + 5000)); expires_is $((N2 + 5000 + 1000))
+# A 304 with max-age=120: that lifetime, and it becomes the stored one.
+echo 120 >"$RSC_TEST_STATE/cc304.maxage"
+refetch304 $((N2 + 6000)); expires_is $((N2 + 6000 + 120))
+rm "$RSC_TEST_STATE/cc304.maxage"
+refetch304 $((N2 + 7000)); expires_is $((N2 + 7000 + 120))
+run "$R" store check "$DB2" --agent Bot --now $((N2 + 7001)) "$(base cc304)/cc304"
+verdict disallow "$(base cc304)/cc304"
+
+# ---- a body that is not a robots.txt (rsc_classify's rule) ----
+# body: serves STATE/body.bin. A blob or damaged blob is an error and the
+# record stays; binary too, unless --text.
+run "$R" fetch --store "$DB2" --now $N2 "$(base body)/"
+has "$T/out" "$(base body)"$'\tHTTP 200\tparse'
+printf 'User-agent: *\nAllow: /\n' >"$T/allow.txt"
+"$R" compile "$T/allow.txt" -o "$RSC_TEST_STATE/body.bin" 2>/dev/null && ok || bad "compile allow.txt"
+cp "$RSC_TEST_STATE/body.bin" "$T/allow.rbc"
+still_old() {  # the record still answers as ROBOTS_OK does
+  run "$R" store check "$DB2" --agent Bot --now $((N2 + 1)) "$(base body)/private/x" "$(base body)/x"
+  verdict disallow "$(base body)/private/x"; verdict allow "$(base body)/x"
+}
+n0=$(requests body)
+run "$R" fetch --store "$DB2" --now $N2 --force "$(base body)/"
+eq "$rc" 2 "blob body"; has "$T/err" "$(base body)/robots.txt: body: robotsc blob, not read as a robots.txt"
+eq "$(requests body)" $((n0 + 1)) "blob body fetched"
+still_old
+run "$R" fetch --store "$DB2" --now $N2 --force --text "$(base body)/"
+eq "$rc" 2 "blob body, --text"; still_old
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[1] ^= 4; open(sys.argv[2], "wb").write(b)' \
+  "$T/allow.rbc" "$RSC_TEST_STATE/body.bin"
+run "$R" fetch --store "$DB2" --now $N2 --force "$(base body)/"
+eq "$rc" 2 "damaged blob body"; has "$T/err" "body: damaged robotsc blob"; has "$T/err" "(--text reads it as one)"
+still_old
+printf 'User-agent: *\nAllow: /\n' | gzip -c >"$RSC_TEST_STATE/body.bin"
+run "$R" fetch --store "$DB2" --now $N2 --force "$(base body)/"
+eq "$rc" 2 "binary body"; has "$T/err" "body: binary content, not read as a robots.txt (--text reads it as one)"
+still_old
+run "$R" fetch --store "$DB2" --now $N2 --force --text "$(base body)/"
+eq "$rc" 0 "binary body, --text"; has "$T/out" "$(base body)"$'\tHTTP 200\tparse'
+run "$R" store check "$DB2" --agent Bot --now $((N2 + 1)) "$(base body)/private/x"
+verdict allow "$(base body)/private/x"   # the gzip bytes read as a robots.txt: no rules
+
 echo "store_fetch: $pass passed, $fail failed"
 [ "$fail" = 0 ]

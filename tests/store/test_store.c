@@ -285,14 +285,14 @@ static void test_stale(const char *db, int other_blob)
     rsc_store_close(st);
     size_t strings = (size_t)(v[10] | v[11] << 8) + (size_t)(v[12] | v[13] << 8) + (size_t)(v[14] | v[15] << 8);
     if (other_blob)
-        v[(72 + strings + 7) / 8 * 8 + 4] = (unsigned char)(RSC_FORMAT_MAJOR - 1); /* the blob's Format_Major */
+        v[(80 + strings + 7) / 8 * 8 + 4] = (unsigned char)(RSC_FORMAT_MAJOR - 1); /* the blob's Format_Major */
     else
         v[5] = (unsigned char)(RSC_FORMAT_MAJOR + 1);
     uint64_t h = fnv(14695981039346656037u, "https://s.example", 17);
-    h = fnv(h, v, 64);
-    h = fnv(h, v + 72, strings);
+    h = fnv(h, v, 72);
+    h = fnv(h, v + 80, strings);
     for (int i = 0; i < 8; i++)
-        v[64 + i] = (unsigned char)(h >> (8 * i));
+        v[72 + i] = (unsigned char)(h >> (8 * i));
     char p[512];
     path_of(p, sizeof p, db);
     MDB_env *env;
@@ -321,6 +321,88 @@ static void test_stale(const char *db, int other_blob)
 
 /* The map grows from a tiny size; past max_map a put fails cleanly and
  * what was committed stays readable. */
+/* A version 1 record (before 1.0: no lifetime, checksum at 64, strings at
+ * 72; docs/CRAWLER.md) made from a version 2 one: still read (lifetime 0,
+ * unknown), and rewritten as version 2 by a revalidation, which records the
+ * lifetime; a touch then keeps it. */
+static void test_record_v1(void)
+{
+    rsc_store *st = open_at("v1.db", 0, 0);
+    const char *text = "User-agent: *\nDisallow: /private\n";
+    rsc_blob b = compile(text);
+    rsc_store_meta m = meta_for(text, "https://v.example/robots.txt");
+    m.lifetime = 1000;
+    m.etag.ptr = "\"e\"";
+    m.etag.len = 3;
+    CHECK(rsc_store_put(st, "https://v.example", 17, &m, b.data, b.size) == RSC_STORE_OK, "put");
+    rsc_store_txn *t;
+    rsc_store_record r;
+    rsc_store_begin(st, &t);
+    CHECK(rsc_store_get(t, "https://v.example", 17, &r, NULL, NULL) == RSC_STORE_OK, "get v2");
+    CHECK(r.meta.lifetime == 1000 && r.meta.expires == 2000, "v2 lifetime %lld", (long long)r.meta.lifetime);
+    size_t n = r.record_len;
+    unsigned char *v2 = malloc(n), *v1 = malloc(n);
+    memcpy(v2, r.blob + r.blob_len - n, n);
+    rsc_store_end(t);
+    rsc_store_close(st);
+    CHECK(v2[4] == 2, "record version 2");
+    size_t strings = (size_t)(v2[10] | v2[11] << 8) + (size_t)(v2[12] | v2[13] << 8) + (size_t)(v2[14] | v2[15] << 8);
+    size_t off2 = (80 + strings + 7) / 8 * 8, off1 = (72 + strings + 7) / 8 * 8, blen = n - off2;
+    memset(v1, 0, n);
+    memcpy(v1, v2, 64);
+    v1[4] = 1;
+    memcpy(v1 + 72, v2 + 80, strings);
+    memcpy(v1 + off1, v2 + off2, blen);
+    size_t n1 = off1 + blen;
+    uint64_t h = fnv(14695981039346656037u, "https://v.example", 17);
+    h = fnv(h, v1, 64);
+    h = fnv(h, v1 + 72, strings);
+    for (int i = 0; i < 8; i++)
+        v1[64 + i] = (unsigned char)(h >> (8 * i));
+    char p[512];
+    path_of(p, sizeof p, "v1.db");
+    MDB_env *env;
+    MDB_txn *txn;
+    MDB_dbi dbi;
+    mdb_env_create(&env);
+    mdb_env_open(env, p, MDB_NOSUBDIR, 0644);
+    mdb_txn_begin(env, NULL, 0, &txn);
+    mdb_dbi_open(txn, NULL, 0, &dbi);
+    MDB_val k = {17, "https://v.example"}, val = {n1, v1};
+    mdb_put(txn, dbi, &k, &val, 0);
+    mdb_txn_commit(txn);
+    mdb_env_close(env);
+
+    st = open_at("v1.db", 0, 0);
+    rsc_store_begin(st, &t);
+    rsc_program prog;
+    CHECK(rsc_store_get(t, "https://v.example", 17, &r, &prog, NULL) == RSC_STORE_OK, "get v1");
+    CHECK(r.record_len == n1 && r.meta.lifetime == 0 && r.meta.fetched_at == 1000 && r.meta.expires == 2000 &&
+              r.meta.etag.len == 3 && memcmp(r.meta.etag.ptr, "\"e\"", 3) == 0 && r.blob_len == blen,
+          "v1 fields");
+    rsc_store_status s;
+    CHECK(verdict(t, NULL, "Bot", "https://v.example/private/x", 0, &s) == RSC_STORE_DISALLOW && s == RSC_STORE_OK,
+          "v1 verdict");
+    rsc_store_end(t);
+    CHECK(rsc_store_revalidate(st, "https://v.example", 17, 5000, 700) == RSC_STORE_OK, "revalidate v1");
+    CHECK(rsc_store_revalidate(st, "https://v.example", 17, 5000, -1) == RSC_STORE_E_ARG, "negative lifetime");
+    rsc_store_begin(st, &t);
+    CHECK(rsc_store_get(t, "https://v.example", 17, &r, &prog, NULL) == RSC_STORE_OK, "get revalidated");
+    CHECK(r.record_len == n && (r.blob + r.blob_len - n)[4] == 2 && r.meta.lifetime == 700 && r.meta.expires == 5000 &&
+              r.meta.fetched_at == 1000 && r.meta.error_since == 0 && memcmp(r.blob, v2 + off2, blen) == 0,
+          "revalidated: version 2, lifetime, same blob");
+    rsc_store_end(t);
+    CHECK(rsc_store_touch(st, "https://v.example", 17, 6000, 5500) == RSC_STORE_OK, "touch");
+    rsc_store_begin(st, &t);
+    CHECK(rsc_store_get(t, "https://v.example", 17, &r, NULL, NULL) == RSC_STORE_OK, "get touched");
+    CHECK(r.meta.lifetime == 700 && r.meta.expires == 6000 && r.meta.error_since == 5500, "touch keeps the lifetime");
+    rsc_store_end(t);
+    rsc_store_close(st);
+    free(v1);
+    free(v2);
+    rsc_blob_free(&b, NULL);
+}
+
 static void test_map_full(void)
 {
     rsc_store *st = open_at("m.db", 64 * 1024, 4 << 20);
@@ -634,6 +716,7 @@ int main(void)
     test_failclosed_put();
     test_stale("s.db", 0);
     test_stale("s0.db", 1);
+    test_record_v1();
     test_map_full();
     test_cache();
     test_concurrent();
