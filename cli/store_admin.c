@@ -32,6 +32,8 @@ static void print_record(const char *key, const rsc_store_record *r)
     printf("source: %.*s\n", (int)m->source_url.len, m->source_url.ptr);
     print_time("fetched_at", m->fetched_at);
     print_time("expires", m->expires);
+    if (m->lifetime)
+        printf("lifetime: %" PRId64 "\n", m->lifetime);
     if (m->error_since)
         print_time("error_since", m->error_since);
     printf("status: %d\npolicy: %s\nhas_copy: %d\nprofile: %s\n", m->http_status, rsc_policy_name(m->policy),
@@ -73,6 +75,10 @@ static void print_record_json(const char *key, const rsc_store_record *r)
     json_time("fetched_at", m->fetched_at);
     json_time("expires", m->expires);
     json_time("error_since", m->error_since);
+    if (m->lifetime)
+        printf(",\"lifetime\":%" PRId64, m->lifetime);
+    else
+        fputs(",\"lifetime\":null", stdout);
     printf(",\"status\":%d,\"policy\":\"%s\",\"has_copy\":%s,\"profile\":\"%s\"", m->http_status,
            rsc_policy_name(m->policy), m->has_copy ? "true" : "false",
            m->profile == RSC_PROFILE_RFC ? "rfc" : "google");
@@ -263,6 +269,7 @@ int cmd_put(int argc, char **argv)
     m.http_status = status;
     m.fetched_at = now;
     m.expires = ttl ? now + ttl : RSC_STORE_NEVER;
+    m.lifetime = ttl; /* what a later 304 without Cache-Control renews */
     m.source_size = len;
     m.source_hash = rsc_store_hash(data, len);
     m.source_url.ptr = file;

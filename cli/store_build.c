@@ -687,6 +687,8 @@ static void *worker(void *arg)
         rsc_store_meta *m = &res.meta;
         m->fetched_at = j->fetched_at;
         m->expires = j->expires;
+        /* what a later 304 without Cache-Control renews (fetch --store) */
+        m->lifetime = j->expires != RSC_STORE_NEVER && j->expires > j->fetched_at ? j->expires - j->fetched_at : 0;
         m->http_status = j->status;
         m->policy = (uint8_t)pr.policy;
         m->has_copy = (uint8_t)pr.definite;

@@ -165,6 +165,8 @@ verdict allow http://two.example:8080/x
 # --ttl: expired records are unknown at --now past the expiry.
 run "$R" store check "$DB" --agent X https://one.example/tsv1 --now 1003600
 verdict unknown https://one.example/tsv1
+run "$R" store get "$DB" https://one.example
+has "$T/out" "lifetime: 3600"
 
 # ---- WARC (plain and gzip) ----
 PY=$(command -v python3 || true)
@@ -262,6 +264,9 @@ printf 'User-agent: *\nDisallow: /put\n' >"$T/p.txt"
 expect_rc 0 "$R" store put "$DB" 'HTTPS://Put.Example/x' "$T/p.txt" --ttl 100 --now 5000 --etag '"p1"'
 run "$R" store check "$DB" --agent X https://put.example/put --now 5050
 verdict disallow https://put.example/put
+# The record keeps its lifetime (what a 304 without Cache-Control renews).
+run "$R" store get "$DB" https://put.example
+has "$T/out" "lifetime: 100"
 expect_rc 0 "$R" store put "$DB" https://blob.example "$T/a.rbc"
 run "$R" store check "$DB" --agent FooBot https://blob.example/pub
 verdict disallow https://blob.example/pub
