@@ -982,6 +982,15 @@ plot '{res}/scale_length.dat' using 1:2 with linespoints lw 2 pt 7 title 'robots
             text = f.read().rstrip("\n")
         w(re.sub(r"^# ", "## ", text, count=1))  # a section of the report
         w("")
+    # bench/js/bench.mjs (run.sh step 7): the npm package's WebAssembly
+    # build against native C and robots-parser, in the report as a section.
+    js = os.path.join(os.path.dirname(os.path.abspath(report)), "JS.md")
+    if os.path.exists(js):
+        with open(js, encoding="utf-8") as f:
+            text = f.read().rstrip("\n")
+        text = re.sub(r"^## ", "### ", text, flags=re.M)
+        w(re.sub(r"^# ", "## 8. ", text, count=1))
+        w("")
     an = os.path.join(os.path.dirname(os.path.abspath(report)), "ANALYSIS.md")
     if os.path.exists(an):
         with open(an, encoding="utf-8") as f:

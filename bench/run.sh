@@ -20,6 +20,8 @@
 #                        the hostile cases of issue 10 (bench/hostile_cases.py);
 #                        bench_memory: a dependent load per byte over working
 #                        sets as large as those cases' dense rows
+#   7. JavaScript        bench/js/bench.mjs: the WASM build in Node against
+#                        native C and robots-parser (writes bench/JS.md)
 # and writes bench/REPORT.md with PNG plots in bench/plots/ (and the README
 # performance section, bench/README_SECTION.md, from the same figures;
 # bench/ANALYSIS.md, hand-written, is appended to the report). Raw results stay
@@ -312,6 +314,23 @@ if [ "$f2_ok" = 1 ]; then
     done <"$RES/jobs.tsv"
 else
     log "  the format 2 CLI could not be built (see $RES/f2_build.log): comparison skipped"
+fi
+
+# ---- 7. JavaScript (issue 30) ------------------------------------------------------
+# The npm package's WebAssembly build in Node against native C and
+# robots-parser on the same lists (bench/js/bench.mjs writes bench/JS.md,
+# which the report carries). Needs node and js/node_modules (npm ci).
+if [ "$QUICK" != 1 ] && command -v node >/dev/null 2>&1; then
+    if [ ! -d "$ROOT/js/node_modules/robots-parser" ] && [ "${RSC_BENCH_NO_INSTALL:-0}" != 1 ]; then
+        (cd "$ROOT/js" && npm ci --no-audit --no-fund --loglevel=error) >"$RES/js_npm.log" 2>&1 || true
+    fi
+    if [ -d "$ROOT/js/node_modules/robots-parser" ]; then
+        log "7 JavaScript: WASM in Node, robots-parser, native C"
+        node "$ROOT/bench/js/bench.mjs" --corpus "$CORPUS" --cli "$RSC" --out "$ROOT/bench/JS.md" \
+            --tsv "$RES/js.tsv" >"$RES/js.log" 2>&1 || log "  bench/js/bench.mjs failed (see $RES/js.log)"
+    else
+        log "7 JavaScript: js/node_modules missing (npm ci failed): skipped"
+    fi
 fi
 
 echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/machine.txt"

@@ -226,6 +226,24 @@ rsc_selection *EXPORT(rsj_select)(const rsj_robots *r, const char *buf, const ui
         free(sel);
         return NULL;
     }
+    /* The DFA engine (docs/DFA.md), as the C tools use it: built in a
+     * scratch buffer of the default budget, then copied behind the
+     * selection in its own allocation, so rsj_free() frees both. A rule set
+     * over the budget keeps the programs, with the same verdicts. */
+    const size_t off = (sizeof *sel + 7) & ~(size_t)7;
+    void *scratch = malloc(RSC_DFA_BUDGET);
+    size_t used = 0;
+    if (scratch && rsc_dfa_build(sel, scratch, RSC_DFA_BUDGET, &used) == RSC_OK) {
+        sel->accel = NULL; /* attached again to its copy below */
+        rsc_selection *big = realloc(sel, off + used);
+        if (big) {
+            sel = big;
+            memcpy((char *)sel + off, scratch, used);
+            if (rsc_dfa_attach(sel, (char *)sel + off, used) != RSC_OK)
+                sel->accel = NULL;
+        }
+    }
+    free(scratch);
     return sel;
 }
 
