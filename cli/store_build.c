@@ -88,7 +88,8 @@ typedef struct build {
     rsc_store_status write_status;
     char write_error[200];
     int verbose;
-    int text; /* --text: binary or damaged-blob bytes read as robots.txt */
+    int text;   /* --text: binary or damaged-blob bytes read as robots.txt */
+    int report; /* --report-changes: what each replaced record's rules change */
 } build;
 
 static int add_job(build *b, job *j)
@@ -770,6 +771,8 @@ static void *writer(void *arg)
             }
             /* Key order: LMDB touches fewer pages. */
             qsort(items, n, sizeof *items, cmp_item);
+            for (size_t i = 0; b->report && i < n; i++)
+                rsc_cli_store_report(b->st, items[i].key, items[i].key_len, items[i].blob, items[i].blob_len);
             size_t bad = 0;
             rsc_store_status s = rsc_store_put_many(b->st, items, n, &bad);
             pthread_mutex_lock(&b->mu);
@@ -823,6 +826,7 @@ static void progress(build *b, size_t total, double t0, int final)
 static const char build_usage[] =
     "usage: robotsc store build DB SOURCE... [-j N] [--scheme https|http] [--profile google|rfc]\n"
     "                           [--ttl SECONDS] [--now T] [--batch N] [--no-sync] [--progress] [-v] [--text]\n"
+    "                           [--report-changes]\n"
     "Compiles robots.txt files into the store DB (created when missing). A SOURCE is:\n"
     "  a directory of files named by host (www.example.com.txt; origin SCHEME://host,\n"
     "    https unless --scheme),\n"
@@ -836,6 +840,7 @@ static const char build_usage[] =
     "A body that begins with the blob magic (a blob, valid or damaged) fails as a source,\n"
     "never compiled as text; so does one that looks binary or like a damaged blob,\n"
     "unless --text reads it as a robots.txt.\n"
+    "--report-changes: for each record replaced, what its new rules change (robotsc diff).\n"
     "Progress goes to a terminal only (--progress forces it). Exit 0 when every source\n"
     "compiled, 1 when some failed, 2 on errors.";
 
@@ -911,6 +916,8 @@ int cmd_build(int argc, char **argv)
             no_sync = 1;
         } else if (strcmp(argv[i], "--text") == 0) {
             b.text = 1;
+        } else if (strcmp(argv[i], "--report-changes") == 0) {
+            b.report = 1;
         } else if (strcmp(argv[i], "--progress") == 0) {
             force_progress = 1;
         } else if (strcmp(argv[i], "-v") == 0) {

@@ -45,7 +45,7 @@ static int cmp_xfer(const void *a, const void *b)
 
 static const char usage_text[] =
     "usage: robotsc fetch --store DB URL... [--parallel N] [--user-agent UA] [--timeout SECONDS]\n"
-    "                     [--profile google|rfc] [--now T] [--force] [--text]\n"
+    "                     [--profile google|rfc] [--now T] [--force] [--text] [--report-changes]\n"
     "Refreshes DB's records of the origins of URL... (or of the URLs on standard input, one\n"
     "per line): an origin whose record is still fresh is skipped (--force fetches anyway);\n"
     "the others are fetched, up to --parallel (default 16) at a time. A record with an\n"
@@ -64,7 +64,8 @@ typedef struct run {
     const size_t *req;
     rsc_compile_options co;
     int64_t now;
-    int text; /* --text */
+    int text;   /* --text */
+    int report; /* --report-changes (cli/store_diff.c) */
     int errors;
 } run;
 
@@ -152,6 +153,8 @@ static void on_done(void *ud, size_t i, rsc_status status, rsc_fetch_result *fr)
                 if (fr->last_modified)
                     mt.last_modified.ptr = fr->last_modified, mt.last_modified.len = strlen(fr->last_modified);
             }
+            if (R->report)
+                rsc_cli_store_report(R->st, x->o.key, x->o.key_len, b.data, b.size);
             ws = rsc_store_put(R->st, x->o.key, x->o.key_len, &mt, b.data, b.size);
             rsc_blob_free(&b, &R->co);
             what = rsc_policy_name(d.policy);
@@ -169,7 +172,7 @@ int rsc_store_fetch(int argc, char **argv)
 {
     const char *db = NULL, *val;
     long parallel = 16;
-    int force = 0, rc = 2;
+    int force = 0, report = 0, rc = 2;
     rsc_fetch_cli fc;
     rsc_fetch_cli_init(&fc);
     char **urls = calloc((size_t)argc + 1, sizeof *urls);
@@ -202,6 +205,8 @@ int rsc_store_fetch(int argc, char **argv)
                 goto out;
         } else if (strcmp(argv[i], "--force") == 0) {
             force = 1;
+        } else if (strcmp(argv[i], "--report-changes") == 0) {
+            report = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != 0) {
             rsc_cli_fail(CMD, "--store: unknown option '%s'", argv[i]);
             goto out;
@@ -322,6 +327,7 @@ int rsc_store_fetch(int argc, char **argv)
     R.co.profile = fc.profile;
     R.now = fc.now;
     R.text = fc.text;
+    R.report = report;
     const rsc_fetch_options fo = rsc_fetch_cli_options(&fc);
     rsc_status fs = rsc_crawl_global_init();
     if (fs == RSC_OK) {

@@ -77,6 +77,18 @@ if "$R" store --help 2>/dev/null | grep -q "^  diff"; then
     ok || bad "put --report-changes: $(cat "$T/out" "$T/err")"
   [ "$(rc "$R" store put "$T/st.db" https://example.com "$T/b.txt")" = 0 ] && [ ! -s "$T/out" ] && ok ||
     bad "put without --report-changes prints nothing"
+  # build --report-changes: each record a re-run replaces (a directory of host files)
+  mkdir -p "$T/hosts"
+  cp "$T/a.txt" "$T/hosts/one.example.txt"
+  [ "$(rc "$R" store build "$T/bd.db" "$T/hosts" --report-changes)" = 0 ] &&
+    grep -q "^changes https://one.example: new record" "$T/out" && ok || bad "build --report-changes: new record"
+  cp "$T/b.txt" "$T/hosts/one.example.txt"
+  [ "$(rc "$R" store build "$T/bd.db" "$T/hosts" --report-changes)" = 0 ] &&
+    grep -q "^changes https://one.example:" "$T/out" && grep -q "^  /tmp: allow (no rule) -> disallow" "$T/out" &&
+    ok || bad "build --report-changes: $(cat "$T/out" "$T/err")"
+  cp "$T/a.txt" "$T/hosts/one.example.txt"
+  [ "$(rc "$R" store build "$T/bd.db" "$T/hosts")" = 0 ] && ! grep -q "^changes" "$T/out" && ok ||
+    bad "build without --report-changes reports nothing"
 fi
 
 # lint: semantic warnings after the syntax ones

@@ -78,8 +78,11 @@ run "$R" store check "$DB" --agent Bot --now $((NOW + 800)) "$(base etag)/etag-v
 verdict disallow "$(base etag)/etag-v1"
 # A changed resource: 200 with a new ETag, recompiled.
 echo 2 >"$RSC_TEST_STATE/etag.version"
-run "$R" fetch --store "$DB" --now $((NOW + 2000)) "$(base etag)/"
+run "$R" fetch --store "$DB" --now $((NOW + 2000)) --report-changes "$(base etag)/"
 has "$T/out" "$(base etag)"$'\tHTTP 200\tparse'
+# --report-changes: what the new rules change against the record replaced
+has "$T/out" "changes $(base etag):"
+has "$T/out" "different"
 run "$R" store check "$DB" --agent Bot --now $((NOW + 2001)) "$(base etag)/etag-v1" "$(base etag)/etag-v2"
 verdict allow "$(base etag)/etag-v1"; verdict disallow "$(base etag)/etag-v2"
 run "$R" store get "$DB" "$(base etag)"
