@@ -110,7 +110,7 @@ export interface LintResult {
 export declare function agentToken(ua: string): string;
 export declare function isValidAgent(name: string): boolean;
 export declare function lint(body: string | Uint8Array | ArrayBuffer, options?: LintOptions): LintResult;
-/** The C library's version ("0.3.0"). */
+/** The C library's version (the package's: "1.0.0"). */
 export declare function version(): string;
 /** Bytes of the WebAssembly memory. */
 export declare function memorySize(): number;
