@@ -382,12 +382,7 @@ static void mark_program(const uint8_t *q, uint64_t *bits)
         p = rsc_node_next(&x);
     }
     rsc_ptab edges;
-    p = end;
-    uint32_t shape = rsc_uv(&p);
-    p = rsc_ptab_skip(p, RSC_ROOTS_COLS);
-    p = rsc_ptab_skip(p, RSC_OUTS_COLS);
-    p = rsc_ptab_skip(p, shape & RSC_SHAPE_LABELS ? RSC_STATES_COLS_LAB : RSC_STATES_COLS);
-    rsc_ptab_open(&edges, p, RSC_EDGES_COLS);
+    rsc_program_edges(end, &edges);
     for (uint32_t e = 0; e < edges.n; e++) {
         uint32_t rank = rsc_ptab_get(&edges, e, E_RANK);
         if (rank)

@@ -154,6 +154,17 @@ static inline const uint8_t *rsc_ptab_skip(const uint8_t *p, unsigned cols)
     return p + RSC_TAB_WBYTES(cols) + (size_t)n * size;
 }
 
+/* Opens the EDGES table of the verified program whose trie ends at p
+ * (FORMAT.md, PROGRAMS: Shape, then ROOTS, OUTS and STATES before it). */
+static inline void rsc_program_edges(const uint8_t *p, rsc_ptab *edges)
+{
+    uint32_t shape = rsc_uv(&p);
+    p = rsc_ptab_skip(p, RSC_ROOTS_COLS);
+    p = rsc_ptab_skip(p, RSC_OUTS_COLS);
+    p = rsc_ptab_skip(p, shape & RSC_SHAPE_LABELS ? RSC_STATES_COLS_LAB : RSC_STATES_COLS);
+    rsc_ptab_open(edges, p, RSC_EDGES_COLS);
+}
+
 RSC_HOT uint32_t rsc_ptab_get(const rsc_ptab *t, uint32_t r, unsigned c)
 {
     return rsc_rd32(t->rows + (size_t)r * t->size + t->off[c]) & t->mask[c];

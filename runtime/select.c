@@ -162,12 +162,7 @@ static void program_ranks(const rsc_program *prog, const uint8_t *q, uint32_t *a
     }
     /* the wildcard part: the Rank of every edge */
     rsc_ptab edges;
-    p = end;
-    uint32_t shape = rsc_uv(&p);
-    p = rsc_ptab_skip(p, RSC_ROOTS_COLS);
-    p = rsc_ptab_skip(p, RSC_OUTS_COLS);
-    p = rsc_ptab_skip(p, shape & RSC_SHAPE_LABELS ? RSC_STATES_COLS_LAB : RSC_STATES_COLS);
-    rsc_ptab_open(&edges, p, RSC_EDGES_COLS);
+    rsc_program_edges(end, &edges);
     for (uint32_t r = 0; r < edges.n; r++) {
         uint32_t rank = rsc_ptab_get(&edges, r, E_RANK);
         if (rank)
