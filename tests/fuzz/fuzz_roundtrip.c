@@ -9,7 +9,9 @@
  * no_prune); the rest is the robots.txt (capped at 8 KiB to keep the
  * quadratic reference fast). Every selection is checked twice: as loaded
  * and through dense rows (rsc_accel_build), all of them for one agent
- * count and a third of their bytes for the other. */
+ * count and a third of their bytes for the other, then through the
+ * selection's DFA (rsc_dfa_build; verdicts only, which is what it answers:
+ * a call that wants the deciding line runs the programs). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +20,9 @@
 #include "robotsc/compiler.h"
 #include "robotsc/ir.h"
 #include "robotsc/runtime.h"
+
+/* 1: the pass through the DFA, which answers calls with m NULL only */
+static int verdict_only;
 
 static void check_path(const rsc_selection *sel, const ref_robots *ref, const rsc_bytes *ag, size_t n_ag,
                        const char *path, size_t plen)
@@ -31,9 +36,10 @@ static void check_path(const rsc_selection *sel, const ref_robots *ref, const rs
         rag[i].len = ag[i].len;
     }
     rsc_match m;
-    int v = rsc_match_path(sel, path, plen, &m);
+    memset(&m, 0, sizeof m);
+    int v = rsc_match_path(sel, path, plen, verdict_only ? NULL : &m);
     ref_verdict r = ref_check_parsed(ref, rag, n_ag, path, plen, 1);
-    if (v != r.allowed || (r.line && (int)m.line != r.line)) {
+    if (v != r.allowed || (!verdict_only && r.line && (int)m.line != r.line)) {
         fprintf(stderr, "mismatch: path '%.*s' agent '%.*s' lib %d (line %u) ref %d (line %d)\n", (int)plen, path,
                 (int)ag[0].len, ag[0].ptr, v, (unsigned)m.line, r.allowed, r.line);
         abort();
@@ -118,6 +124,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_path(&sel, &ref, two, k, "/", 1);
             for (size_t r = 0; r < ir->n_rules && r < 64; r++)
                 derive(&sel, &ref, two, k, &ir->rules[r].pattern);
+            /* the DFA, at the default budget for one agent and at 64 KiB
+             * for two (more rule sets over it: the programs kept) */
+            static _Alignas(8) unsigned char dbuf[RSC_DFA_BUDGET];
+            rsc_status dst = rsc_dfa_build(&sel, dbuf, k == 1 ? sizeof dbuf : (size_t)64 << 10, NULL);
+            FUZZ_ASSERT(dst == RSC_OK || dst == RSC_E_LIMIT);
+            rsc_engine_info info;
+            rsc_selection_engine(&sel, &info);
+            FUZZ_ASSERT((dst == RSC_OK) == (info.engine == RSC_ENGINE_DFA));
+            verdict_only = 1;
+            check_path(&sel, &ref, two, k, "/", 1);
+            for (size_t r = 0; r < ir->n_rules && r < 64; r++)
+                derive(&sel, &ref, two, k, &ir->rules[r].pattern);
+            verdict_only = 0;
         }
     }
     ref_free(&ref);
