@@ -159,13 +159,16 @@ int rsc_dfa_verdict(const rsc_dfa *d, const uint8_t *p, size_t n, uint8_t term, 
 
 /* ---- Building ----------------------------------------------------------- */
 
-#define FIN_A 0xfffffff0u /* final, allowed (while building)           */
-#define FIN_D 0xfffffff1u /* final, disallowed                         */
+/* While building, rows are u16: a state's id, or one of the two finals. */
+#define FIN_A 0xfffeu /* final, allowed (while building)               */
+#define FIN_D 0xffffu /* final, disallowed                             */
 #define NO_ROOM 0xffffffffu
 #define P_STAR 0x100u  /* a '*': it stays, and the next position is live */
 #define P_DONE 0x200u  /* an end-anchored rule's end: matches at the end */
 #define P_MATCH 0x400u /* a rule's end: the rule matches                */
-#define MAX_STATES (1u << 22)
+#define P_ALLOW 0x800u /* on each of an allowing rule's positions         */
+#define P_KIND (P_STAR | P_DONE | P_MATCH)
+#define MAX_STATES 0xfff0u /* below the finals' codes */
 #define WORK_PER_BYTE 4u /* construction steps allowed per buffer byte */
 /* Rows of more bytes than this (in u16) are minimised: below it the table
  * fits a 32 KiB level-1 cache anyway, and Moore's rounds would cost more than
@@ -177,15 +180,19 @@ typedef struct bld {
     size_t top, rows_end; /* scratch is buf[top..), rows buf[HEAD..rows_end) */
     uint64_t work, work_cap;
     uint32_t ncls, nrules, npos;
-    const uint8_t *rv;    /* per rule (rank order): 1 when it allows       */
-    uint16_t *pcode;      /* per position: its class, or P_*               */
-    uint32_t *prule;      /* per position: its rule                        */
+    uint16_t *pcode;      /* per position: its class or P_KIND, | P_ALLOW  */
     uint32_t n, mcap;     /* states, and the room of meta                  */
     uint32_t *meta;       /* per state: its record's offset in buf         */
     uint32_t *hash, hmask; /* state + 1 by its record's hash, half full    */
     uint32_t *star, *lit, *tmp; /* per-state lists of distinct positions    */
+    uint32_t *rid;        /* per position: its residual's id (note below)  */
+    uint32_t *nstar;      /* per position: the first '*' at or after it in
+                             its rule, or NONE                           */
+    uint32_t *mark, clk;  /* per residual id: seen in this settle()       */
     uint32_t cnt[257];
 } bld;
+
+#define NONE 0xffffffffu
 
 static void *take(bld *b, size_t n)
 {
@@ -202,9 +209,9 @@ static const uint32_t *rec_of(const bld *b, uint32_t id)
     return (const uint32_t *)(const void *)(b->buf + b->meta[id]);
 }
 
-static uint32_t *row_of(const bld *b, uint32_t id)
+static uint16_t *row_of(const bld *b, uint32_t id)
 {
-    return (uint32_t *)(void *)(b->buf + RSC_DFA_HEAD) + (size_t)id * b->ncls;
+    return (uint16_t *)(void *)(b->buf + RSC_DFA_HEAD) + (size_t)id * b->ncls;
 }
 
 /* The state (s[0..n), v), added when new: its id, a final code, or NO_ROOM. */
@@ -254,7 +261,7 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
         for (i = h & b->hmask; b->hash[i]; i = (i + 1) & b->hmask)
             ;
     }
-    b->rows_end += (size_t)b->ncls * 4;
+    b->rows_end += (size_t)b->ncls * 2;
     uint32_t *r = take(b, ((size_t)n + 2) * 4);
     if (!r)
         return NO_ROOM;
@@ -266,21 +273,53 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
 }
 
 /* The state of the sorted positions t[0..n) after a move, the best match
- * so far having verdict v: the rules a match outranks leave, then those of
- * verdict v below every rule of the other verdict. */
-static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v)
+ * so far having verdict v: the rules a match outranks leave, then the
+ * positions another one dominates (note [dominance]), then the rules of
+ * verdict v below every rule of the other verdict. Writes the kept
+ * positions to out (which may be t) before interning them.
+ *
+ * note [dominance]
+ * A position's residual is what its rule has left to match: the rest of
+ * its text and whether it is end-anchored. Position q dominates p when q's
+ * rule matches on every path on which p's does and outranks it (or is the
+ * same rule): then p can never decide and leaves. Two sufficient cases,
+ * checked by residual id (equal ids, equal residuals):
+ *  (a) q's residual equals p's;
+ *  (b) q's residual is "*X" and p's rule has a '*' at or after p whose
+ *      residual is "*X" too: p's match needs X to match after that '*',
+ *      and then q's matches.
+ * Scanning from the top (positions are in rank order, and within a rule
+ * by offset), every position seen marks its residual, so a mark always
+ * comes from a dominating one. Without this, rules that share a tail
+ * ("/a/ *.pdf", "/b/ *.pdf") multiply the states by every combination of
+ * heads seen; with it such states merge as they are built. */
+static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32_t *out)
 {
     uint32_t from = 0;
     for (uint32_t i = n; i-- > 0;)
         if (b->pcode[t[i]] & P_MATCH) { /* a rule's last position: the rest is above it */
-            v = b->rv[b->prule[t[i]]];
+            v = (b->pcode[t[i]] & P_ALLOW) != 0;
             from = i + 1;
             break;
         }
-    while (from < n && b->rv[b->prule[t[from]]] == v)
-        from++;
+    if (++b->clk == 0) { /* never in a build that fits: 2^32 settles */
+        memset(b->mark, 0, ((size_t)b->npos + 1) * 4);
+        b->clk = 1;
+    }
+    uint32_t w = n; /* out[w..n): kept, in order; w - 1 >= i, so out may be t */
+    for (uint32_t i = n; i-- > from;) {
+        const uint32_t p = t[i];
+        int dom = b->mark[b->rid[p]] == b->clk;
+        for (uint32_t k = b->nstar[p]; !dom && k != NONE; k = b->nstar[k + 1], b->work++)
+            dom = b->mark[b->rid[k]] == b->clk;
+        b->mark[b->rid[p]] = b->clk;
+        if (!dom)
+            out[--w] = p;
+    }
+    while (w < n && ((b->pcode[out[w]] & P_ALLOW) != 0) == v)
+        w++;
     b->work += n;
-    return intern(b, t + from, n - from, v);
+    return intern(b, out + w, n - w, v);
 }
 
 /* Adds position p and, after a '*', the one past it (never an end: a
@@ -317,9 +356,9 @@ static int expand(bld *b, uint32_t k)
             put(b->star, &ns, p);
             put(b->star, &ns, p + 1);
         } else if (code & P_DONE) {
-            endv = b->rv[b->prule[p]]; /* the last one is the best */
+            endv = (code & P_ALLOW) != 0; /* the last one is the best */
         } else {
-            b->cnt[code]++;
+            b->cnt[code & 0xff]++;
         }
     }
     /* the literal positions by class, in order: a counting sort */
@@ -330,15 +369,15 @@ static int expand(bld *b, uint32_t k)
     }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t code = b->pcode[L[i]];
-        if (code < P_STAR)
-            b->lit[b->cnt[code]++] = L[i];
+        if (!(code & P_KIND))
+            b->lit[b->cnt[code & 0xff]++] = L[i];
     }
     b->work += (uint64_t)n * 2 + b->ncls;
     /* cnt[c] is now the end of class c's run */
-    uint32_t other = settle(b, b->star, ns, v); /* classes no position reads */
+    uint32_t other = settle(b, b->star, ns, v, b->tmp); /* classes no position reads */
     if (other == NO_ROOM)
         return 0;
-    uint32_t *row = row_of(b, k); /* after interning: rows do not move */
+    uint16_t *row = row_of(b, k); /* after interning: rows do not move */
     row[0] = endv ? FIN_A : FIN_D;
     uint32_t lo = 0;
     for (uint32_t c = 1; c < b->ncls; c++) {
@@ -354,15 +393,64 @@ static int expand(bld *b, uint32_t k)
             }
             uint32_t m = merge(b->tmp, b->star, ns, next, nn);
             b->work += m + nn;
-            t = settle(b, b->tmp, m, v);
+            t = settle(b, b->tmp, m, v, b->tmp);
             if (t == NO_ROOM)
                 return 0;
             row = row_of(b, k);
         }
-        row[c] = t;
+        row[c] = (uint16_t)t; /* an id below MAX_STATES, or a final */
         lo = hi;
     }
     return b->work <= b->work_cap;
+}
+
+/* Numbers the positions' residuals (note [dominance]): equal residuals
+ * get equal ids. Each rule is read from its end, a residual being its
+ * first code and the residual after it, interned in a hash table that is
+ * scratch for this pass only. Also links each position to the first '*'
+ * at or after it in its rule. */
+static int residuals(bld *b)
+{
+    const uint32_t np = b->npos;
+    b->rid = take(b, ((size_t)np + 1) * 4);
+    b->nstar = take(b, ((size_t)np + 1) * 4);
+    b->mark = take(b, ((size_t)np + 1) * 4);
+    if (!b->rid || !b->nstar || !b->mark)
+        return 0;
+    memset(b->mark, 0, ((size_t)np + 1) * 4);
+    const size_t top = b->top;
+    const uint32_t hs = np + np / 2 + 2; /* at most two thirds full */
+    uint32_t *h = take(b, (size_t)hs * 12); /* (kind << 16 | 1, next, id) triples */
+    if (!h)
+        return 0;
+    memset(h, 0, (size_t)hs * 12);
+    uint32_t nid = 0;
+    for (uint32_t end = 0; end < np; end++) {
+        if (!(b->pcode[end] & (P_DONE | P_MATCH)))
+            continue;
+        uint32_t first = end; /* this rule's positions: first..end */
+        while (first > 0 && !(b->pcode[first - 1] & (P_DONE | P_MATCH)))
+            first--;
+        uint32_t next = NONE, star = NONE;
+        for (uint32_t p = end + 1; p-- > first;) {
+            /* the verdict is not part of a residual: (a) holds across them */
+            const uint32_t key = (uint32_t)(b->pcode[p] & ~P_ALLOW) << 16 | 1u;
+            uint32_t x = (key ^ next * 0x9e3779b1u) * 0x85ebca6bu;
+            x ^= x >> 15;
+            uint32_t j = (uint32_t)(((uint64_t)x * hs) >> 32);
+            while (h[3 * j] && (h[3 * j] != key || h[3 * j + 1] != next))
+                j = j + 1 == hs ? 0 : j + 1, b->work++;
+            if (!h[3 * j])
+                h[3 * j] = key, h[3 * j + 1] = next, h[3 * j + 2] = nid++;
+            b->rid[p] = next = h[3 * j + 2];
+            if (b->pcode[p] & P_STAR)
+                star = p;
+            b->nstar[p] = star;
+        }
+        b->work += end + 1 - first;
+    }
+    b->top = top; /* the table is given back */
+    return 1;
 }
 
 /* Marks the ranks a program can give (its trie's Accept and End, its
@@ -482,12 +570,12 @@ static uint32_t minimise(bld *b, uint32_t start)
 #define MAPS(t) ((t) >= K ? ((t) == K ? FIN_A : FIN_D) : old[t] == fa ? FIN_A : \
                  old[t] == fd ? FIN_D : id[old[t]])
     for (uint32_t j = 0; j < m; j++) {
-        const uint32_t *from = row_of(b, cur[j]);
-        uint32_t *to = row_of(b, j);
+        const uint16_t *from = row_of(b, cur[j]);
+        uint16_t *to = row_of(b, j);
         to[0] = from[0];
         for (uint32_t c = 1; c < ncls; c++) {
             uint32_t e = TGT(cur[j], c);
-            to[c] = MAPS(e);
+            to[c] = (uint16_t)MAPS(e);
         }
         (void)from;
     }
@@ -496,6 +584,62 @@ static uint32_t minimise(bld *b, uint32_t start)
 #undef TGT
     b->n = m;
     return start;
+}
+
+/* Classes that every row moves alike are one (RE2's and re2c's byte
+ * ranges are merged the same way, after the fact): a rule set's bytes
+ * are told apart by its texts, but once the states are built many of them
+ * lead to the same places, and each class kept is a column of every row.
+ * Class 0 (the path's end) stays; the first class of each group of equal
+ * columns is kept, in order, so the rows shrink forwards in place.
+ * Returns the new class count. */
+static uint32_t merge_classes(bld *b, rsc_dfa *d)
+{
+    const uint32_t K = b->n, ncls = b->ncls;
+    const size_t top = b->top;
+    uint32_t *hc = take(b, (size_t)ncls * 4), *to = take(b, (size_t)ncls * 4);
+    uint32_t *rep = take(b, (size_t)ncls * 4);
+    if (K == 0 || !hc || !to || !rep) {
+        b->top = top;
+        return ncls; /* kept as they are: as exact */
+    }
+    uint16_t *rows = row_of(b, 0);
+    for (uint32_t c = 0; c < ncls; c++)
+        hc[c] = 2166136261u;
+    for (uint32_t k = 0; k < K; k++)
+        for (uint32_t c = 0; c < ncls; c++)
+            hc[c] = (hc[c] ^ rows[(size_t)k * ncls + c]) * 16777619u;
+    b->work += (uint64_t)K * ncls;
+    uint32_t n = 1;
+    to[0] = 0, rep[0] = 0;
+    for (uint32_t c = 1; c < ncls; c++) {
+        uint32_t j = 1;
+        for (; j < n; j++) {
+            if (hc[rep[j]] != hc[c])
+                continue;
+            uint32_t k = 0;
+            while (k < K && rows[(size_t)k * ncls + c] == rows[(size_t)k * ncls + rep[j]])
+                k++;
+            b->work += k;
+            if (k == K)
+                break;
+        }
+        if (j == n)
+            rep[n++] = c;
+        to[c] = j;
+    }
+    if (n < ncls) {
+        for (uint32_t k = 0; k < K; k++) /* rep is increasing: reads stay ahead of writes */
+            for (uint32_t j = 0; j < n; j++)
+                rows[(size_t)k * n + j] = rows[(size_t)k * ncls + rep[j]];
+        for (unsigned m = 0; m < 2; m++)
+            for (unsigned c = 0; c < 256; c++)
+                d->cls[m][c] = (uint8_t)to[d->cls[m][c]];
+        b->rows_end = RSC_DFA_HEAD + (size_t)K * n * 2;
+        b->ncls = n;
+    }
+    b->top = top;
+    return n;
 }
 
 static int usable(const rsc_selection *sel)
@@ -542,17 +686,14 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
             npos += rule_text(prog, r, NULL, &anch) + 1u;
             b.nrules++;
         }
-    if (npos > 0x3fffffffu || npos * 22 > size) /* the scratch a position takes */
+    if (npos > 0x3fffffffu || npos * 32 > size) /* the scratch a position takes */
         return RSC_E_LIMIT;
     b.npos = (uint32_t)npos;
-    uint8_t *rv = take(&b, b.nrules + 1);
     b.pcode = take(&b, ((size_t)b.npos + 1) * 2);
-    b.prule = take(&b, ((size_t)b.npos + 1) * 4);
     const size_t text_top = b.top; /* the texts are given back after this pass */
     uint8_t *text = take(&b, (size_t)b.npos + 1);
-    if (!rv || !b.pcode || !b.prule || !text)
+    if (!b.pcode || !text)
         return RSC_E_LIMIT;
-    b.rv = rv;
     /* positions, rule by rule in rank order; the texts' bytes */
     uint32_t pos = 0, ri = 0;
     for (uint32_t r = 0; r < nr; r++) {
@@ -561,20 +702,19 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
         int anch;
         uint32_t len = rule_text(prog, r, text, &anch);
         /* Priority 0 never decides (spec E.5): such a rule allows. */
-        rv[ri] = (rsc_tab(prog, P_RULES, r, 0) & 1) || rsc_tab(prog, P_RULES, r, 2) == 0;
+        const uint16_t allow =
+            (rsc_tab(prog, P_RULES, r, 0) & 1) || rsc_tab(prog, P_RULES, r, 2) == 0 ? P_ALLOW : 0;
         for (uint32_t j = 0; j < len; j++) {
             if (text[j] == 0 || text[j] == '#')
                 return RSC_E_LIMIT; /* bytes that end a path: never in an encoder's rule */
             if (text[j] != '*')
                 used_b[text[j]] = 1;
-            b.pcode[pos + j] = text[j]; /* classes come next */
-            b.prule[pos + j] = ri;
+            b.pcode[pos + j] = text[j] | allow; /* classes come next */
         }
         for (uint32_t j = 0; j < len; j++)
             if (text[j] == '*')
-                b.pcode[pos + j] = P_STAR;
-        b.pcode[pos + len] = anch ? P_DONE : P_MATCH;
-        b.prule[pos + len] = ri;
+                b.pcode[pos + j] = P_STAR | allow;
+        b.pcode[pos + len] = (anch ? P_DONE : P_MATCH) | allow;
         pos += len + 1, ri++;
     }
     b.top = text_top;
@@ -592,8 +732,10 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
     d->cls[1]['#'] = 0;
     b.ncls = ncls;
     for (uint32_t p = 0; p < b.npos; p++)
-        if (b.pcode[p] < P_STAR)
-            b.pcode[p] = d->cls[0][b.pcode[p]];
+        if (!(b.pcode[p] & P_KIND))
+            b.pcode[p] = (uint16_t)((b.pcode[p] & P_ALLOW) | d->cls[0][b.pcode[p] & 0xff]);
+    if (!residuals(&b))
+        return RSC_E_LIMIT;
     /* a list of distinct positions holds at most npos + 1 */
     b.star = take(&b, ((size_t)b.npos + 1) * 4);
     b.lit = take(&b, ((size_t)b.npos + 1) * 4);
@@ -618,29 +760,36 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
             pos++;
         pos++;
     }
-    uint32_t start = settle(&b, b.tmp, n0, 1);
+    uint32_t start = settle(&b, b.tmp, n0, 1, b.tmp);
     if (start == NO_ROOM)
         return RSC_E_LIMIT;
     for (uint32_t k = 0; k < b.n; k++)
         if (!expand(&b, k))
             return RSC_E_LIMIT;
     b.top = size; /* the states' records are done with */
-    if ((size_t)b.n * ncls * 2 > MINIMISE_FROM)
+    if ((size_t)b.n * ncls * 2 > MINIMISE_FROM) {
+        b.work = 0; /* minimisation has an allowance of its own, as large */
         start = minimise(&b, start);
+    }
+
+    ncls = merge_classes(&b, d);
 
     /* Skip states go last (their order kept), by a permutation of the rows
      * in place (cycle by cycle, through one spare row); the scratch above
-     * the rows is free again. */
-    const uint32_t K = b.n, lim = K * ncls; /* rows: K x ncls x 4 < size < 2^32 */
-    uint32_t *in = (uint32_t *)(void *)(b.buf + RSC_DFA_HEAD);
-    b.top = size, b.rows_end = RSC_DFA_HEAD + (size_t)lim * 4;
-    uint32_t *perm = take(&b, (size_t)K * 4 + 4), *spare = take(&b, (size_t)ncls * 4);
+     * the rows is free again. The rows' room is reserved at the width they
+     * end in, so the scratch below survives their widening. */
+    const uint32_t K = b.n, lim = K * ncls; /* K < 2^16, ncls <= 256 */
+    const int wide = lim + 1 > 0xffffu;
+    uint16_t *in = (uint16_t *)(void *)(b.buf + RSC_DFA_HEAD);
+    b.top = size, b.rows_end = RSC_DFA_HEAD + (size_t)lim * (wide ? 4 : 2);
+    uint32_t *perm = take(&b, (size_t)K * 4 + 4);
+    uint16_t *spare = take(&b, (size_t)ncls * 2);
     uint8_t *sb = take(&b, (size_t)K * 2 + 2), *seen = take(&b, (size_t)K / 8 + 1);
     if (!perm || !spare || !sb || !seen)
-        return RSC_E_LIMIT; /* never: the states' records took more */
+        return RSC_E_LIMIT; /* the rows do not fit at their final width */
     uint32_t a = 0, nskip = 0;
     for (uint32_t k = 0; k < K; k++) {
-        const uint32_t *row = in + (size_t)k * ncls;
+        const uint16_t *row = in + (size_t)k * ncls;
         unsigned m = 0;
         uint8_t two[2] = {0, 0};
         for (unsigned c = 1; c < 256 && m <= 2; c++)
@@ -660,33 +809,33 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
     for (uint32_t k = 0; k < K; k++) { /* row k goes to perm[k] */
         if (seen[k >> 3] >> (k & 7) & 1 || perm[k] == k)
             continue;
-        memcpy(spare, in + (size_t)k * ncls, (size_t)ncls * 4);
+        memcpy(spare, in + (size_t)k * ncls, (size_t)ncls * 2);
         uint32_t j = k;
         for (;;) { /* spare holds row j, which goes to perm[j] */
             uint32_t t = perm[j];
             seen[j >> 3] |= (uint8_t)(1u << (j & 7));
             if (t == k) {
-                memcpy(in + (size_t)t * ncls, spare, (size_t)ncls * 4);
+                memcpy(in + (size_t)t * ncls, spare, (size_t)ncls * 2);
                 break;
             }
             for (uint32_t c = 0; c < ncls; c++) { /* swap spare and row t */
-                uint32_t x = in[(size_t)t * ncls + c];
+                uint16_t x = in[(size_t)t * ncls + c];
                 in[(size_t)t * ncls + c] = spare[c], spare[c] = x;
             }
             j = t;
         }
     }
-    /* entries premultiplied, in u16 when they fit; then the skip bytes */
-    const int wide = lim + 1 > 0xffffu;
-    uint16_t *out16 = (uint16_t *)(void *)in;
+    /* entries premultiplied, in u16 when they fit, else widened to u32 in
+     * place from the last (the u32 at 4i covers u16s at 2i and 2i + 1, both
+     * read already); then the skip bytes */
+    uint32_t *out32 = (uint32_t *)(void *)in;
 #define MAP(e) ((e) == FIN_A ? lim : (e) == FIN_D ? lim + 1 : perm[e] * ncls)
-    for (size_t i = 0; i < (size_t)lim; i++) {
-        uint32_t e = MAP(in[i]);
-        if (wide)
-            in[i] = e;
-        else
-            out16[i] = (uint16_t)e; /* at byte 2i: the u32 at 4i was read */
-    }
+    if (wide)
+        for (size_t i = lim; i-- > 0;)
+            out32[i] = MAP(in[i]);
+    else
+        for (size_t i = 0; i < (size_t)lim; i++)
+            in[i] = (uint16_t)MAP(in[i]);
     d->start = MAP(start);
 #undef MAP
     uint8_t *skipb = (uint8_t *)in + (size_t)lim * (wide ? 4 : 2); /* below sb: a forward copy */

@@ -449,6 +449,50 @@ int main(void)
         printf("random sets: %zu with rows over 32 KiB (minimised)\n", big);
         TU_COUNT(big > 0, "no random set reached the minimised size");
     }
+    /* Dominance (runtime/dfa.c, note [dominance]): twelve rules that share
+     * the tail "*.pdf" after heads a path may hold in any order. A state
+     * that remembered which heads it has seen would need 2^12 of them;
+     * with a dominated position dropped, seeing any head is one state.
+     * Then classes merged: after the construction 'a' and 'b' lead
+     * everywhere alike in the second set. Verdicts against the programs. */
+    {
+        char body[2048];
+        size_t bl = (size_t)snprintf(body, sizeof body, "User-agent: *\nAllow: /*keep*.pdf\n");
+        for (int k = 0; k < 12; k++)
+            bl += (size_t)snprintf(body + bl, sizeof body - bl, "Disallow: /*h%c/*.pdf\n", 'a' + k);
+        const rset heads = {"twelve heads", 0, body};
+        const rset alike = {"a and b alike", 0, "User-agent: *\nDisallow: /x*a\nDisallow: /x*b\n"};
+        static const char *const hp[] = {"/ha/x.pdf", "/hb/hc/hd/x.pdf", "/hl/hk/keep.pdf", "/x/ha/",
+                                          "/hz/x.pdf", "/he/x.pd", "/hf/.pdf/", "/keep/hg/a.pdf"};
+        static const char *const ap[] = {"/x", "/xa", "/xb", "/xc", "/a", "/xcccb", "/ax"};
+        for (int t = 0; t < 2; t++) {
+            rsc_blob blob;
+            rsc_program prog;
+            rsc_selection sel;
+            if (!load(t ? &alike : &heads, &blob, &prog, &sel))
+                continue;
+            rsc_selection d = sel;
+            rsc_engine_info info;
+            memset(&info, 0, sizeof info);
+            TU_COUNT(rsc_dfa_build(&d, buf, RSC_DFA_BUDGET, NULL) == RSC_OK &&
+                         rsc_selection_engine(&d, &info) == RSC_ENGINE_DFA,
+                     "%s: no DFA", t ? alike.name : heads.name);
+            printf("%s: %u states, %u classes\n", t ? alike.name : heads.name, info.states, info.classes);
+            if (t == 0)
+                TU_COUNT(info.states < 200, "twelve heads: %u states (dominance lost)", info.states);
+            else /* the end, other bytes, '/', 'x', and 'a' with 'b' */
+                TU_COUNT(info.classes == 5, "a and b alike: %u classes (not merged)", info.classes);
+            const char *const *pp = t ? ap : hp;
+            size_t np = t ? sizeof ap / sizeof *ap : sizeof hp / sizeof *hp;
+            for (size_t i = 0; i < np; i++) {
+                rsc_match m;
+                int pv = rsc_match_path(&sel, pp[i], strlen(pp[i]), &m);
+                TU_COUNT(rsc_match_path(&d, pp[i], strlen(pp[i]), NULL) == pv, "%s: %s: programs %d",
+                         t ? alike.name : heads.name, pp[i], pv);
+            }
+            rsc_blob_free(&blob, NULL);
+        }
+    }
     /* the trivial sets: no row at all (a final state from the start), or
      * for "Disallow: /" one (the path may be empty, or not start with '/') */
     {
