@@ -170,6 +170,7 @@ int rsc_dfa_verdict(const rsc_dfa *d, const uint8_t *p, size_t n, uint8_t term, 
 #define P_KIND (P_STAR | P_DONE | P_MATCH)
 #define MAX_STATES 0xfff0u /* below the finals' codes */
 #define WORK_PER_BYTE 4u /* construction steps allowed per buffer byte */
+#define MINIMISE_WORK 8u  /* and minimisation steps, after it          */
 /* Rows of more bytes than this (in u16) are minimised: below it the table
  * fits a 32 KiB level-1 cache anyway, and Moore's rounds would cost more than
  * the whole construction (measured: a median build of 4 µs took 47). */
@@ -203,7 +204,12 @@ static void *take(bld *b, size_t n)
     return b->buf + b->top;
 }
 
-/* A state's record: [len | v << 31, hash, positions...]. */
+/* A state's record: [n | v << 31, hash, bytes, then its n positions as
+ * LEB128 deltas (each position + 1 less the one before, so never 0)].
+ * Positions are sorted and close together, so a position takes a byte or
+ * two where a u32 took four: the records were most of a large build's
+ * scratch (a state of 110 "/ *X" rules holds 220 positions). The encoding
+ * is canonical: equal lists have equal bytes. */
 static const uint32_t *rec_of(const bld *b, uint32_t id)
 {
     return (const uint32_t *)(const void *)(b->buf + b->meta[id]);
@@ -223,12 +229,23 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
     for (uint32_t i = 0; i < n; i++)
         h = (h ^ s[i]) * 16777619u;
     h ^= h >> 16, h *= 0x85ebca6bu, h ^= h >> 13; /* the low bits hear every bit */
+    /* encoded into tmp's second half (free in settle(): 4 bytes a position
+     * hold any delta below 2^28, and npos < 2^27) */
+    uint8_t *e = (uint8_t *)(b->tmp + (size_t)b->npos + 1);
+    uint32_t el = 0, prev = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t dl = s[j] + 1 - prev;
+        prev = s[j] + 1;
+        for (; dl >= 0x80; dl >>= 7)
+            e[el++] = (uint8_t)(dl | 0x80);
+        e[el++] = (uint8_t)dl;
+    }
     b->work += n;
     const uint32_t head = n | v << 31;
     uint32_t i = h & b->hmask;
     for (; b->hash[i]; i = (i + 1) & b->hmask, b->work++) {
         const uint32_t *r = rec_of(b, b->hash[i] - 1);
-        if (r[0] == head && r[1] == h && memcmp(r + 2, s, (size_t)n * 4) == 0)
+        if (r[0] == head && r[1] == h && r[2] == el && memcmp(r + 3, e, el) == 0)
             return b->hash[i] - 1;
     }
     if (b->n == MAX_STATES)
@@ -262,11 +279,11 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
             ;
     }
     b->rows_end += (size_t)b->ncls * 2;
-    uint32_t *r = take(b, ((size_t)n + 2) * 4);
+    uint32_t *r = take(b, 12 + (size_t)el);
     if (!r)
         return NO_ROOM;
-    r[0] = head, r[1] = h;
-    memcpy(r + 2, s, (size_t)n * 4);
+    r[0] = head, r[1] = h, r[2] = el;
+    memcpy(r + 3, e, el);
     b->meta[b->n] = (uint32_t)((uint8_t *)r - b->buf);
     b->hash[i] = b->n + 1;
     return b->n++;
@@ -347,7 +364,24 @@ static int expand(bld *b, uint32_t k)
 {
     const uint32_t *r = rec_of(b, k);
     const uint32_t n = r[0] & 0x7fffffffu, v = r[0] >> 31;
-    const uint32_t *L = r + 2;
+    /* the positions, decoded into tmp's second half: read by the next two
+     * passes only, before the moves use that half */
+    uint32_t *L = b->tmp + (size_t)b->npos + 1;
+    {
+        const uint8_t *e = (const uint8_t *)(r + 3);
+        uint32_t prev = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t dl = 0;
+            for (unsigned sh = 0;; sh += 7) {
+                uint8_t x = *e++;
+                dl |= (uint32_t)(x & 0x7f) << sh;
+                if (!(x & 0x80))
+                    break;
+            }
+            prev += dl;
+            L[i] = prev - 1;
+        }
+    }
     uint32_t ns = 0, endv = v;
     memset(b->cnt, 0, (size_t)b->ncls * sizeof b->cnt[0]);
     for (uint32_t i = 0; i < n; i++) {
@@ -768,7 +802,7 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
             return RSC_E_LIMIT;
     b.top = size; /* the states' records are done with */
     if ((size_t)b.n * ncls * 2 > MINIMISE_FROM) {
-        b.work = 0; /* minimisation has an allowance of its own, as large */
+        b.work = 0, b.work_cap = (uint64_t)size * MINIMISE_WORK; /* an allowance of its own */
         start = minimise(&b, start);
     }
 
