@@ -170,7 +170,7 @@ int rsc_dfa_verdict(const rsc_dfa *d, const uint8_t *p, size_t n, uint8_t term, 
 #define P_KIND (P_STAR | P_DONE | P_MATCH)
 #define MAX_STATES 0xfff0u /* below the finals' codes */
 #define WORK_PER_BYTE 4u /* construction steps allowed per buffer byte */
-#define MINIMISE_WORK 8u  /* and minimisation steps, after it          */
+#define MINIMISE_WORK 16u /* and minimisation steps, after it          */
 /* Rows of more bytes than this (in u16) are minimised: below it the table
  * fits a 32 KiB level-1 cache anyway, and Moore's rounds would cost more than
  * the whole construction (measured: a median build of 4 µs took 47). */
@@ -537,40 +537,67 @@ static uint32_t rule_text(const rsc_program *prog, uint32_t r, uint8_t *out, int
     return keep;
 }
 
+/* The rows' final codes as states K and K + 1 (to 1), or back (to 0). */
+static void finals_as_states(uint16_t *rows, size_t n, uint32_t K, int to)
+{
+    const uint16_t a = to ? FIN_A : (uint16_t)K, d = to ? FIN_D : (uint16_t)(K + 1);
+    const uint16_t na = to ? (uint16_t)K : FIN_A, nd = to ? (uint16_t)(K + 1) : FIN_D;
+    for (size_t i = 0; i < n; i++)
+        rows[i] = rows[i] == a ? na : rows[i] == d ? nd : rows[i];
+}
+
 /* Moore's partition refinement over the rows, the two final states taken
- * as states K (allowed) and K + 1 (disallowed) that stay where they are:
- * states start apart by their end verdict, and are split while two of a
- * block move on some class into different blocks. A block holding a final
- * state becomes that final state (matching then stops there too); the
- * others become one state each, numbered by their first state, whose row
- * moves down in place (a block's number is never above its first state).
- * Bounded by the build's work cap and its scratch: without room or time
- * the rows stay as built, which is as exact. Returns the start. */
+ * as states K (allowed) and K + 1 (disallowed) that stay where they are
+ * (the rows' final codes are made K and K + 1 for the rounds, so a move is
+ * one load): states start apart by their end verdict, and are split while
+ * two of a block move on some class into different blocks. A round hashes
+ * each state's row of blocks as a sum of independent products (no chain
+ * of multiplies from class to class) and compares rows whose hashes meet.
+ * A block holding a final state becomes that final state (matching then
+ * stops there too); the others become one state each, numbered by their
+ * first state, whose row moves down in place (a block's number is never
+ * above its first state). Bounded by its work allowance and the scratch:
+ * without room or time the rows stay as built, which is as exact. Returns
+ * the start. */
 static uint32_t minimise(bld *b, uint32_t start)
 {
-    const uint32_t K = b->n, N = K + 2, ncls = b->ncls;
+    const uint32_t K = b->n, N = K + 2, ncls = b->ncls; /* N <= MAX_STATES + 2 < 0xfffe */
     uint32_t hs = 2;
     while (hs < 2 * (size_t)N)
         hs <<= 1;
     uint32_t *old = take(b, (size_t)N * 4), *cur = take(b, (size_t)N * 4);
     uint32_t *h = take(b, (size_t)hs * 4), *id = take(b, (size_t)N * 4);
-    if (K < 2 || !old || !cur || !h || !id)
+    uint32_t *mul = take(b, (size_t)ncls * 4);
+    if (K < 2 || !old || !cur || !h || !id || !mul)
         return start;
-#define TGT(s, c) ((s) >= K ? (s) : row_of(b, s)[c] < K ? row_of(b, s)[c] : \
-                   row_of(b, s)[c] == FIN_A ? K : K + 1)
+    uint16_t *rows = row_of(b, 0);
+    finals_as_states(rows, (size_t)K * ncls, K, 1);
+    b->work += (uint64_t)K * ncls;
+#define TGT(s, c) ((s) >= K ? (s) : rows[(size_t)(s) * ncls + (c)])
+    for (uint32_t c = 0, x = 0x2545f491u; c < ncls; c++) /* odd multipliers */
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5, mul[c] = x | 1;
     for (uint32_t s = 0; s < N; s++) /* the end verdict: class 0's entry */
-        old[s] = s < K ? row_of(b, s)[0] == FIN_D : s == K + 1;
+        old[s] = s < K ? rows[(size_t)s * ncls] == K + 1 : s == K + 1;
     uint32_t blocks = 2;
     for (;;) {
         memset(h, 0xff, (size_t)hs * 4);
         uint32_t nb = 0;
         b->work += (uint64_t)N * ncls * 2 + hs;
-        if (b->work > b->work_cap)
+        if (b->work > b->work_cap) {
+            finals_as_states(rows, (size_t)K * ncls, K, 0);
             return start;
+        }
         for (uint32_t s = 0; s < N; s++) {
-            uint32_t x = old[s] * 0x9e3779b1u;
-            for (uint32_t c = 1; c < ncls; c++)
-                x = (x ^ old[TGT(s, c)]) * 0x85ebca6bu, x ^= x >> 15;
+            uint32_t x = old[s] * mul[0];
+            if (s < K) {
+                const uint16_t *r = rows + (size_t)s * ncls;
+                for (uint32_t c = 1; c < ncls; c++)
+                    x += old[r[c]] * mul[c];
+            } else {
+                for (uint32_t c = 1; c < ncls; c++)
+                    x += old[s] * mul[c];
+            }
+            x ^= x >> 16, x *= 0x85ebca6bu, x ^= x >> 13;
             uint32_t j = x & (hs - 1);
             for (;; j = (j + 1) & (hs - 1)) {
                 uint32_t r = h[j];
@@ -603,15 +630,12 @@ static uint32_t minimise(bld *b, uint32_t start)
             id[old[s]] = m++, cur[m - 1] = s; /* cur: each new state's first state */
 #define MAPS(t) ((t) >= K ? ((t) == K ? FIN_A : FIN_D) : old[t] == fa ? FIN_A : \
                  old[t] == fd ? FIN_D : id[old[t]])
-    for (uint32_t j = 0; j < m; j++) {
-        const uint16_t *from = row_of(b, cur[j]);
+    for (uint32_t j = 0; j < m; j++) { /* row cur[j] >= j is read before row j is written */
         uint16_t *to = row_of(b, j);
-        to[0] = from[0];
-        for (uint32_t c = 1; c < ncls; c++) {
+        for (uint32_t c = 0; c < ncls; c++) {
             uint32_t e = TGT(cur[j], c);
             to[c] = (uint16_t)MAPS(e);
         }
-        (void)from;
     }
     start = start >= K ? start : MAPS(start);
 #undef MAPS
