@@ -43,16 +43,15 @@ extern size_t rsc_steps;
 
 /* ---- Running ------------------------------------------------------------ */
 
-static inline uint32_t entry(const rsc_dfa *d, uint32_t i)
+static inline uint32_t stride_of(const rsc_dfa *d)
 {
-    const uint8_t *rows = (const uint8_t *)d + RSC_DFA_HEAD;
-    if (d->wide) {
-        uint32_t e;
-        memcpy(&e, rows + (size_t)i * 4, 4);
-        return e;
-    }
+    return d->q << d->sh;
+}
+
+static inline uint32_t entry(const rsc_dfa *d, size_t i)
+{
     uint16_t e;
-    memcpy(&e, rows + (size_t)i * 2, 2);
+    memcpy(&e, (const uint8_t *)d + RSC_DFA_HEAD + i * 2, 2);
     return e;
 }
 
@@ -62,7 +61,7 @@ static inline uint32_t entry(const rsc_dfa *d, uint32_t i)
 static inline size_t skip(const rsc_dfa *d, uint32_t s, const uint8_t *p, size_t i, size_t n)
 {
 #ifdef RSC_V16
-    const uint8_t *sk = (const uint8_t *)d + RSC_DFA_HEAD + (size_t)d->lim * (d->wide ? 4 : 2) +
+    const uint8_t *sk = (const uint8_t *)d + RSC_DFA_HEAD + (size_t)d->k * stride_of(d) * 2 +
                         2 * (size_t)((uint32_t)((uint64_t)s * d->inv >> 32) - d->a);
     const uint8_t b0 = sk[0], b1 = sk[1];
     while (n - i >= 16) {
@@ -80,29 +79,31 @@ static inline size_t skip(const rsc_dfa *d, uint32_t s, const uint8_t *p, size_t
 
 /* The moves over p[0..n) from entry s; a NUL or term byte is class 0, whose
  * entry is always a verdict, so the loop stops there by itself. A move into
- * a skip state leaves the loop for a search. */
-#define RUN(T)                                                                  \
-    static uint32_t run_##T(const rsc_dfa *d, const uint8_t *cls, uint32_t s,   \
-                            const uint8_t *p, size_t n)                         \
+ * a skip state leaves the loop for a search. Two copies: sh 0 (most DFAs:
+ * no shift on the chain of dependent loads) and any sh. */
+#define RUN(NAME, SH)                                                           \
+    static uint32_t NAME(const rsc_dfa *d, const uint8_t *cls, uint32_t s,      \
+                         const uint8_t *p, size_t n)                            \
     {                                                                           \
-        const T *row = (const T *)(const void *)((const uint8_t *)d + RSC_DFA_HEAD); \
-        const uint32_t lim = d->lim, run = d->a * d->ncls;                      \
+        const uint16_t *row = (const uint16_t *)(const void *)((const uint8_t *)d + RSC_DFA_HEAD); \
+        const unsigned sh = (SH);                                               \
+        const uint32_t lim = d->lim, run = d->a * d->q;                         \
         size_t i = 0;                                                           \
         for (;;) {                                                              \
             while (i < n && s < run)                                            \
-                s = row[s + cls[p[i++]]];                                       \
+                s = row[((size_t)s << sh) + cls[p[i++]]];                       \
             if (i == n || s >= lim)                                             \
                 break;                                                          \
             const uint32_t self = s;                                            \
             i = skip(d, s, p, i, n);                                            \
             while (i < n && s == self)                                          \
-                s = row[s + cls[p[i++]]];                                       \
+                s = row[((size_t)s << sh) + cls[p[i++]]];                       \
         }                                                                       \
         DFA_STEPS(i + 1);                                                       \
-        return s < lim ? row[s] : s;                                            \
+        return s < lim ? row[(size_t)s << sh] : s;                              \
     }
-RUN(uint16_t)
-RUN(uint32_t)
+RUN(run_flat, 0)
+RUN(run_shifted, d->sh)
 #undef RUN
 
 /* rfc: the path normalised as match.c's source does (FORMAT.md, Matching),
@@ -125,7 +126,7 @@ static int rfc_verdict(const rsc_dfa *d, const uint8_t *cls, const uint8_t *p, s
             if (rob)
                 rob = rk < sizeof rt - 1 && c == (uint8_t)rt[rk], rk++;
             if (s < lim)
-                s = entry(d, s + cls[c]), steps++;
+                s = entry(d, ((size_t)s << d->sh) + cls[c]), steps++;
         }
         if (i == n || (s >= lim && !rob))
             break;
@@ -141,7 +142,7 @@ static int rfc_verdict(const rsc_dfa *d, const uint8_t *cls, const uint8_t *p, s
     if (rob && rk == sizeof rt - 1)
         return 1;
     if (s < lim)
-        s = entry(d, s);
+        s = entry(d, (size_t)s << d->sh);
     return s == lim;
 }
 
@@ -152,8 +153,8 @@ int rsc_dfa_verdict(const rsc_dfa *d, const uint8_t *p, size_t n, uint8_t term, 
         return rfc_verdict(d, cls, p, n, term, slash);
     uint32_t s = d->start;
     if (slash && s < d->lim)
-        s = entry(d, s + cls['/']);
-    s = d->wide ? run_uint32_t(d, cls, s, p, n) : run_uint16_t(d, cls, s, p, n);
+        s = entry(d, ((size_t)s << d->sh) + cls['/']);
+    s = d->sh ? run_shifted(d, cls, s, p, n) : run_flat(d, cls, s, p, n);
     return s == d->lim;
 }
 
@@ -832,19 +833,27 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
 
     ncls = merge_classes(&b, d);
 
+    /* The layout: entries t x q in 16 bits, a row at (t x q) << sh; the
+     * least sh for which lim + 1 fits (at sh 8, q is 1 and K < 2^16). The
+     * stride q << sh is below 2 ncls, so two bytes an entry at most double
+     * the row where four bytes would. */
+    const uint32_t K = b.n;
+    uint32_t sh = 0, q = ncls;
+    while ((size_t)K * q + 1 > 0xffffu)
+        sh++, q = (ncls + (1u << sh) - 1) >> sh;
+    const uint32_t stride = q << sh, lim = K * q;
+
     /* Skip states go last (their order kept), by a permutation of the rows
      * in place (cycle by cycle, through one spare row); the scratch above
-     * the rows is free again. The rows' room is reserved at the width they
-     * end in, so the scratch below survives their widening. */
-    const uint32_t K = b.n, lim = K * ncls; /* K < 2^16, ncls <= 256 */
-    const int wide = lim + 1 > 0xffffu;
+     * the rows is free again. The rows' room is reserved at their final
+     * stride, so the scratch below survives their spreading. */
     uint16_t *in = (uint16_t *)(void *)(b.buf + RSC_DFA_HEAD);
-    b.top = size, b.rows_end = RSC_DFA_HEAD + (size_t)lim * (wide ? 4 : 2);
+    b.top = size, b.rows_end = RSC_DFA_HEAD + (size_t)K * stride * 2;
     uint32_t *perm = take(&b, (size_t)K * 4 + 4);
     uint16_t *spare = take(&b, (size_t)ncls * 2);
     uint8_t *sb = take(&b, (size_t)K * 2 + 2), *seen = take(&b, (size_t)K / 8 + 1);
     if (!perm || !spare || !sb || !seen)
-        return RSC_E_LIMIT; /* the rows do not fit at their final width */
+        return RSC_E_LIMIT; /* the rows do not fit at their final stride */
     uint32_t a = 0, nskip = 0;
     for (uint32_t k = 0; k < K; k++) {
         const uint16_t *row = in + (size_t)k * ncls;
@@ -883,27 +892,27 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
             j = t;
         }
     }
-    /* entries premultiplied, in u16 when they fit, else widened to u32 in
-     * place from the last (the u32 at 4i covers u16s at 2i and 2i + 1, both
-     * read already); then the skip bytes */
-    uint32_t *out32 = (uint32_t *)(void *)in;
-#define MAP(e) ((e) == FIN_A ? lim : (e) == FIN_D ? lim + 1 : perm[e] * ncls)
-    if (wide)
-        for (size_t i = lim; i-- > 0;)
-            out32[i] = MAP(in[i]);
-    else
-        for (size_t i = 0; i < (size_t)lim; i++)
-            in[i] = (uint16_t)MAP(in[i]);
+    /* the entries, rows moved to their stride from the last one (row k's
+     * entry c goes from k ncls + c to k stride + c, never below: every
+     * entry still to be read is below the one written); padding never
+     * read, set to a verdict; then the skip bytes */
+#define MAP(e) ((e) == FIN_A ? lim : (e) == FIN_D ? lim + 1 : perm[e] * q)
+    for (size_t k = K; k-- > 0;) {
+        for (uint32_t c = stride; c-- > ncls;)
+            in[k * stride + c] = (uint16_t)lim;
+        for (uint32_t c = ncls; c-- > 0;)
+            in[k * stride + c] = (uint16_t)MAP(in[k * ncls + c]);
+    }
     d->start = MAP(start);
 #undef MAP
-    uint8_t *skipb = (uint8_t *)in + (size_t)lim * (wide ? 4 : 2); /* below sb: a forward copy */
+    uint8_t *skipb = (uint8_t *)in + (size_t)K * stride * 2; /* below sb: a forward copy */
     for (size_t j = 0; j < (size_t)nskip * 2; j++)
         skipb[j] = sb[j];
-    d->a = a, d->inv = ((1ull << 32) + ncls - 1) / ncls;
-    d->k = K, d->ncls = ncls, d->lim = lim, d->wide = (uint8_t)wide;
+    d->a = a, d->q = q, d->inv = ((1ull << 32) + q - 1) / q;
+    d->k = K, d->ncls = ncls, d->lim = lim, d->sh = (uint8_t)sh;
     d->rfc = (uint8_t)rsc_program_profile(prog);
     d->rules = b.nrules;
-    d->used = (uint32_t)ALIGN8(RSC_DFA_HEAD + (size_t)lim * (wide ? 4 : 2) + (size_t)nskip * 2);
+    d->used = (uint32_t)ALIGN8(RSC_DFA_HEAD + (size_t)K * stride * 2 + (size_t)nskip * 2);
     d->prog = prog, d->n = sel->n_roots;
     memcpy(d->root, sel->roots, sizeof d->root);
     d->magic = RSC_DFA_MAGIC;
@@ -923,23 +932,25 @@ rsc_status rsc_dfa_attach(rsc_selection *sel, const void *dfa, size_t size)
     if (d->magic != RSC_DFA_MAGIC || d->prog != sel->prog || d->n != sel->n_roots ||
         memcmp(d->root, sel->roots, sel->n_roots * sizeof d->root[0]) != 0)
         return RSC_E_ARG;
-    /* every index in range: classes, the start and every entry */
-    const uint32_t ncls = d->ncls, k = d->k;
-    if (ncls < 2 || ncls > 256 || k > MAX_STATES || d->lim != k * ncls || d->a > k ||
-        d->inv != ((1ull << 32) + ncls - 1) / ncls ||
-        d->wide != (d->lim + 1 > 0xffffu) || d->rfc != rsc_program_profile(sel->prog) ||
-        d->used != ALIGN8(RSC_DFA_HEAD + (size_t)d->lim * (d->wide ? 4 : 2) +
-                          (size_t)(k - d->a) * 2) || d->used > size)
+    /* every index in range: the layout, the classes, the start and every
+     * entry (the padding too: it is never read, but is a verdict) */
+    const uint32_t ncls = d->ncls, k = d->k, q = d->q;
+    if (ncls < 2 || ncls > 256 || k > MAX_STATES || d->sh > 8 || q < 1 || q > 256 ||
+        (q << d->sh) < ncls || d->lim != k * q || d->lim + 1 > 0xffffu || d->a > k ||
+        d->inv != ((1ull << 32) + q - 1) / q || d->rfc != rsc_program_profile(sel->prog) ||
+        d->used != ALIGN8(RSC_DFA_HEAD + (size_t)k * (q << d->sh) * 2 + (size_t)(k - d->a) * 2) ||
+        d->used > size)
         return RSC_E_CORRUPT;
     for (unsigned m = 0; m < 2; m++)
         for (unsigned c = 0; c < 256; c++)
             if (d->cls[m][c] >= ncls || ((c == 0 || (m && c == '#')) != (d->cls[m][c] == 0)))
                 return RSC_E_CORRUPT;
-    if (d->start > d->lim + 1 || (d->start < d->lim && d->start % ncls))
+    if (d->start > d->lim + 1 || (d->start < d->lim && d->start % q))
         return RSC_E_CORRUPT;
-    for (uint32_t i = 0; i < d->lim; i++) {
+    const uint32_t stride = q << d->sh;
+    for (size_t i = 0; i < (size_t)k * stride; i++) {
         uint32_t e = entry(d, i);
-        if (e > d->lim + 1 || (e < d->lim && (e % ncls || i % ncls == 0)))
+        if (e > d->lim + 1 || (e < d->lim && (e % q || i % stride == 0 || i % stride >= ncls)))
             return RSC_E_CORRUPT;
     }
     sel->accel = d;

@@ -12,31 +12,34 @@
 #include "robotsc/runtime.h"
 
 /* The buffer's head. The automaton has k row states, numbered 0..k-1; a
- * row has ncls entries, one a byte class, class 0 being the path's end
- * (NUL, and '#' in a URL). An entry is a target: a row state t as t x ncls
- * (premultiplied, so a move is a load and an add), or one of the two final
- * verdicts, lim = k x ncls (allowed) and lim + 1 (disallowed). A row's
- * class-0 entry is always a verdict: the one the path gets when it ends
- * there. Entries are u16 when lim + 1 fits (wide 0), else u32. The rows
- * start RSC_DFA_HEAD bytes after the head.
+ * row has one u16 entry a byte class (ncls of them), class 0 being the
+ * path's end (NUL, and '#' in a URL), then padding to its stride. An entry
+ * is a target: a row state t as t x q, whose row starts at (t x q) << sh
+ * (so a move is a shift, an add and a load; with sh 0, q is ncls and the
+ * entry is the row's start, premultiplied), or one of the two final
+ * verdicts, lim = k x q (allowed) and lim + 1 (disallowed). sh is the
+ * least that keeps lim + 1 in 16 bits; the stride, q << sh, is at least
+ * ncls. A row's class-0 entry is always a verdict: the one the path gets
+ * when it ends there. The rows start RSC_DFA_HEAD bytes after the head.
  *
  * Skip states (the last k - a): every byte but NUL, '#' and at most two
  * others moves such a state to itself (the state after "/ *" waiting for
  * ".pdf"). Their two bytes (the first repeated when one) follow the rows,
- * two a state; a run of moves stops at them (entries >= a x ncls) and
+ * two a state; a run of moves stops at them (entries >= a x q) and
  * searches sixteen bytes a step for the next byte that may leave. */
-#define RSC_DFA_MAGIC 0x31414644u /* "DFA1" */
+#define RSC_DFA_MAGIC 0x32414644u /* "DFA2" */
 typedef struct rsc_dfa {
     uint32_t magic, n;          /* n: the selection's programs           */
     const rsc_program *prog;    /* what it was built for, as rsc_accel   */
     uint32_t root[RSC_MAX_SELECT];
     uint32_t used;              /* bytes: the head and the rows          */
-    uint32_t k, ncls, lim;      /* row states, classes, k x ncls         */
+    uint32_t k, ncls, lim;      /* row states, classes, k x q            */
+    uint32_t q;                 /* a row state's entry is its number x q */
     uint32_t start;             /* the entry before the first path byte  */
     uint32_t rules;             /* rules it was built from (statistics)  */
     uint32_t a;                 /* row states a..k-1 are skip states     */
-    uint64_t inv;               /* ceil(2^32 / ncls): entry to state     */
-    uint8_t wide, rfc, pad_[2];
+    uint64_t inv;               /* ceil(2^32 / q): entry to state        */
+    uint8_t sh, rfc, pad_[2];   /* a row starts at entry << sh           */
     uint8_t cls[2][256];        /* each byte's class: [0] paths, [1] URLs */
 } rsc_dfa;
 

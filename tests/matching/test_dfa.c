@@ -493,6 +493,87 @@ int main(void)
             rsc_blob_free(&blob, NULL);
         }
     }
+    /* A set whose states times classes pass 16 bits (runtime/dfa.h: the
+     * rows then start at entry << sh, sh > 0): 400 literal rules over 30
+     * letters and a few wildcards. 20,000 paths made from the rules'
+     * prefixes, against the programs, in place and in a copy; bytes of a
+     * copy flipped one at a time: refused, or run without a fault. */
+    {
+        static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123";
+        static char body[40000];
+        static char texts[400][24];
+        unsigned long long x = 777;
+        size_t bl = (size_t)snprintf(body, sizeof body, "User-agent: *\nDisallow: /*.pdf$\nAllow: /*keep\n");
+        for (int k = 0; k < 400; k++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            int len = 8 + (int)((x >> 40) % 14);
+            texts[k][0] = '/';
+            for (int j = 1; j < len; j++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                texts[k][j] = abc[(x >> 33) % 30];
+            }
+            texts[k][len] = 0;
+            bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s: %s\n", (x >> 50) & 1 ? "Allow" : "Disallow",
+                                   texts[k]);
+        }
+        const rset big = {"wide rows", 0, body};
+        rsc_blob blob;
+        rsc_program prog;
+        rsc_selection sel;
+        if (load(&big, &blob, &prog, &sel)) {
+            rsc_selection d = sel;
+            rsc_engine_info info;
+            memset(&info, 0, sizeof info);
+            size_t used = 0;
+            TU_COUNT(rsc_dfa_build(&d, buf, RSC_DFA_BUDGET, &used) == RSC_OK &&
+                         rsc_selection_engine(&d, &info) == RSC_ENGINE_DFA,
+                     "wide rows: no DFA");
+            printf("wide rows: %u states, %u classes, %zu bytes\n", info.states, info.classes, info.bytes);
+            TU_COUNT((size_t)info.states * info.classes + 1 > 0xffff, "wide rows: %u x %u fit 16 bits",
+                     info.states, info.classes);
+            /* u16 entries: at most two bytes an entry, padding below 2x */
+            TU_COUNT(info.bytes <= 4 * (size_t)info.states * info.classes + 4096,
+                     "wide rows: %zu bytes", info.bytes);
+            void *copy = aligned(used ? used : 8);
+            memcpy(copy, buf, used);
+            rsc_selection c = sel;
+            TU_COUNT(rsc_dfa_attach(&c, copy, used) == RSC_OK, "wide rows: attach a copy");
+            char path[64];
+            for (int k = 0; k < 20000; k++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                const char *t = texts[(x >> 20) % 400];
+                size_t n = strlen(t), cut = 1 + (x >> 40) % n, len = cut;
+                memcpy(path, t, cut);
+                for (int j = (int)((x >> 50) % 6); j > 0; j--) {
+                    x = x * 6364136223846793005ull + 1442695040888963407ull;
+                    path[len++] = (x >> 30) % 7 == 0 ? '.' : abc[(x >> 33) % 30];
+                }
+                if ((x >> 60) == 0)
+                    memcpy(path + len, ".pdf", 4), len += 4;
+                rsc_match m;
+                int pv = rsc_match_path(&sel, path, len, &m);
+                TU_COUNT(rsc_match_path(&d, path, len, NULL) == pv && rsc_match_path(&c, path, len, NULL) == pv,
+                         "wide rows: %.*s: programs %d", (int)len, path, pv);
+            }
+            long refused = 0;
+            for (int k = 0; k < 400 && used; k++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                size_t at = (k < 200 ? (x >> 20) % 4096 : (x >> 20)) % used; /* the head, then anywhere */
+                memcpy(copy, buf, used);
+                ((unsigned char *)copy)[at] ^= (unsigned char)(1u << (k % 8));
+                rsc_selection e = sel;
+                if (rsc_dfa_attach(&e, copy, used) != RSC_OK) {
+                    refused++;
+                    continue;
+                }
+                for (int j = 0; j < 50; j++)
+                    (void)rsc_match_path(&e, texts[j], strlen(texts[j]), NULL);
+            }
+            TU_COUNT(refused > 0, "wide rows: no damaged copy refused");
+            free(copy);
+            rsc_blob_free(&blob, NULL);
+        }
+    }
     /* the trivial sets: no row at all (a final state from the start), or
      * for "Disallow: /" one (the path may be empty, or not start with '/') */
     {
