@@ -79,8 +79,17 @@ static inline size_t skip(const rsc_dfa *d, uint32_t s, const uint8_t *p, size_t
 
 /* The moves over p[0..n) from entry s; a NUL or term byte is class 0, whose
  * entry is always a verdict, so the loop stops there by itself. A move into
- * a skip state leaves the loop for a search. Two copies: sh 0 (most DFAs:
- * no shift on the chain of dependent loads) and any sh. */
+ * a skip state leaves the loop for a search. The class is loaded and added
+ * to the rows' base off the chain of dependent loads, which is then one
+ * load a byte: base[s << sh], the shift an addressing mode's scale for sh
+ * 0 to 2 (one copy each; most DFAs have sh 0), a shift for the rest. */
+/* Keeps the compiler from folding the class back into the index (which
+ * puts an add on the chain): the base is a value it cannot see into. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RSC_OPAQUE(x) __asm__("" : "+r"(x))
+#else
+#define RSC_OPAQUE(x) ((void)0)
+#endif
 #define RUN(NAME, SH)                                                           \
     static uint32_t NAME(const rsc_dfa *d, const uint8_t *cls, uint32_t s,      \
                          const uint8_t *p, size_t n)                            \
@@ -90,20 +99,28 @@ static inline size_t skip(const rsc_dfa *d, uint32_t s, const uint8_t *p, size_t
         const uint32_t lim = d->lim, run = d->a * d->q;                         \
         size_t i = 0;                                                           \
         for (;;) {                                                              \
-            while (i < n && s < run)                                            \
-                s = row[((size_t)s << sh) + cls[p[i++]]];                       \
+            while (i < n && s < run) {                                          \
+                const uint16_t *base = row + cls[p[i++]];                       \
+                RSC_OPAQUE(base);                                               \
+                s = base[(size_t)s << sh];                                      \
+            }                                                                   \
             if (i == n || s >= lim)                                             \
                 break;                                                          \
             const uint32_t self = s;                                            \
             i = skip(d, s, p, i, n);                                            \
-            while (i < n && s == self)                                          \
-                s = row[((size_t)s << sh) + cls[p[i++]]];                       \
+            while (i < n && s == self) {                                        \
+                const uint16_t *base = row + cls[p[i++]];                       \
+                RSC_OPAQUE(base);                                               \
+                s = base[(size_t)s << sh];                                      \
+            }                                                                   \
         }                                                                       \
         DFA_STEPS(i + 1);                                                       \
         return s < lim ? row[(size_t)s << sh] : s;                              \
     }
-RUN(run_flat, 0)
-RUN(run_shifted, d->sh)
+RUN(run_sh0, 0)
+RUN(run_sh1, 1)
+RUN(run_sh2, 2)
+RUN(run_shv, d->sh)
 #undef RUN
 
 /* rfc: the path normalised as match.c's source does (FORMAT.md, Matching),
@@ -154,7 +171,12 @@ int rsc_dfa_verdict(const rsc_dfa *d, const uint8_t *p, size_t n, uint8_t term, 
     uint32_t s = d->start;
     if (slash && s < d->lim)
         s = entry(d, ((size_t)s << d->sh) + cls['/']);
-    s = d->sh ? run_shifted(d, cls, s, p, n) : run_flat(d, cls, s, p, n);
+    switch (d->sh) {
+    case 0: s = run_sh0(d, cls, s, p, n); break;
+    case 1: s = run_sh1(d, cls, s, p, n); break;
+    case 2: s = run_sh2(d, cls, s, p, n); break;
+    default: s = run_shv(d, cls, s, p, n); break;
+    }
     return s == d->lim;
 }
 
