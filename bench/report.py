@@ -495,9 +495,16 @@ def dfa_section(res, w, hl):
             f"{r['name']} {'DFA' if r.get('dfa') == '1' else 'over budget'} {float(r['dfa_ratio']):.2f}x "
             f"(programs {float(r['ratio']):.2f}x)" for r in hs) + ".")
         w("")
-        bad = [r for r in hs if float(r["dfa_match_ns"]) > 1.05 * float(r["match_ns"])]
-        tgt.append(["hostile cases no worse than today", f"{len(bad)} slower than the programs by > 5%",
-                    verdict(not bad)])
+        # Over the budget, the default engine is the programs themselves (the same
+        # selection, the failed build having attached nothing): a gap between the
+        # two columns is the machine's, so only cases on a DFA can be worse.
+        bad = [r for r in hs if r.get("dfa") == "1" and float(r["dfa_match_ns"]) > 1.05 * float(r["match_ns"])]
+        same = [r for r in hs if r.get("dfa") != "1"]
+        tgt.append(["hostile cases no worse than today",
+                    f"{len(bad)} on a DFA slower than the programs by > 5%; {len(same)} over the budget run "
+                    f"today's engine itself (columns apart by " +
+                    ", ".join(f"{100 * (float(r['dfa_match_ns']) / float(r['match_ns']) - 1):+.0f}%" for r in same) +
+                    " in one run)", verdict(not bad)])
     sr = [r for r in read_tsv(os.path.join(res, "scale_rules.tsv")) if num(r.get("dfa_match_ns")) is not None]
     if sr:
         w("Synthetic rule counts (section 3's files):")
