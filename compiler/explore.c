@@ -238,6 +238,14 @@ static rsc_status bands(rsc_xdfa *x, const uint32_t *c, size_t m)
     }
     if (x->mode == RSC_X_RANK)
         return RSC_OK;
+    size_t n_allow = 0;
+    for (size_t k = 0; k < nl; k++)
+        n_allow += x->r[x->live[k]].allow;
+    if (n_allow == 0 || n_allow == nl) { /* one verdict: one band */
+        for (size_t k = 0; k < nl; k++)
+            x->rband[x->live[k]] = 0;
+        return RSC_OK;
+    }
     for (size_t k = 1; k < nl; k++) { /* by rank: few rules are live at once */
         uint32_t v = x->live[k];
         size_t j = k;
