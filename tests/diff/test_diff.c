@@ -318,16 +318,25 @@ static void fixed_cases(void)
     for (int i = 0; i < 40; i++) /* distinct patterns of growing length */
         o += (size_t)snprintf(big + o, sizeof big - o, "%s: /*%c*%c%.*s\n", i % 3 ? "Allow" : "Disallow",
                               'a' + i % 5, 'a' + (i / 5) % 5, i / 25 + 1, "*c*d");
-    TU_CHECK(diff_texts(big, big, RSC_PROFILE_GOOGLE, "x", &r, 0) == 0 && r.outcome == RSC_DIFF_SAME &&
+    /* equal rule lists answer "same" without a walk; big2 has one rule more
+     * that changes no verdict ("/zz" holds none of the letters big's rules
+     * need), so its diff explores */
+    TU_CHECK(diff_texts(big, big, RSC_PROFILE_GOOGLE, "x", &r, 2) == 0 && r.outcome == RSC_DIFF_SAME &&
+                 r.complete && r.states == 0,
+             "equal lists: same, no walk (%zu states)", r.states);
+    rsc_diff_result_free(&r, NULL);
+    char big2[4200];
+    snprintf(big2, sizeof big2, "%sAllow: /zz$\n", big);
+    TU_CHECK(diff_texts(big, big2, RSC_PROFILE_GOOGLE, "x", &r, 0) == 0 && r.outcome == RSC_DIFF_SAME &&
                  r.complete && r.states > 2,
              "wildcards: same, %zu states", r.states);
     size_t all = r.states;
     rsc_diff_result_free(&r, NULL);
-    TU_CHECK(diff_texts(big, big, RSC_PROFILE_GOOGLE, "x", &r, 2) == 0 &&
+    TU_CHECK(diff_texts(big, big2, RSC_PROFILE_GOOGLE, "x", &r, 2) == 0 &&
                  r.outcome == RSC_DIFF_UNKNOWN && !r.complete,
              "a budget too small: outcome %d", r.outcome);
     rsc_diff_result_free(&r, NULL);
-    TU_CHECK(diff_texts(big, big, RSC_PROFILE_GOOGLE, "x", &r, all) == 0 &&
+    TU_CHECK(diff_texts(big, big2, RSC_PROFILE_GOOGLE, "x", &r, all) == 0 &&
                  r.outcome == RSC_DIFF_SAME && r.complete,
              "a budget just enough: outcome %d", r.outcome);
     rsc_diff_result_free(&r, NULL);
