@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Semantic lint (rsc_semlint): what the syntax lint (lint.c) cannot see.
  * Dead rules are found exactly: the IR is compiled with nothing pruned,
- * each distinct rule set of the blob is explored (explore.h, RSC_X_RANK)
- * and a rule is live when some reachable path is decided by it in some
+ * each distinct rule set of the blob is checked rule by rule (note [live
+ * rules]) and a rule is live when some path is decided by it in some
  * selection its group is part of. The proof sketch of a dead rule names a
  * single higher-ranked rule whose paths include all of its own when there
  * is one (a duplicate, an equivalent or a shadowing rule), checked by
