@@ -60,6 +60,7 @@ typedef struct xoffer { /* the best dominator offered to a residual */
 } xoffer;
 
 #define X_STAR_TAILS 16u /* star boundaries of a residual checked (the nearest) */
+enum { X_CHECKED = 1, X_OFFERS_E = 2, X_OFFERS_W = 4 }; /* pflag: what can meet another position */
 
 struct rsc_xdfa {
     rsc_mem *m;
@@ -75,6 +76,7 @@ struct rsc_xdfa {
     uint32_t *prule; /* per position id: its rule                       */
     uint32_t *tid;   /* per position id: its residual's text id         */
     uint32_t *nstar; /* per position id: j of the next '*' at or after  */
+    uint8_t *pflag;  /* per position id: X_CHECKED, X_OFFERS_*          */
     size_t npos, ntid;
     xoffer *off2;    /* per text id: [0] equal residual, [1] "*t"       */
     uint32_t *rord;  /* per rule: its place in rank order               */
@@ -267,7 +269,10 @@ static rsc_status bands(rsc_xdfa *x, const uint32_t *c, size_t m)
 /* Drops every position of c[0..*m) that a live one dominates. */
 static rsc_status drop_dominated(rsc_xdfa *x, uint32_t *c, size_t *m)
 {
-    if (*m < 2)
+    size_t checked = 0;
+    for (size_t k = 0; k < *m; k++)
+        checked += (x->pflag[c[k]] & X_CHECKED) != 0;
+    if (checked == 0)
         return RSC_OK;
     clock_tick(x);
     rsc_status st = bands(x, c, *m);
@@ -277,13 +282,18 @@ static rsc_status drop_dominated(rsc_xdfa *x, uint32_t *c, size_t *m)
     for (size_t k = 0; k < *m; k++) {
         uint32_t p = c[k], i = x->prule[p], j = p - x->base[i];
         int a = x->anch[i];
-        offer(&x->off2[2 * x->tid[p]], ck, a, x->r[i].rank, j, x->rband[i]);
-        if (j < x->tl[i] && x->tx[x->toff[i] + j] == '*')
+        if (x->pflag[p] & X_OFFERS_E)
+            offer(&x->off2[2 * x->tid[p]], ck, a, x->r[i].rank, j, x->rband[i]);
+        if (x->pflag[p] & X_OFFERS_W)
             offer(&x->off2[2 * x->tid[p + 1] + 1], ck, a, x->r[i].rank, j, x->rband[i]);
     }
     size_t k2 = 0;
     for (size_t k = 0; k < *m; k++) {
         uint32_t p = c[k], i = x->prule[p], j = p - x->base[i];
+        if (!(x->pflag[p] & X_CHECKED)) {
+            c[k2++] = p;
+            continue;
+        }
         uint32_t rk = x->r[i].rank, bd = x->rband[i], len = x->tl[i];
         int a = x->anch[i];
         /* equal residual; p's residual is t of "*t"; p's ends with "*t" */
@@ -458,6 +468,42 @@ static rsc_status text_ids(rsc_xdfa *x)
         }
     }
     x->ntid = nt;
+    /* which positions can take part in dominance at all: a check or an
+     * offer no other position can meet is skipped (drop_dominated) */
+    uint32_t *cnt_e = st == RSC_OK ? rsc_mem_calloc(x->m, 3 * (size_t)nt, sizeof *cnt_e) : NULL;
+    if (st == RSC_OK && !cnt_e)
+        st = RSC_E_NOMEM;
+    if (st == RSC_OK) {
+        uint32_t *cnt_w = cnt_e + nt, *chk_w = cnt_w + nt;
+        for (size_t i = 0; i < x->n; i++)
+            for (uint32_t j = 0, b = x->base[i]; j <= x->tl[i]; j++) {
+                cnt_e[x->tid[b + j]]++;
+                if (j < x->tl[i] && x->tx[x->toff[i] + j] == '*')
+                    cnt_w[x->tid[b + j + 1]]++;
+                chk_w[x->tid[b + j]]++;
+                uint32_t s = x->nstar[b + j];
+                for (unsigned t = 0; s < x->tl[i] && t < X_STAR_TAILS; t++, s = x->nstar[b + s + 1])
+                    chk_w[x->tid[b + s + 1]]++;
+            }
+        for (size_t i = 0; i < x->n; i++)
+            for (uint32_t j = 0, b = x->base[i]; j <= x->tl[i]; j++) {
+                uint32_t p = b + j;
+                uint8_t f = 0;
+                int star = j < x->tl[i] && x->tx[x->toff[i] + j] == '*';
+                if (cnt_e[x->tid[p]] >= 2)
+                    f |= X_CHECKED | X_OFFERS_E;
+                if (cnt_w[x->tid[p]] >= 1)
+                    f |= X_CHECKED;
+                uint32_t s = x->nstar[p];
+                for (unsigned t = 0; s < x->tl[i] && t < X_STAR_TAILS; t++, s = x->nstar[b + s + 1])
+                    if (cnt_w[x->tid[b + s + 1]] >= (s == j ? 2u : 1u))
+                        f |= X_CHECKED;
+                if (star && chk_w[x->tid[p + 1]] >= 2) /* p checks its own */
+                    f |= X_OFFERS_W;
+                x->pflag[p] = f;
+            }
+        rsc_mem_free(x->m, cnt_e, 3 * (size_t)nt * sizeof *cnt_e);
+    }
     rsc_mem_free(x->m, slot, nslots * sizeof *slot);
     rsc_mem_free(x->m, tail, (x->npos + 1) * sizeof *tail);
     rsc_mem_free(x->m, byte, x->npos + 1);
@@ -506,9 +552,10 @@ rsc_status rsc_xdfa_new(rsc_mem *m, const rsc_xrule *rules, size_t n, int mode,
     x->tid = rsc_mem_calloc(m, npos + 1, sizeof *x->tid);
     x->nstar = rsc_mem_calloc(m, npos + 1, sizeof *x->nstar);
     x->stamp = rsc_mem_calloc(m, npos + 1, sizeof *x->stamp);
+    x->pflag = rsc_mem_calloc(m, npos + 1, 1);
     uint64_t *ord = rsc_mem_calloc(m, n + 1, sizeof *ord);
     if (!x->tx || !x->toff || !x->tl || !x->anch || !x->base || !x->rord || !x->rstamp || !x->rband ||
-        !x->prule || !x->tid || !x->nstar || !x->stamp || !ord) {
+        !x->prule || !x->tid || !x->nstar || !x->stamp || !x->pflag || !ord) {
         rsc_mem_free(m, ord, (n + 1) * sizeof *ord);
         rsc_xdfa_free(x);
         return RSC_E_NOMEM;
@@ -566,6 +613,7 @@ void rsc_xdfa_free(rsc_xdfa *x)
     rsc_mem_free(m, x->tid, (np + 1) * sizeof *x->tid);
     rsc_mem_free(m, x->nstar, (np + 1) * sizeof *x->nstar);
     rsc_mem_free(m, x->stamp, (np + 1) * sizeof *x->stamp);
+    rsc_mem_free(m, x->pflag, np + 1);
     rsc_mem_free(m, x->off2, 2 * x->ntid * sizeof *x->off2);
     rsc_mem_free(m, x->live, x->cap_live * sizeof *x->live);
     rsc_mem_free(m, x->st, x->cap_st * sizeof *x->st);
