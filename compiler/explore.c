@@ -681,7 +681,8 @@ rsc_status rsc_xdfa_moves(rsc_xdfa *x, uint32_t s, rsc_xmoves *mv)
             return RSC_E_NOMEM;
     }
     uint32_t n = (uint32_t)nc;
-    memcpy(x->clos, x->cand, nc * sizeof *x->cand);
+    if (nc) /* cand is NULL before its first use */
+        memcpy(x->clos, x->cand, nc * sizeof *x->cand);
     const uint32_t *P = x->clos;
     /* the positions by the byte they read next, wildcards first */
     uint32_t cnt[258];
