@@ -62,6 +62,7 @@ typedef struct sl {
     const rsc_explore_options *opt;
     sdiag *d;
     size_t n, cap;
+    size_t covers_left; /* pair walks the proof sketches may still make */
 } sl;
 
 static int add(sl *s, int code, uint32_t line, uint32_t other, const char *fmt, const char *a, size_t an)
@@ -386,8 +387,8 @@ static int sketch(sl *s, const rsc_rule *ru, const rsc_xrule *list, size_t n, in
             }
         r = &own;
     }
-    size_t tried = 0;
-    for (size_t i = 0; i < n && tried < 64; i++) {
+    size_t tried = 0; /* 64 candidates a rule, 4096 pair walks a file: bounded on any input */
+    for (size_t i = 0; i < n && tried < 64 && s->covers_left > 0; i++) {
         const rsc_xrule *w = &list[i];
         if (w->rank <= r->rank || w->line == r->line)
             continue;
@@ -404,13 +405,14 @@ static int sketch(sl *s, const rsc_rule *ru, const rsc_xrule *list, size_t n, in
         if (k < r->len && k < w->len && r->bytes[k] != '*' && w->bytes[k] != '*')
             continue;
         tried++;
-        if (covers(&s->m, r, w, rfc) != 1)
+        int dup = same_text(r, w);
+        if (!dup && (s->covers_left--, covers(&s->m, r, w, rfc) != 1))
             continue;
         say_rule(who, sizeof who, w);
         const char *fmt;
-        if (same_text(r, w))
+        if (dup)
             fmt = "duplicate of %s";
-        else if (covers(&s->m, w, r, rfc) == 1)
+        else if (s->covers_left > 0 && (s->covers_left--, covers(&s->m, w, r, rfc) == 1))
             fmt = "equivalent to %s, which outranks it";
         else if (w->allow != r->allow)
             fmt = "shadowed by %s of the other kind, which matches every path it matches and outranks it";
@@ -613,6 +615,7 @@ rsc_status rsc_semlint(const rsc_ir *ir, const rsc_explore_options *opt, rsc_sem
     rsc_mem_init(&s.m, opt ? opt->alloc : NULL, opt ? opt->alloc_ud : NULL);
     s.ir = ir;
     s.opt = opt;
+    s.covers_left = 4096;
     rsc_status st = record_checks(&s) ? RSC_E_NOMEM : RSC_OK;
     if (st == RSC_OK)
         st = dead_rules(&s);
