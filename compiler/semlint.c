@@ -388,7 +388,12 @@ static int sketch(sl *s, const rsc_rule *ru, const rsc_xrule *list, size_t n, in
         r = &own;
     }
     size_t tried = 0; /* 64 candidates a rule, 4096 pair walks a file: bounded on any input */
-    for (size_t i = 0; i < n && tried < 64 && s->covers_left > 0; i++) {
+    int sure = 1;     /* every candidate was checked to the end */
+    for (size_t i = 0; i < n; i++) {
+        if (tried >= 64 || s->covers_left == 0) {
+            sure = 0;
+            break;
+        }
         const rsc_xrule *w = &list[i];
         if (w->rank <= r->rank || w->line == r->line)
             continue;
@@ -405,8 +410,9 @@ static int sketch(sl *s, const rsc_rule *ru, const rsc_xrule *list, size_t n, in
         if (k < r->len && k < w->len && r->bytes[k] != '*' && w->bytes[k] != '*')
             continue;
         tried++;
-        int dup = same_text(r, w);
-        if (!dup && (s->covers_left--, covers(&s->m, r, w, rfc) != 1))
+        int dup = same_text(r, w), cv = dup ? 1 : (s->covers_left--, covers(&s->m, r, w, rfc));
+        sure &= cv >= 0;
+        if (cv != 1)
             continue;
         say_rule(who, sizeof who, w);
         const char *fmt;
@@ -421,7 +427,9 @@ static int sketch(sl *s, const rsc_rule *ru, const rsc_xrule *list, size_t n, in
         return add(s, RSC_SL_DEAD_RULE, ru->line, w->line, fmt, who, strlen(who));
     }
     return add(s, RSC_SL_DEAD_RULE, ru->line, 0,
-               "every path it matches is decided by higher-ranked rules (no single one covers it)%s", "", 0);
+               sure ? "every path it matches is decided by higher-ranked rules (no single one covers it)%s"
+                    : "every path it matches is decided by higher-ranked rules%s",
+               "", 0);
 }
 
 /* The AGENTS row of a token (lower-cased compare), or -1. */
