@@ -11,7 +11,9 @@
  *  - semantic lint runs, and the file with every rule it calls dead
  *    removed diffs "same" against the original for every agent.
  * Prints the counts, the budget hits by name, and the files that took
- * RSC_DIFF_SLOW seconds (default 2) or more. */
+ * RSC_DIFF_SLOW seconds (default 2) or more. Budgets: 100,000 states
+ * (RSC_DIFF_STATES) and the library's 16 Mi words (RSC_DIFF_WORDS);
+ * RSC_DIFF_ONLY=NAME takes that file alone. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,9 @@ static int load_text(const char *t, size_t n, loaded *l)
 }
 
 static size_t max_agents = 63; /* agents a file, but "*" (sample mode: fewer) */
+/* the budgets (RSC_DIFF_STATES, RSC_DIFF_WORDS: to see what a larger one
+ * answers); 0 words: the library's default */
+static size_t budget_states = 100000, budget_words = 0;
 static size_t n_files, n_diffs, n_unknown, n_flips, n_dead, n_lint_unknown;
 
 /* Diffs a and b for every agent of either and any other; returns the
@@ -60,7 +65,8 @@ static int diff_all(const loaded *a, const loaded *b, const char *name, int expe
         rsc_diff_result r;
         rsc_explore_options o;
         memset(&o, 0, sizeof o);
-        o.max_states = 100000;
+        o.max_states = budget_states;
+        o.max_words = budget_words;
         rsc_status st = rsc_diff(&sa, &sb, 3, &o, &r);
         n_diffs++;
         TU_CHECK(st == RSC_OK, "%s: agent %.*s: diff failed: %s", name, (int)agents[k].len, agents[k].ptr,
@@ -173,7 +179,8 @@ static void one_file(const char *dir, const char *fname, unsigned seed)
         dead_lines *dl = calloc(1, sizeof *dl);
         rsc_explore_options o;
         memset(&o, 0, sizeof o);
-        o.max_states = 100000;
+        o.max_states = budget_states;
+        o.max_words = budget_words;
         TU_CHECK(rsc_semlint(ir, &o, on_semdiag, dl) == RSC_OK, "%s: semlint failed", fname);
         n_dead += dl->n;
         n_lint_unknown += dl->budget;
@@ -241,9 +248,14 @@ int main(int argc, char **argv)
         shard = a, n_shards = b;
     }
     double slow = getenv("RSC_DIFF_SLOW") ? atof(getenv("RSC_DIFF_SLOW")) : 2.0;
+    if (getenv("RSC_DIFF_STATES") && atol(getenv("RSC_DIFF_STATES")) > 0)
+        budget_states = (size_t)atol(getenv("RSC_DIFF_STATES"));
+    if (getenv("RSC_DIFF_WORDS") && atol(getenv("RSC_DIFF_WORDS")) > 0)
+        budget_words = (size_t)atol(getenv("RSC_DIFF_WORDS"));
+    const char *only = getenv("RSC_DIFF_ONLY"); /* one file, as the pass takes it (its mutation) */
     size_t taken = 0;
     for (size_t i = 0; i < nn; i += step) {
-        if ((i / step) % n_shards != shard)
+        if ((i / step) % n_shards != shard || (only && strcmp(names[i], only) != 0))
             continue;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
