@@ -301,6 +301,25 @@ rsc_status rsc_diff(const rsc_selection *old_sel, const rsc_selection *new_sel,
             st = RSC_E_NOMEM;
         d.cap_buf = 256;
     }
+    /* Equal rule lists (texts, anchors, verdicts, in rank order: all the
+     * explorer reads) decide every path alike: "same" without a walk. A
+     * crawler's re-fetch is mostly this case, and so is every agent whose
+     * group an edit left alone. */
+    if (st == RSC_OK && na == nb) {
+        size_t k = 0;
+        while (k < na && ra[k].len == rb[k].len && ra[k].anchored == rb[k].anchored &&
+               ra[k].allow == rb[k].allow && memcmp(ra[k].bytes, rb[k].bytes, ra[k].len) == 0)
+            k++;
+        if (k == na) {
+            out->outcome = RSC_DIFF_SAME;
+            out->complete = 1;
+            rsc_mem_free(&m, ra, (na + 1) * sizeof *ra);
+            rsc_mem_free(&m, rb, (nb + 1) * sizeof *rb);
+            rsc_mem_free(&m, d.buf, d.cap_buf);
+            rsc_mem_free(&m, d.rbuf, d.cap_buf);
+            return RSC_OK;
+        }
+    }
     /* note [diff modes]: states that keep only the verdict (RSC_X_VERDICT)
      * are the fewest, so they answer "same" or "different" first; when the
      * answer is "different", states that keep the deciding rule

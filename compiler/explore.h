@@ -10,7 +10,8 @@
  * (a final '$' stripped), a rank (higher wins: priority, then allow, then
  * the earlier line, docs/SEMANTICS.md E.6-E.7) and its verdict. A position
  * (rule i, j) says "the path read so far can be the prefix of a match of
- * bytes[0..j)"; positions are kept closed under skipping a '*'. A state is
+ * bytes[0..j)" (over the text normalised: runs of '*' collapsed, a final
+ * '*' dropped); successors are closed under skipping a '*'. A state is
  * the set of live positions plus the best rule matched so far:
  *  - a non-anchored rule whose position reaches its end has matched for
  *    every extension of the path: it becomes the best if it outranks it,
@@ -28,9 +29,13 @@
  *    decides each path (semantic lint: a rule is dead exactly when no
  *    reachable state's end-of-path decider is that rule).
  * The end-of-path decider also counts anchored rules whose position is at
- * their end. States are interned; a state's moves are computed once, on
- * first use: one successor per byte that some live position reads next,
- * and one for every other byte (the wildcard positions alone). */
+ * their end. Positions that a live one dominates (it matches whenever they
+ * do and may decide in their place) are dropped too, and a state keeps no
+ * closure under '*' (its moves start from the closure): note [explorer
+ * dominance] in explore.c. States are interned as sets (an order-free
+ * hash); a state's moves are computed once, on first use: one successor
+ * per byte that some live position reads next, and one for every other
+ * byte (the wildcard positions alone). */
 #ifndef ROBOTSC_EXPLORE_H
 #define ROBOTSC_EXPLORE_H
 

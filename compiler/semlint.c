@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Semantic lint (rsc_semlint): what the syntax lint (lint.c) cannot see.
  * Dead rules are found exactly: the IR is compiled with nothing pruned,
- * each distinct rule set of the blob is explored (explore.h, RSC_X_RANK)
- * and a rule is live when some reachable path is decided by it in some
+ * each distinct rule set of the blob is checked rule by rule (note [live
+ * rules]) and a rule is live when some path is decided by it in some
  * selection its group is part of. The proof sketch of a dead rule names a
  * single higher-ranked rule whose paths include all of its own when there
  * is one (a duplicate, an equivalent or a shadowing rule), checked by
@@ -62,6 +62,7 @@ typedef struct sl {
     const rsc_explore_options *opt;
     sdiag *d;
     size_t n, cap;
+    size_t covers_left; /* pair walks the proof sketches may still make */
 } sl;
 
 static int add(sl *s, int code, uint32_t line, uint32_t other, const char *fmt, const char *a, size_t an)
@@ -191,6 +192,133 @@ static int live_visit(void *ud, rsc_xwalk *w, uint32_t node, uint32_t sa, uint32
     return 0;
 }
 
+/* note [live rules]
+ * A rule r of a list is live when some path (spec G: it starts with '/',
+ * holds no NUL and no '#'; rfc: no byte >= 0x80 and not the exempt
+ * "/robots.txt") is decided by it: r matches the path and no rule ranked
+ * above r does. Rules ranked below r play no part. First a cheap proof:
+ * r's own text with its '*' removed (after a "/" when it starts with '*')
+ * is such a path when r decides it, so r is live (the common case). For
+ * the others, the explorer answers the question exactly: the list of r
+ * and the rules above it, r as the only rule of verdict "disallow" and the
+ * others, like "no rule", as "allow" (RSC_X_VERDICT), has a reachable path
+ * whose verdict is "disallow" exactly when r decides some path. That walk
+ * is small for a duplicate or a shadowed rule (note [explorer dominance]
+ * drops its positions as soon as a rule above covers them) and stops at
+ * the first witness otherwise; each walk has the budget, and the walks of
+ * one list together four times it: a rule beyond it is unknown, never
+ * called dead. */
+
+/* Whether pattern p (a prefix of w, or all of w when anchored) matches w. */
+static int glob(const uint8_t *p, size_t pn, int anchored, const uint8_t *w, size_t wn)
+{
+    size_t i = 0, j = 0, si = SIZE_MAX, sj = 0;
+    for (;;) {
+        if (i == pn && (!anchored || j == wn))
+            return 1;
+        if (i < pn && p[i] == '*') {
+            si = i++, sj = j;
+            continue;
+        }
+        if (i < pn && j < wn && p[i] == w[j]) {
+            i++, j++;
+            continue;
+        }
+        if (si == SIZE_MAX || sj >= wn)
+            return 0;
+        i = si + 1, j = ++sj; /* the last '*' takes one byte more */
+    }
+}
+
+/* The cheap proof of note [live rules]: whether list[k] decides its own
+ * text. */
+static int decides_own_text(const rsc_xrule *list, size_t n, size_t k, int rfc, uint8_t *buf)
+{
+    const rsc_xrule *r = &list[k];
+    size_t wn = 0;
+    if (r->len == 0 || r->bytes[0] != '/')
+        buf[wn++] = '/';
+    for (uint32_t i = 0; i < r->len; i++) {
+        uint8_t c = r->bytes[i];
+        if (c == 0 || c == '#' || (rfc && c >= 0x80))
+            return 0;
+        if (c != '*')
+            buf[wn++] = c;
+    }
+    if (rfc && wn == 11 && memcmp(buf, "/robots.txt", 11) == 0)
+        return 0;
+    if (!glob(r->bytes, r->len, r->anchored, buf, wn))
+        return 0;
+    for (size_t h = k + 1; h < n; h++) /* the list is in rank order */
+        if (glob(list[h].bytes, list[h].len, list[h].anchored, buf, wn))
+            return 0;
+    return 1;
+}
+
+typedef struct one_ctx {
+    rsc_xdfa *x;
+    int found;
+} one_ctx;
+
+static int one_visit(void *ud, rsc_xwalk *w, uint32_t node, uint32_t sa, uint32_t sb, int exempt)
+{
+    one_ctx *c = ud;
+    int allowed;
+    (void)w, (void)node, (void)sb;
+    rsc_xdfa_end(c->x, sa, &allowed);
+    if (!allowed && !exempt) {
+        c->found = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* dec[k] for each rule of list (in rank order): 1 live, 0 dead, 2 unknown
+ * (note [live rules]). */
+static rsc_status live_rules(rsc_mem *m, const rsc_xrule *list, size_t n, int rfc, size_t budget,
+                             size_t max_words, uint8_t *dec)
+{
+    size_t maxlen = 1;
+    for (size_t k = 0; k < n; k++)
+        maxlen = list[k].len + 1 > maxlen ? list[k].len + 1 : maxlen;
+    uint8_t *buf = rsc_mem_alloc(m, maxlen + 1);
+    rsc_xrule *tmp = rsc_mem_calloc(m, n + 1, sizeof *tmp);
+    rsc_status st = buf && tmp ? RSC_OK : RSC_E_NOMEM;
+    size_t spent = 0;
+    for (size_t k = 0; st == RSC_OK && k < n; k++) {
+        if (decides_own_text(list, n, k, rfc, buf)) {
+            dec[k] = 1;
+            continue;
+        }
+        if (spent >= 4 * budget) {
+            dec[k] = 2;
+            continue;
+        }
+        size_t nt = n - k;
+        memcpy(tmp, list + k, nt * sizeof *tmp);
+        tmp[0].allow = 0;
+        for (size_t h = 1; h < nt; h++)
+            tmp[h].allow = 1;
+        rsc_xdfa *x = NULL;
+        rsc_xwalk *w = NULL;
+        one_ctx c = {NULL, 0};
+        rsc_status s2 = rsc_xdfa_new(m, tmp, nt, RSC_X_VERDICT, 2 * budget + 16, max_words, &x);
+        if (s2 == RSC_OK) {
+            c.x = x;
+            s2 = rsc_xwalk_run(m, x, NULL, rfc, budget, one_visit, &c, &w);
+        }
+        spent += rsc_xwalk_nodes(w);
+        rsc_xwalk_free(w);
+        rsc_xdfa_free(x);
+        if (s2 == RSC_E_NOMEM)
+            st = s2;
+        dec[k] = c.found ? 1 : s2 == RSC_OK ? 0 : 2;
+    }
+    rsc_mem_free(m, buf, maxlen + 1);
+    rsc_mem_free(m, tmp, (n + 1) * sizeof *tmp);
+    return st;
+}
+
 /* Whether every path rule a matches is matched by rule b too (in pair[0],
  * pair[1]: ranks 1 and 2). -1: unknown (budget). */
 static int covers(rsc_mem *m, const rsc_xrule *a, const rsc_xrule *b, int rfc)
@@ -259,8 +387,13 @@ static int sketch(sl *s, const rsc_rule *ru, const rsc_xrule *list, size_t n, in
             }
         r = &own;
     }
-    size_t tried = 0;
-    for (size_t i = 0; i < n && tried < 64; i++) {
+    size_t tried = 0; /* 64 candidates a rule, 4096 pair walks a file: bounded on any input */
+    int sure = 1;     /* every candidate was checked to the end */
+    for (size_t i = 0; i < n; i++) {
+        if (tried >= 64 || s->covers_left == 0) {
+            sure = 0;
+            break;
+        }
         const rsc_xrule *w = &list[i];
         if (w->rank <= r->rank || w->line == r->line)
             continue;
@@ -277,13 +410,15 @@ static int sketch(sl *s, const rsc_rule *ru, const rsc_xrule *list, size_t n, in
         if (k < r->len && k < w->len && r->bytes[k] != '*' && w->bytes[k] != '*')
             continue;
         tried++;
-        if (covers(&s->m, r, w, rfc) != 1)
+        int dup = same_text(r, w), cv = dup ? 1 : (s->covers_left--, covers(&s->m, r, w, rfc));
+        sure &= cv >= 0;
+        if (cv != 1)
             continue;
         say_rule(who, sizeof who, w);
         const char *fmt;
-        if (same_text(r, w))
+        if (dup)
             fmt = "duplicate of %s";
-        else if (covers(&s->m, w, r, rfc) == 1)
+        else if (s->covers_left > 0 && (s->covers_left--, covers(&s->m, w, r, rfc) == 1))
             fmt = "equivalent to %s, which outranks it";
         else if (w->allow != r->allow)
             fmt = "shadowed by %s of the other kind, which matches every path it matches and outranks it";
@@ -292,7 +427,9 @@ static int sketch(sl *s, const rsc_rule *ru, const rsc_xrule *list, size_t n, in
         return add(s, RSC_SL_DEAD_RULE, ru->line, w->line, fmt, who, strlen(who));
     }
     return add(s, RSC_SL_DEAD_RULE, ru->line, 0,
-               "every path it matches is decided by higher-ranked rules (no single one covers it)%s", "", 0);
+               sure ? "every path it matches is decided by higher-ranked rules (no single one covers it)%s"
+                    : "every path it matches is decided by higher-ranked rules%s",
+               "", 0);
 }
 
 /* The AGENTS row of a token (lower-cased compare), or -1. */
@@ -317,6 +454,25 @@ static int64_t agent_row(const rsc_program *p, rsc_str tok)
     return -1;
 }
 
+/* An explored rule list: groups often repeat one list (a file's groups
+ * for several crawlers), and the explorer reads only the texts, anchors,
+ * verdicts and rank order, so an equal list decides through the same
+ * entries. */
+typedef struct seen_list {
+    rsc_xrule *list;
+    size_t n;
+    uint8_t *dec; /* live_rules() */
+} seen_list;
+
+static int same_list(const rsc_xrule *a, const rsc_xrule *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i].len != b[i].len || a[i].anchored != b[i].anchored || a[i].allow != b[i].allow ||
+            memcmp(a[i].bytes, b[i].bytes, a[i].len) != 0)
+            return 0;
+    return 1;
+}
+
 static rsc_status dead_rules(sl *s)
 {
     const rsc_ir *ir = s->ir;
@@ -337,6 +493,8 @@ static rsc_status dead_rules(sl *s)
     uint32_t nsets = PRIV(&p, P_SETS) ? PRIV(&p, P_SETS_N) : PRIV(&p, P_PROGS_N);
     /* per set: 0 not analysed, 1 done, 2 over budget */
     uint8_t *state = rsc_mem_calloc(&s->m, (size_t)nsets + 1, 1);
+    seen_list *seen = NULL;
+    size_t n_seen = 0, cap_seen = 0;
     /* per line: 1 live somewhere, 2 unknown somewhere */
     size_t nlines = ir->n_lines + 2;
     uint8_t *live = rsc_mem_calloc(&s->m, nlines, 1);
@@ -366,28 +524,44 @@ static rsc_status dead_rules(sl *s)
             size_t n = 0;
             uint32_t sid = (uint32_t)set;
             st = rsc_xrules_of_sets(&s->m, &p, &sid, 1, &list, &n);
-            rsc_xdfa *x = NULL;
+            const seen_list *old = NULL;
+            for (size_t k2 = 0; st == RSC_OK && k2 < n_seen && !old; k2++)
+                if (seen[k2].n == n && same_list(seen[k2].list, list, n))
+                    old = &seen[k2];
             uint8_t *dec = st == RSC_OK ? rsc_mem_calloc(&s->m, n + 1, 1) : NULL;
             if (st == RSC_OK && !dec)
                 st = RSC_E_NOMEM;
             size_t budget = s->opt && s->opt->max_states ? s->opt->max_states : RSC_X_DEFAULT_NODES;
-            if (st == RSC_OK)
-                st = rsc_xdfa_new(&s->m, list, n, RSC_X_RANK, 2 * budget + 16, s->opt ? s->opt->max_words : 0, &x);
-            if (st == RSC_OK) {
-                live_ctx c = {x, dec};
-                st = rsc_xwalk_run(&s->m, x, NULL, rfc, budget, live_visit, &c, NULL);
+            if (st == RSC_OK && old) {
+                memcpy(dec, old->dec, n);
+            } else {
+                if (st == RSC_OK)
+                    st = live_rules(&s->m, list, n, rfc, budget, s->opt ? s->opt->max_words : 0, dec);
+                if (st == RSC_OK &&
+                    rsc_mem_grow(&s->m, (void **)&seen, sizeof *seen, &cap_seen, n_seen + 1) == 0) {
+                    seen_list *sv = &seen[n_seen];
+                    sv->list = rsc_mem_alloc(&s->m, (n + 1) * sizeof *list);
+                    sv->dec = rsc_mem_alloc(&s->m, n + 1);
+                    if (sv->list && sv->dec) {
+                        memcpy(sv->list, list, n * sizeof *list);
+                        memcpy(sv->dec, dec, n);
+                        sv->n = n;
+                        n_seen++;
+                    } else {
+                        rsc_mem_free(&s->m, sv->list, (n + 1) * sizeof *list);
+                        rsc_mem_free(&s->m, sv->dec, n + 1);
+                    }
+                }
             }
-            state[set] = st == RSC_OK ? 1 : 2;
-            if (st == RSC_E_LIMIT) {
-                st = add(s, RSC_SL_BUDGET, gr->line, 0, NULL, NULL, 0) ? RSC_E_NOMEM : RSC_OK;
-                for (size_t i = 0; i < n; i++)
-                    if (list[i].line < nlines)
-                        live[list[i].line] |= 2;
-            }
-            for (size_t i = 0; st == RSC_OK && i < n; i++)
+            state[set] = 1;
+            int over = 0;
+            for (size_t i = 0; st == RSC_OK && i < n; i++) {
+                over |= dec[i] == 2;
                 if (dec[i] && list[i].line < nlines)
-                    live[list[i].line] |= 1;
-            rsc_xdfa_free(x);
+                    live[list[i].line] |= dec[i];
+            }
+            if (st == RSC_OK && over)
+                st = add(s, RSC_SL_BUDGET, gr->line, 0, NULL, NULL, 0) ? RSC_E_NOMEM : RSC_OK;
             rsc_mem_free(&s->m, dec, n + 1);
             rsc_mem_free(&s->m, list, (n + 1) * sizeof *list);
         }
@@ -420,6 +594,11 @@ static rsc_status dead_rules(sl *s)
         }
     }
     rsc_mem_free(&s->m, list, (n + 1) * sizeof *list);
+    for (size_t k = 0; k < n_seen; k++) {
+        rsc_mem_free(&s->m, seen[k].list, (seen[k].n + 1) * sizeof *seen[k].list);
+        rsc_mem_free(&s->m, seen[k].dec, seen[k].n + 1);
+    }
+    rsc_mem_free(&s->m, seen, cap_seen * sizeof *seen);
     rsc_mem_free(&s->m, state, (size_t)nsets + 1);
     rsc_mem_free(&s->m, live, nlines);
     rsc_mem_free(&s->m, first_set, (ir->n_groups + 1) * sizeof *first_set);
@@ -444,6 +623,7 @@ rsc_status rsc_semlint(const rsc_ir *ir, const rsc_explore_options *opt, rsc_sem
     rsc_mem_init(&s.m, opt ? opt->alloc : NULL, opt ? opt->alloc_ud : NULL);
     s.ir = ir;
     s.opt = opt;
+    s.covers_left = 4096;
     rsc_status st = record_checks(&s) ? RSC_E_NOMEM : RSC_OK;
     if (st == RSC_OK)
         st = dead_rules(&s);

@@ -1,20 +1,25 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #define _POSIX_C_SOURCE 200809L /* strdup, strncasecmp */
 /* The corpus (../shared/corpus/robots; skipped with exit 77 when absent):
- * every 100th file (every file with RSC_DIFF_FULL=1, every Nth with RSC_DIFF_STEP=N), for each agent the
- * file names and any other agent:
+ * every 100th file (every file with RSC_DIFF_FULL=1, every Nth with RSC_DIFF_STEP=N; of those, the
+ * shard k of n with RSC_DIFF_SHARD=k/n), for each agent the file names (4 at most, all with
+ * RSC_DIFF_FULL=1) and any other agent:
  *  - diff against itself: "same", or "unknown" counted and reported (never
  *    "different");
  *  - diff against a mutated copy (one rule line dropped, or its kind
  *    flipped): no error, every witness re-checks on the matcher;
  *  - semantic lint runs, and the file with every rule it calls dead
  *    removed diffs "same" against the original for every agent.
- * Prints the counts, the budget hits by name. */
+ * Prints the counts, the budget hits by name, and the files that took
+ * RSC_DIFF_SLOW seconds (default 2) or more. Budgets: 100,000 states
+ * (RSC_DIFF_STATES) and the library's 16 Mi words (RSC_DIFF_WORDS);
+ * RSC_DIFF_ONLY=NAME takes that file alone. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
@@ -35,6 +40,9 @@ static int load_text(const char *t, size_t n, loaded *l)
 }
 
 static size_t max_agents = 63; /* agents a file, but "*" (sample mode: fewer) */
+/* the budgets (RSC_DIFF_STATES, RSC_DIFF_WORDS: to see what a larger one
+ * answers); 0 words: the library's default */
+static size_t budget_states = 100000, budget_words = 0;
 static size_t n_files, n_diffs, n_unknown, n_flips, n_dead, n_lint_unknown;
 
 /* Diffs a and b for every agent of either and any other; returns the
@@ -57,7 +65,8 @@ static int diff_all(const loaded *a, const loaded *b, const char *name, int expe
         rsc_diff_result r;
         rsc_explore_options o;
         memset(&o, 0, sizeof o);
-        o.max_states = 100000;
+        o.max_states = budget_states;
+        o.max_words = budget_words;
         rsc_status st = rsc_diff(&sa, &sb, 3, &o, &r);
         n_diffs++;
         TU_CHECK(st == RSC_OK, "%s: agent %.*s: diff failed: %s", name, (int)agents[k].len, agents[k].ptr,
@@ -170,10 +179,13 @@ static void one_file(const char *dir, const char *fname, unsigned seed)
         dead_lines *dl = calloc(1, sizeof *dl);
         rsc_explore_options o;
         memset(&o, 0, sizeof o);
-        o.max_states = 100000;
+        o.max_states = budget_states;
+        o.max_words = budget_words;
         TU_CHECK(rsc_semlint(ir, &o, on_semdiag, dl) == RSC_OK, "%s: semlint failed", fname);
         n_dead += dl->n;
         n_lint_unknown += dl->budget;
+        if (dl->budget)
+            printf("lint budget: %s: a rule set over the budget (its rules neither live nor dead)\n", fname);
         if (dl->n) {
             size_t cn;
             char *c = drop_lines(t, n, dl->lines, dl->n, &cn);
@@ -223,18 +235,45 @@ int main(int argc, char **argv)
     size_t step = full && *full == '1' ? 1 : stp && atoi(stp) > 0 ? (size_t)atoi(stp) : 100;
     if (!(full && *full == '1'))
         max_agents = 4;
+    /* RSC_DIFF_SHARD=k/n: of the files taken, those with index % n == k
+     * (full_pass.sh runs the n shards side by side) */
+    size_t shard = 0, n_shards = 1;
+    const char *sh = getenv("RSC_DIFF_SHARD");
+    if (sh) {
+        unsigned a, b;
+        if (sscanf(sh, "%u/%u", &a, &b) != 2 || b == 0 || a >= b) {
+            fprintf(stderr, "RSC_DIFF_SHARD=%s: want k/n with k < n\n", sh);
+            return 2;
+        }
+        shard = a, n_shards = b;
+    }
+    double slow = getenv("RSC_DIFF_SLOW") ? atof(getenv("RSC_DIFF_SLOW")) : 2.0;
+    if (getenv("RSC_DIFF_STATES") && atol(getenv("RSC_DIFF_STATES")) > 0)
+        budget_states = (size_t)atol(getenv("RSC_DIFF_STATES"));
+    if (getenv("RSC_DIFF_WORDS") && atol(getenv("RSC_DIFF_WORDS")) > 0)
+        budget_words = (size_t)atol(getenv("RSC_DIFF_WORDS"));
+    const char *only = getenv("RSC_DIFF_ONLY"); /* one file, as the pass takes it (its mutation) */
+    size_t taken = 0;
     for (size_t i = 0; i < nn; i += step) {
+        if ((i / step) % n_shards != shard || (only && strcmp(names[i], only) != 0))
+            continue;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         one_file(dir, names[i], (unsigned)i % 7);
-        if ((i / step) % 200 == 0) {
-            printf("... %zu files\n", i / step + 1);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        if (sec >= slow) /* a report, not a check: timing is never asserted */
+            printf("slow: %s %.1f s\n", names[i], sec);
+        if (taken++ % 200 == 0) {
+            printf("... %zu files\n", taken);
             fflush(stdout);
         }
     }
     for (size_t i = 0; i < nn; i++)
         free(names[i]);
     free(names);
-    printf("corpus: %zu files (every %zu), %zu diffs, %zu unknown (budget), %zu witnesses re-checked, "
-           "%zu dead rules removed without a change, %zu rule sets over the lint budget; %d failures\n",
-           n_files, step, n_diffs, n_unknown, n_flips, n_dead, n_lint_unknown, tu_failures);
+    printf("corpus: shard %zu/%zu: %zu files (every %zu), %zu diffs, %zu unknown (budget), %zu witnesses re-checked, "
+           "%zu dead rules removed without a change, %zu files over the lint budget; %d failures\n",
+           shard, n_shards, n_files, step, n_diffs, n_unknown, n_flips, n_dead, n_lint_unknown, tu_failures);
     return tu_failures ? 1 : 0;
 }

@@ -71,6 +71,40 @@ static void gen(char *out, size_t cap, const char *alpha)
     }
 }
 
+/* Like gen(), but rules built from a few shared pieces joined by runs of
+ * '*' (note [explorer dominance]: equal residuals, "*t" beside "...*t",
+ * anchored and not, several stars, "s*$"), up to 8 rules a group. */
+static void gen_stars(char *out, size_t cap)
+{
+    static const char *const piece[] = {"a", "b", "ab", "ba", "aa", ""};
+    size_t o = 0;
+    int groups = 1 + (int)rnd(2);
+    for (int g = 0; g < groups; g++) {
+        o += (size_t)snprintf(out + o, cap - o, "User-agent: %s\n", g == 0 ? "*" : (rnd(2) ? "x" : "y"));
+        int n = 1 + (int)rnd(8);
+        for (int i = 0; i < n && o + 40 < cap; i++) {
+            char pat[40];
+            size_t k = 0;
+            pat[k++] = rnd(4) ? '/' : '*';
+            if (rnd(3) == 0)
+                pat[k++] = 'b';
+            int parts = 1 + (int)rnd(3);
+            for (int q = 0; q < parts; q++) {
+                for (int st = 1 + (rnd(4) == 0); st > 0; st--)
+                    pat[k++] = '*';
+                for (const char *pc = piece[rnd(6)]; *pc; pc++)
+                    pat[k++] = *pc;
+            }
+            if (rnd(5) == 0)
+                pat[k++] = '*';
+            if (rnd(3) == 0)
+                pat[k++] = '$';
+            pat[k] = 0;
+            o += (size_t)snprintf(out + o, cap - o, "%s: %s\n", rnd(2) ? "Allow" : "Disallow", pat);
+        }
+    }
+}
+
 /* Mutates one rule line: flips its kind, or changes/drops a byte, or adds a rule. */
 static void mutate(const char *in, char *out, size_t cap, const char *alpha)
 {
@@ -152,11 +186,18 @@ static void check_witnesses(const rsc_diff_result *r, const side *a, const side 
 static void random_round(rsc_profile prof, const char *alpha, const char *brute_bytes, size_t L,
                          int *n_diff, int *n_same)
 {
-    char ta[512], tb[600];
-    gen(ta, sizeof ta, alpha);
-    if (rnd(3) == 0)
-        gen(tb, sizeof tb, alpha);
+    char ta[1024], tb[1100];
+    int stars = alpha == NULL;
+    if (stars)
+        gen_stars(ta, sizeof ta), alpha = "ab*";
     else
+        gen(ta, sizeof ta, alpha);
+    if (rnd(3) == 0) {
+        if (stars)
+            gen_stars(tb, sizeof tb);
+        else
+            gen(tb, sizeof tb, alpha);
+    } else
         mutate(ta, tb, sizeof tb, alpha);
     const char *agent = rnd(2) ? "x" : "z";
     side a, b;
@@ -277,16 +318,25 @@ static void fixed_cases(void)
     for (int i = 0; i < 40; i++) /* distinct patterns of growing length */
         o += (size_t)snprintf(big + o, sizeof big - o, "%s: /*%c*%c%.*s\n", i % 3 ? "Allow" : "Disallow",
                               'a' + i % 5, 'a' + (i / 5) % 5, i / 25 + 1, "*c*d");
-    TU_CHECK(diff_texts(big, big, RSC_PROFILE_GOOGLE, "x", &r, 0) == 0 && r.outcome == RSC_DIFF_SAME &&
+    /* equal rule lists answer "same" without a walk; big2 has one rule more
+     * that changes no verdict ("/zz" holds none of the letters big's rules
+     * need), so its diff explores */
+    TU_CHECK(diff_texts(big, big, RSC_PROFILE_GOOGLE, "x", &r, 2) == 0 && r.outcome == RSC_DIFF_SAME &&
+                 r.complete && r.states == 0,
+             "equal lists: same, no walk (%zu states)", r.states);
+    rsc_diff_result_free(&r, NULL);
+    char big2[4200];
+    snprintf(big2, sizeof big2, "%sAllow: /zz$\n", big);
+    TU_CHECK(diff_texts(big, big2, RSC_PROFILE_GOOGLE, "x", &r, 0) == 0 && r.outcome == RSC_DIFF_SAME &&
                  r.complete && r.states > 2,
              "wildcards: same, %zu states", r.states);
     size_t all = r.states;
     rsc_diff_result_free(&r, NULL);
-    TU_CHECK(diff_texts(big, big, RSC_PROFILE_GOOGLE, "x", &r, 2) == 0 &&
+    TU_CHECK(diff_texts(big, big2, RSC_PROFILE_GOOGLE, "x", &r, 2) == 0 &&
                  r.outcome == RSC_DIFF_UNKNOWN && !r.complete,
              "a budget too small: outcome %d", r.outcome);
     rsc_diff_result_free(&r, NULL);
-    TU_CHECK(diff_texts(big, big, RSC_PROFILE_GOOGLE, "x", &r, all) == 0 &&
+    TU_CHECK(diff_texts(big, big2, RSC_PROFILE_GOOGLE, "x", &r, all) == 0 &&
                  r.outcome == RSC_DIFF_SAME && r.complete,
              "a budget just enough: outcome %d", r.outcome);
     rsc_diff_result_free(&r, NULL);
@@ -370,8 +420,11 @@ static void drop_line(const char *in, char *out, uint32_t ln)
  * (rsc_diff "same" for every agent, complete). */
 static void lint_round(rsc_profile prof, const char *alpha, const char *brute_bytes, size_t L, int *n_dead)
 {
-    char ta[512], tb[600];
-    gen(ta, sizeof ta, alpha);
+    char ta[1024], tb[1100];
+    if (alpha)
+        gen(ta, sizeof ta, alpha);
+    else
+        gen_stars(ta, sizeof ta);
     rsc_ir *ir = NULL;
     rsc_parse_options po = {prof, NULL, NULL};
     if (rsc_parse(ta, strlen(ta), &po, &ir) != RSC_OK) {
@@ -432,9 +485,13 @@ int main(int argc, char **argv)
         random_round(RSC_PROFILE_GOOGLE, "/ab*", "/abc", 6, &nd, &ns);
     for (int i = 0; i < rounds / 3; i++)
         random_round(RSC_PROFILE_RFC, "/a%41", "/a%41c", 5, &nd, &ns);
+    for (int i = 0; i < rounds / 3; i++) /* shared suffixes, several stars */
+        random_round(RSC_PROFILE_GOOGLE, NULL, "/abc", 7, &nd, &ns);
     int dead = 0;
     for (int i = 0; i < rounds / 3; i++)
         lint_round(RSC_PROFILE_GOOGLE, "/ab*", "/abc", 6, &dead);
+    for (int i = 0; i < rounds / 6; i++)
+        lint_round(RSC_PROFILE_GOOGLE, NULL, "/abc", 7, &dead);
     for (int i = 0; i < rounds / 10; i++)
         lint_round(RSC_PROFILE_RFC, "/a%41", "/a%41c", 5, &dead);
     printf("diff vs brute force: %d different, %d same; %d dead rules checked; %d failures\n", nd, ns, dead,
