@@ -99,7 +99,7 @@ def main():
     def run_allowed_ua():
         for r, urls in ours:
             for u in urls:
-                r.allowed(u, ua)
+                r.allowed(u, user_agent=ua)
 
     def run_many():
         for r, urls in ours:
@@ -121,7 +121,7 @@ def main():
 
     rows = []  # (name, ns per check)
     rows.append(("robotsc `Robots.allowed(url, token)`", best_of(a.repeat, run_allowed) / n_checks))
-    rows.append(("robotsc `Robots.allowed(url, full User-Agent)`", best_of(a.repeat, run_allowed_ua) / n_checks))
+    rows.append(("robotsc `Robots.allowed(url, user_agent=full User-Agent)`", best_of(a.repeat, run_allowed_ua) / n_checks))
     rows.append(("robotsc `Robots.allowed_many(urls, token)` (str)", best_of(a.repeat, run_many) / n_checks))
     rows.append(("robotsc `Robots.allowed_many(urls, token)` (bytes)", best_of(a.repeat, run_many_bytes) / n_checks))
     if protego:
