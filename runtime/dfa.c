@@ -482,12 +482,9 @@ static int residuals(bld *b)
         return 0;
     memset(h, 0, (size_t)hs * 12);
     uint32_t nid = 0;
-    for (uint32_t end = 0; end < np; end++) {
+    for (uint32_t first = 0, end = 0; end < np; end++) { /* a rule's positions: first..end */
         if (!(b->pcode[end] & (P_DONE | P_MATCH)))
             continue;
-        uint32_t first = end; /* this rule's positions: first..end */
-        while (first > 0 && !(b->pcode[first - 1] & (P_DONE | P_MATCH)))
-            first--;
         uint32_t next = NONE, star = NONE;
         for (uint32_t p = end + 1; p-- > first;) {
             /* the verdict is not part of a residual: (a) holds across them */
@@ -505,6 +502,7 @@ static int residuals(bld *b)
             b->nstar[p] = star;
         }
         b->work += end + 1 - first;
+        first = end + 1;
     }
     b->top = top; /* the table is given back */
     return 1;
