@@ -420,6 +420,24 @@ static int diff_inputs(const input *a, const input *b, const opts *o, const char
     return any_diff ? 1 : any_unknown ? 2 : 0;
 }
 
+/* Loads the two inputs (each a file named in files, or the bytes given
+ * when not NULL) and diffs them; the exit status. */
+static int diff_pair(const char *const files[2], const void *old_blob, size_t old_len,
+                     const void *new_blob, size_t new_len, rsc_profile prof, const opts *o)
+{
+    input a, b;
+    int rc = load_input(files[0], old_blob, old_len, prof, &a);
+    if (rc == 0)
+        rc = load_input(files[1], new_blob, new_len, prof, &b);
+    else
+        memset(&b, 0, sizeof b);
+    if (rc == 0)
+        rc = diff_inputs(&a, &b, o, files);
+    free_input(&a);
+    free_input(&b);
+    return rc;
+}
+
 int rsc_cmd_diff(int argc, char **argv)
 {
     return rsc_cli_diff_run(argc, argv, NULL, NULL, 0);
@@ -481,17 +499,7 @@ int rsc_cli_diff_run(int argc, char **argv, const char *old_name, const void *ol
         files[1] = files[0];
         files[0] = old_name;
     }
-    input a, b;
-    int rc = load_input(files[0], old_blob, old_len, prof, &a);
-    if (rc == 0)
-        rc = load_input(files[1], NULL, 0, prof, &b);
-    else
-        memset(&b, 0, sizeof b);
-    if (rc == 0)
-        rc = diff_inputs(&a, &b, &o, files);
-    free_input(&a);
-    free_input(&b);
-    return rc;
+    return diff_pair(files, old_blob, old_len, NULL, 0, prof, &o);
 }
 
 int rsc_cli_diff_mem(const char *old_name, const void *old_blob, size_t old_len, const char *new_name,
@@ -500,16 +508,6 @@ int rsc_cli_diff_mem(const char *old_name, const void *old_blob, size_t old_len,
     opts o;
     memset(&o, 0, sizeof o);
     o.witnesses = 3;
-    input a, b;
     const char *files[2] = {old_name, new_name};
-    int rc = load_input(old_name, old_blob, old_len, RSC_PROFILE_GOOGLE, &a);
-    if (rc == 0)
-        rc = load_input(new_name, new_blob, new_len, RSC_PROFILE_GOOGLE, &b);
-    else
-        memset(&b, 0, sizeof b);
-    if (rc == 0)
-        rc = diff_inputs(&a, &b, &o, files);
-    free_input(&a);
-    free_input(&b);
-    return rc;
+    return diff_pair(files, old_blob, old_len, new_blob, new_len, RSC_PROFILE_GOOGLE, &o);
 }
