@@ -395,8 +395,8 @@ int rsc_cmd_check(int argc, char **argv)
         free(urls);
         return rsc_cli_fail("check", "cannot select agents: %s", rsc_strerror(st));
     }
-    /* The DFA engine (runtime.h, rsc_dfa_build): a set over the budget
-     * keeps the programs, with the same verdicts. */
+    /* The DFA engine (runtime.h, rsc_dfa_build): states over the budget
+     * are left to the programs (a partial DFA), with the same verdicts. */
     void *dfa = malloc(RSC_DFA_BUDGET);
     if (dfa && rsc_dfa_build(&sel, dfa, RSC_DFA_BUDGET, NULL) != RSC_OK) {
         free(dfa);

@@ -19,9 +19,12 @@
  * The builder writes every state and entry itself and checks each index
  * it stores against the room it has; rsc_dfa_attach() checks a whole DFA
  * again (tests run it on every one built). Build time and memory are
- * bounded by the caller's buffer: a rule set whose DFA does not fit, or
- * whose construction would take more than a fixed work per buffer byte,
- * is refused (RSC_E_LIMIT) and keeps the programs' engine. */
+ * bounded by the caller's buffer: when the states do not all fit, or their
+ * construction would take more than a fixed work per buffer byte, the
+ * states found first (breadth first) are kept and the moves into the rest
+ * go to a third final, "unbuilt", on which the programs decide the path
+ * from its start (a partial DFA). A rule set with no room for a state at
+ * all is refused (RSC_E_LIMIT) and keeps the programs' engine. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -160,7 +163,7 @@ static int rfc_verdict(const rsc_dfa *d, const uint8_t *cls, const uint8_t *p, s
         return 1;
     if (s < lim)
         s = entry(d, (size_t)s << d->sh);
-    return s == lim;
+    return s == lim ? 1 : s == lim + 1 ? 0 : -1;
 }
 
 int rsc_dfa_verdict(const rsc_dfa *d, const uint8_t *p, size_t n, uint8_t term, int slash)
@@ -177,7 +180,7 @@ int rsc_dfa_verdict(const rsc_dfa *d, const uint8_t *p, size_t n, uint8_t term, 
     case 2: s = run_sh2(d, cls, s, p, n); break;
     default: s = run_shv(d, cls, s, p, n); break;
     }
-    return s == d->lim;
+    return s == d->lim ? 1 : s == d->lim + 1 ? 0 : -1;
 }
 
 /* ---- Building ----------------------------------------------------------- */
@@ -185,6 +188,7 @@ int rsc_dfa_verdict(const rsc_dfa *d, const uint8_t *p, size_t n, uint8_t term, 
 /* While building, rows are u16: a state's id, or one of the two finals. */
 #define FIN_A 0xfffeu /* final, allowed (while building)               */
 #define FIN_D 0xffffu /* final, disallowed                             */
+#define FIN_X 0xfffdu /* a state left unbuilt: the programs decide      */
 #define NO_ROOM 0xffffffffu
 #define P_STAR 0x100u  /* a '*': it stays, and the next position is live */
 #define P_DONE 0x200u  /* an end-anchored rule's end: matches at the end */
@@ -214,6 +218,7 @@ typedef struct bld {
                              its rule, or NONE                           */
     uint32_t *mark, clk;  /* per residual id: seen in this settle()       */
     uint32_t cnt[257];
+    int partial;          /* some move leads to FIN_X                      */
 } bld;
 
 #define NONE 0xffffffffu
@@ -303,8 +308,10 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
     }
     b->rows_end += (size_t)b->ncls * 2;
     uint32_t *r = take(b, 12 + (size_t)el);
-    if (!r)
+    if (!r) {
+        b->rows_end -= (size_t)b->ncls * 2;
         return NO_ROOM;
+    }
     r[0] = head, r[1] = h, r[2] = el;
     memcpy(r + 3, e, el);
     b->meta[b->n] = (uint32_t)((uint8_t *)r - b->buf);
@@ -433,7 +440,7 @@ static int expand(bld *b, uint32_t k)
     /* cnt[c] is now the end of class c's run */
     uint32_t other = settle(b, b->star, ns, v, b->tmp); /* classes no position reads */
     if (other == NO_ROOM)
-        return 0;
+        other = FIN_X, b->partial = 1;
     uint16_t *row = row_of(b, k); /* after interning: rows do not move */
     row[0] = endv ? FIN_A : FIN_D;
     uint32_t lo = 0;
@@ -452,7 +459,7 @@ static int expand(bld *b, uint32_t k)
             b->work += m + nn;
             t = settle(b, b->tmp, m, v, b->tmp);
             if (t == NO_ROOM)
-                return 0;
+                t = FIN_X, b->partial = 1;
             row = row_of(b, k);
         }
         row[c] = (uint16_t)t; /* an id below MAX_STATES, or a final */
@@ -558,13 +565,16 @@ static uint32_t rule_text(const rsc_program *prog, uint32_t r, uint8_t *out, int
     return keep;
 }
 
-/* The rows' final codes as states K and K + 1 (to 1), or back (to 0). */
+/* The rows' final codes as states K, K + 1 and K + 2 (to 1), or back (to 0). */
 static void finals_as_states(uint16_t *rows, size_t n, uint32_t K, int to)
 {
-    const uint16_t a = to ? FIN_A : (uint16_t)K, d = to ? FIN_D : (uint16_t)(K + 1);
-    const uint16_t na = to ? (uint16_t)K : FIN_A, nd = to ? (uint16_t)(K + 1) : FIN_D;
+    const uint16_t fin[3] = {FIN_A, FIN_D, FIN_X};
     for (size_t i = 0; i < n; i++)
-        rows[i] = rows[i] == a ? na : rows[i] == d ? nd : rows[i];
+        for (unsigned f = 0; f < 3; f++)
+            if (rows[i] == (to ? fin[f] : K + f)) {
+                rows[i] = to ? (uint16_t)(K + f) : fin[f];
+                break;
+            }
 }
 
 /* Moore's partition refinement over the rows, the two final states taken
@@ -582,7 +592,7 @@ static void finals_as_states(uint16_t *rows, size_t n, uint32_t K, int to)
  * the start. */
 static uint32_t minimise(bld *b, uint32_t start)
 {
-    const uint32_t K = b->n, N = K + 2, ncls = b->ncls; /* N <= MAX_STATES + 2 < 0xfffe */
+    const uint32_t K = b->n, N = K + 3, ncls = b->ncls; /* N <= MAX_STATES + 3 < 0xfffd */
     uint32_t hs = 2;
     while (hs < 2 * (size_t)N)
         hs <<= 1;
@@ -598,8 +608,8 @@ static uint32_t minimise(bld *b, uint32_t start)
     for (uint32_t c = 0, x = 0x2545f491u; c < ncls; c++) /* odd multipliers */
         x ^= x << 13, x ^= x >> 17, x ^= x << 5, mul[c] = x | 1;
     for (uint32_t s = 0; s < N; s++) /* the end verdict: class 0's entry */
-        old[s] = s < K ? rows[(size_t)s * ncls] == K + 1 : s == K + 1;
-    uint32_t blocks = 2;
+        old[s] = s < K ? rows[(size_t)s * ncls] == K + 1 : s - K;
+    uint32_t blocks = 3;
     for (;;) {
         memset(h, 0xff, (size_t)hs * 4);
         uint32_t nb = 0;
@@ -643,14 +653,14 @@ static uint32_t minimise(bld *b, uint32_t start)
         blocks = nb;
     }
     /* old: each state's block; the new numbers, by first state */
-    const uint32_t fa = old[K], fd = old[K + 1];
+    const uint32_t fa = old[K], fd = old[K + 1], fx = old[K + 2];
     memset(id, 0xff, (size_t)N * 4);
     uint32_t m = 0;
     for (uint32_t s = 0; s < K; s++)
-        if (old[s] != fa && old[s] != fd && id[old[s]] == UINT32_MAX)
+        if (old[s] != fa && old[s] != fd && old[s] != fx && id[old[s]] == UINT32_MAX)
             id[old[s]] = m++, cur[m - 1] = s; /* cur: each new state's first state */
-#define MAPS(t) ((t) >= K ? ((t) == K ? FIN_A : FIN_D) : old[t] == fa ? FIN_A : \
-                 old[t] == fd ? FIN_D : id[old[t]])
+#define MAPS(t) ((t) >= K ? ((t) == K ? FIN_A : (t) == K + 1 ? FIN_D : FIN_X) : \
+                 old[t] == fa ? FIN_A : old[t] == fd ? FIN_D : old[t] == fx ? FIN_X : id[old[t]])
     for (uint32_t j = 0; j < m; j++) { /* row cur[j] >= j is read before row j is written */
         uint16_t *to = row_of(b, j);
         for (uint32_t c = 0; c < ncls; c++) {
@@ -842,9 +852,19 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
     uint32_t start = settle(&b, b.tmp, n0, 1, b.tmp);
     if (start == NO_ROOM)
         return RSC_E_LIMIT;
+    /* the states in the order they were found (breadth first: the
+     * shallowest, which paths visit most, first); past the work cap the
+     * rest stay unbuilt, and the moves into them become FIN_X */
     for (uint32_t k = 0; k < b.n; k++)
-        if (!expand(&b, k))
-            return RSC_E_LIMIT;
+        if (!expand(&b, k)) {
+            uint16_t *rows = row_of(&b, 0);
+            for (size_t i = 0; i < (size_t)(k + 1) * ncls; i++)
+                if (rows[i] > k && rows[i] < MAX_STATES)
+                    rows[i] = FIN_X;
+            b.n = k + 1, b.partial = 1;
+            b.rows_end = RSC_DFA_HEAD + (size_t)b.n * ncls * 2;
+            break;
+        }
     b.top = size; /* the states' records are done with */
     if ((size_t)b.n * ncls * 2 > MINIMISE_FROM) {
         b.work = 0, b.work_cap = (uint64_t)size * MINIMISE_WORK; /* an allowance of its own */
@@ -859,7 +879,7 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
      * the row where four bytes would. */
     const uint32_t K = b.n;
     uint32_t sh = 0, q = ncls;
-    while ((size_t)K * q + 1 > 0xffffu)
+    while ((size_t)K * q + 2 > 0xffffu)
         sh++, q = (ncls + (1u << sh) - 1) >> sh;
     const uint32_t stride = q << sh, lim = K * q;
 
@@ -916,7 +936,7 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
      * entry c goes from k ncls + c to k stride + c, never below: every
      * entry still to be read is below the one written); padding never
      * read, set to a verdict; then the skip bytes */
-#define MAP(e) ((e) == FIN_A ? lim : (e) == FIN_D ? lim + 1 : perm[e] * q)
+#define MAP(e) ((e) == FIN_A ? lim : (e) == FIN_D ? lim + 1 : (e) == FIN_X ? lim + 2 : perm[e] * q)
     for (size_t k = K; k-- > 0;) {
         for (uint32_t c = stride; c-- > ncls;)
             in[k * stride + c] = (uint16_t)lim;
@@ -931,6 +951,7 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
     d->a = a, d->q = q, d->inv = ((1ull << 32) + q - 1) / q;
     d->k = K, d->ncls = ncls, d->lim = lim, d->sh = (uint8_t)sh;
     d->rfc = (uint8_t)rsc_program_profile(prog);
+    d->partial = (uint8_t)b.partial;
     d->rules = b.nrules;
     d->used = (uint32_t)ALIGN8(RSC_DFA_HEAD + (size_t)K * stride * 2 + (size_t)nskip * 2);
     d->prog = prog, d->n = sel->n_roots;
@@ -956,7 +977,7 @@ rsc_status rsc_dfa_attach(rsc_selection *sel, const void *dfa, size_t size)
      * entry (the padding too: it is never read, but is a verdict) */
     const uint32_t ncls = d->ncls, k = d->k, q = d->q;
     if (ncls < 2 || ncls > 256 || k > MAX_STATES || d->sh > 8 || q < 1 || q > 256 ||
-        (q << d->sh) < ncls || d->lim != k * q || d->lim + 1 > 0xffffu || d->a > k ||
+        (q << d->sh) < ncls || d->lim != k * q || d->lim + 2 > 0xffffu || d->a > k || d->partial > 1 ||
         d->inv != ((1ull << 32) + q - 1) / q || d->rfc != rsc_program_profile(sel->prog) ||
         d->used != ALIGN8(RSC_DFA_HEAD + (size_t)k * (q << d->sh) * 2 + (size_t)(k - d->a) * 2) ||
         d->used > size)
@@ -965,12 +986,13 @@ rsc_status rsc_dfa_attach(rsc_selection *sel, const void *dfa, size_t size)
         for (unsigned c = 0; c < 256; c++)
             if (d->cls[m][c] >= ncls || ((c == 0 || (m && c == '#')) != (d->cls[m][c] == 0)))
                 return RSC_E_CORRUPT;
+    const uint32_t top = d->lim + 1 + d->partial; /* the highest entry: FIN_X's when partial */
     if (d->start > d->lim + 1 || (d->start < d->lim && d->start % q))
         return RSC_E_CORRUPT;
     const uint32_t stride = q << d->sh;
     for (size_t i = 0; i < (size_t)k * stride; i++) {
         uint32_t e = entry(d, i);
-        if (e > d->lim + 1 || (e < d->lim && (e % q || i % stride == 0 || i % stride >= ncls)))
+        if (e > top || (e < d->lim && (e % q || i % stride == 0 || i % stride >= ncls)))
             return RSC_E_CORRUPT;
     }
     sel->accel = d;
@@ -996,4 +1018,10 @@ int rsc_selection_engine(const rsc_selection *sel, rsc_engine_info *info)
     if (info)
         *info = z;
     return z.engine;
+}
+
+int rsc_dfa_partial(const rsc_selection *sel)
+{
+    const rsc_dfa *d = sel && sel->prog ? rsc_dfa_of(sel) : NULL;
+    return d ? d->partial : 0;
 }

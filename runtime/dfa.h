@@ -16,11 +16,13 @@
  * path's end (NUL, and '#' in a URL), then padding to its stride. An entry
  * is a target: a row state t as t x q, whose row starts at (t x q) << sh
  * (so a move is a shift, an add and a load; with sh 0, q is ncls and the
- * entry is the row's start, premultiplied), or one of the two final
- * verdicts, lim = k x q (allowed) and lim + 1 (disallowed). sh is the
- * least that keeps lim + 1 in 16 bits; the stride, q << sh, is at least
- * ncls. A row's class-0 entry is always a verdict: the one the path gets
- * when it ends there. The rows start RSC_DFA_HEAD bytes after the head.
+ * entry is the row's start, premultiplied), or one of the final codes:
+ * the verdicts lim = k x q (allowed) and lim + 1 (disallowed), and, in a
+ * partial DFA only, lim + 2: a state left unbuilt (the programs decide).
+ * sh is the least that keeps lim + 2 in 16 bits; the stride, q << sh, is
+ * at least ncls. A row's class-0 entry is always a verdict: the one the
+ * path gets when it ends there. The rows start RSC_DFA_HEAD bytes after
+ * the head.
  *
  * Skip states (the last k - a): every byte but NUL, '#' and at most two
  * others moves such a state to itself (the state after "/ *" waiting for
@@ -39,7 +41,8 @@ typedef struct rsc_dfa {
     uint32_t rules;             /* rules it was built from (statistics)  */
     uint32_t a;                 /* row states a..k-1 are skip states     */
     uint64_t inv;               /* ceil(2^32 / q): entry to state        */
-    uint8_t sh, rfc, pad_[2];   /* a row starts at entry << sh           */
+    uint8_t sh, rfc;            /* a row starts at entry << sh           */
+    uint8_t partial, pad_;      /* 1: some entries are lim + 2 (unbuilt) */
     uint8_t cls[2][256];        /* each byte's class: [0] paths, [1] URLs */
 } rsc_dfa;
 
@@ -60,7 +63,8 @@ static inline const rsc_dfa *rsc_dfa_of(const rsc_selection *sel)
 
 /* The verdict of path bytes p[0..n) (ending early at a NUL, or at term
  * when term is '#'), with a '/' in front when slash: 1 allowed, 0
- * disallowed. The same bytes as match.c's source reads. */
+ * disallowed, -1 when the path reaches a state left unbuilt (a partial
+ * DFA): the programs decide. The same bytes as match.c's source reads. */
 int rsc_dfa_verdict(const rsc_dfa *d, const uint8_t *p, size_t n, uint8_t term, int slash);
 
 #endif

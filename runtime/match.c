@@ -776,8 +776,11 @@ static int verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t
     if (!prog) /* a failed rsc_select(): fail closed (runtime.h) */
         return 0;
     const rsc_dfa *dfa = m ? NULL : rsc_dfa_of(sel); /* the verdict alone: the DFA */
-    if (dfa)
-        return rsc_dfa_verdict(dfa, p, n, term, slash);
+    if (dfa) {
+        int v = rsc_dfa_verdict(dfa, p, n, term, slash);
+        if (v >= 0)
+            return v; /* else a state left unbuilt: the programs decide */
+    }
     src s = {p, 0, n, term, (uint8_t)rsc_program_profile(prog), {'/', 0, 0}, 0,
              (uint8_t)(slash != 0)};
     uint32_t best = best_rank(sel, &s);

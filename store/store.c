@@ -924,7 +924,8 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
     if (rsc_select(&e->prog, agents, n, &e->sel) != RSC_OK)
         return RSC_STORE_E_ARG;
     /* The DFA engine: built in the cache's scratch, kept in a copy of its
-     * size; a set over the budget (or no memory) keeps the programs. */
+     * size (states over the budget are left to the programs: a partial
+     * DFA); with no DFA at all (or no memory) the programs. */
     size_t du = 0;
     void *d = NULL;
     if (!cache->scratch)

@@ -226,11 +226,15 @@ RSC_API rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size);
  * engine; a call with m non-NULL (the deciding rule wanted) runs the
  * programs' engine. On RSC_OK, *used (nullable) receives the bytes the DFA
  * keeps, buf[0..*used); the rest of buf is free again. A rule set whose
- * automaton does not fit gives RSC_E_LIMIT and sel keeps the programs'
- * engine (rsc_select()'s), so a hostile file keeps the bounds of
- * docs/LIMITS.md (so does a selection of more than RSC_MAX_SELECT
- * programs); RSC_E_ARG for a NULL or failed selection, or a NULL or
- * misaligned buf. It replaces
+ * automaton does not fit keeps the states found first (breadth first: the
+ * ones paths visit most) and leaves the rest unbuilt, a partial DFA
+ * (rsc_dfa_partial): a path that reaches a state left unbuilt is
+ * matched by the programs' engine from its start, so the verdicts are the
+ * same and a hostile file keeps the bounds of docs/LIMITS.md (plus one
+ * step a path byte). RSC_E_LIMIT when not even the first state fits (or
+ * for a selection of more than RSC_MAX_SELECT programs): sel keeps the
+ * programs' engine (rsc_select()'s); RSC_E_ARG for a NULL or failed
+ * selection, or a NULL or misaligned buf. It replaces
  * rsc_accel_build()'s rows on sel. RSC_DFA_BUDGET is the size robotsc's
  * tools give (docs/DFA.md: what fits it). The DFA holds no pointer into
  * itself: its *used bytes may be copied (memcpy, aligned to 8) and the
@@ -257,6 +261,10 @@ typedef struct rsc_engine_info {
                               the next such byte is searched for (SIMD)   */
 } rsc_engine_info;
 RSC_API int rsc_selection_engine(const rsc_selection *sel, rsc_engine_info *info);
+/* 1 when sel runs a partial DFA (rsc_dfa_build: states past the budget
+ * left unbuilt; a path that reaches one is matched by the programs), else
+ * 0. A function of its own: rsc_engine_info's size is part of the 1.x ABI. */
+RSC_API int rsc_dfa_partial(const rsc_selection *sel);
 
 /* The rule that decided a verdict. */
 typedef struct rsc_match {

@@ -228,8 +228,8 @@ rsc_selection *EXPORT(rsj_select)(const rsj_robots *r, const char *buf, const ui
     }
     /* The DFA engine (docs/DFA.md), as the C tools use it: built in a
      * scratch buffer of the default budget, then copied behind the
-     * selection in its own allocation, so rsj_free() frees both. A rule set
-     * over the budget keeps the programs, with the same verdicts. */
+     * selection in its own allocation, so rsj_free() frees both. States
+     * over the budget are left to the programs, with the same verdicts. */
     const size_t off = (sizeof *sel + 7) & ~(size_t)7;
     void *scratch = malloc(RSC_DFA_BUDGET);
     size_t used = 0;

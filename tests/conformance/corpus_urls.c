@@ -19,7 +19,7 @@
 #include "testutil.h"
 
 static long n_checks, n_disallowed, n_urls, n_lists, n_no_robots, n_accel_checks;
-static long n_dfa_sel, n_dfa_over, n_dfa_checks;
+static long n_dfa_sel, n_dfa_partial, n_dfa_over, n_dfa_checks;
 
 static void check_list(const char *corpus, const char *robots_rel, const char *urls_rel)
 {
@@ -74,6 +74,7 @@ static void check_list(const char *corpus, const char *robots_rel, const char *u
         if (ds == RSC_OK) {
             n_dfa_sel++;
             TU_CHECK(rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_DFA, "%s: engine", robots_rel);
+            n_dfa_partial += rsc_dfa_partial(&dsel);
         } else {
             n_dfa_over++;
             TU_CHECK(rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_PROGRAMS, "%s: engine",
@@ -174,8 +175,9 @@ int main(int argc, char **argv)
     printf("%ld URL lists (%ld more without a robots.txt), %ld URLs, %ld checks "
            "(%ld disallowed), %ld more through dense rows\n", n_lists, n_no_robots, n_urls,
            n_checks, n_disallowed, n_accel_checks);
-    printf("DFA: %ld selections within RSC_DFA_BUDGET, %ld over it (the programs); %ld checks "
-           "through a DFA\n", n_dfa_sel, n_dfa_over, n_dfa_checks);
+    printf("DFA: %ld selections within RSC_DFA_BUDGET (%ld of them partial), %ld over it (the "
+           "programs); %ld checks through a DFA\n", n_dfa_sel, n_dfa_partial, n_dfa_over,
+           n_dfa_checks);
     TU_CHECK(n_lists > 0 && n_checks > 0, "nothing checked");
     TU_CHECK(n_dfa_sel > 4 * n_dfa_over, "the DFA must serve most selections");
     return tu_report("corpus_urls", (int)(n_checks - tu_failures));

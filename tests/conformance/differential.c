@@ -460,7 +460,8 @@ static void rfc_path(buf *b)
 /* ---- comparison --------------------------------------------------------- */
 
 static uint64_t seed;
-static long n_cases, n_failures, n_file, n_disallowed, n_decided, n_accel, n_dfa, n_dfa_cases;
+static long n_cases, n_failures, n_file, n_disallowed, n_decided, n_accel, n_dfa, n_dfa_cases,
+    n_dfa_partial;
 static int verbose;
 
 static void print_escaped(const char *s, size_t n)
@@ -700,13 +701,16 @@ static void one_file(const buf *f, int profile, unsigned n_sets, unsigned n_path
         else if (ast != RSC_E_LIMIT || sel2.accel || size == need)
             report(&c, "rsc_accel_build", "", 0, 1, 0, NULL, NULL);
         /* The default selection with a DFA: the default budget, or a random
-         * one (then it may not fit: RSC_E_LIMIT, the programs' engine). */
+         * one (then it may not fit: a partial DFA, whose paths that reach a
+         * state left unbuilt run the programs, or RSC_E_LIMIT, the
+         * programs' engine). */
         rsc_selection sel3 = sel;
         size_t dsize = rnd(4) ? RSC_DFA_BUDGET : 64 + rnd(8192), dused = 0;
         void *dbuf = malloc(dsize);
         rsc_status dst = dbuf ? rsc_dfa_build(&sel3, dbuf, dsize, &dused) : RSC_E_NOMEM;
         if (dst == RSC_OK) {
             n_dfa++;
+            n_dfa_partial += rsc_dfa_partial(&sel3);
             rsc_selection chk = sel;
             if (rsc_dfa_attach(&chk, dbuf, dused) != RSC_OK || dused > dsize)
                 report(&c, "rsc_dfa_attach of a built DFA", "", 0, 1, 0, NULL, NULL);
@@ -882,10 +886,11 @@ int main(int argc, char **argv)
     }
     printf("seed %" PRIu64 ": %ld files, %ld cases (google %ld, 512000-cut %ld, long edge "
            "lists %ld, rfc %ld), %ld failed\n(reference verdicts: %ld disallowed, %ld decided "
-           "by a rule; %ld selections matched through dense rows; %ld through a DFA, %ld cases)\n",
+           "by a rule; %ld selections matched through dense rows; %ld through a DFA (%ld partial), "
+           "%ld cases)\n",
            seed, n_file, n_cases, google_cases, big_cases, long_cases,
            n_cases - google_cases - big_cases - long_cases, n_failures, n_disallowed, n_decided,
-           n_accel, n_dfa, n_dfa_cases);
+           n_accel, n_dfa, n_dfa_partial, n_dfa_cases);
     if (n_cases > 1000 && n_dfa_cases * 2 < n_cases) { /* the DFA must be what runs */
         printf("too few cases went through a DFA: %ld of %ld\n", n_dfa_cases, n_cases);
         n_failures++;

@@ -15,7 +15,9 @@
  * as many as a third of their bytes hold), under the same bound and with
  * the same verdict. And through the selection's DFA (rsc_dfa_build at
  * RSC_DFA_BUDGET): at most one step a path byte and one at the end, or,
- * for a set over the budget, the programs' bound; the same verdict.
+ * for a set over the budget, the programs' bound (a partial DFA: both
+ * added, as a path that reaches a state left unbuilt runs the programs
+ * from its start); the same verdict.
  * A time is never asserted. With the corpus present, the distinct wildcard
  * rules of all its files form one more file. */
 #include <stdio.h>
@@ -105,6 +107,9 @@ static void run_case(fcase *fc)
     rsc_status ds = dbuf ? rsc_dfa_build(&dsel, dbuf, RSC_DFA_BUDGET, NULL) : RSC_E_NOMEM;
     TU_CHECK(ds == RSC_OK || ds == RSC_E_LIMIT, "%s: rsc_dfa_build: %s", fc->name,
              rsc_strerror(ds));
+    rsc_engine_info di;
+    rsc_selection_engine(&dsel, &di);
+    const int dpartial = ds == RSC_OK && rsc_dfa_partial(&dsel);
     double worst = 0, aworst = 0, dworst = 0;
     size_t npaths = 0, bytes = 0, steps_all = 0, asteps_all = 0, dsteps_all = 0;
     tu_buf path = {0};
@@ -153,14 +158,19 @@ static void run_case(fcase *fc)
         size_t dsteps = rsc_steps;
         dsteps_all += dsteps;
         /* per byte, and over the budget per program too, as the programs' figure */
-        double dr = (double)dsteps / (double)(path.n + 1) / (ds == RSC_OK || !progs ? 1 : progs);
+        double dr = (double)dsteps / (double)(path.n + 1) /
+                    ((ds == RSC_OK && !dpartial) || !progs ? 1 : progs);
         if (dr > dworst)
             dworst = dr;
         TU_COUNT(da == allowed, "%s: path of %zu bytes: DFA %d, programs %d", fc->name, path.n,
                  da, allowed);
-        if (ds == RSC_OK)
+        if (ds == RSC_OK && !dpartial)
             TU_COUNT(dsteps <= path.n + 1, "%s: %zu DFA steps for a path of %zu bytes",
                      fc->name, dsteps, path.n);
+        else if (ds == RSC_OK) /* a state left unbuilt: the programs from the start */
+            TU_COUNT(dsteps <= path.n + 1 + (size_t)STEPS_PER_BYTE * (path.n + 1) * progs,
+                     "%s: %zu steps on a partial DFA for a path of %zu bytes", fc->name,
+                     dsteps, path.n);
         else
             TU_COUNT(dsteps <= (size_t)STEPS_PER_BYTE * (path.n + 1) * (progs ? progs : 1),
                      "%s: %zu steps over the DFA budget for a path of %zu bytes", fc->name,
@@ -172,13 +182,11 @@ static void run_case(fcase *fc)
                      allowed, m.line, v.allowed, v.line);
         }
     }
-    rsc_engine_info di;
-    rsc_selection_engine(&dsel, &di);
     printf("%-26s %8zu bytes  %u programs  %6zu paths  %.2f steps/byte (worst %.2f); "
            "dense rows %.2f (worst %.2f); DFA %s %.2f (worst %.2f)\n",
            fc->name, fc->body.n, progs, npaths, (double)steps_all / (double)(bytes + npaths), worst,
            (double)asteps_all / (double)(bytes + npaths), aworst,
-           ds == RSC_OK ? "built" : "over budget", (double)dsteps_all / (double)(bytes + npaths),
+           ds != RSC_OK ? "over budget" : dpartial ? "partial" : "built", (double)dsteps_all / (double)(bytes + npaths),
            dworst);
     if (ds == RSC_OK)
         printf("%-26s DFA %u states, %u classes, %zu bytes\n", "", di.states, di.classes, di.bytes);

@@ -117,20 +117,29 @@ static void *aligned(size_t n)
     return p;
 }
 
-/* The least size (a multiple of 8) whose build succeeds, or 0. */
-static size_t least(const rsc_selection *sel0)
+/* Whether a build into size bytes succeeds, and (complete) builds every
+ * state: no path is left to the programs. */
+static int builds(const rsc_selection *sel0, void *buf, size_t size, int complete)
+{
+    rsc_selection s = *sel0;
+    rsc_engine_info info;
+    return rsc_dfa_build(&s, buf, size, NULL) == RSC_OK &&
+           (!complete || (rsc_selection_engine(&s, &info) == RSC_ENGINE_DFA && !rsc_dfa_partial(&s)));
+}
+
+/* The least size (a multiple of 8) whose build succeeds (complete: with
+ * every state built), or 0. */
+static size_t least(const rsc_selection *sel0, int complete)
 {
     size_t lo = 0, hi = (size_t)1 << 22; /* fails at lo, succeeds at hi */
     void *buf = aligned(hi);
-    rsc_selection s = *sel0;
-    if (rsc_dfa_build(&s, buf, hi, NULL) != RSC_OK) {
+    if (!builds(sel0, buf, hi, complete)) {
         free(buf);
         return 0;
     }
     while (hi - lo > 8) {
         size_t mid = (lo + (hi - lo) / 2) & ~(size_t)7;
-        s = *sel0;
-        if (rsc_dfa_build(&s, buf, mid, NULL) == RSC_OK)
+        if (builds(sel0, buf, mid, complete))
             hi = mid;
         else
             lo = mid;
@@ -139,9 +148,11 @@ static size_t least(const rsc_selection *sel0)
     return hi;
 }
 
+static size_t partial_builds; /* builds with states left unbuilt, over every test */
+
 static void budget_edges(const rset *r, const rsc_selection *sel0)
 {
-    size_t s = least(sel0);
+    size_t s = least(sel0, 1);
     TU_COUNT(s > 0, "%s: no build at 4 MiB", r->name);
     if (!s)
         return;
@@ -156,18 +167,20 @@ static void budget_edges(const rset *r, const rsc_selection *sel0)
         rsc_status st = rsc_dfa_build(&t, buf, size, &used);
         rsc_engine_info info;
         int eng = rsc_selection_engine(&t, &info);
-        if (deltas[k] < 0) {
+        if (deltas[k] < 0 && st != RSC_OK) {
             TU_COUNT(st == RSC_E_LIMIT && used == 0 && t.accel == NULL &&
                          eng == RSC_ENGINE_PROGRAMS,
                      "%s: %zu bytes (least %zu): status %s, engine %d", r->name, size, s,
                      rsc_strerror(st), eng);
             same(r, &t, "over budget");
         } else {
+            /* below the least complete size: a partial DFA, or none */
             TU_COUNT(st == RSC_OK && eng == RSC_ENGINE_DFA && used == info.bytes &&
-                         used <= size && used % 8 == 0,
-                     "%s: %zu bytes (least %zu): status %s, used %zu", r->name, size, s,
-                     rsc_strerror(st), used);
-            same(r, &t, "DFA");
+                         used <= size && used % 8 == 0 && rsc_dfa_partial(&t) == (deltas[k] < 0),
+                     "%s: %zu bytes (least %zu): status %s, used %zu, partial %d", r->name, size,
+                     s, rsc_strerror(st), used, rsc_dfa_partial(&t));
+            partial_builds += rsc_dfa_partial(&t) != 0;
+            same(r, &t, rsc_dfa_partial(&t) ? "partial DFA" : "DFA");
             /* the invariants: every index in range (rsc_dfa_attach checks
              * them all), in place and in a copy */
             rsc_selection c = *sel0;
@@ -269,6 +282,9 @@ int main(void)
         TU_COUNT(rsc_selection_engine(&failed, NULL) == RSC_ENGINE_PROGRAMS &&
                      rsc_selection_engine(NULL, NULL) == RSC_ENGINE_PROGRAMS,
                  "engine of a failed selection");
+        TU_COUNT(rsc_dfa_partial(NULL) == 0 && rsc_dfa_partial(&failed) == 0 &&
+                     rsc_dfa_partial(&a) == 0,
+                 "rsc_dfa_partial of a NULL, failed or plain selection");
         size_t used = 0;
         TU_COUNT(rsc_dfa_build(&a, buf, RSC_DFA_BUDGET, &used) == RSC_OK && used > 0, "build");
         rsc_engine_info info;
@@ -448,6 +464,100 @@ int main(void)
         }
         printf("random sets: %zu with rows over 32 KiB (minimised)\n", big);
         TU_COUNT(big > 0, "no random set reached the minimised size");
+    }
+    /* Partial DFAs: a buffer too small for every state keeps the states
+     * found first (breadth first) and leaves the rest unbuilt; a path that
+     * reaches one is decided by the programs. Random wildcard sets built at
+     * eight sizes from the least that builds at all to the least that
+     * builds every state: each build's verdicts on 3,000 random paths and
+     * URLs against the programs, its invariants in a copy, and damaged
+     * copies (every 7th byte flipped: refused, or attached and run). */
+    {
+        unsigned long long x = 20261128;
+        for (int set = 0; set < 6; set++) {
+            char body[8192];
+            size_t bl = (size_t)snprintf(body, sizeof body, "User-agent: *\n");
+            for (int k = 0; k < 30 + set * 12; k++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s: /",
+                                       (x >> 40) & 1 ? "Allow" : "Disallow");
+                int len = 2 + (int)((x >> 20) % 8);
+                for (int j = 0; j < len; j++) {
+                    x = x * 6364136223846793005ull + 1442695040888963407ull;
+                    body[bl++] = "ab*c/.dx"[(x >> 33) % 8];
+                }
+                body[bl++] = '\n';
+            }
+            body[bl] = 0;
+            rset r = {"partial", 0, body};
+            rsc_blob blob;
+            rsc_program prog;
+            rsc_selection sel;
+            if (!load(&r, &blob, &prog, &sel))
+                continue;
+            size_t lo = least(&sel, 0), hi = least(&sel, 1);
+            TU_COUNT(lo > 0 && hi >= lo, "partial set %d: least %zu, complete from %zu", set, lo, hi);
+            printf("partial set %d: builds from %zu bytes, every state from %zu\n", set, lo, hi);
+            for (int step = 0; step < 8 && lo > 0; step++) {
+                size_t size = (lo + (hi - lo) * (size_t)step / 8) & ~(size_t)7, used = 0;
+                if (size < lo)
+                    size = lo;
+                void *pb = aligned(size);
+                rsc_selection d = sel;
+                rsc_engine_info info;
+                int ok = rsc_dfa_build(&d, pb, size, &used) == RSC_OK &&
+                         rsc_selection_engine(&d, &info) == RSC_ENGINE_DFA;
+                TU_COUNT(ok, "partial set %d: build at %zu", set, size);
+                if (!ok) {
+                    free(pb);
+                    continue;
+                }
+                partial_builds += rsc_dfa_partial(&d) != 0;
+                void *copy = aligned(used);
+                memcpy(copy, pb, used);
+                rsc_selection c = sel;
+                TU_COUNT(rsc_dfa_attach(&c, copy, used) == RSC_OK, "partial set %d: attach a copy",
+                         set);
+                char path[64];
+                for (int k = 0; k < 3000; k++) {
+                    x = x * 6364136223846793005ull + 1442695040888963407ull;
+                    size_t len = 1 + (x >> 30) % 40;
+                    path[0] = '/';
+                    for (size_t j = 1; j < len; j++) {
+                        x = x * 6364136223846793005ull + 1442695040888963407ull;
+                        path[j] = "abcdx/.e?#"[(x >> 35) % 10];
+                    }
+                    rsc_match m;
+                    int pv = rsc_match_path(&sel, path, len, &m);
+                    TU_COUNT(rsc_match_path(&d, path, len, NULL) == pv &&
+                                 rsc_match_path(&c, path, len, NULL) == pv,
+                             "partial set %d at %zu: path %.*s: programs %d", set, size, (int)len,
+                             path, pv);
+                    pv = rsc_match_url(&sel, path, len, &m);
+                    TU_COUNT(rsc_match_url(&c, path, len, NULL) == pv,
+                             "partial set %d at %zu: URL %.*s: programs %d", set, size, (int)len,
+                             path, pv);
+                }
+                long refused = 0;
+                for (size_t i = (size_t)step; i < used; i += 7) {
+                    memcpy(copy, pb, used);
+                    ((unsigned char *)copy)[i] ^= (unsigned char)(1u << (i % 8));
+                    rsc_selection e = sel;
+                    if (rsc_dfa_attach(&e, copy, used) != RSC_OK) {
+                        refused++;
+                        continue;
+                    }
+                    for (size_t k = 0; k < NPATHS; k++)
+                        (void)rsc_match_path(&e, paths[k], plen(paths[k]), NULL);
+                }
+                TU_COUNT(refused > 0, "partial set %d at %zu: no damaged copy refused", set, size);
+                free(copy);
+                free(pb);
+            }
+            rsc_blob_free(&blob, NULL);
+        }
+        printf("partial builds: %zu\n", partial_builds);
+        TU_COUNT(partial_builds >= 20, "only %zu partial builds", partial_builds);
     }
     /* Dominance (runtime/dfa.c, note [dominance]): twelve rules that share
      * the tail "*.pdf" after heads a path may hold in any order. A state
