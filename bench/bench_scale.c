@@ -138,7 +138,7 @@ int main(int argc, char **argv)
             bu_time_match(&asel, urls, (size_t)nu, 0, rounds, min_ns, &am);
             free(abuf);
             /* the same with the selection's DFA (rsc_dfa_build at RSC_DFA_BUDGET;
-             * dfa 0: over it, the programs) */
+             * dfa 0: over it, the programs; 2: partial, states left unbuilt) */
             rsc_selection dsel = c.sel;
             bu_match_result dm;
             void *dbuf = malloc(RSC_DFA_BUDGET);
@@ -147,6 +147,8 @@ int main(int argc, char **argv)
             double dbuild = (double)(bu_now_ns() - t0) / 1e3;
             rsc_engine_info di;
             rsc_selection_engine(&dsel, &di);
+            if (dok && rsc_dfa_partial(&dsel))
+                dok = 2;
             bu_time_match(&dsel, urls, (size_t)nu, 0, rounds, min_ns, &dm);
             free(dbuf);
             printf("%lu\t%zu\t%zu\t%.1f\t%u\t%u\t%u\t%.2f\t%.2f\t%.3f\t%zu\t%zu\t%.2f\t%.2f\t%.3f\t"
@@ -169,10 +171,13 @@ int main(int argc, char **argv)
     compiled c;
     if (dg_robots(seed, (uint32_t)rules, &src) != 0 || compile_one(&src, 1, &c) != 0)
         return 2;
-    /* the same selection with its DFA (dfa 0: over the budget, the programs) */
+    /* the same selection with its DFA (dfa 0: over the budget, the programs;
+     * 2: partial, states left unbuilt) */
     rsc_selection dsel = c.sel;
     void *dbuf = malloc(RSC_DFA_BUDGET);
     int dok = dbuf && rsc_dfa_build(&dsel, dbuf, RSC_DFA_BUDGET, NULL) == RSC_OK;
+    if (dok && rsc_dfa_partial(&dsel))
+        dok = 2;
     printf("length\tpaths\tmatch_ns\tmatch_ns_per_byte\tfloor_ns\tfloor_ns_per_byte\tdisallowed\t"
            "dfa\tdfa_match_ns\tdfa_match_ns_per_byte\n");
     for (size_t i = 0; i < n_lengths; i++) {

@@ -155,7 +155,7 @@ log "1/6 corpus DFA: every file's Googlebot selection at the default budget"
 # ---- 2. real URL lists -------------------------------------------------------
 awk -F'\t' -v c="$CORPUS" -v n="$NLISTS" -f "$ROOT/bench/jobs.awk" "$CORPUS/urls-index.tsv" >"$RES/jobs.tsv"
 log "2/6 real URL lists: $(wc -l <"$RES/jobs.tsv") lists"
-printf 'name\tn_urls\tdisallowed\trules\tprograms\tnodes\tcompile_us\tblob_bytes\tsource_bytes\tverify_ns\tmatch_ns\tfloor_ns\tratio\taccel_bytes\taccel_build_ns\taccel_match_ns\taccel_ratio\tdfa\tdfa_bytes\tdfa_states\tdfa_build_ns\tdfa_match_ns\tdfa_ratio\n' \
+printf 'name\tn_urls\tdisallowed\trules\tprograms\tnodes\tcompile_us\tblob_bytes\tsource_bytes\tverify_ns\tmatch_ns\tfloor_ns\tratio\taccel_bytes\taccel_build_ns\taccel_match_ns\taccel_ratio\tdfa\tdfa_bytes\tdfa_states\tdfa_build_ns\tdfa_match_ns\tdfa_ratio\tdfa_partial\n' \
     >"$RES/match.tsv"
 while IFS="$(printf '\t')" read -r name robots urls; do
     out=$RES/match/$name.txt
@@ -166,11 +166,11 @@ while IFS="$(printf '\t')" read -r name robots urls; do
             /^verdicts:/ { d = $4 }
             /^blob:/ { a = $0; sub(/.*\(/, "", a); split(a, x, " "); au = x[1]; st = x[3] }
             /^compile_us=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, n, d,
+            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, n, d,
                   r, au, st, v["compile_us"], v["blob_bytes"], v["source_bytes"], v["verify_ns"], v["match_ns"],
                   v["floor_ns"], v["ratio"], v["accel_bytes"], v["accel_build_ns"], v["accel_match_ns"],
                   v["accel_ratio"], v["dfa"], v["dfa_bytes"], v["dfa_states"], v["dfa_build_ns"],
-                  v["dfa_match_ns"], v["dfa_ratio"] }' "$out" >>"$RES/match.tsv"
+                  v["dfa_match_ns"], v["dfa_ratio"], v["dfa_partial"] + 0 }' "$out" >>"$RES/match.tsv"
     else
         log "robotsc bench failed on $name (see $out)"
     fi
@@ -278,7 +278,7 @@ fi
 F23=$RES/f23
 mkdir -p "$F23"
 # One row per (case, format): the figures of robotsc bench's last line.
-printf 'kind\tname\tformat\tn_urls\tdisallowed\tcompile_us\tblob_bytes\tsource_bytes\tmatch_ns\tfloor_ns\tratio\taccel_bytes\taccel_match_ns\taccel_ratio\tdfa\tdfa_match_ns\tdfa_ratio\n' \
+printf 'kind\tname\tformat\tn_urls\tdisallowed\tcompile_us\tblob_bytes\tsource_bytes\tmatch_ns\tfloor_ns\tratio\taccel_bytes\taccel_match_ns\taccel_ratio\tdfa\tdfa_match_ns\tdfa_ratio\tdfa_partial\n' \
     >"$RES/f23.tsv"
 f23_one() { # kind name format binary robots urls
     out=$F23/$2.f$3.txt
@@ -287,10 +287,10 @@ f23_one() { # kind name format binary robots urls
             /^urls:/ { n = $3; sub(/\(/, "", n) }
             /^verdicts:/ { d = $4 }
             /^compile_us=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kind, name, f, n, d,
+            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kind, name, f, n, d,
                   v["compile_us"], v["blob_bytes"], v["source_bytes"], v["match_ns"], v["floor_ns"], v["ratio"],
                   v["accel_bytes"], v["accel_match_ns"], v["accel_ratio"], v["dfa"], v["dfa_match_ns"],
-                  v["dfa_ratio"] }' "$out" >>"$RES/f23.tsv"
+                  v["dfa_ratio"], v["dfa_partial"] + 0 }' "$out" >>"$RES/f23.tsv"
     else
         log "  format $3: robotsc bench failed on $2 (see $out)"
         printf '%s\t%s\t%s\tFAILED\n' "$1" "$2" "$3" >>"$RES/f23.tsv"
