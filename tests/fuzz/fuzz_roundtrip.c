@@ -11,7 +11,8 @@
  * and through dense rows (rsc_accel_build), all of them for one agent
  * count and a third of their bytes for the other, then through the
  * selection's DFA (rsc_dfa_build; verdicts only, which is what it answers:
- * a call that wants the deciding line runs the programs). */
+ * a call that wants the deciding line runs the programs), at the default
+ * budget or 64 KiB and again at 1 to 16 KiB (partial DFAs). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +134,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rsc_selection_engine(&sel, &info);
             FUZZ_ASSERT((dst == RSC_OK) == (info.engine == RSC_ENGINE_DFA));
             verdict_only = 1;
+            check_path(&sel, &ref, two, k, "/", 1);
+            for (size_t r = 0; r < ir->n_rules && r < 64; r++)
+                derive(&sel, &ref, two, k, &ir->rules[r].pattern);
+            /* and at 1 to 16 KiB, where most rule sets with wildcards get
+             * a partial DFA: paths that reach a state left unbuilt run the
+             * programs */
+            size_t small = ((blen * 37 + a) % 16 + 1) << 10;
+            dst = rsc_dfa_build(&sel, dbuf, small, NULL);
+            FUZZ_ASSERT(dst == RSC_OK || dst == RSC_E_LIMIT);
+            FUZZ_ASSERT(!rsc_dfa_partial(&sel) || dst == RSC_OK);
             check_path(&sel, &ref, two, k, "/", 1);
             for (size_t r = 0; r < ir->n_rules && r < 64; r++)
                 derive(&sel, &ref, two, k, &ir->rules[r].pattern);
