@@ -273,6 +273,7 @@ int rsc_cmd_bench(int argc, char **argv)
     double dfa_build_ns = nd ? bu_median(vd, (size_t)nd) : 0;
     rsc_engine_info dinfo;
     rsc_selection_engine(&dsel, &dinfo);
+    const int dpartial = rsc_dfa_partial(&dsel); /* read now: dbuf is freed before the report */
 
     /* Verdicts, untimed: what the timed loop computes, the same both ways. */
     size_t disallowed = 0, adisallowed = 0, ddisallowed = 0;
@@ -355,7 +356,7 @@ int rsc_cmd_bench(int argc, char **argv)
         printf("dfa:      %zu bytes, %u states%s, %u classes, %u rules, built in %.2f us; match "
                "%.2f ns/URL, %.3f x floor\n",
                dinfo.bytes, dinfo.states,
-               rsc_dfa_partial(&dsel) ? " (partial: URLs reaching a state left unbuilt run the programs)" : "",
+               dpartial ? " (partial: URLs reaching a state left unbuilt run the programs)" : "",
                dinfo.classes, dinfo.rules, dfa_build_ns / 1e3, dfa_ns, dfa_ratio);
     else
         printf("dfa:      over the budget (%zu bytes; %.2f us to find out): the programs, "
@@ -367,7 +368,7 @@ int rsc_cmd_bench(int argc, char **argv)
            "dfa_ratio=%.3f dfa_partial=%d\n",
            compile_ns / 1e3, blob.size, src_len, verify_ns, match_ns, floor_ns, ratio, accel_bytes,
            accel_build_ns, accel_ns, accel_ratio, dst == RSC_OK, dinfo.bytes, dinfo.states,
-           dinfo.classes, dfa_build_ns, dfa_ns, dfa_ratio, dst == RSC_OK && rsc_dfa_partial(&dsel));
+           dinfo.classes, dfa_build_ns, dfa_ns, dfa_ratio, dst == RSC_OK && dpartial);
     if (fflush(stdout) != 0)
         status = rsc_cli_fail("bench", "cannot write output");
 done:

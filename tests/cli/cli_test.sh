@@ -394,5 +394,16 @@ PY
 expect_rc 0 "$R" info --json "$T/ex.rbc"
 python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert r['source_bytes'] is None and r['crawlers'] == []" "$T/out" && ok || bad "info --json of a blob"
 
+# robotsc bench: its last line, on a DFA with every state built and on a
+# partial one (60 two-star rules: the construction ends on its work
+# allowance), the verdicts of both engines alike (a signal fails it too)
+printf 'http://h/a/1x7\nhttp://h/b/12/x\nhttp://h/zz\n/private/x\n' >"$T/bu.txt"
+for i in $(seq 1 60); do echo "Disallow: /*$i*x$((i * 7))"; done | (echo "User-agent: *"; cat) >"$T/partial.txt"
+for f in "$EX/robots.txt:0" "$T/partial.txt:1"; do
+  expect_rc 0 "$R" bench --rounds 1 --min-ms 1 "${f%:*}" "$T/bu.txt"
+  tail -n 1 "$T/out" | grep -q " dfa=1 .* dfa_partial=${f##*:}\$" && ok || bad "bench ${f%:*}: $(tail -n 1 "$T/out")"
+  grep -q "^verdicts:" "$T/out" && ok || bad "bench ${f%:*}: no verdicts line"
+done
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]
