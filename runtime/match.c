@@ -767,20 +767,15 @@ static uint32_t best_rank(const rsc_selection *sel, const src *s)
     return best;
 }
 
-static int verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash,
-                   rsc_match *m)
+/* The programs' verdict (and the deciding rule in m, when not NULL). */
+static int programs_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term,
+                            int slash, rsc_match *m)
 {
     const rsc_program *prog = sel ? sel->prog : NULL;
     if (m)
         memset(m, 0, sizeof *m), m->pattern = "";
     if (!prog) /* a failed rsc_select(): fail closed (runtime.h) */
         return 0;
-    const rsc_dfa *dfa = m ? NULL : rsc_dfa_of(sel); /* the verdict alone: the DFA */
-    if (dfa) {
-        int v = rsc_dfa_verdict(dfa, p, n, term, slash);
-        if (v >= 0)
-            return v; /* else a state left unbuilt: the programs decide */
-    }
     src s = {p, 0, n, term, (uint8_t)rsc_program_profile(prog), {'/', 0, 0}, 0,
              (uint8_t)(slash != 0)};
     uint32_t best = best_rank(sel, &s);
@@ -800,6 +795,21 @@ static int verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t
         }
     }
     return allowed;
+}
+
+static int verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash,
+                   rsc_match *m)
+{
+    /* the verdict alone: the DFA, when sel has one */
+    const rsc_dfa *dfa = !m && sel && sel->prog ? rsc_dfa_of(sel) : NULL;
+    if (dfa) {
+        if (dfa->start >= dfa->lim && !dfa->rfc) /* no rows: no rule can apply */
+            return dfa->start == dfa->lim;
+        int v = rsc_dfa_verdict(dfa, p, n, term, slash);
+        if (v >= 0)
+            return v; /* else a state left unbuilt: the programs decide */
+    }
+    return programs_verdict(sel, p, n, term, slash, m);
 }
 
 int rsc_match_path(const rsc_selection *sel, const char *path, size_t len,
