@@ -504,12 +504,24 @@ def dfa_section(res, w, hl):
     if both:
         pr = [float(f3[k]["dfa_match_ns"]) / float(f2[k]["match_ns"]) for k in both]
         sl = [k for k, x in zip(both, pr) if x > 1.05]
+        # The two binaries run in two processes, minutes apart on a shared
+        # machine; each measures its own FNV-1a floor in the same loop, so the
+        # ratio to it is section 6's measure, and the verdict's.
+        prr = [float(f3[k]["dfa_ratio"]) / float(f2[k]["ratio"]) for k in both]
+        slr = [k for k, x in zip(both, prr) if x > 1.05]
         w(f"Against format 2 (section 6's back-to-back runs, {len(both)} lists): DFA engine / format 2 per list, "
-          f"median {statistics.median(pr):.3f} (p90 {quantile(pr, .9):.2f}, max {max(pr):.2f}); "
-          f"{len(sl)} lists more than 5% slower" + (": " + ", ".join(sorted(sl)[:15]) if sl else "") + ".")
+          f"median {statistics.median(pr):.3f} (p90 {quantile(pr, .9):.2f}, max {max(pr):.2f}) in nanoseconds, "
+          f"{len(sl)} lists more than 5% slower" + (" (" + ", ".join(
+              f"{k}: {float(f3[k]['dfa_match_ns']):.1f} ns against {float(f2[k]['match_ns']):.1f}, but "
+              f"{float(f3[k]['dfa_ratio']):.3f}x its process's floor against {float(f2[k]['ratio']):.3f}x"
+              for k in sorted(sl)[:15]) + ")" if sl else "") +
+          f"; by the ratio to each process's own floor (section 6's measure), median "
+          f"{statistics.median(prr):.3f} (max {max(prr):.2f}), {len(slr)} more than 5% slower"
+          + (": " + ", ".join(sorted(slr)[:15]) if slr else "") + ".")
         w("")
-        tgt.append(["no list slower than format 2 by more than 5% (back to back)", f"{len(sl)} slower",
-                    verdict(not sl)])
+        tgt.append(["no list slower than format 2 by more than 5% (back to back)",
+                    f"{len(slr)} slower by the ratio to each process's floor ({len(sl)} in raw nanoseconds "
+                    f"across the two processes)", verdict(not slr)])
     hs = [r for r in f23 if r.get("kind") == "hostile" and r.get("format") == "3" and num(r.get("dfa_match_ns"))]
     if hs:
         w("Hostile cases (section 6), this build: " + "; ".join(
