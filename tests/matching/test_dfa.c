@@ -150,6 +150,42 @@ static size_t least(const rsc_selection *sel0, int complete)
 
 static size_t partial_builds; /* builds with states left unbuilt, over every test */
 
+/* A 64-bit LCG step (Knuth's MMIX constants): the tests' seeded randomness. */
+static unsigned long long lcg(unsigned long long *x)
+{
+    return *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+}
+
+/* A "User-agent: *" group of nr random rules over "ab*c/.dx", each of
+ * min_len to min_len + spread - 1 bytes after its '/', a quarter of them
+ * end-anchored when dollars. */
+static void random_rules(unsigned long long *x, char *body, size_t cap, int nr, int min_len,
+                         int spread, int dollars)
+{
+    size_t bl = (size_t)snprintf(body, cap, "User-agent: *\n");
+    for (int k = 0; k < nr && bl + 32 < cap; k++) {
+        unsigned long long v = lcg(x);
+        bl += (size_t)snprintf(body + bl, cap - bl, "%s: /", (v >> 40) & 1 ? "Allow" : "Disallow");
+        int len = min_len + (int)((v >> 20) % (unsigned)spread);
+        for (int j = 0; j < len; j++)
+            body[bl++] = "ab*c/.dx"[(lcg(x) >> 33) % 8];
+        if (dollars && (*x >> 50) % 4 == 0)
+            body[bl++] = '$';
+        body[bl++] = '\n';
+    }
+    body[bl] = 0;
+}
+
+/* A random path of 1 to 40 bytes: '/', then bytes of alpha. */
+static size_t random_path(unsigned long long *x, char *path, const char *alpha)
+{
+    size_t len = 1 + (lcg(x) >> 30) % 40, na = strlen(alpha);
+    path[0] = '/';
+    for (size_t j = 1; j < len; j++)
+        path[j] = alpha[(lcg(x) >> 35) % na];
+    return len;
+}
+
 static void budget_edges(const rset *r, const rsc_selection *sel0)
 {
     size_t s = least(sel0, 1);
@@ -416,21 +452,7 @@ int main(void)
         size_t big = 0;
         for (int set = 0; set < 12; set++) {
             char body[8192];
-            size_t bl = (size_t)snprintf(body, sizeof body, "User-agent: *\n");
-            int nr = 20 + set * 12;
-            for (int k = 0; k < nr; k++) {
-                x = x * 6364136223846793005ull + 1442695040888963407ull;
-                bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s: /", (x >> 40) & 1 ? "Allow" : "Disallow");
-                int len = 1 + (int)((x >> 20) % 7);
-                for (int j = 0; j < len; j++) {
-                    x = x * 6364136223846793005ull + 1442695040888963407ull;
-                    body[bl++] = "ab*c/.dx"[(x >> 33) % 8];
-                }
-                if ((x >> 50) % 4 == 0)
-                    body[bl++] = '$';
-                body[bl++] = '\n';
-            }
-            body[bl] = 0;
+            random_rules(&x, body, sizeof body, 20 + set * 12, 1, 7, 1);
             rset r = {"random", 0, body};
             rsc_blob blob;
             rsc_program prog;
@@ -448,13 +470,7 @@ int main(void)
             printf("random set %d: %u states, %u classes, %zu bytes\n", set, info.states, info.classes, info.bytes);
             char path[64];
             for (int k = 0; k < 3000; k++) {
-                x = x * 6364136223846793005ull + 1442695040888963407ull;
-                size_t len = 1 + (x >> 30) % 40;
-                path[0] = '/';
-                for (size_t j = 1; j < len; j++) {
-                    x = x * 6364136223846793005ull + 1442695040888963407ull;
-                    path[j] = "abcdx/.e"[(x >> 35) % 8];
-                }
+                size_t len = random_path(&x, path, "abcdx/.e");
                 rsc_match m;
                 int pv = rsc_match_path(&sel, path, len, &m);
                 TU_COUNT(rsc_match_path(&d, path, len, NULL) == pv, "random set %d: %.*s: programs %d",
@@ -476,19 +492,7 @@ int main(void)
         unsigned long long x = 20261128;
         for (int set = 0; set < 6; set++) {
             char body[8192];
-            size_t bl = (size_t)snprintf(body, sizeof body, "User-agent: *\n");
-            for (int k = 0; k < 30 + set * 12; k++) {
-                x = x * 6364136223846793005ull + 1442695040888963407ull;
-                bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s: /",
-                                       (x >> 40) & 1 ? "Allow" : "Disallow");
-                int len = 2 + (int)((x >> 20) % 8);
-                for (int j = 0; j < len; j++) {
-                    x = x * 6364136223846793005ull + 1442695040888963407ull;
-                    body[bl++] = "ab*c/.dx"[(x >> 33) % 8];
-                }
-                body[bl++] = '\n';
-            }
-            body[bl] = 0;
+            random_rules(&x, body, sizeof body, 30 + set * 12, 2, 8, 0);
             rset r = {"partial", 0, body};
             rsc_blob blob;
             rsc_program prog;
@@ -520,13 +524,7 @@ int main(void)
                          set);
                 char path[64];
                 for (int k = 0; k < 3000; k++) {
-                    x = x * 6364136223846793005ull + 1442695040888963407ull;
-                    size_t len = 1 + (x >> 30) % 40;
-                    path[0] = '/';
-                    for (size_t j = 1; j < len; j++) {
-                        x = x * 6364136223846793005ull + 1442695040888963407ull;
-                        path[j] = "abcdx/.e?#"[(x >> 35) % 10];
-                    }
+                    size_t len = random_path(&x, path, "abcdx/.e?#");
                     rsc_match m;
                     int pv = rsc_match_path(&sel, path, len, &m);
                     TU_COUNT(rsc_match_path(&d, path, len, NULL) == pv &&
