@@ -822,6 +822,7 @@ typedef struct cache_entry {
     rsc_program prog;
     rsc_selection sel;
     void *dfa; /* sel's DFA (runtime.h, rsc_dfa_build), or NULL */
+    uint32_t hits; /* checks answered from the entry since it was loaded */
 } cache_entry;
 
 struct rsc_store_cache {
@@ -831,6 +832,29 @@ struct rsc_store_cache {
     cache_entry *e;
     void *scratch; /* RSC_DFA_BUDGET bytes for rsc_dfa_build, or NULL */
 };
+
+/* The DFA engine is built for an entry at its DFA_AFTER-th hit, not when it
+ * is loaded. A build costs about 6 µs at the corpus's median file and up to
+ * 24 ms for the largest (docs/DFA.md), a check on the programs tens of ns:
+ * an origin checked a few times never pays for a DFA, one checked often
+ * gets it after a few checks. */
+#define DFA_AFTER 16
+
+/* Builds e's DFA in the cache's scratch and keeps a copy of its size
+ * (states over the budget are left to the programs: a partial DFA); with
+ * no DFA at all (or no memory) e keeps the programs. */
+static void entry_dfa(rsc_store_cache *cache, cache_entry *e)
+{
+    size_t du = 0;
+    void *d = NULL;
+    if (!cache->scratch)
+        cache->scratch = malloc(RSC_DFA_BUDGET);
+    if (cache->scratch && rsc_dfa_build(&e->sel, cache->scratch, RSC_DFA_BUDGET, &du) == RSC_OK &&
+        (d = realloc(e->dfa, du)) != NULL)
+        memcpy(d, cache->scratch, du), e->dfa = d;
+    if (!d || rsc_dfa_attach(&e->sel, d, du) != RSC_OK)
+        e->sel.accel = NULL;
+}
 
 rsc_store_cache *rsc_store_cache_new(size_t slots, int64_t max_age)
 {
@@ -900,6 +924,8 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
             e = &set[w];
     if (e && (!now || (now < e->expires && now < e->loaded_at + cache->max_age))) {
         e->stamp = ++cache->clock;
+        if (++e->hits == DFA_AFTER)
+            entry_dfa(cache, e);
         *verdict = rsc_match_url(&e->sel, url, len, NULL) ? RSC_STORE_ALLOW : RSC_STORE_DISALLOW;
         return RSC_STORE_OK;
     }
@@ -923,18 +949,8 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
         return RSC_STORE_E_BLOB;
     if (rsc_select(&e->prog, agents, n, &e->sel) != RSC_OK)
         return RSC_STORE_E_ARG;
-    /* The DFA engine: built in the cache's scratch, kept in a copy of its
-     * size (states over the budget are left to the programs: a partial
-     * DFA); with no DFA at all (or no memory) the programs. */
-    size_t du = 0;
-    void *d = NULL;
-    if (!cache->scratch)
-        cache->scratch = malloc(RSC_DFA_BUDGET);
-    if (cache->scratch && rsc_dfa_build(&e->sel, cache->scratch, RSC_DFA_BUDGET, &du) == RSC_OK &&
-        (d = realloc(e->dfa, du)) != NULL)
-        memcpy(d, cache->scratch, du), e->dfa = d;
-    if (!d || rsc_dfa_attach(&e->sel, d, du) != RSC_OK)
-        e->sel.accel = NULL;
+    e->sel.accel = NULL; /* the programs until the entry's DFA_AFTER-th hit */
+    e->hits = 0;
     e->hash = h;
     e->key_len = klen;
     memcpy(e->key, key, klen);

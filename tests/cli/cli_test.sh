@@ -405,5 +405,16 @@ for f in "$EX/robots.txt:0" "$T/partial.txt:1"; do
   grep -q "^verdicts:" "$T/out" && ok || bad "bench ${f%:*}: no verdicts line"
 done
 
+# robotsc check builds its DFA at the 16th URL: 40 URLs from standard input,
+# every verdict equal to --explain's (the programs), on a complete and a
+# partial DFA, both verdicts present
+for i in $(seq 1 40); do echo "http://h/$((i % 7))/x$((i * 7))"; echo "http://h/search/$i"; done >"$T/many.txt"
+for f in "$EX/robots.txt" "$T/partial.txt"; do
+  "$R" check --agent Googlebot "$f" <"$T/many.txt" | cut -f1 >"$T/v1"
+  "$R" check --explain --agent Googlebot "$f" <"$T/many.txt" | cut -f1 >"$T/v2"
+  [ "$(wc -l <"$T/v1")" = 80 ] && cmp -s "$T/v1" "$T/v2" && grep -q '^allow$' "$T/v1" && grep -q '^disallow$' "$T/v1" &&
+    ok || bad "check of 80 URLs (${f##*/}): the DFA and the programs differ, or one verdict only"
+done
+
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -491,6 +491,29 @@ static void test_cache(void)
     CHECK(verdict(t, c, "Other", "http://h3.example/a", 200, &s) == RSC_STORE_DISALLOW, "re-read after max_age");
     CHECK(verdict(t, NULL, "Other", "http://h3.example/a", 200, &s) == RSC_STORE_DISALLOW, "uncached");
     rsc_store_end(t);
+    /* One origin checked 200 times: the entry runs the programs, then its
+     * DFA from its 16th hit (store.c, DFA_AFTER); every verdict equals the
+     * uncached one. */
+    const char *wild = "User-agent: *\nDisallow: /*.pdf$\nAllow: /*/public/*\nDisallow: /a*b\n";
+    rsc_blob bw = compile(wild);
+    rsc_store_meta mw = meta_for(wild, "u");
+    mw.expires = RSC_STORE_NEVER;
+    CHECK(rsc_store_put(st, "http://w.example", 16, &mw, bw.data, bw.size) == RSC_STORE_OK, "put w");
+    rsc_store_begin(st, &t);
+    static const char *const tails[] = {"/x.pdf", "/x.pdf?", "/q/public/x.pdf", "/ab", "/a/b", "/b", "/k"};
+    size_t agree = 0, disallowed = 0;
+    for (int i = 0; i < 200; i++) {
+        char url[96];
+        snprintf(url, sizeof url, "http://w.example%s", tails[i % 7]);
+        rsc_store_status s1, s2;
+        int vc = verdict(t, c, "Other", url, 10, &s1), vu = verdict(t, NULL, "Other", url, 10, &s2);
+        agree += s1 == RSC_STORE_OK && s2 == RSC_STORE_OK && vc == vu;
+        disallowed += vu == RSC_STORE_DISALLOW;
+    }
+    CHECK(agree == 200 && disallowed > 50, "one origin 200 times: %zu agree, %zu disallowed", agree,
+          disallowed);
+    rsc_store_end(t);
+    rsc_blob_free(&bw, NULL);
     rsc_store_cache_free(c);
     rsc_blob_free(&b, NULL);
     rsc_store_close(st);
