@@ -822,7 +822,8 @@ typedef struct cache_entry {
     rsc_program prog;
     rsc_selection sel;
     void *dfa; /* sel's DFA (runtime.h, rsc_dfa_build), or NULL */
-    uint32_t hits; /* checks answered from the entry since it was loaded */
+    uint32_t hits;    /* checks answered from the entry since it was loaded */
+    uint8_t dfa_step; /* DFA builds tried: the next at hits == dfa_hits[step] */
 } cache_entry;
 
 struct rsc_store_cache {
@@ -833,26 +834,37 @@ struct rsc_store_cache {
     void *scratch; /* RSC_DFA_BUDGET bytes for rsc_dfa_build, or NULL */
 };
 
-/* The DFA engine is built for an entry at its DFA_AFTER-th hit, not when it
- * is loaded. A build costs about 6 µs at the corpus's median file and up to
- * 24 ms for the largest (docs/DFA.md), a check on the programs tens of ns:
- * an origin checked a few times never pays for a DFA, one checked often
- * gets it after a few checks. */
-#define DFA_AFTER 16
+/* An entry's DFA is built as the entry earns it, not when it is loaded: a
+ * build's time is bounded by its budget (docs/DFA.md: about 6 µs at the
+ * corpus's median file, up to 24 ms at 1 MiB), a check on the programs
+ * takes tens of ns and one on a DFA saves some of them. So the budget grows
+ * with the hits: 64 KiB at the 16th (most DFAs fit: the p90 is 28 KB, and
+ * the work is capped at a sixteenth of 1 MiB's), 256 KiB at the 256th,
+ * RSC_DFA_BUDGET at the 4,096th, each tried only while the last build left
+ * states to the programs or none fit. */
+static const uint32_t dfa_hits[] = {16, 256, 4096};
+static const size_t dfa_size[] = {64u << 10, 256u << 10, RSC_DFA_BUDGET};
+#define DFA_STEPS (sizeof dfa_hits / sizeof dfa_hits[0])
 
-/* Builds e's DFA in the cache's scratch and keeps a copy of its size
- * (states over the budget are left to the programs: a partial DFA); with
- * no DFA at all (or no memory) e keeps the programs. */
+/* Builds e's DFA at the budget of its step in the cache's scratch and
+ * keeps a copy of its size, when it has one at all (a partial DFA leaves
+ * states to the programs); otherwise e keeps what it had. */
 static void entry_dfa(rsc_store_cache *cache, cache_entry *e)
 {
-    size_t du = 0;
-    void *d = NULL;
+    const size_t size = dfa_size[e->dfa_step++];
     if (!cache->scratch)
         cache->scratch = malloc(RSC_DFA_BUDGET);
-    if (cache->scratch && rsc_dfa_build(&e->sel, cache->scratch, RSC_DFA_BUDGET, &du) == RSC_OK &&
-        (d = realloc(e->dfa, du)) != NULL)
-        memcpy(d, cache->scratch, du), e->dfa = d;
-    if (!d || rsc_dfa_attach(&e->sel, d, du) != RSC_OK)
+    rsc_selection s = e->sel;
+    size_t du = 0;
+    void *d = NULL;
+    if (!cache->scratch || rsc_dfa_build(&s, cache->scratch, size, &du) != RSC_OK)
+        return; /* the DFA of an earlier step, if any, stays */
+    if (!rsc_dfa_partial(&s))
+        e->dfa_step = DFA_STEPS; /* every state built: no later step */
+    if ((d = realloc(e->dfa, du)) == NULL)
+        return;
+    memcpy(d, cache->scratch, du), e->dfa = d;
+    if (rsc_dfa_attach(&e->sel, d, du) != RSC_OK)
         e->sel.accel = NULL;
 }
 
@@ -924,7 +936,7 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
             e = &set[w];
     if (e && (!now || (now < e->expires && now < e->loaded_at + cache->max_age))) {
         e->stamp = ++cache->clock;
-        if (++e->hits == DFA_AFTER)
+        if (e->dfa_step < DFA_STEPS && ++e->hits == dfa_hits[e->dfa_step])
             entry_dfa(cache, e);
         *verdict = rsc_match_url(&e->sel, url, len, NULL) ? RSC_STORE_ALLOW : RSC_STORE_DISALLOW;
         return RSC_STORE_OK;
@@ -949,8 +961,8 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
         return RSC_STORE_E_BLOB;
     if (rsc_select(&e->prog, agents, n, &e->sel) != RSC_OK)
         return RSC_STORE_E_ARG;
-    e->sel.accel = NULL; /* the programs until the entry's DFA_AFTER-th hit */
-    e->hits = 0;
+    e->sel.accel = NULL; /* the programs until the entry's first DFA step */
+    e->hits = 0, e->dfa_step = 0;
     e->hash = h;
     e->key_len = klen;
     memcpy(e->key, key, klen);

@@ -492,7 +492,7 @@ static void test_cache(void)
     CHECK(verdict(t, NULL, "Other", "http://h3.example/a", 200, &s) == RSC_STORE_DISALLOW, "uncached");
     rsc_store_end(t);
     /* One origin checked 200 times: the entry runs the programs, then its
-     * DFA from its 16th hit (store.c, DFA_AFTER); every verdict equals the
+     * DFA from its 16th hit (store.c, dfa_hits); every verdict equals the
      * uncached one. */
     const char *wild = "User-agent: *\nDisallow: /*.pdf$\nAllow: /*/public/*\nDisallow: /a*b\n";
     rsc_blob bw = compile(wild);
@@ -514,6 +514,32 @@ static void test_cache(void)
           disallowed);
     rsc_store_end(t);
     rsc_blob_free(&bw, NULL);
+    /* And 5,000 times an origin whose DFA is partial at every budget (60
+     * two-star rules): the builds at the 16th, 256th and 4,096th hit each
+     * leave states to the programs; every verdict equals the uncached one. */
+    char pbody[4096];
+    size_t pl = (size_t)snprintf(pbody, sizeof pbody, "User-agent: *\n");
+    for (int i = 1; i <= 60; i++)
+        pl += (size_t)snprintf(pbody + pl, sizeof pbody - pl, "Disallow: /*%d*x%d\n", i, i * 7);
+    rsc_blob bp = compile(pbody);
+    rsc_store_meta mp = meta_for(pbody, "u");
+    mp.expires = RSC_STORE_NEVER;
+    CHECK(rsc_store_put(st, "http://p.example", 16, &mp, bp.data, bp.size) == RSC_STORE_OK, "put p");
+    rsc_store_begin(st, &t);
+    agree = disallowed = 0;
+    for (int i = 0; i < 5000; i++) {
+        char url[96];
+        snprintf(url, sizeof url, "http://p.example/%d/x%d%s", i % 61, (i % 61) * 7 + (i % 3 == 0),
+                 i % 2 ? "/y" : "");
+        rsc_store_status s1, s2;
+        int vc = verdict(t, c, "Other", url, 10, &s1), vu = verdict(t, NULL, "Other", url, 10, &s2);
+        agree += s1 == RSC_STORE_OK && s2 == RSC_STORE_OK && vc == vu;
+        disallowed += vu == RSC_STORE_DISALLOW;
+    }
+    CHECK(agree == 5000 && disallowed > 1000 && disallowed < 4000,
+          "a partial DFA's origin 5,000 times: %zu agree, %zu disallowed", agree, disallowed);
+    rsc_store_end(t);
+    rsc_blob_free(&bp, NULL);
     rsc_store_cache_free(c);
     rsc_blob_free(&b, NULL);
     rsc_store_close(st);
