@@ -368,7 +368,7 @@ int rsc_cmd_bench(int argc, char **argv)
            "dfa_ratio=%.3f dfa_partial=%d\n",
            compile_ns / 1e3, blob.size, src_len, verify_ns, match_ns, floor_ns, ratio, accel_bytes,
            accel_build_ns, accel_ns, accel_ratio, dst == RSC_OK, dinfo.bytes, dinfo.states,
-           dinfo.classes, dfa_build_ns, dfa_ns, dfa_ratio, dst == RSC_OK && dpartial);
+           dinfo.classes, dfa_build_ns, dfa_ns, dfa_ratio, dpartial);
     if (fflush(stdout) != 0)
         status = rsc_cli_fail("bench", "cannot write output");
 done:

@@ -109,7 +109,7 @@ static void run_case(fcase *fc)
              rsc_strerror(ds));
     rsc_engine_info di;
     rsc_selection_engine(&dsel, &di);
-    const int dpartial = ds == RSC_OK && rsc_dfa_partial(&dsel);
+    const int dpartial = rsc_dfa_partial(&dsel); /* 0 without a DFA */
     double worst = 0, aworst = 0, dworst = 0;
     size_t npaths = 0, bytes = 0, steps_all = 0, asteps_all = 0, dsteps_all = 0;
     tu_buf path = {0};
@@ -186,8 +186,8 @@ static void run_case(fcase *fc)
            "dense rows %.2f (worst %.2f); DFA %s %.2f (worst %.2f)\n",
            fc->name, fc->body.n, progs, npaths, (double)steps_all / (double)(bytes + npaths), worst,
            (double)asteps_all / (double)(bytes + npaths), aworst,
-           ds != RSC_OK ? "over budget" : dpartial ? "partial" : "built", (double)dsteps_all / (double)(bytes + npaths),
-           dworst);
+           ds != RSC_OK ? "over budget" : dpartial ? "partial" : "built",
+           (double)dsteps_all / (double)(bytes + npaths), dworst);
     if (ds == RSC_OK)
         printf("%-26s DFA %u states, %u classes, %zu bytes\n", "", di.states, di.classes, di.bytes);
     free(dbuf);

@@ -122,9 +122,7 @@ static void *aligned(size_t n)
 static int builds(const rsc_selection *sel0, void *buf, size_t size, int complete)
 {
     rsc_selection s = *sel0;
-    rsc_engine_info info;
-    return rsc_dfa_build(&s, buf, size, NULL) == RSC_OK &&
-           (!complete || (rsc_selection_engine(&s, &info) == RSC_ENGINE_DFA && !rsc_dfa_partial(&s)));
+    return rsc_dfa_build(&s, buf, size, NULL) == RSC_OK && (!complete || !rsc_dfa_partial(&s));
 }
 
 /* The least size (a multiple of 8) whose build succeeds (complete: with
