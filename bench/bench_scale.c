@@ -9,7 +9,9 @@
  *       FNV-1a floor on the same bytes.
  *   bench_scale length [--seed S] [--rounds N] [--min-ms M] [--rules R] [--lengths 10,100,...]
  *       per path length: ns per path and per byte (rsc_match_path) against
- *       the file of R rules (default 1,000), and the floor per byte. */
+ *       the file of R rules (default 1,000), and the floor per byte.
+ * Both also time the selection's DFA, built at --budget B bytes (default
+ * RSC_DFA_BUDGET). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +78,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2 || (strcmp(argv[1], "rules") != 0 && strcmp(argv[1], "length") != 0)) {
         fprintf(stderr, "usage: bench_scale rules|length [--seed S] [--rounds N] [--min-ms M] "
-                        "[--counts LIST] [--rules R] [--lengths LIST]\n");
+                        "[--counts LIST] [--rules R] [--lengths LIST] [--budget B]\n");
         return 2;
     }
     int by_rules = strcmp(argv[1], "rules") == 0;
@@ -86,6 +88,7 @@ int main(int argc, char **argv)
     unsigned long counts[32] = {10, 100, 1000, 10000, 50000}, lengths[32] = {10, 30, 100, 300, 1000, 3000, 10000};
     size_t n_counts = 5, n_lengths = 7;
     unsigned long rules = 1000;
+    size_t budget = RSC_DFA_BUDGET;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--seed") == 0)
             seed = strtoull(argv[i + 1], NULL, 10);
@@ -99,6 +102,8 @@ int main(int argc, char **argv)
             n_lengths = parse_list(argv[i + 1], lengths, 32);
         else if (strcmp(argv[i], "--rules") == 0)
             rules = strtoul(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--budget") == 0)
+            budget = strtoull(argv[i + 1], NULL, 10);
         else {
             fprintf(stderr, "bench_scale: unknown option %s\n", argv[i]);
             return 2;
@@ -137,13 +142,13 @@ int main(int argc, char **argv)
                 return 2;
             bu_time_match(&asel, urls, (size_t)nu, 0, rounds, min_ns, &am);
             free(abuf);
-            /* the same with the selection's DFA (rsc_dfa_build at RSC_DFA_BUDGET;
+            /* the same with the selection's DFA (rsc_dfa_build at --budget;
              * dfa 0: over it, the programs; 2: partial, states left unbuilt) */
             rsc_selection dsel = c.sel;
             bu_match_result dm;
-            void *dbuf = malloc(RSC_DFA_BUDGET);
+            void *dbuf = malloc(budget);
             uint64_t t0 = bu_now_ns();
-            int dok = dbuf && rsc_dfa_build(&dsel, dbuf, RSC_DFA_BUDGET, NULL) == RSC_OK;
+            int dok = dbuf && rsc_dfa_build(&dsel, dbuf, budget, NULL) == RSC_OK;
             double dbuild = (double)(bu_now_ns() - t0) / 1e3;
             rsc_engine_info di;
             rsc_selection_engine(&dsel, &di);
@@ -174,8 +179,8 @@ int main(int argc, char **argv)
     /* the same selection with its DFA (dfa 0: over the budget, the programs;
      * 2: partial, states left unbuilt) */
     rsc_selection dsel = c.sel;
-    void *dbuf = malloc(RSC_DFA_BUDGET);
-    int dok = dbuf && rsc_dfa_build(&dsel, dbuf, RSC_DFA_BUDGET, NULL) == RSC_OK;
+    void *dbuf = malloc(budget);
+    int dok = dbuf && rsc_dfa_build(&dsel, dbuf, budget, NULL) == RSC_OK;
     if (dok && rsc_dfa_partial(&dsel))
         dok = 2;
     printf("length\tpaths\tmatch_ns\tmatch_ns_per_byte\tfloor_ns\tfloor_ns_per_byte\tdisallowed\t"

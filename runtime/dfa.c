@@ -24,7 +24,8 @@
  * states found first (breadth first) are kept and the moves into the rest
  * go to a third final, "unbuilt", on which the programs decide the path
  * from its start (a partial DFA). A rule set with no room for a state at
- * all is refused (RSC_E_LIMIT) and keeps the programs' engine. */
+ * all is refused (RSC_E_LIMIT) and keeps the programs' engine, as is one
+ * that would be partial without a '*' inside any rule (note at the cut). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -785,11 +786,15 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
         return RSC_E_LIMIT;
     /* positions, rule by rule in rank order; the texts' bytes */
     uint32_t pos = 0, ri = 0;
+    int inner_star = 0; /* some rule has a '*' with bytes after it */
     for (uint32_t r = 0; r < nr; r++) {
         if (!(bits[r >> 6] >> (r & 63) & 1))
             continue;
         int anch;
         uint32_t len = rule_text(prog, r, text, &anch);
+        const uint8_t *star = memchr(text, '*', len);
+        for (uint32_t j = star ? (uint32_t)(star - text) : len; j < len; j++)
+            inner_star |= text[j] != '*';
         /* Priority 0 never decides (spec E.5): such a rule allows. */
         const uint16_t allow =
             (rsc_tab(prog, P_RULES, r, 0) & 1) || rsc_tab(prog, P_RULES, r, 2) == 0 ? P_ALLOW : 0;
@@ -865,6 +870,13 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
             b.rows_end = RSC_DFA_HEAD + (size_t)b.n * ncls * 2;
             break;
         }
+    /* Without a '*' inside a rule the programs are a trie walk that stops
+     * where the rules part from the path, a node a path byte: a partial
+     * DFA saves little on the paths it decides and walks twice on the
+     * rest (www.icicibank.com, 362 literal rules, 1,899 of 9,272 states
+     * built: 55 ns a URL against the programs' 48). */
+    if (b.partial && !inner_star)
+        return RSC_E_LIMIT;
     b.top = size; /* the states' records are done with */
     if ((size_t)b.n * ncls * 2 > MINIMISE_FROM) {
         b.work = 0, b.work_cap = (uint64_t)size * MINIMISE_WORK; /* an allowance of its own */

@@ -231,8 +231,10 @@ RSC_API rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size);
  * (rsc_dfa_partial): a path that reaches a state left unbuilt is
  * matched by the programs' engine from its start, so the verdicts are the
  * same and a hostile file keeps the bounds of docs/LIMITS.md (plus one
- * step a path byte). RSC_E_LIMIT when not even the first state fits (or
- * for a selection of more than RSC_MAX_SELECT programs): sel keeps the
+ * step a path byte). RSC_E_LIMIT when not even the first state fits, when
+ * the DFA would be partial and no rule has a '*' with bytes after it (the
+ * programs then walk a trie, and a partial DFA measured slower), or for a
+ * selection of more than RSC_MAX_SELECT programs: sel keeps the
  * programs' engine (rsc_select()'s); RSC_E_ARG for a NULL or failed
  * selection, or a NULL or misaligned buf. It replaces
  * rsc_accel_build()'s rows on sel. RSC_DFA_BUDGET is the size robotsc's

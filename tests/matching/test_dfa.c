@@ -555,6 +555,68 @@ int main(void)
         printf("partial builds: %zu\n", partial_builds);
         TU_COUNT(partial_builds >= 20, "only %zu partial builds", partial_builds);
     }
+    /* A set without a '*' inside a rule is refused rather than built
+     * partial (the programs walk it as a trie): 150 random literal rules,
+     * with a trailing '*' and a '$' that do not count, at 3/4 of the least
+     * size that builds every state. The same set with one "/ *q" rule more
+     * builds partial at that size. */
+    {
+        unsigned long long x = 20261129;
+        char body[16384];
+        size_t bl = (size_t)snprintf(body, sizeof body,
+                                     "User-agent: *\nDisallow: /lite/*\nAllow: /lite/x$\n");
+        for (int k = 0; k < 150; k++) {
+            bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s: /",
+                                   lcg(&x) >> 40 & 1 ? "Allow" : "Disallow");
+            for (int j = 0, len = 20 + (int)(lcg(&x) >> 33) % 30; j < len; j++)
+                body[bl++] = "abcdefghijklmnopqrstuvwxyz0123456789/.-_"[(lcg(&x) >> 35) % 40];
+            body[bl++] = '\n';
+        }
+        body[bl] = 0;
+        for (int wild = 0; wild < 2; wild++) {
+            if (wild)
+                snprintf(body + bl, sizeof body - bl, "Disallow: /*q\n");
+            const rset r = {wild ? "literal + /*q" : "150 literal", 0, body};
+            rsc_blob blob;
+            rsc_program prog;
+            rsc_selection sel;
+            if (!load(&r, &blob, &prog, &sel))
+                continue;
+            static size_t size; /* the literal set's, for both */
+            if (!wild) {
+                size_t whole = least(&sel, 1);
+                TU_COUNT(whole > 8192 && least(&sel, 0) == whole,
+                         "%s: builds whole from %zu, at all from %zu", r.name, whole,
+                         least(&sel, 0));
+                size = whole / 4 * 3 & ~(size_t)7;
+                printf("%s: every state from %zu bytes, built at %zu\n", r.name, whole, size);
+            }
+            void *hb = aligned(size);
+            rsc_selection d = sel;
+            size_t used = 1;
+            rsc_status st = rsc_dfa_build(&d, hb, size, &used);
+            if (!wild)
+                TU_COUNT(st == RSC_E_LIMIT && used == 0 &&
+                             rsc_selection_engine(&d, NULL) == RSC_ENGINE_PROGRAMS,
+                         "%s at %zu: status %s", r.name, size, rsc_strerror(st));
+            else
+                TU_COUNT(st == RSC_OK && rsc_dfa_partial(&d),
+                         "%s at %zu: status %s, partial %d", r.name, size, rsc_strerror(st),
+                         rsc_dfa_partial(&d));
+            partial_builds += st == RSC_OK && rsc_dfa_partial(&d);
+            same(&r, &d, wild ? "partial DFA" : "refused");
+            char path[64];
+            for (int k = 0; k < 2000; k++) {
+                size_t len = random_path(&x, path, "abcdefghij/.-q");
+                rsc_match m;
+                int pv = rsc_match_path(&sel, path, len, &m);
+                TU_COUNT(rsc_match_path(&d, path, len, NULL) == pv, "%s: path %.*s: programs %d",
+                         r.name, (int)len, path, pv);
+            }
+            free(hb);
+            rsc_blob_free(&blob, NULL);
+        }
+    }
     /* Dominance (runtime/dfa.c, note [dominance]): twelve rules that share
      * the tail "*.pdf" after heads a path may hold in any order. A state
      * that remembered which heads it has seen would need 2^12 of them;
