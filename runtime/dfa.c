@@ -874,7 +874,7 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
      * where the rules part from the path, a node a path byte: a partial
      * DFA saves little on the paths it decides and walks twice on the
      * rest (www.icicibank.com, 362 literal rules, 1,899 of 9,272 states
-     * built: 55 ns a URL against the programs' 48). */
+     * built: 55.7 ns a URL against the programs' 49.2). */
     if (b.partial && !inner_star)
         return RSC_E_LIMIT;
     b.top = size; /* the states' records are done with */
