@@ -538,13 +538,15 @@ def dfa_section(res, w, hl):
                     f"today's engine itself (columns apart by " +
                     ", ".join(f"{100 * (float(r['dfa_match_ns']) / float(r['match_ns']) - 1):+.0f}%" for r in same) +
                     " in one run)", verdict(not bad)])
+    def scale_table(rows):
+        return table(["rules", "DFA", "states", "bytes", "build µs", "DFA ns/URL", "programs ns/URL", "DFA ratio"],
+                     [[r["rules"], dfa_label(r["dfa"]), r["dfa_states"], r["dfa_bytes"],
+                       r["dfa_build_us"], r["dfa_match_ns"], r["match_ns"], r["dfa_ratio"]] for r in rows])
     sr = [r for r in read_tsv(os.path.join(res, "scale_rules.tsv")) if num(r.get("dfa_match_ns")) is not None]
     if sr:
         w("Synthetic rule counts (section 3's files):")
         w("")
-        w(table(["rules", "DFA", "states", "bytes", "build µs", "DFA ns/URL", "programs ns/URL", "DFA ratio"],
-                [[r["rules"], dfa_label(r["dfa"]), r["dfa_states"], r["dfa_bytes"],
-                  r["dfa_build_us"], r["dfa_match_ns"], r["match_ns"], r["dfa_ratio"]] for r in sr]))
+        w(scale_table(sr))
         w("")
         fits = [r for r in sr if r["dfa"] == "1"]
         if len(fits) >= 2:
@@ -564,9 +566,7 @@ def dfa_section(res, w, hl):
     if sf and len([r for r in sr if r["dfa"] == "1"]) < 2:
         w("The same files with their DFA built at 16 MiB (bench/run.sh, `FIT_BUDGET`):")
         w("")
-        w(table(["rules", "DFA", "states", "bytes", "build µs", "DFA ns/URL", "programs ns/URL", "DFA ratio"],
-                [[r["rules"], dfa_label(r["dfa"]), r["dfa_states"], r["dfa_bytes"],
-                  r["dfa_build_us"], r["dfa_match_ns"], r["match_ns"], r["dfa_ratio"]] for r in sf]))
+        w(scale_table(sf))
         w("")
         ff = [r for r in sf if r["dfa"] == "1"]
         rest = [r["rules"] for r in sf if r["dfa"] != "1"]

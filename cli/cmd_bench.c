@@ -11,7 +11,7 @@
  * Matching is timed three ways: as loaded (the programs), with the
  * selection's dense rows (rsc_accel_build, all of them), and with its DFA
  * (rsc_dfa_build at RSC_DFA_BUDGET: the engine robotsc's tools use; a set
- * over the budget keeps the programs, and dfa=0 says so; dfa_partial=1: some
+ * refused keeps the programs, and dfa=0 says so; dfa_partial=1: some
  * states were left unbuilt, and a URL that reaches one runs the programs),
  * whose builds are timed on their own.
  * Every result goes into a volatile bu_sink: no loop can be optimised away. */
@@ -58,8 +58,9 @@ static int parse_args(int argc, char **argv, bench_args *a)
                  "The floor is FNV-1a 64 over the same URL bytes in the same loop. The agent\n"
                  "defaults to Googlebot; --agent may be repeated. Matching is timed as loaded\n"
                  "(the programs), with the selection's dense rows (rsc_accel_build) and with\n"
-                 "its DFA (rsc_dfa_build; dfa=0: over the budget, the programs; dfa_partial=1:\n"
-                 "states past the budget left unbuilt, a URL reaching one runs the programs).\n"
+                 "its DFA (rsc_dfa_build; dfa=0: refused, the programs: over the budget, or a\n"
+                 "literal rule set that would be partial; dfa_partial=1: states past the budget\n"
+                 "left unbuilt, a URL reaching one runs the programs).\n"
                  "The last line is:\n"
                  "compile_us=.. blob_bytes=.. source_bytes=.. verify_ns=.. match_ns=.. floor_ns=.. ratio=..\n"
                  "accel_bytes=.. accel_build_ns=.. accel_match_ns=.. accel_ratio=.. dfa=.. dfa_bytes=..\n"

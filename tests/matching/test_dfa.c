@@ -184,6 +184,20 @@ static size_t random_path(unsigned long long *x, char *path, const char *alpha)
     return len;
 }
 
+/* n random paths over alpha: d's verdict (its DFA) equals sel's programs'. */
+static void random_paths(const char *name, const rsc_selection *sel, const rsc_selection *d,
+                         unsigned long long *x, int n, const char *alpha)
+{
+    char path[64];
+    for (int k = 0; k < n; k++) {
+        size_t len = random_path(x, path, alpha);
+        rsc_match m;
+        int pv = rsc_match_path(sel, path, len, &m);
+        TU_COUNT(rsc_match_path(d, path, len, NULL) == pv, "%s: path %.*s: programs %d", name,
+                 (int)len, path, pv);
+    }
+}
+
 static void budget_edges(const rset *r, const rsc_selection *sel0)
 {
     size_t s = least(sel0, 1);
@@ -466,14 +480,7 @@ int main(void)
             rsc_selection_engine(&d, &info);
             big += info.bytes > 32768;
             printf("random set %d: %u states, %u classes, %zu bytes\n", set, info.states, info.classes, info.bytes);
-            char path[64];
-            for (int k = 0; k < 3000; k++) {
-                size_t len = random_path(&x, path, "abcdx/.e");
-                rsc_match m;
-                int pv = rsc_match_path(&sel, path, len, &m);
-                TU_COUNT(rsc_match_path(&d, path, len, NULL) == pv, "random set %d: %.*s: programs %d",
-                         set, (int)len, path, pv);
-            }
+            random_paths("random set", &sel, &d, &x, 3000, "abcdx/.e");
             rsc_blob_free(&blob, NULL);
         }
         printf("random sets: %zu with rows over 32 KiB (minimised)\n", big);
@@ -605,14 +612,7 @@ int main(void)
                          rsc_dfa_partial(&d));
             partial_builds += st == RSC_OK && rsc_dfa_partial(&d);
             same(&r, &d, wild ? "partial DFA" : "refused");
-            char path[64];
-            for (int k = 0; k < 2000; k++) {
-                size_t len = random_path(&x, path, "abcdefghij/.-q");
-                rsc_match m;
-                int pv = rsc_match_path(&sel, path, len, &m);
-                TU_COUNT(rsc_match_path(&d, path, len, NULL) == pv, "%s: path %.*s: programs %d",
-                         r.name, (int)len, path, pv);
-            }
+            random_paths(r.name, &sel, &d, &x, 2000, "abcdefghij/.-q");
             free(hb);
             rsc_blob_free(&blob, NULL);
         }
