@@ -543,12 +543,12 @@ def dfa_section(res, w, hl):
                      [[r["rules"], dfa_label(r["dfa"]), r["dfa_states"], r["dfa_bytes"],
                        r["dfa_build_us"], r["dfa_match_ns"], r["match_ns"], r["dfa_ratio"]] for r in rows])
     sr = [r for r in read_tsv(os.path.join(res, "scale_rules.tsv")) if num(r.get("dfa_match_ns")) is not None]
+    fits = [r for r in sr if r["dfa"] == "1"]
     if sr:
         w("Synthetic rule counts (section 3's files):")
         w("")
         w(scale_table(sr))
         w("")
-        fits = [r for r in sr if r["dfa"] == "1"]
         if len(fits) >= 2:
             g = float(fits[-1]["dfa_ratio"]) / float(fits[0]["dfa_ratio"])
             tgt.append([f"growth {fits[0]['rules']} -> {fits[-1]['rules']} rules <= 2x where the set fits",
@@ -563,7 +563,7 @@ def dfa_section(res, w, hl):
     # the same files at a larger budget (bench/run.sh FIT_BUDGET): the growth
     # target's own measure, over the counts whose DFA fits whole there
     sf = [r for r in read_tsv(os.path.join(res, "scale_rules_fit.tsv")) if num(r.get("dfa_match_ns")) is not None]
-    if sf and len([r for r in sr if r["dfa"] == "1"]) < 2:
+    if sf and len(fits) < 2:
         w("The same files with their DFA built at 16 MiB (bench/run.sh, `FIT_BUDGET`):")
         w("")
         w(scale_table(sf))

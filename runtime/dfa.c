@@ -786,15 +786,12 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
         return RSC_E_LIMIT;
     /* positions, rule by rule in rank order; the texts' bytes */
     uint32_t pos = 0, ri = 0;
-    int inner_star = 0; /* some rule has a '*' with bytes after it */
+    int inner_star = 0; /* some rule has a '*' (rule_text left none last) */
     for (uint32_t r = 0; r < nr; r++) {
         if (!(bits[r >> 6] >> (r & 63) & 1))
             continue;
         int anch;
         uint32_t len = rule_text(prog, r, text, &anch);
-        const uint8_t *star = memchr(text, '*', len);
-        for (uint32_t j = star ? (uint32_t)(star - text) : len; j < len; j++)
-            inner_star |= text[j] != '*';
         /* Priority 0 never decides (spec E.5): such a rule allows. */
         const uint16_t allow =
             (rsc_tab(prog, P_RULES, r, 0) & 1) || rsc_tab(prog, P_RULES, r, 2) == 0 ? P_ALLOW : 0;
@@ -807,7 +804,7 @@ rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *use
         }
         for (uint32_t j = 0; j < len; j++)
             if (text[j] == '*')
-                b.pcode[pos + j] = P_STAR | allow;
+                b.pcode[pos + j] = P_STAR | allow, inner_star = 1;
         b.pcode[pos + len] = (anch ? P_DONE : P_MATCH) | allow;
         pos += len + 1, ri++;
     }

@@ -580,6 +580,7 @@ int main(void)
             body[bl++] = '\n';
         }
         body[bl] = 0;
+        size_t size = 0; /* the literal set's, for both */
         for (int wild = 0; wild < 2; wild++) {
             if (wild)
                 snprintf(body + bl, sizeof body - bl, "Disallow: /*q\n");
@@ -589,7 +590,6 @@ int main(void)
             rsc_selection sel;
             if (!load(&r, &blob, &prog, &sel))
                 continue;
-            static size_t size; /* the literal set's, for both */
             if (!wild) {
                 size_t whole = least(&sel, 1);
                 TU_COUNT(whole > 8192 && least(&sel, 0) == whole,
