@@ -519,9 +519,19 @@ def dfa_section(res, w, hl):
           f"{statistics.median(prr):.3f} (max {max(prr):.2f}), {len(slr)} more than 5% slower"
           + (": " + ", ".join(sorted(slr)[:15]) if slr else "") + ".")
         w("")
+        rc2 = {r["name"]: r for r in read_tsv(os.path.join(res, "f2_recheck.tsv")) if num(r.get("median"))}
+        if rc2:
+            w("Each list more than 5% slower than format 2 by that measure was timed again four times, the two "
+              "binaries back to back each time (`f2_recheck.tsv`): " +
+              "; ".join(f"{k}: DFA engine / format 2, each to its floor, {r['runs'].replace(',', ', ')} "
+                        f"(median {float(r['median']):.2f})" for k, r in sorted(rc2.items())) + ".")
+            w("")
+        # still slower: a list whose recheck median is above 1.05 (or that was not rechecked)
+        still = [k for k in slr if k not in rc2 or float(rc2[k]["median"]) > 1.05]
         tgt.append(["no list slower than format 2 by more than 5% (back to back)",
-                    f"{len(slr)} slower by the ratio to each process's floor ({len(sl)} in raw nanoseconds "
-                    f"across the two processes)", verdict(not slr)])
+                    f"{len(slr)} slower by the ratio to each process's floor in one run ({len(sl)} in raw "
+                    f"nanoseconds across the two processes); {len(still)} still slower"
+                    + (" after four back-to-back reruns" if rc2 else " (not rerun)"), verdict(not still)])
     hs = [r for r in f23 if r.get("kind") == "hostile" and r.get("format") == "3" and num(r.get("dfa_match_ns"))]
     if hs:
         w("Hostile cases (section 6), this build: " + "; ".join(
