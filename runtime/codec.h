@@ -110,7 +110,9 @@ static inline int rsc_unreserved(unsigned c)
  * (FORMAT.md, Matching): writes 1 to 3 bytes to out and returns how many;
  * *used receives the input bytes taken (1 or 3). A '%' with two hex digits
  * is decoded when unreserved, else upper-cased; a byte >= 0x80 becomes %XX;
- * anything else is itself. */
+ * a '%' without two hex digits becomes %25, the octet it stands for (RFC
+ * 9309 2.2.2 compares octets: read as itself, a pattern's lone '%' would
+ * match the '%' of a path's %24 or %2A); anything else is itself. */
 static inline unsigned rsc_pct_normal(const uint8_t *p, size_t avail, uint8_t out[3], size_t *used)
 {
     static const char hex[] = "0123456789ABCDEF";
@@ -129,6 +131,10 @@ static inline unsigned rsc_pct_normal(const uint8_t *p, size_t avail, uint8_t ou
             return 1;
         }
         out[0] = '%', out[1] = (uint8_t)hex[v >> 4], out[2] = (uint8_t)hex[v & 15];
+        return 3;
+    }
+    if (b == '%') {
+        out[0] = '%', out[1] = '2', out[2] = '5';
         return 3;
     }
     out[0] = (uint8_t)b;

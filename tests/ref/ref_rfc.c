@@ -182,7 +182,9 @@ static size_t tokens(const unsigned char *s, size_t n, int pattern, int *out, in
             } else {
                 out[o++] = '%', out[o++] = hx[v >> 4], out[o++] = hx[v & 15];
             }
-        } else if (c >= 0x80 || c == '*' || c == '$') {
+        } else if (c >= 0x80 || c == '*' || c == '$' || c == '%') {
+            /* a '%' without two hex digits is the octet 0x25 (2.2.2
+             * compares octets), so it never matches the '%' of an escape */
             out[o++] = '%', out[o++] = hx[c >> 4], out[o++] = hx[c & 15];
         } else {
             out[o++] = (int)c;
