@@ -72,6 +72,9 @@ const char *rsc_store_strerror(int s)
     case RSC_STORE_E_IO: return "store I/O error";
     case RSC_STORE_E_NOMEM: return "out of memory";
     case RSC_STORE_E_TOOBIG: return "value too large";
+    case RSC_STORE_E_NOTBLOB:
+        return "not a blob (robots.txt text or other bytes): compile it first "
+               "(robotsc compile FILE -o FILE.rbc, or rsc_compile())";
     }
     return "unknown store status";
 }
@@ -530,10 +533,18 @@ rsc_store_status rsc_store_put_many(rsc_store *st, const rsc_store_item *items, 
             it->blob_len > UINT32_MAX)
             return RSC_STORE_E_TOOBIG;
         /* Only a blob is stored (rsc_classify()'s rule, the same as the CLI's
-         * and Python's): text, binary or a damaged blob is refused before
-         * verification, and a blob that fails verification is refused too. */
+         * and Python's): text or binary (RSC_STORE_E_NOTBLOB) and a damaged
+         * blob are refused before verification, and a blob that fails
+         * verification is refused too. */
         rsc_program p;
-        if (it->blob_len && rsc_classify(it->blob, it->blob_len) != RSC_INPUT_BLOB)
+        int kind = it->blob_len ? (int)rsc_classify(it->blob, it->blob_len) : RSC_INPUT_BLOB;
+        if (kind == RSC_INPUT_TEXT || kind == RSC_INPUT_BINARY) {
+            /* Most often a robots.txt given where its blob belongs: say
+             * what the bytes are, not "damaged blob" */
+            snprintf(st->err, sizeof st->err, "%s, not a blob", rsc_input_kind_what(kind));
+            return RSC_STORE_E_NOTBLOB;
+        }
+        if (kind != RSC_INPUT_BLOB)
             return RSC_STORE_E_BLOB;
         if (!it->verified && rsc_load(&p, it->blob, it->blob_len, NULL) != RSC_OK)
             return RSC_STORE_E_BLOB;
@@ -831,6 +842,13 @@ struct rsc_store_cache {
     uint64_t clock;
     int64_t max_age;
     cache_entry *e;
+    /* The agents the entries' selections are for, as the last call gave
+     * them: n_agents names, lengths in agent_len, bytes back to back in
+     * agent_buf (cap bytes). A call with other agents empties the cache
+     * first, so no crawler is answered with another's selection. */
+    size_t n_agents, agent_cap;
+    size_t *agent_len;
+    char *agent_buf;
     void *scratch; /* RSC_DFA_BUDGET bytes for rsc_dfa_build, or NULL */
 };
 
@@ -885,6 +903,9 @@ rsc_store_cache *rsc_store_cache_new(size_t slots, int64_t max_age)
     c->clock = 0;
     c->max_age = max_age > 0 ? max_age : 300;
     c->scratch = NULL;
+    c->n_agents = c->agent_cap = 0;
+    c->agent_len = NULL;
+    c->agent_buf = NULL;
     return c;
 }
 
@@ -896,7 +917,63 @@ void rsc_store_cache_free(rsc_store_cache *c)
         free(c->e[i].blob), free(c->e[i].dfa);
     free(c->e);
     free(c->scratch);
+    free(c->agent_len);
+    free(c->agent_buf);
     free(c);
+}
+
+/* 1 when agents[0..n) are, byte for byte and in order, the agents the
+ * cache was filled for. Exact bytes, not rsc_select()'s case-insensitive
+ * comparison: a spelling that differs only in case empties the cache,
+ * which costs reloads but never a wrong selection. */
+static int cache_agents_same(const rsc_store_cache *c, const rsc_bytes *agents, size_t n)
+{
+    if (n != c->n_agents)
+        return 0;
+    const char *p = c->agent_buf;
+    for (size_t i = 0; i < n; i++) {
+        if (agents[i].len != c->agent_len[i] || (agents[i].len && memcmp(agents[i].ptr, p, agents[i].len) != 0))
+            return 0;
+        p += agents[i].len;
+    }
+    return 1;
+}
+
+/* Adopts agents[0..n) as the cache's agents and drops every entry (their
+ * selections are for the agents before). RSC_STORE_E_NOMEM leaves the
+ * cache empty and without agents. */
+static rsc_store_status cache_agents_set(rsc_store_cache *c, const rsc_bytes *agents, size_t n)
+{
+    for (size_t i = 0; i <= c->mask; i++)
+        c->e[i].used = 0;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (agents[i].len && !agents[i].ptr)
+            return RSC_STORE_E_ARG;
+        if (agents[i].len > SIZE_MAX - total)
+            return RSC_STORE_E_NOMEM;
+        total += agents[i].len;
+    }
+    c->n_agents = 0;
+    if (n > c->agent_cap || !c->agent_len) {
+        size_t *l = n <= SIZE_MAX / sizeof *l ? realloc(c->agent_len, n * sizeof *l) : NULL;
+        if (!l)
+            return RSC_STORE_E_NOMEM;
+        c->agent_len = l;
+        c->agent_cap = n;
+    }
+    char *b = realloc(c->agent_buf, total ? total : 1);
+    if (!b)
+        return RSC_STORE_E_NOMEM;
+    c->agent_buf = b;
+    for (size_t i = 0; i < n; i++) {
+        if (agents[i].len)
+            memcpy(b, agents[i].ptr, agents[i].len);
+        b += agents[i].len;
+        c->agent_len[i] = agents[i].len;
+    }
+    c->n_agents = n;
+    return RSC_STORE_OK;
 }
 
 static rsc_store_status check_uncached(rsc_store_txn *t, const rsc_bytes *agents, size_t n, const char *key,
@@ -927,6 +1004,11 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
         return RSC_STORE_E_KEY;
     if (!cache)
         return check_uncached(t, agents, n, key, klen, url, len, now, verdict);
+    if (!cache_agents_same(cache, agents, n)) {
+        rsc_store_status as = cache_agents_set(cache, agents, n);
+        if (as != RSC_STORE_OK)
+            return as;
+    }
     /* Two ways per set: the entry of either slot, else the older one is
      * replaced. */
     uint64_t h = rsc_store_hash(key, klen);

@@ -50,7 +50,9 @@ typedef enum rsc_store_status {
     RSC_STORE_E_FULL = 7,    /* the map cannot grow (limit or disk full)    */
     RSC_STORE_E_IO = 8,      /* LMDB or file system error                   */
     RSC_STORE_E_NOMEM = 9,
-    RSC_STORE_E_TOOBIG = 10  /* a metadata string or the blob is too long   */
+    RSC_STORE_E_TOOBIG = 10, /* a metadata string or the blob is too long   */
+    RSC_STORE_E_NOTBLOB = 11 /* put: the bytes are no blob (robots.txt text,
+                                binary): compile them first, rsc_compile() */
 } rsc_store_status;
 
 /* Static string, never NULL. */
@@ -133,8 +135,10 @@ typedef struct rsc_store_item {
  * validated first (RSC_STORE_E_KEY, *bad = index). When the map is full it
  * grows (doubling, up to max_map) and the transaction is retried. Blobs are
  * checked with rsc_load() before they are stored (RSC_STORE_E_BLOB) unless
- * the item says it was; bytes that rsc_classify() does not call a blob
- * (text, binary, a damaged magic) are refused even then. Growing the map needs no read transaction of this
+ * the item says it was; bytes that rsc_classify() does not call a blob are
+ * refused even then: robots.txt text or binary bytes with
+ * RSC_STORE_E_NOTBLOB (rsc_store_last_error() says which; compile text
+ * with rsc_compile() first), a damaged magic with RSC_STORE_E_BLOB. Growing the map needs no read transaction of this
  * process to be open (LMDB's rule): a process that writes should not keep
  * read transactions open across writes.
  * bad is nullable. */
@@ -216,7 +220,8 @@ RSC_API rsc_store_status rsc_store_stat(rsc_store *st, rsc_store_stats *s);
  * cache, a copy of its size kept per entry).
  * An entry is used
  * until its record expires or `max_age` seconds after it was loaded
- * (0: 300), whichever is first; then the store is read again. */
+ * (0: 300), whichever is first; then the store is read again. The
+ * selections are those of the agents of the latest rsc_store_check(). */
 typedef struct rsc_store_cache rsc_store_cache;
 RSC_API rsc_store_cache *rsc_store_cache_new(size_t slots, int64_t max_age);
 RSC_API void rsc_store_cache_free(rsc_store_cache *c); /* accepts NULL */
@@ -226,8 +231,11 @@ RSC_API void rsc_store_cache_free(rsc_store_cache *c); /* accepts NULL */
  * RSC_STORE_ALLOW or RSC_STORE_DISALLOW when RSC_STORE_OK is returned.
  * RSC_STORE_NOTFOUND: no record, or the record expired (expires <= now;
  * now 0: expiry not checked). RSC_STORE_E_KEY: the URL has no robots.txt.
- * cache is nullable; with a cache, the agents must be the same at every
- * call (the selection is cached). */
+ * cache is nullable. A cache holds the selections of one set of agents
+ * (the names, in order, byte for byte): a call with other agents than the
+ * last call's empties it and fills it for them, so every call is answered
+ * for its own agents. A worker that checks for one crawler keeps its
+ * entries; one that alternates crawlers should keep a cache per crawler. */
 RSC_API rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache,
                                  const rsc_bytes *agents, size_t n,
                                  const char *url, size_t len, int64_t now,

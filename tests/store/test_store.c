@@ -101,7 +101,16 @@ static void test_roundtrip(void)
     }
     CHECK(rsc_store_key_valid("http://[::1]:8080", 17), "ipv6 key");
     /* Not a blob: refused before anything is written. */
-    CHECK(rsc_store_put(st, "https://x.org", 13, &m, "User-agent: *\n", 14) == RSC_STORE_E_BLOB, "raw text");
+    /* robots.txt text is not a blob: its own status, whose text says how
+     * to compile it (not "damaged blob") */
+    CHECK(rsc_store_put(st, "https://x.org", 13, &m, "User-agent: *\n", 14) == RSC_STORE_E_NOTBLOB, "raw text");
+    CHECK(strstr(rsc_store_strerror(RSC_STORE_E_NOTBLOB), "not a blob") &&
+              strstr(rsc_store_strerror(RSC_STORE_E_NOTBLOB), "compile") &&
+              !strstr(rsc_store_strerror(RSC_STORE_E_NOTBLOB), "damaged"),
+          "text's message: %s", rsc_store_strerror(RSC_STORE_E_NOTBLOB));
+    CHECK(strstr(rsc_store_last_error(st), "robots.txt text") != NULL, "detail: %s", rsc_store_last_error(st));
+    CHECK(rsc_store_put(st, "https://x.org", 13, &m, "\x1f\x8b\x08\x00\x00\x00\x00\x00", 8) ==
+              RSC_STORE_E_NOTBLOB, "gzip bytes");
     /* One bad item fails the whole batch. */
     rsc_store_item items[2] = {{"https://one.org", 15, &m, b.data, b.size, 0}, {"one.org", 7, &m, b.data, b.size, 0}};
     size_t badi = 99;
@@ -580,6 +589,50 @@ static void writer_proc(void)
     _exit(0);
 }
 
+/* One cache, several crawlers: the cache answers each call for its own
+ * agents, never with the selection of the agents that filled it (a silent
+ * allow for a crawler the file disallows). */
+static void test_cache_agents(void)
+{
+    rsc_store *st = open_at("ca.db", 0, 0);
+    const char *text = "User-agent: *\nDisallow: /\n\nUser-agent: GoodBot\nAllow: /\nDisallow: /private\n";
+    rsc_blob b = compile(text);
+    rsc_store_meta m = meta_for(text, "u");
+    m.expires = RSC_STORE_NEVER;
+    CHECK(rsc_store_put(st, "https://a.example", 17, &m, b.data, b.size) == RSC_STORE_OK, "put");
+    rsc_blob_free(&b, NULL);
+    rsc_store_txn *t;
+    CHECK(rsc_store_begin(st, &t) == RSC_STORE_OK, "begin");
+    rsc_store_cache *c = rsc_store_cache_new(16, 0);
+    rsc_store_status s;
+    static const char *const agents[] = {"GoodBot", "BadBot", "goodbot", "BadBot", "GoodBot"};
+    int wrong = 0;
+    /* 40 rounds, so that the entry also reaches its hit thresholds */
+    for (int round = 0; round < 40; round++)
+        for (size_t i = 0; i < sizeof agents / sizeof agents[0]; i++) {
+            const char *urls[] = {"https://a.example/page", "https://a.example/private/x"};
+            for (int u = 0; u < 2; u++) {
+                rsc_store_status s1, s2;
+                int vc = verdict(t, c, agents[i], urls[u], 0, &s1);
+                int vu = verdict(t, NULL, agents[i], urls[u], 0, &s2);
+                wrong += s1 != RSC_STORE_OK || s2 != RSC_STORE_OK || vc != vu;
+            }
+        }
+    CHECK(wrong == 0, "%d cached verdicts were another agent's", wrong);
+    CHECK(verdict(t, c, "GoodBot", "https://a.example/page", 0, &s) == RSC_STORE_ALLOW && s == 0, "good");
+    CHECK(verdict(t, c, "BadBot", "https://a.example/page", 0, &s) == RSC_STORE_DISALLOW && s == 0, "bad");
+    /* several names at once (spec F.7) against one of them */
+    rsc_bytes two[2] = {{"BadBot", 6}, {"GoodBot", 7}};
+    int v = -1;
+    s = rsc_store_check(t, c, two, 2, "https://a.example/page", 22, 0, &v);
+    CHECK(s == RSC_STORE_OK && v == RSC_STORE_ALLOW, "two names: %d %d", s, v);
+    s = rsc_store_check(t, c, two, 1, "https://a.example/page", 22, 0, &v);
+    CHECK(s == RSC_STORE_OK && v == RSC_STORE_DISALLOW, "first name only: %d %d", s, v);
+    rsc_store_cache_free(c);
+    rsc_store_end(t);
+    rsc_store_close(st);
+}
+
 static void test_concurrent(void)
 {
     /* The file exists before the reader opens it. */
@@ -737,7 +790,7 @@ static void test_failclosed_put(void)
     CHECK(bad == 0, "%d of %d damaged blobs not refused", bad, cases);
     /* Even an item that says it was verified: not a blob, not stored. */
     rsc_store_item it = {"https://e.com", 13, &m, "User-agent: *\nDisallow:\n", 24, 1};
-    CHECK(rsc_store_put_many(st, &it, 1, NULL) == RSC_STORE_E_BLOB, "text stored as verified");
+    CHECK(rsc_store_put_many(st, &it, 1, NULL) == RSC_STORE_E_NOTBLOB, "text stored as verified");
     it.blob = "\x89RSB\x04\x00\x00\x00";
     it.blob_len = 8;
     CHECK(rsc_store_put_many(st, &it, 1, NULL) == RSC_STORE_E_BLOB, "damaged magic stored as verified");
@@ -768,6 +821,7 @@ int main(void)
     test_record_v1();
     test_map_full();
     test_cache();
+    test_cache_agents();
     test_concurrent();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
