@@ -1,0 +1,3 @@
+module github.com/robotsc/robotsc/go
+
+go 1.19

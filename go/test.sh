@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The Go module's tests on a fresh machine, offline: Debian's golang-go (and
+# the C build tools, cli/setup.sh), the C libraries built with CMake and
+# installed into go/.build/prefix (static: the packages link them through
+# pkg-config, as a user's program links an installed robotsc), the CLI the
+# tests compare with, then `go vet` and `go test ./...` (with -race where
+# the toolchain has it).
+#   bash go/test.sh                  (from anywhere)
+#   ROBOTSC_CLI=build/robotsc bash go/test.sh    (compare with that CLI)
+#   bash go/test.sh -run Conformance -v          (arguments go to go test)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+. cli/setup.sh
+if ! command -v go >/dev/null 2>&1; then
+  echo "installing: golang-go"
+  SUDO=""
+  [ "$(id -u)" = 0 ] || SUDO="sudo"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq golang-go >/dev/null
+fi
+. go/env.sh
+if [ -z "${ROBOTSC_CLI:-}" ]; then
+  export ROBOTSC_CLI=$root/go/.build/cmake/robotsc
+else
+  case $ROBOTSC_CLI in /*) ;; *) export ROBOTSC_CLI=$root/$ROBOTSC_CLI ;; esac
+fi
+cd go
+echo "== go vet ./..."
+go vet ./...
+race=""
+# -race needs the race runtime (linux/amd64 and arm64 ship it) and cgo.
+if go env GOOS GOARCH | tr '\n' ' ' | grep -Eq '^linux (amd64|arm64) '; then
+  race="-race"
+fi
+echo "== go test $race ./... (CLI: $ROBOTSC_CLI)"
+go test $race -count=1 ./... "$@"
