@@ -22,6 +22,17 @@ static inline int rscgo_match(uintptr_t sel, const char *url, size_t len)
 	return rsc_match_url((const rsc_selection *)sel, rscgo_nz(url, len), len, NULL);
 }
 
+// A path as a crawler's URL gives it (it should start with '/'), matched
+// without the URL reading: "/a?u=http://b/c" is that path, where a URL
+// reading would take "/c". A fragment is no part of it (spec G).
+static inline int rscgo_match_path(uintptr_t sel, const char *path, size_t len)
+{
+	const char *hash = len ? memchr(path, '#', len) : NULL;
+	if (hash)
+		len = (size_t)(hash - path);
+	return rsc_match_path((const rsc_selection *)sel, rscgo_nz(path, len), len, NULL);
+}
+
 // URLs packed in buf, URL i ending at ends[i]: one crossing for n checks.
 static inline void rscgo_match_many(uintptr_t sel, const char *buf, const size_t *ends, size_t n,
                              unsigned char *out)

@@ -92,6 +92,20 @@ func (s *Selection) Allowed(url string) bool {
 	return ok != 0
 }
 
+// AllowedPath is the verdict for a path as a URL gives it ("/a/b?q", from
+// url.URL's EscapedPath and RawQuery), matched as that path: Allowed reads
+// its argument as a URL, where "//x/y" is host x and a "://" in the query
+// starts a URL. A '#' ends the path.
+func (s *Selection) AllowedPath(path string) bool {
+	if !s.live() {
+		return false
+	}
+	p, n := strArg(path)
+	ok := C.rscgo_match_path(C.uintptr_t(uintptr(s.sel)), p, n)
+	runtime.KeepAlive(s)
+	return ok != 0
+}
+
 // AllowedManyTo writes the verdicts of urls into out[:len(urls)], in one
 // call into C.
 func (s *Selection) AllowedManyTo(out []bool, urls []string) {
@@ -122,6 +136,25 @@ func (s *Selection) CrawlDelay() (time.Duration, bool) {
 	d, ok := crawlDelay(s.sel)
 	runtime.KeepAlive(s)
 	return d, ok
+}
+
+// GroupDirective is the value of the first directive named key
+// (case-insensitive: "crawl-delay", "clean-param") in the selected groups,
+// escaped as the blob keeps it (non-ASCII bytes as %XX).
+func (s *Selection) GroupDirective(key string) (string, bool) {
+	if !s.live() {
+		return "", false
+	}
+	k := C.CString(key)
+	defer C.free(unsafe.Pointer(k))
+	var v C.rsc_bytes
+	ok := C.rscgo_group_directive(C.uintptr_t(uintptr(s.sel)), k, &v) == 1
+	val := ""
+	if ok {
+		val = goBytes(v)
+	}
+	runtime.KeepAlive(s)
+	return val, ok
 }
 
 // Uniform says whether every URL gets the same verdict: +1 all allowed,
