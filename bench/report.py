@@ -1044,6 +1044,12 @@ plot '{res}/scale_length.dat' using 1:2 with linespoints lw 2 pt 7 title 'robots
     f23_section(res, w, targets, m, hl)
     dfa_section(res, w, hl)
 
+    # ---- issue 36: against 1.0.0 built side by side (bench/issue36.sh) ----
+    if os.path.isdir(os.path.join(res, "i36")):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import report36  # noqa: E402 - bench/report36.py, beside this file
+        report36.section(res, w)
+
     # ---- targets ----
     w("## Targets (issue 10)")
     w("")

@@ -22,6 +22,14 @@
 #                        sets as large as those cases' dense rows
 #   7. JavaScript        bench/js/bench.mjs: the WASM build in Node against
 #                        native C and robots-parser (writes bench/JS.md)
+#   8. issue 36          bench/issue36.sh: 1.0.0 (RSC_BENCH_BASE_REF, 3a05c31)
+#                        and this tree built side by side (bench/baseline.sh)
+#                        and run in this one run: worker cost per origin
+#                        (bench_worker), matching against the floor, size,
+#                        compile, hostile cases, store, Python and JavaScript
+#                        parse + check, selections on a DFA, runtime/ size;
+#                        the "Issue 36" sections of the report (report36.py)
+#                        and the per-language table (below)
 # and writes bench/REPORT.md with PNG plots in bench/plots/ (and the README
 # performance section, bench/README_SECTION.md, from the same figures;
 # bench/ANALYSIS.md, hand-written, is appended to the report). Raw results stay
@@ -41,6 +49,34 @@
 #                     cannot be built the report says so and skips step 6
 #   RSC_BENCH_COMPILE_BUDGET seconds of compiling allowed for pass 1 of the
 #                     corpus (480); beyond it the report says "partial"
+#   RSC_BENCH_BASE_REF git ref of step 8's baseline (default 3a05c31: 1.0.0)
+#   RSC_BENCH_STORE_N origins of step 8's store benchmark (1,000,000; quick:
+#                     20,000; 0 skips it: about 12 of the full run's minutes)
+#   RSC_BENCH_ONLY36=1 steps 1-7 skipped: only step 8 and the report
+#
+# Time on the shared 2-CPU machine: about 40 minutes for the full run (the
+# two side-by-side builds, 3-5 minutes, only the first time; the store
+# benchmark, both builds, about 12 minutes); RSC_BENCH_QUICK=1 about 5.
+#
+# The per-language check cost table (step 8). A language helper's script,
+# when present, is run as
+#     sh bench/rust/run.sh OUT.tsv CORPUS_DIR LIST_NAME     (also bench/go/run.sh,
+#     sh bench/js/lang.sh  OUT.tsv CORPUS_DIR LIST_NAME      bench/js/lang.sh)
+# with RSC_BENCH_BUILD (this tree's Release build: librobotsc.a,
+# runtime/librobotsc_runtime.a, robotsc) and RSC_BENCH_QUICK in the
+# environment, 15 minutes at most. LIST_NAME is the corpus median list (by
+# URL count: CORPUS_DIR/urls/LIST_NAME.txt, its robots.txt as bench/jobs.awk
+# picks it). OUT.tsv: a header line, then one line per mode, tab-separated:
+#     language  mode  list  urls  ns_per_check  c_ns_per_check  note
+#     Rust      single  example.com  180  21.3  18.9  Robots::allowed
+#     Rust      batch   example.com  180  16.0  18.9  allowed_many
+# language: C, Rust, Go, JavaScript, Python; mode: single (one call a URL)
+# or batch (one call for the list), the selection (agent Googlebot) made
+# once before timing; ns_per_check: the median ns per check over the
+# list's URLs; c_ns_per_check: C's rsc_match_url on the same list measured
+# by the same script in the same run (empty: the report uses step 8's C
+# figure); note: free text (the call timed). Step 8 writes C's and
+# Python's rows itself (RESULTS/i36/lang/c.tsv, python.tsv).
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,7 +108,8 @@ median4() { tr ',' '\n' | sort -n | awk '{ a[NR] = $1 } END { print (a[2] + a[3]
 
 START=$(date +%s)
 mkdir -p "$BUILD" "$RES" "$PLOTS"
-rm -rf "${RES:?}"/*
+# (RSC_BENCH_ONLY36 keeps the other steps' results of the last run)
+[ "${RSC_BENCH_ONLY36:-0}" = 1 ] || rm -rf "${RES:?}"/*
 mkdir -p "$RES/match"
 
 # ---- dependencies --------------------------------------------------------
@@ -151,6 +188,8 @@ if [ "$QUICK" = 1 ]; then
 else
     ROUNDS=5 MINMS=5 NLISTS=100000 COUNTS=10,100,1000,10000,50000 CROUNDS=5
 fi
+
+if [ "${RSC_BENCH_ONLY36:-0}" != 1 ]; then
 
 # ---- 1. corpus compile -----------------------------------------------------
 log "1/6 corpus compile: $CORPUS/robots"
@@ -383,6 +422,13 @@ if [ "$QUICK" != 1 ] && command -v node >/dev/null 2>&1; then
         log "7 JavaScript: js/node_modules missing (npm ci failed): skipped"
     fi
 fi
+
+fi # RSC_BENCH_ONLY36
+
+# ---- 8. issue 36: against 1.0.0 built side by side -----------------------------------
+log "8 issue 36: 1.0.0 (${RSC_BENCH_BASE_REF:-3a05c31}) and this tree side by side"
+RSC_BENCH_BUILD=$BUILD RSC_SHARED_DIR=$SHARED RSC_BENCH_QUICK=$QUICK sh "$ROOT/bench/issue36.sh" "$RES" ||
+    log "  bench/issue36.sh failed"
 
 echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/machine.txt"
 echo "elapsed_s=$(($(date +%s) - START))" >>"$RES/machine.txt"

@@ -1,0 +1,276 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# bench/issue36.sh: step 8 of bench/run.sh, issue 36's targets measured
+# against 1.0.0 (git ref RSC_BENCH_BASE_REF, default 3a05c31) built side by
+# side by bench/baseline.sh, both in this one run. Runnable alone:
+#
+#   bench/issue36.sh RESULTS_DIR     # then bench/report.py reads RESULTS_DIR/i36
+#
+# Environment (bench/run.sh sets them): RSC_BENCH_BUILD (this tree's Release
+# build dir, reused as the "new" side; default <repo>/build-bench),
+# RSC_SHARED_DIR, RSC_BENCH_QUICK=1 (few lists, few repetitions),
+# RSC_BENCH_STORE_N (origins of the store benchmark: 1,000,000; quick
+# 20,000; 0 skips it), RSC_BENCH_STORE_TIMEOUT (seconds allowed per build's
+# store benchmark, 1200), RSC_BENCH_SIDE (where baseline.sh builds:
+# RSC_BENCH_BUILD/side).
+#
+# Writes RESULTS_DIR/i36/ (read by bench/report36.py):
+#   side.txt, old.txt, new.txt     what was built (baseline.sh)
+#   worker_old.tsv, worker_new.tsv bench_worker worker: every list, 1.0.0's
+#                                  modes programs, dfa16, ready; this
+#                                  tree's programs and blob (format 5); the
+#                                  two builds alternate block by block of
+#                                  lists, which one first alternating
+#   worker_recheck.tsv             lists whose new cost measured more than
+#                                  10% above 1.0.0's programs: four more
+#                                  runs of both, back to back (name, the
+#                                  four new/old ratios, their median)
+#   floor_old.tsv, floor_new.tsv   bench_worker floor: match time against
+#                                  the FNV-1a floor (same alternation)
+#   compile_old.*, compile_new.*   bench_compile over the corpus
+#   sel_old.tsv, sel_new.tsv       bench_worker selections over the corpus
+#   hostile_old.tsv, hostile_new.tsv  bench_worker floor on the hostile
+#                                  cases of bench/hostile_cases.py
+#   store_old/, store_new/         bench/store/run.sh's measurements
+#   py_old.tsv, py_new.tsv, js_old.tsv, js_new.tsv  parse + every check
+#                                  of each list (bench/parse_check.*), two
+#                                  runs per build (old, new, new, old)
+#   runtime.txt                    runtime/ lines; 1.0.0's determiniser
+#                                  functions still defined in runtime/
+#   lang/*.tsv                     the per-language table (bench/run.sh
+#                                  documents the columns)
+# Nothing here asserts a time.
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+RES=${1:?usage: bench/issue36.sh RESULTS_DIR}
+mkdir -p "$RES"
+RES=$(cd "$RES" && pwd)
+SHARED=${RSC_SHARED_DIR:-$ROOT/../shared}
+CORPUS=$(cd "$SHARED/corpus" && pwd)
+BUILD=${RSC_BENCH_BUILD:-$ROOT/build-bench}
+QUICK=${RSC_BENCH_QUICK:-0}
+PY=/usr/bin/python3
+STORE_TIMEOUT=${RSC_BENCH_STORE_TIMEOUT:-1200}
+I=$RES/i36
+SIDE=${RSC_BENCH_SIDE:-$BUILD/side}
+log() { printf '[bench36 %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+mkdir -p "$I" "$I/lang"
+rm -f "$I"/*.tsv "$I"/*.txt "$I"/lang/*.tsv
+START=$(date +%s)
+
+if [ "$QUICK" = 1 ]; then
+    NLISTS=20 REPS=5 FROUNDS=3 FMINMS=1 CROUNDS=1 PREPS=3 BLOCK=10 STORE_N=${RSC_BENCH_STORE_N:-20000}
+else
+    NLISTS=100000 REPS=21 FROUNDS=5 FMINMS=3 CROUNDS=3 PREPS=7 BLOCK=25 STORE_N=${RSC_BENCH_STORE_N:-1000000}
+fi
+
+log "building 1.0.0 and this tree side by side in $SIDE"
+if ! RSC_BASELINE_NEW_BUILD=$BUILD sh "$ROOT/bench/baseline.sh" "$SIDE" 2>"$I/baseline.log"; then
+    cat "$I/baseline.log" >&2
+    log "a side could not be built: issue 36's comparison skipped"
+    echo "built=0" >"$I/side.txt"
+    exit 0
+fi
+cp "$SIDE/old.txt" "$I/old.txt"
+cp "$SIDE/new.txt" "$I/new.txt"
+O=$SIDE/old
+N=$SIDE/new
+{
+    echo "built=1"
+    echo "quick=$QUICK"
+    echo "reps=$REPS"
+    echo "load_before=$(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$I/side.txt"
+
+awk -F'\t' -v c="$CORPUS" -v n="$NLISTS" -f "$ROOT/bench/jobs.awk" "$CORPUS/urls-index.tsv" >"$I/jobs.tsv"
+NJ=$(wc -l <"$I/jobs.tsv")
+# The corpus median list (by URL count, ties by name): the per-language
+# table's list, given to the helpers' scripts.
+MEDLIST=$(awk -F'\t' '{ n = 0; while ((getline l < $3) > 0) if (l != "") n++; close($3); print n "\t" $1 }' "$I/jobs.tsv" |
+    sort -t"$(printf '\t')" -k1,1n -k2,2 | awk -v m="$NJ" 'NR == int((m + 1) / 2) { print $2 }')
+echo "median_list=$MEDLIST" >>"$I/side.txt"
+
+# both KIND OUT_PREFIX ARGS...: runs "bench_worker ARGS --from i --to j" of
+# both builds block by block of lists, the first of the pair alternating,
+# appending to OUT_PREFIX_old.tsv and OUT_PREFIX_new.tsv (one header each).
+both() {
+    what=$1 pre=$2
+    shift 2
+    b=0 i=0
+    while [ "$i" -lt "$NJ" ]; do
+        j=$((i + BLOCK))
+        if [ $((b % 2)) = 0 ]; then order="old new"; else order="new old"; fi
+        for side in $order; do
+            if [ "$side" = old ]; then bin=$O/bench_worker extra=${OLD_MODES:-}; else bin=$N/bench_worker extra=${NEW_MODES:-}; fi
+            # shellcheck disable=SC2086
+            "$bin" "$what" $extra "$@" --from "$i" --to "$j" "$I/jobs.tsv" >"$I/part.tsv" 2>>"$I/${pre}_$side.err" || true
+            out=$I/${pre}_$side.tsv
+            if [ -s "$out" ]; then
+                grep -v '^#' "$I/part.tsv" | tail -n +2 >>"$out"
+            else
+                grep -v '^#' "$I/part.tsv" >"$out"
+            fi
+        done
+        i=$j b=$((b + 1))
+    done
+    rm -f "$I/part.tsv"
+}
+
+# ---- worker cost ------------------------------------------------------------
+log "worker cost: $NJ lists, $REPS repetitions, 1.0.0 and this tree alternating"
+OLD_MODES="--modes programs,dfa16,ready"
+NEW_MODES=
+grep -q '^format=5' "$I/new.txt" && NEW_MODES="--modes programs,blob"
+both worker worker --reps "$REPS"
+# Lists measured more than 10% slower than 1.0.0's programs: four more runs,
+# the two builds back to back (alternating which first).
+NEWMODE=programs
+[ -n "$NEW_MODES" ] && NEWMODE=blob
+printf 'name\truns\tmedian\n' >"$I/worker_recheck.tsv"
+# one BIN MODE: list $idx's median cost in one bench_worker run
+one() { "$1" worker --modes "$2" --reps "$REPS" --from "$idx" --to $((idx + 1)) "$I/jobs.tsv" 2>/dev/null |
+    awk -F'\t' 'NR > 1 && !/^#/ { print $4 }'; }
+awk -F'\t' -v nm="$NEWMODE" 'FNR == 1 { f++; next }
+     f == 1 && $3 == "programs" { o[$1] = $4 }
+     f == 2 && $3 == nm { n[$1] = $4 }
+     END { for (k in n) if (k in o && n[k] > 1.10 * o[k]) print k }' "$I/worker_old.tsv" "$I/worker_new.tsv" |
+    sort | head -80 >"$I/slow.txt"
+log "  rechecking $(wc -l <"$I/slow.txt") lists measured more than 10% slower than 1.0.0's programs"
+while read -r name; do
+    idx=$(awk -F'\t' -v n="$name" '$1 == n { print NR - 1; exit }' "$I/jobs.tsv")
+    runs=""
+    for k in 1 2 3 4; do
+        if [ $((k % 2)) = 1 ]; then
+            a=$(one "$O/bench_worker" programs) c=$(one "$N/bench_worker" "$NEWMODE")
+        else
+            c=$(one "$N/bench_worker" "$NEWMODE") a=$(one "$O/bench_worker" programs)
+        fi
+        runs="$runs${runs:+,}$(awk -v a="$a" -v c="$c" 'BEGIN { printf "%.3f", (a > 0 && c > 0 ? c / a : 99) }')"
+    done
+    med=$(echo "$runs" | tr ',' '\n' | sort -n | awk '{ v[NR] = $1 } END { print (v[2] + v[3]) / 2 }')
+    printf '%s\t%s\t%s\n' "$name" "$runs" "$med" >>"$I/worker_recheck.tsv"
+done <"$I/slow.txt"
+
+# ---- matching against the FNV-1a floor --------------------------------------
+log "matching against the FNV-1a floor: $NJ lists"
+OLD_MODES= NEW_MODES=
+both floor floor --rounds "$FROUNDS" --min-ms "$FMINMS"
+
+# ---- compile, size, verification ----------------------------------------------
+log "corpus compile: 1.0.0, then this tree ($CROUNDS rounds)"
+for side in old new; do
+    d=$SIDE/$side
+    "$d/bench_compile" --rounds "$CROUNDS" --budget-s 600 --out "$I/compile_$side.tsv" "$CORPUS/robots" \
+        >"$I/compile_$side.txt" 2>"$I/compile_$side.log" || log "  bench_compile ($side) failed"
+done
+
+# ---- selections on a whole DFA -----------------------------------------------------
+log "corpus selections (Googlebot and *): which engine"
+for side in old new; do
+    "$SIDE/$side/bench_worker" selections "$CORPUS/robots" >"$I/sel_$side.tsv" 2>"$I/sel_$side.err" ||
+        log "  selections ($side) failed"
+done
+
+# ---- hostile cases -----------------------------------------------------------------
+HC=$RES/hostile/cases.tsv
+if [ ! -f "$HC" ]; then
+    HQ=
+    [ "$QUICK" = 1 ] && HQ=--quick
+    # shellcheck disable=SC2086
+    "$PY" "$ROOT/bench/hostile_cases.py" $HQ "$CORPUS" "$I/hostile" >"$I/hostile.log" 2>&1 || true
+    HC=$I/hostile/cases.tsv
+fi
+if [ -f "$HC" ]; then
+    log "hostile cases: $(($(wc -l <"$HC") - 1))"
+    for side in old new new old; do
+        out=$I/hostile_$side.tsv
+        [ -f "$out" ] && out=$I/hostile_${side}_2.tsv
+        "$SIDE/$side/bench_worker" floor --rounds "$FROUNDS" --min-ms "$FMINMS" "$HC" >"$out" 2>>"$I/hostile_$side.err" || true
+    done
+else
+    log "hostile cases could not be written (see $I/hostile.log)"
+fi
+
+# ---- Python and JavaScript: parse + every check ---------------------------------------
+if grep -q '^python=1' "$I/old.txt" && grep -q '^python=1' "$I/new.txt"; then
+    log "Python: Robots.parse + allowed on every list (old, new, new, old)"
+    for side in old new new old; do
+        out=$I/py_$side.tsv
+        [ -f "$out" ] && out=$I/py_${side}_2.tsv
+        lang=
+        [ "$side" = new ] && [ ! -f "$I/lang/python.tsv" ] && lang="--lang-list $MEDLIST --lang-out $I/lang/python.tsv"
+        # shellcheck disable=SC2086
+        PYTHONPATH=$SIDE/$side/py "$PY" "$ROOT/bench/parse_check.py" --jobs "$I/jobs.tsv" --reps "$PREPS" $lang \
+            >"$out" 2>>"$I/py_$side.err" || log "  Python ($side) failed (see $I/py_$side.err)"
+    done
+else
+    log "Python: a side's package was not built: skipped"
+fi
+if command -v node >/dev/null 2>&1; then
+    log "JavaScript: Robots.parse + allowed on every list (old, new, new, old)"
+    for side in old new new old; do
+        out=$I/js_$side.tsv
+        [ -f "$out" ] && out=$I/js_${side}_2.tsv
+        node "$ROOT/bench/parse_check.mjs" --js "$SIDE/$side/js" --jobs "$I/jobs.tsv" --reps "$PREPS" \
+            >"$out" 2>>"$I/js_$side.err" || log "  JavaScript ($side) failed (see $I/js_$side.err)"
+    done
+else
+    log "JavaScript: node missing: skipped"
+fi
+
+# ---- the per-language table ------------------------------------------------------------
+# C's rows: the blob as loaded, and its programs, on the median list, from
+# this run's floor figures (bench_worker floor, new build).
+awk -F'\t' -v l="$MEDLIST" 'NR == 1 { print "language\tmode\tlist\turls\tns_per_check\tc_ns_per_check\tnote"; next }
+    $1 == l && !done { done = 1; print "C\tsingle\t" l "\t" $2 "\t" $4 "\t" $4 "\trsc_match_url, engine " $3 }' \
+    "$I/floor_new.tsv" >"$I/lang/c.tsv" 2>/dev/null || true
+for s in "$ROOT/bench/rust/run.sh" "$ROOT/bench/go/run.sh" "$ROOT/bench/js/lang.sh"; do
+    [ -f "$s" ] || continue
+    lang=$(basename "$(dirname "$s")")
+    log "per-language: $s"
+    RSC_BENCH_BUILD=$BUILD RSC_BENCH_QUICK=$QUICK timeout 900 sh "$s" "$I/lang/$lang.tsv" "$CORPUS" "$MEDLIST" \
+        >"$I/lang_$lang.log" 2>&1 || log "  $s failed (see $I/lang_$lang.log)"
+done
+
+# ---- runtime/ size; determinisation left in it ------------------------------------------
+{
+    for side in old new; do
+        t=$SIDE/$side/tree
+        echo "${side}_lines=$(cat "$t"/runtime/*.c "$t"/runtime/*.h | wc -l)"
+    done
+    # 1.0.0's determiniser: the functions of runtime/dfa.c between its
+    # "Building" and "Checking" sections. Which of them does this tree's
+    # runtime/ still define?
+    names=$(awk '/^\/\* ---- Building/ { b = 1 } /^\/\* ---- Checking/ { b = 0 }
+                 b && /^static [^=;]*\(/ { s = $0; sub(/\(.*/, "", s); n = split(s, w, /[ *]+/); print w[n] }' \
+                 "$SIDE/old/tree/runtime/dfa.c" | sort -u)
+    echo "old_builder_functions=$(echo "$names" | tr '\n' ' ')"
+    found=""
+    for f in $names; do
+        grep -Eq "^[a-z].*[ *]$f\(" "$SIDE/new/tree"/runtime/*.c 2>/dev/null && found="$found $f"
+    done
+    echo "new_builder_functions_in_runtime=$(echo "$found" | wc -w)"
+    echo "new_builder_functions_found=$found"
+} >"$I/runtime.txt"
+
+# ---- store ------------------------------------------------------------------------------
+if [ "$STORE_N" -gt 0 ] && [ -x "$SIDE/old/bench_store" ] && [ -x "$SIDE/new/bench_store" ]; then
+    for side in old new; do
+        log "store benchmark ($side): $STORE_N origins"
+        W=$I/store_$side
+        mkdir -p "$W"
+        # run.sh expects BUILD/robotsc and BUILD/bench/store/bench_store
+        b=$(dirname "$(readlink -f "$SIDE/$side/robotsc")")
+        # bounded: a slow compiler must not make the run endless (the report
+        # then says the store was not measured)
+        timeout "$STORE_TIMEOUT" bash "$ROOT/bench/store/run.sh" "$b" "$STORE_N" "$W" >"$W/report.md" 2>"$W/log" ||
+            { log "  store benchmark ($side) failed or over ${STORE_TIMEOUT}s (see $W/log)"; rm -f "$W/filesize"; }
+        rm -f "$W/s.db" "$W/s.db-lock" "$W/o.tsv"
+    done
+else
+    log "store benchmark skipped (RSC_BENCH_STORE_N=$STORE_N, or a side has no bench_store)"
+fi
+
+echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$I/side.txt"
+echo "elapsed_s=$(($(date +%s) - START))" >>"$I/side.txt"
+log "issue 36 step done in $(($(date +%s) - START)) s"
