@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The Rust crates' tests (rust/README.md), offline: installs what is
+# missing (Debian packages: Debian's packaged cc and pkg-config crates,
+# bison and re2c for the parser, liblmdb and libidn2 for the store), then
+# `cargo test --offline --features store` in rust/. ROBOTSC_CLI (a built
+# robotsc) turns on the blob interchange and corpus tests; ../shared/corpus
+# the corpus sample. Exit 77 (a skip) when no cargo is installed.
+set -euo pipefail
+cd "$(dirname "$0")"
+export PATH="$PATH:${CARGO_HOME:-$HOME/.cargo}/bin"
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "rust/test.sh: SKIP: cargo not found (rustup or Debian's cargo)"
+  exit 77
+fi
+need=""
+for p in librust-cc-dev librust-pkg-config-dev bison re2c pkg-config liblmdb-dev libidn2-dev; do
+  dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
+done
+if [ -n "$need" ]; then
+  echo "rust/test.sh: installing:$need"
+  SUDO=""
+  [ "$(id -u)" = 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get install -y -qq $need >/dev/null || { $SUDO apt-get update -qq >/dev/null && $SUDO apt-get install -y -qq $need >/dev/null; }
+fi
+if [ -z "${ROBOTSC_CLI:-}" ]; then
+  echo "rust/test.sh: ROBOTSC_CLI not set: the interchange and corpus tests will say SKIP"
+fi
+# --nocapture: the tests' SKIP lines and counts reach the log.
+cargo test --offline --features store -- --nocapture "$@"
