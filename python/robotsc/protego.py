@@ -12,9 +12,9 @@ Google's (docs/SEMANTICS.md); docs/PYTHON.md lists where Protego differs.
 As Protego, every user_agent argument may be a whole User-Agent header: it
 is reduced to its product token (Robots.allowed(..., user_agent=...)), and
 "*" means the '*' group. Any content is read as a robots.txt, as Protego
-reads any text (Robots.parse(..., text=True)).
+reads any text (Robots.parse(..., text=True)). URLs are matched as the C
+library matches them, byte for byte, as in every robotsc face.
 """
-import re
 from collections import namedtuple
 from datetime import time
 
@@ -24,21 +24,6 @@ __all__ = ["Protego", "RequestRate", "VisitTime"]
 
 RequestRate = namedtuple("RequestRate", ["requests", "seconds", "start_time", "end_time"])
 VisitTime = namedtuple("VisitTime", ["start_time", "end_time"])
-
-_NON_ASCII = re.compile(rb"[\x80-\xff]")
-
-
-def quote_url(url):
-    """url as bytes with non-ASCII bytes percent-encoded (%XX), the form
-    crawlers request and that Google's matcher compares with the file's
-    (likewise encoded) patterns."""
-    if isinstance(url, str):
-        if url.isascii():
-            return url
-        url = url.encode("utf-8", "surrogateescape")
-    else:
-        url = bytes(url)
-    return _NON_ASCII.sub(lambda m: b"%%%02X" % m.group(0)[0], url)
 
 
 def _window(value, sep):
@@ -73,8 +58,12 @@ class Protego:
         return self._robots
 
     def can_fetch(self, url, user_agent):
-        """True if user_agent (a name or a User-Agent header) may fetch url."""
-        return self._robots.allowed(quote_url(url), user_agent=user_agent)
+        """True if user_agent (a name or a User-Agent header) may fetch url.
+        url (str or bytes) is matched as the C library matches it, byte for
+        byte: a raw non-ASCII character is not percent-encoded first (the
+        file's non-ASCII patterns are, spec D, so they match the encoded
+        URLs crawlers request)."""
+        return self._robots.allowed(url, user_agent=user_agent)
 
     def crawl_delay(self, user_agent):
         """Crawl-delay in seconds (float) for user_agent, or None."""

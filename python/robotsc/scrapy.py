@@ -19,7 +19,6 @@ import logging
 from scrapy.robotstxt import RobotParser as _ScrapyRobotParser
 
 from ._robotsc import Robots
-from .protego import quote_url
 
 logger = logging.getLogger(__name__)
 
@@ -48,15 +47,18 @@ class RobotParser(_ScrapyRobotParser):
         return cls(robotstxt_body, spider)
 
     def allowed(self, url, user_agent):
-        return self.robots.allowed(quote_url(url), user_agent=_ua(user_agent))
+        # The URL as given, as the C library matches it: Scrapy's requests
+        # are percent-encoded already (safe_url_string).
+        return self.robots.allowed(_frozen(url), user_agent=_frozen(user_agent))
 
     def crawl_delay(self, user_agent):
         """Crawl-delay in seconds (float) for user_agent, or None (the
         parser interface of Scrapy 2.18)."""
-        return self.robots.crawl_delay(user_agent=_ua(user_agent))
+        return self.robots.crawl_delay(user_agent=_frozen(user_agent))
 
 
-def _ua(user_agent):
-    if isinstance(user_agent, (bytearray, memoryview)):
-        return bytes(user_agent)
-    return user_agent
+def _frozen(value):
+    """value, with a mutable buffer copied to bytes (a str or bytes as is)."""
+    if isinstance(value, (bytearray, memoryview)):
+        return bytes(value)
+    return value

@@ -134,6 +134,18 @@ PyObject *str_from(const char *p, size_t n)
     return PyUnicode_DecodeUTF8(p ? p : "", (Py_ssize_t)n, "surrogateescape");
 }
 
+int refuse_one_url(PyObject *urls, const char *method)
+{
+    /* A str or bytes-like object iterates its characters (or ints): taken
+     * for a list it gave one verdict a character. */
+    if (PyUnicode_Check(urls) || PyBytes_Check(urls) || PyByteArray_Check(urls) || PyMemoryView_Check(urls)) {
+        PyErr_Format(PyExc_TypeError, "%s() takes an iterable of URLs (a list), not one %.50s: "
+                     "pass [url], or call allowed(url, ...)", method, Py_TYPE(urls)->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- the crawler's name ------------------------------------------------ */
 
 void agents_release(agent_args *a)

@@ -248,7 +248,7 @@ static PyObject *robots_explain(RobotsObject *r, PyObject *args, PyObject *kw)
 PyDoc_STRVAR(allowed_many_doc,
 "allowed_many($self, /, urls, agent=None, out=None, *, user_agent=None)\n--\n\n-> list[bool] | out. "
 "Verdicts for an iterable of URLs (str or bytes) for one agent, matched\n"
-"without the GIL. With out (a writable buffer of at least len(urls)\n"
+"without the GIL (one URL as a str or bytes raises TypeError: pass [url]). With out (a writable buffer of at least len(urls)\n"
 "bytes) the verdicts are written there as 1/0 and out is returned.");
 
 static PyObject *robots_allowed_many(RobotsObject *r, PyObject *args, PyObject *kw)
@@ -259,6 +259,8 @@ static PyObject *robots_allowed_many(RobotsObject *r, PyObject *args, PyObject *
         return NULL;
     if (out == Py_None)
         out = NULL;
+    if (refuse_one_url(urls, "allowed_many") < 0)
+        return NULL;
     rsc_selection tmp;
     const rsc_selection *s = robots_select(r, agent, ua, &tmp);
     if (!s)

@@ -49,6 +49,10 @@ typedef struct text_arg {
 int get_text(PyObject *o, text_arg *t, const char *what);
 void release_text(text_arg *t);
 
+/* -1 with TypeError when urls, the URL list of method (allowed_many), is
+ * one URL (str, bytes, bytearray, memoryview); else 0. */
+int refuse_one_url(PyObject *urls, const char *method);
+
 /* A new struct sequence of type holding items[0..n) (references stolen,
  * NULL entries allowed): NULL when an item is NULL (its exception stands)
  * or on MemoryError, every item released. */

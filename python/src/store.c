@@ -34,6 +34,24 @@ static PyObject *raise_store(StoreObject *s, const char *what, rsc_store_status 
     return NULL;
 }
 
+/* StoreError for a URL that rsc_store_check() found no origin in
+ * (RSC_STORE_E_KEY): the reason of rsc_origin_parse(), as the CLI gives
+ * it ("relative URL: no scheme, so no robots.txt"), not the store's "not a
+ * canonical origin key", which is about keys. */
+static PyObject *raise_url(const char *url, size_t len)
+{
+    rsc_origin o;
+    rsc_url_status us = rsc_origin_parse(url, len, &o);
+    const char *why = us != RSC_URL_OK ? rsc_url_strerror(us) : "URL has no robots.txt";
+    PyObject *msg = PyUnicode_FromFormat("cannot check the URL: %s", why);
+    if (!msg)
+        return NULL;
+    raise_status(StoreError, PyUnicode_AsUTF8(msg), RSC_STORE_E_KEY, rsc_store_strerror(RSC_STORE_E_KEY), -1,
+                 why);
+    Py_DECREF(msg);
+    return NULL;
+}
+
 static int store_open_check(StoreObject *s)
 {
     if (!s->st) {
@@ -132,9 +150,13 @@ PyDoc_STRVAR(store_allowed_doc,
 "never a verdict.");
 
 PyDoc_STRVAR(store_allowed_many_doc,
-"allowed_many($self, /, urls, agent=None, now=0, *, user_agent=None, missing=None)\n--\n\n"
-"-> list[bool | missing]. Store.allowed for every URL of an iterable (any\n"
-"origins), in one read transaction; StoreError as allowed() raises it.");
+"allowed_many($self, /, urls, agent=None, now=0, *, user_agent=None, missing=None, error=None)\n--\n\n"
+"-> list[bool | missing | error]. Store.allowed for every URL of an\n"
+"iterable (any origins; one URL as a str or bytes raises TypeError), in one\n"
+"read transaction. A URL that allowed() would raise StoreError for (no\n"
+"robots.txt, a damaged or stale record) gets error (None by default: no\n"
+"verdict, as a missing record) and the other URLs are answered; errors\n"
+"of the store itself (I/O, memory) raise.");
 
 /* The store cache holds selections for one crawler: a new agent, a new
  * cache. Returns the cache to use (NULL: none). */
@@ -156,15 +178,28 @@ static rsc_store_cache *store_cache_for(StoreObject *s, PyObject *agent, PyObjec
     return s->cache;
 }
 
+/* A status rsc_store_check() gives for one URL (its origin or record),
+ * not for the store or the call. */
+static int url_error(rsc_store_status st)
+{
+    return st == RSC_STORE_E_KEY || st == RSC_STORE_E_DAMAGED || st == RSC_STORE_E_BLOB ||
+           st == RSC_STORE_E_STALE;
+}
+
 /* allowed() and allowed_many(): urls is one URL (many == 0) or an
- * iterable of them. */
+ * iterable of them; error (many only) is the value of a URL with an
+ * error of its own. */
 static PyObject *store_check_urls(StoreObject *s, PyObject *urls, int many, PyObject *agent, PyObject *ua,
-                                  long long now, PyObject *missing)
+                                  long long now, PyObject *missing, PyObject *error)
 {
     if (store_open_check(s) < 0)
         return NULL;
+    if (many && refuse_one_url(urls, "allowed_many") < 0)
+        return NULL;
     if (!missing)
         missing = Py_None;
+    if (!error)
+        error = Py_None;
     agent_args a;
     if (agents_get(agent, ua, &a) < 0)
         return NULL;
@@ -178,6 +213,7 @@ static PyObject *store_check_urls(StoreObject *s, PyObject *urls, int many, PyOb
     rsc_store_cache *cache = store_cache_for(s, agent, ua);
     rsc_store_txn *t = NULL;
     rsc_store_status st = rsc_store_begin(s->st, &t);
+    PyObject *bad_url = NULL; /* allowed(): the URL of an E_KEY */
     for (Py_ssize_t i = 0; st == RSC_STORE_OK && i < PyTuple_GET_SIZE(tup); i++) {
         text_arg u;
         if (get_text(PyTuple_GET_ITEM(tup, i), &u, "url") < 0) {
@@ -186,21 +222,34 @@ static PyObject *store_check_urls(StoreObject *s, PyObject *urls, int many, PyOb
         }
         int verdict = 0;
         st = rsc_store_check(t, cache, a.names, (size_t)a.n, u.ptr, u.len, (int64_t)now, &verdict);
+        if (st == RSC_STORE_E_KEY && !many)
+            bad_url = PyBytes_FromStringAndSize(u.ptr, (Py_ssize_t)u.len);
         release_text(&u);
         if (st == RSC_STORE_NOTFOUND) {
             st = RSC_STORE_OK;
             PyList_SET_ITEM(out, i, Py_NewRef(missing));
         } else if (st == RSC_STORE_OK) {
             PyList_SET_ITEM(out, i, PyBool_FromLong(verdict == RSC_STORE_ALLOW));
+        } else if (many && url_error(st)) {
+            /* this URL's own error: its entry, and on with the others */
+            st = RSC_STORE_OK;
+            PyList_SET_ITEM(out, i, Py_NewRef(error));
         }
     }
     rsc_store_end(t);
     agents_release(&a);
     Py_DECREF(tup);
-    if (!out)
+    if (!out) {
+        Py_XDECREF(bad_url);
         return NULL;
+    }
     if (st != RSC_STORE_OK) {
         Py_DECREF(out);
+        if (bad_url) {
+            raise_url(PyBytes_AS_STRING(bad_url), (size_t)PyBytes_GET_SIZE(bad_url));
+            Py_DECREF(bad_url);
+            return NULL;
+        }
         return raise_store(s, "cannot check the URL", st);
     }
     if (many)
@@ -217,24 +266,29 @@ static PyObject *store_allowed(StoreObject *s, PyObject *args, PyObject *kw)
     long long now = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OL$OO:allowed", kwlist, &url, &agent, &now, &ua, &missing))
         return NULL;
-    return store_check_urls(s, url, 0, agent, ua, now, missing);
+    return store_check_urls(s, url, 0, agent, ua, now, missing, NULL);
 }
 
 static PyObject *store_allowed_many(StoreObject *s, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"urls", "agent", "now", "user_agent", "missing", NULL};
-    PyObject *urls, *agent = NULL, *ua = NULL, *missing = NULL;
+    static char *kwlist[] = {"urls", "agent", "now", "user_agent", "missing", "error", NULL};
+    PyObject *urls, *agent = NULL, *ua = NULL, *missing = NULL, *error = NULL;
     long long now = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OL$OO:allowed_many", kwlist, &urls, &agent, &now, &ua,
-                                     &missing))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OL$OOO:allowed_many", kwlist, &urls, &agent, &now, &ua,
+                                     &missing, &error))
         return NULL;
-    return store_check_urls(s, urls, 1, agent, ua, now, missing);
+    return store_check_urls(s, urls, 1, agent, ua, now, missing, error);
 }
 
+/* The metadata as a dict; expires None when the record never expires
+ * (RSC_STORE_NEVER: the CLI's JSON null, what put(expires=None) writes). */
 static PyObject *meta_dict(const rsc_store_meta *m)
 {
-    return Py_BuildValue("{s:L,s:L,s:L,s:i,s:s,s:s,s:O,s:s,s:i,s:K,s:K,s:N,s:N,s:N}",
-        "fetched_at", (long long)m->fetched_at, "expires", (long long)m->expires,
+    PyObject *expires = m->expires == RSC_STORE_NEVER ? Py_NewRef(Py_None) : PyLong_FromLongLong(m->expires);
+    if (!expires)
+        return NULL;
+    return Py_BuildValue("{s:L,s:N,s:L,s:i,s:s,s:s,s:O,s:s,s:i,s:K,s:K,s:N,s:N,s:N}",
+        "fetched_at", (long long)m->fetched_at, "expires", expires,
         "error_since", (long long)m->error_since, "http_status", (int)m->http_status,
         "fetch_error", m->fetch_error == RSC_FETCH_E_NETWORK ? "network" :
                        m->fetch_error == RSC_FETCH_E_TIMEOUT ? "timeout" :
@@ -288,7 +342,8 @@ PyDoc_STRVAR(store_put_doc,
 "put($self, /, key, blob, *, source_url='', http_status=200, policy='parse', "
 "fetched_at=0, expires=None, has_copy=True, source=None)\n--\n\n"
 "Writes one record (one transaction). key must be a canonical origin key\n"
-"(origin(url).key); blob a compiled blob (verified before it is stored).\n"
+"(origin(url).key); blob a compiled blob (verified before it is stored;\n"
+"robots.txt text raises StoreError: compile it with robotsc.compile()).\n"
 "expires None means never; source (the robots.txt body) sets the source\n"
 "size and hash.");
 
@@ -350,9 +405,22 @@ static PyObject *store_put(StoreObject *s, PyObject *args, PyObject *kw)
     if (rsc_load(&prog, b.ptr, b.len, NULL) == RSC_OK)
         m.profile = (uint8_t)rsc_program_profile(&prog);
     rsc_store_status st = rsc_store_put(s->st, k.ptr, k.len, &m, b.ptr, b.len);
+    rsc_input_kind kind = st == RSC_STORE_E_NOTBLOB ? rsc_classify(b.ptr, b.len) : RSC_INPUT_BLOB;
     release_text(&k);
     release_text(&b);
     release_text(&src);
+    if (st == RSC_STORE_E_NOTBLOB) {
+        /* The store's text names the CLI and C; here the cure is Python's. */
+        PyObject *msg = PyUnicode_FromFormat("cannot write the record: blob is %s, not a blob: "
+                                             "compile it first (put(key, robotsc.compile(body)))",
+                                             rsc_input_kind_what(kind));
+        if (msg) {
+            raise_status(StoreError, PyUnicode_AsUTF8(msg), st, rsc_store_strerror(st), -1,
+                         rsc_input_kind_what(kind));
+            Py_DECREF(msg);
+        }
+        return NULL;
+    }
     if (st != RSC_STORE_OK)
         return raise_store(s, "cannot write the record", st);
     Py_RETURN_NONE;

@@ -4,6 +4,7 @@ allowed_many, group values, crawler helpers, bad input, reference counting,
 threads."""
 import gc
 import mmap
+import subprocess
 import sys
 import threading
 import warnings
@@ -117,9 +118,70 @@ def test_non_ascii_urls():
     assert r.allowed("https://e.com/caf%C3%A9", "a") is False
     assert r.allowed("https://e.com/caf\u00e9".encode(), "a") is True
     assert r.allowed("https://e.com/caf\u00e9", "a") is True
+    # The faces follow the C library too: a raw URL is not encoded first.
     from robotsc.protego import Protego
     assert Protego.parse("User-agent: *\nDisallow: /caf\u00e9\n").can_fetch(
-        "https://e.com/caf\u00e9", "a") is False
+        "https://e.com/caf\u00e9", "a") is True
+    assert Protego.parse("User-agent: *\nDisallow: /caf\u00e9\n").can_fetch(
+        "https://e.com/caf%C3%A9", "a") is False
+
+
+# Files and URLs with non-ASCII bytes, raw and percent-encoded, on both
+# sides (issue 37, item 17): every face answers as `robotsc check` does.
+RAW_FILES = [
+    "User-agent: *\nDisallow: /\u03c0\n",
+    "User-agent: *\nDisallow: /%CF%80\n",
+    "User-agent: *\nDisallow: /\nAllow: /\u03c0\n",
+    "User-agent: *\nDisallow: /*\u00e9$\nAllow: /caf\n",
+    "User-agent: *\nDisallow: /%cf%80/x\nDisallow: /caf\u00e9\n",
+]
+RAW_URLS = ["https://e.com/\u03c0", "https://e.com/%CF%80", "https://e.com/%cf%80",
+            "https://e.com/\u03c0/x", "https://e.com/%CF%80/x", "https://e.com/caf\u00e9",
+            "https://e.com/caf%C3%A9", "https://e.com/x?q=\u00e9", "https://e.com/\u00e9",
+            "https://e.com/cafe"]
+
+
+@pytest.mark.parametrize("profile", ["google", "rfc"])
+def test_raw_non_ascii_urls_like_the_cli(cli, tmp_path, profile):
+    from robotsc.protego import Protego
+    scrapy = pytest.importorskip("robotsc.scrapy", reason="Debian's python3-scrapy is needed")
+    for i, text in enumerate(RAW_FILES):
+        body = text.encode()
+        src = tmp_path / ("r%d.txt" % i)
+        src.write_bytes(body)
+        p = subprocess.run([cli, "check", "--profile", profile, "--agent", "a", str(src)] + RAW_URLS,
+                           capture_output=True, check=False)
+        assert p.returncode in (0, 1), p.stderr
+        want = [line.split(b"\t")[0] == b"allow" for line in p.stdout.splitlines()]
+        assert len(want) == len(RAW_URLS), p.stdout
+        r = robotsc.Robots.parse(body, profile=profile)
+        assert [r.allowed(u, "a") for u in RAW_URLS] == want, text
+        assert [r.allowed(u.encode(), "a") for u in RAW_URLS] == want, text
+        assert r.allowed_many(RAW_URLS, "a") == want, text
+        if profile == "google":
+            # The faces compile with Google's profile, as their users expect.
+            rp = Protego.parse(text)
+            assert [rp.can_fetch(u, "a") for u in RAW_URLS] == want, text
+            sp = scrapy.RobotParser(body)
+            assert [sp.allowed(u, "a") for u in RAW_URLS] == want, text
+    # The case of the issue: the raw URL and the encoded one differ in Google's
+    # profile (the file's pattern is encoded, the URL is matched as given).
+    r = robotsc.Robots.parse("User-agent: *\nDisallow: /\u03c0\n")
+    assert r.allowed("https://e.com/\u03c0", "a") is True
+    assert r.allowed("https://e.com/%CF%80", "a") is False
+
+
+@pytest.mark.parametrize("one", ["https://e.com/x", b"https://e.com/x", bytearray(b"/x"),
+                                 memoryview(b"/x")])
+def test_allowed_many_refuses_one_url(robots, one):
+    """A single URL is an iterable of characters (or ints): refused, not
+    answered once per character."""
+    with pytest.raises(TypeError, match="list"):
+        robots.allowed_many(one, "bot")
+    with pytest.raises(TypeError, match="list"):
+        robots.allowed_many(one, user_agent="bot/1.0", out=bytearray(20))
+    assert robots.allowed_many([one], "bot") == [robots.allowed(bytes(one) if not isinstance(one, str)
+                                                                else one, "bot")]
 
 
 def test_explain(robots):

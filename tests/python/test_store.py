@@ -54,8 +54,21 @@ def test_put_get_allowed(tmp_path):
             assert st.allowed_many(urls, agent) == [st.allowed(u, agent) for u in urls]
         with pytest.raises(robotsc.StoreError):
             st.allowed("mailto:x@y.z", "bot")
-        with pytest.raises(robotsc.StoreError):
-            st.allowed_many(["https://a.example/", "mailto:x@y.z"], "bot")
+        # One bad URL does not discard the batch: its own entry is the
+        # error= value (None by default, as a missing record: no verdict),
+        # the others are answered.
+        mixed = ["https://a.example/private", "mailto:x@y.z", "abc.go.com/x", "https://b.example/x"]
+        assert st.allowed_many(mixed, "bot") == [False, None, None, True]
+        err = object()
+        assert st.allowed_many(mixed, "bot", error=err, missing="fetch") == [False, err, err, True]
+        assert st.allowed_many(["https://d.example/"], "bot", error=err) == [None]
+        # A URL without a scheme: the CLI's reason, not "not a canonical origin key".
+        with pytest.raises(robotsc.StoreError, match="relative URL: no scheme"):
+            st.allowed("abc.go.com/x", "bot")
+        # One URL given where a list belongs.
+        for one in ("https://a.example/x", b"https://a.example/x"):
+            with pytest.raises(TypeError, match="list"):
+                st.allowed_many(one, "bot")
         # The crawler's name as Robots.allowed takes it: as given, or
         # user_agent= for a User-Agent header.
         ua = "Mozilla/5.0 (compatible; Googlebot/2.1)"
@@ -67,6 +80,13 @@ def test_put_get_allowed(tmp_path):
             st.put("https://A.example", robotsc.compile(b""))  # not canonical
         with pytest.raises(robotsc.StoreError):
             st.put("https://e.example", b"not a blob")
+        # robots.txt text where the blob belongs: said so, with the cure.
+        with pytest.raises(robotsc.StoreError) as e:
+            st.put("https://e.example", FILES["a.example"])
+        assert "not a blob" in str(e.value) and "robotsc.compile" in str(e.value), str(e.value)
+        assert "damaged" not in str(e.value)
+        with pytest.raises(robotsc.StoreError, match="robotsc.compile"):
+            st.put("https://e.example", FILES["a.example"].decode())
         st.delete("https://c.example")
         with pytest.raises(KeyError):
             st.get("https://c.example")
@@ -78,6 +98,10 @@ def test_put_get_allowed(tmp_path):
 def test_expiry(tmp_path):
     with robotsc.Store(str(tmp_path / "s.mdb")) as st:
         st.put("https://a.example", robotsc.compile(FILES["a.example"]), expires=2000)
+        st.put("https://b.example", robotsc.compile(FILES["b.example"]))
+        # Never expires: None, as put() takes it and the CLI's JSON writes it.
+        assert st.get("https://b.example")[1]["expires"] is None
+        assert st.get("https://a.example")[1]["expires"] == 2000
         assert st.allowed("https://a.example/private", "x", now=1999) is False
         assert st.allowed("https://a.example/private", "x", now=2000) is None
         assert st.allowed_many(["https://a.example/private"], "x", now=2000, missing=0) == [0]
