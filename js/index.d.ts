@@ -53,11 +53,22 @@ export interface ParseOptions {
   profile?: Profile;
   /** Collect lint warnings into .warnings (default true). */
   warnings?: boolean;
+  /**
+   * Read bytes that look binary (gzip, UTF-16, control bytes) or like a damaged blob as a
+   * robots.txt instead of throwing RobotsError (default false). A valid blob always loads.
+   */
+  text?: boolean;
 }
+
+/** A URL: a string (its UTF-8 bytes are matched as given), a URL object (its href) or bytes. */
+export type UrlLike = string | URL | Uint8Array | ArrayBuffer;
 
 export declare class Robots {
   private constructor();
-  /** Compiles a robots.txt (a string is encoded as UTF-8). */
+  /**
+   * Compiles a robots.txt (a string is encoded as UTF-8). Bytes that are a blob load as one
+   * (Robots.load); a damaged blob or binary content throws RobotsError unless {text: true}.
+   */
   static parse(body: string | Uint8Array | ArrayBuffer, options?: ParseOptions): Robots;
   /** Verifies a compiled blob (from compile(), `robotsc compile` or a store). Throws RobotsError. */
   static load(blob: Uint8Array | ArrayBuffer): Robots;
@@ -75,11 +86,15 @@ export declare class Robots {
   /** Blob size in bytes. */
   readonly size: number;
   readonly freed: boolean;
+  /** 'text' when compiled from a robots.txt, 'blob' when a blob was loaded. */
+  readonly source: 'text' | 'blob';
 
-  allowed(url: string | Uint8Array, agents: Agents): boolean;
-  /** One call for many URLs; the verdicts in order. */
-  allowedMany(urls: ReadonlyArray<string | Uint8Array>, agents: Agents): boolean[];
-  explain(url: string | Uint8Array, agents: Agents): Explanation;
+  allowed(url: UrlLike, agents: Agents): boolean;
+  /** One call for many URLs (an array or iterable, not one URL string: TypeError); the verdicts in order. */
+  allowedMany(urls: Iterable<UrlLike>, agents: Agents): boolean[];
+  explain(url: UrlLike, agents: Agents): Explanation;
+  /** Whether a user-agent line names the agents (else the '*' groups apply to them). */
+  hasOwnGroup(agents: Agents): boolean;
   /** 'allowed' or 'disallowed' when every URL gets that verdict, else 'mixed'. */
   uniform(agents: Agents): 'allowed' | 'disallowed' | 'mixed';
   /** Seconds, or undefined when no valid crawl-delay applies. */

@@ -15,6 +15,9 @@
 // from it): exports are `export function|class|const NAME` at the start of
 // a line; there are no imports.
 
+// rsc_classify()'s kinds (include/robotsc/runtime.h).
+const INPUT = Object.freeze({ TEXT: 0, BLOB: 1, DAMAGED: 2, BINARY: 3 });
+
 export const STATUS = Object.freeze({
   OK: 0, E_ARG: 1, E_NOMEM: 2, E_LIMIT: 3, E_IO: 4, E_TRUNCATED: 10, E_MAGIC: 11,
   E_VERSION: 12, E_CHECKSUM: 13, E_CORRUPT: 14, E_SIZE: 15,
@@ -150,8 +153,18 @@ function bytesMax(s) {
   return typeof s === 'string' ? 3 * s.length : bytesOf(s).length;
 }
 
+// A URL argument: a string or bytes as given, a URL object (WHATWG) as its
+// href, the serialisation a fetch of it requests.
+function urlOf(u) {
+  if (typeof u === 'string') return u;
+  if (typeof URL !== 'undefined' && u instanceof URL) return u.href;
+  if (u instanceof Uint8Array || u instanceof ArrayBuffer || ArrayBuffer.isView(u)) return u;
+  throw new TypeError(`robotsc: a URL must be a string, a URL object or bytes, not ${u === null ? 'null' : typeof u}`);
+}
+
 // The argument in scratch: [ptr, len].
 function arg(s) {
+  views();
   grow(bytesMax(s) + 1);
   return put(s, scratch);
 }
@@ -201,14 +214,22 @@ function loadError(what, st, off, reason) {
 
 const warned = new Set();
 
-function checkName(name) {
+// One console warning for the names of one selection that can only ever
+// get the '*' groups (each name reported once a process), however many
+// there are: a list of 100 such names is one warning, not 100.
+function checkNames(bad) {
+  if (!Robots.agentWarnings) return;
   // '*' asks for the global groups on purpose.
-  if (name === '*' || !Robots.agentWarnings || warned.has(name) || warned.size >= 1000) return;
-  warned.add(name);
-  const shown = JSON.stringify(name.length > 80 ? name.slice(0, 80) + '...' : name);
-  console.warn(`robotsc: crawler name ${shown} is ${name ? 'not a token ([A-Za-z_-] only)' : 'empty'}: ` +
-    "it can only ever get the '*' groups. For a whole User-Agent header pass {userAgent: ua} " +
-    'or Robots.agentToken(ua). (Robots.agentWarnings = false silences this.)');
+  const fresh = bad.filter((n) => n !== '*' && !warned.has(n));
+  if (fresh.length === 0 || warned.size >= 1000) return;
+  for (const n of fresh) warned.add(n);
+  const show = (n) => JSON.stringify(n.length > 80 ? n.slice(0, 80) + '...' : n);
+  const first = fresh[0];
+  const what = fresh.length === 1
+    ? `crawler name ${show(first)} is ${first ? 'not a token ([A-Za-z_-] only)' : 'empty'}: it`
+    : `${fresh.length} crawler names are empty or not tokens ([A-Za-z_-] only), ${show(first)} the first: they`;
+  console.warn(`robotsc: ${what} can only ever get the '*' groups. For a whole User-Agent header pass ` +
+    '{userAgent: ua} or Robots.agentToken(ua). (Robots.agentWarnings = false silences this.)');
 }
 
 // The names to select with: agents is a name, an array of names (one
@@ -280,6 +301,21 @@ export function version() {
 
 // ---- Robots ---------------------------------------------------------------------
 
+// allowedMany()'s list when it is not an array: any iterable of URLs, but
+// not one URL (a string, URL object or bytes are iterable or URL-like, and
+// checking a string's characters as URLs is never what was meant).
+function urlList(urls) {
+  const one = typeof urls === 'string' || (typeof URL !== 'undefined' && urls instanceof URL) ||
+    urls instanceof ArrayBuffer || ArrayBuffer.isView(urls);
+  if (one || urls == null || typeof urls[Symbol.iterator] !== 'function') {
+    const what = urls === null ? 'null' : typeof urls === 'object' ? (urls.constructor?.name ?? 'object') : typeof urls;
+    // The words of Python's allowed_many for the same mistake.
+    throw new TypeError(`robotsc: allowedMany() takes an iterable of URLs (an array), not ${one ? 'one ' : ''}${what}` +
+      (one ? ': pass [url], or call allowed(url, agents)' : ''));
+  }
+  return Array.from(urls);
+}
+
 const registry = typeof FinalizationRegistry !== 'undefined'
   ? new FinalizationRegistry((st) => release(st)) : null;
 
@@ -300,20 +336,38 @@ const MAX_SELECTIONS = 256; // cached per Robots; beyond, the cache starts over
 export class Robots {
   #st;
 
-  constructor(token, ptr, warnings) {
+  constructor(token, ptr, warnings, source) {
     if (token !== KEY) throw new TypeError('robotsc: use Robots.parse() or Robots.load()');
     this.#st = { ptr, sels: new Map(), lastAgents: undefined, lastSel: 0 };
     this.warnings = warnings;
+    // 'text' when compiled from a robots.txt, 'blob' when a blob was loaded.
+    this.source = source;
     if (registry) registry.register(this, this.#st, this.#st);
   }
 
   // Compiles a robots.txt (a string, as UTF-8, or bytes) with the google
   // (default) or rfc profile. The lint warnings found while compiling are
   // in .warnings. Throws RobotsError when a documented limit is exceeded.
+  // What body is, is the C library's rule (rsc_classify), as in the CLI and
+  // Python: bytes that begin with the blob magic are a blob, loaded as
+  // Robots.load() does (RobotsError when it fails verification, never read
+  // as text); bytes that look like a damaged blob (a magic a bit or two
+  // off) or binary (compressed, UTF-16, control bytes) are refused unless
+  // {text: true} reads them as a robots.txt. Without it, a damaged blob
+  // compiled as text would be an empty robots.txt: allow everything.
   static parse(body, options = {}) {
     need();
     const profile = profileOf(options.profile);
     const n = arg(body);
+    const kind = W.rsj_classify(scratch, n);
+    if (kind === INPUT.BLOB) return Robots.#loadScratch(n);
+    if (kind !== INPUT.TEXT && !options.text) {
+      trim();
+      const what = cstr(W.rsj_input_kind_what(kind));
+      const st = kind === INPUT.DAMAGED ? STATUS.E_MAGIC : STATUS.E_ARG;
+      throw new RobotsError(`robotsc: cannot compile: ${what}, not read as a robots.txt ` +
+        '({text: true} reads it as one)', st, kind === INPUT.DAMAGED ? 0 : undefined, what);
+    }
     const ptr = W.rsj_parse(scratch, n, profile, options.warnings === false ? 0 : 1, words);
     trim();
     views();
@@ -322,7 +376,7 @@ export class Robots {
     const dp = H32[w + 3], dn = H32[w + 4];
     const warnings = dp ? diagnostics(dp, dn) : [];
     if (dp) W.rsj_free(dp);
-    return new Robots(KEY, ptr, warnings);
+    return new Robots(KEY, ptr, warnings, 'text');
   }
 
   // Verifies a compiled blob (bytes from compile(), the CLI or any store)
@@ -330,13 +384,17 @@ export class Robots {
   // offset and the reason when it is rejected: any bytes are safe to load.
   static load(blob) {
     need();
-    const n = arg(blob);
+    return Robots.#loadScratch(arg(blob));
+  }
+
+  // Verifies the n bytes at scratch as a blob.
+  static #loadScratch(n) {
     const ptr = W.rsj_load(scratch, n, words);
     trim();
     views();
     const w = words >> 2;
     if (!ptr) throw loadError('robotsc: cannot load blob', H32[w], H32[w + 1], cstr(H32[w + 2]));
-    return new Robots(KEY, ptr, []);
+    return new Robots(KEY, ptr, [], 'blob');
   }
 
   static agentToken(ua) { return agentToken(ua); }
@@ -370,6 +428,11 @@ export class Robots {
     if (hit) return hit;
     const names = namesOf(agents);
     if (names.length === 0) throw new RobotsError('robotsc: no crawler name given', STATUS.E_ARG);
+    const max = W.rsj_max_select();
+    if (names.length > max) {
+      throw new RobotsError(`robotsc: cannot select: ${names.length} crawler names, more than the ` +
+        `limit of ${max} in one selection`, STATUS.E_LIMIT);
+    }
     let total = 0;
     for (const a of names) {
       if (typeof a !== 'string') throw new TypeError('robotsc: a crawler name must be a string');
@@ -378,18 +441,22 @@ export class Robots {
     grow(total + 4 * names.length + 8);
     const lens = scratch;
     let at = scratch + 4 * names.length;
+    let bad = null;
     for (let i = 0; i < names.length; i++) {
       const k = put(names[i], at);
       H32[(lens >> 2) + i] = k;
       at += k;
-      if (!W.rsj_is_valid_agent(at - k, k)) checkName(names[i]);
+      if (!W.rsj_is_valid_agent(at - k, k)) (bad ??= []).push(names[i]);
     }
     const sel = W.rsj_select(ptr, scratch + 4 * names.length, lens, names.length, words);
     views();
     if (!sel) {
       const st = H32[words >> 2];
-      throw new RobotsError(`robotsc: cannot select: ${cstr(W.rsj_strerror(st))}`, st);
+      const why = st === STATUS.E_LIMIT
+        ? ` (the names select more than ${max} groups or user-agent tokens: the limit of one selection)` : '';
+      throw new RobotsError(`robotsc: cannot select: ${cstr(W.rsj_strerror(st))}${why}`, st);
     }
+    if (bad) checkNames(bad);
     if (sels.size >= MAX_SELECTIONS) {
       for (const s of sels.values()) W.rsj_free(s);
       sels.clear();
@@ -401,22 +468,42 @@ export class Robots {
 
   // Whether agents (a crawler name as the file's user-agent lines are
   // matched, an array of names, or {userAgent}) may fetch url.
+  // url: a string (its UTF-8 bytes are matched as given, as the C library
+  // matches them), a URL object (its href) or bytes.
   allowed(url, agents) {
     const sel = this.#select(agents);
-    const n = arg(url);
+    // The common case in a few steps: the URL's UTF-8 straight into the
+    // scratch block, one call.
+    // (SCR.length, not scratchCap: a view left over from before the memory
+    // grew is detached, length 0, and takes the slow path, which renews it.)
+    const n = typeof url === 'string' && 3 * url.length < SCR.length
+      ? enc.encodeInto(url, SCR).written : arg(urlOf(url));
     return W.rsj_match(sel, scratch, n, 0) === 1;
   }
 
-  // The verdicts of many URLs for one crawler, in one call: an array of
-  // booleans.
+  // The verdicts of many URLs for one crawler, in one call into the module:
+  // an array of booleans. urls is an array (or any iterable) of URLs as
+  // allowed() takes them; a string is refused (TypeError), as Python's
+  // allowed_many refuses one, rather than checked character by character.
   allowedMany(urls, agents) {
+    if (!Array.isArray(urls)) urls = urlList(urls);
     const sel = this.#select(agents);
     const count = urls.length;
     let total = 0, strings = true;
     for (let i = 0; i < count; i++) {
       const u = urls[i];
       if (typeof u === 'string') total += u.length;
-      else { strings = false; total += bytesMax(u); }
+      else { strings = false; break; }
+    }
+    if (!strings) {
+      urls = urls.map(urlOf);
+      total = 0;
+      strings = true;
+      for (let i = 0; i < count; i++) {
+        const u = urls[i];
+        if (typeof u === 'string') total += u.length;
+        else { strings = false; total += bytesMax(u); }
+      }
     }
     if (strings) total *= 3;
     // Layout: offsets (count + 1 words), verdicts (count bytes), the URLs.
@@ -457,7 +544,7 @@ export class Robots {
   // 'disallow' or null), pattern (escaped, or null), priority}.
   explain(url, agents) {
     const sel = this.#select(agents);
-    const n = arg(url);
+    const n = arg(urlOf(url));
     const ok = W.rsj_match(sel, scratch, n, words) === 1;
     views();
     const w = words >> 2;
@@ -470,6 +557,12 @@ export class Robots {
       pattern: decided ? text(H32[w + 4], H32[w + 5]) : null,
       priority: H32[w + 3],
     };
+  }
+
+  // Whether agents have groups of their own (a user-agent line of the file
+  // names one of them); when not, the '*' groups apply to them.
+  hasOwnGroup(agents) {
+    return W.rsj_named(this.#select(agents)) === 1;
   }
 
   // 'allowed' when every URL is allowed for agents, 'disallowed' when every

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // The robots-parser face: robots-parser's factory and methods, with
-// robotsc's (Google's) verdicts. Argument conventions are robots-parser's:
-// the robots.txt URL and the checked URLs must share protocol, host and port
-// (else isAllowed/isDisallowed answer undefined); an agent is a whole
-// User-Agent string or a product token, reduced to its product token
-// (agentToken: "Mozilla/5.0 (compatible; Googlebot/2.1; ...)" selects the
-// Googlebot groups); no agent means the '*' groups. README.md, "robots-parser
-// face", lists where verdicts differ and why.
+// robotsc's (Google's) verdicts. Everything Google's verdicts do not decide
+// is robots-parser's: the robots.txt URL and the checked URLs must share
+// protocol, host and port (else isAllowed answers undefined, isDisallowed
+// true, as robots-parser does); crawl-delay is robots-parser's (Google has
+// none); isExplicitlyDisallowed looks at the agent's own groups only. An
+// agent is a whole User-Agent string or a product token, reduced to its
+// product token for verdicts (agentToken: "Mozilla/5.0 (compatible;
+// Googlebot/2.1; ...)" selects the Googlebot groups); no agent means the
+// '*' groups. README.md, "robots-parser face", lists where verdicts differ
+// and why. The robots.txt goes through Robots.parse()'s checks: a blob
+// loads as a blob, a damaged blob or binary content throws RobotsError
+// (robotsParser(url, body, {text: true}) reads it as text).
 //
 // Same conventions as core.js (scripts/cjs.mjs): no imports; the binding
 // comes in as an argument.
@@ -36,10 +41,63 @@ export function face(core) {
     }
   }
 
+  const isBytes = (x) => x instanceof ArrayBuffer || ArrayBuffer.isView(x);
+
+  // robots-parser's reading of a crawler name for its groups: lower case,
+  // up to the first '/', trimmed.
+  function rpAgent(ua) {
+    const s = String(ua).toLowerCase();
+    const k = s.indexOf('/');
+    return (k < 0 ? s : s.slice(0, k)).trim();
+  }
+
+  // Crawl-delay as robots-parser answers it (Google's library has none, so
+  // its users' expectations decide): its groups (consecutive user-agent
+  // lines open one; "key: value" lines, '#' comments), the last value of a
+  // crawler's own groups read by Number() (not a number: ignored), the '*'
+  // groups only when the crawler has no group at all. A Map from agent to
+  // {delay}.
+  function crawlDelays(text) {
+    const groups = new Map();
+    let agents = [];
+    let inAgents = false;
+    for (const raw of text.split(/\r\n|\r|\n/)) {
+      const hash = raw.indexOf('#');
+      const line = hash < 0 ? raw : raw.slice(0, hash);
+      const colon = line.indexOf(':');
+      if (colon < 0) continue;
+      const key = line.slice(0, colon).trim().toLowerCase();
+      const value = line.slice(colon + 1).trim();
+      if (!key) continue;
+      if (key === 'user-agent') {
+        if (!inAgents) agents = [];
+        if (value) agents.push(rpAgent(value));
+      } else if (key === 'allow' || key === 'disallow' || key === 'crawl-delay') {
+        for (const a of agents) {
+          if (!groups.has(a)) groups.set(a, {});
+          const n = Number(value);
+          if (key === 'crawl-delay' && !Number.isNaN(n)) groups.get(a).delay = n;
+        }
+      }
+      inAgents = key === 'user-agent';
+    }
+    return groups;
+  }
+
   class RobotsParser {
-    constructor(url, contents) {
+    constructor(url, contents, options) {
       this._origin = origin(url);
-      this._robots = Robots.parse(contents == null ? '' : String(contents), { warnings: false });
+      // Bytes stay bytes (a blob is loaded as one); anything else is text.
+      const body = contents == null ? '' : isBytes(contents) ? contents : String(contents);
+      this._robots = Robots.parse(body, { warnings: false, text: !!(options && options.text) });
+      // Read now rather than keep the text; most files have no crawl-delay.
+      // A blob has no text: its crawl-delay is robotsc's (the first value
+      // of the crawler's merged groups).
+      this._delays = null;
+      if (this._robots.source === 'text') {
+        const t = typeof body === 'string' ? body : new TextDecoder().decode(body);
+        this._delays = /crawl-delay/i.test(t) ? crawlDelays(t) : new Map();
+      }
     }
 
     // The explanation of url for ua, or undefined for a URL of another origin.
@@ -49,11 +107,17 @@ export function face(core) {
       if (!o || !me || o.protocol !== me.protocol || o.hostname !== me.hostname || o.port !== me.port) {
         return undefined;
       }
-      // An absolute URL is matched as given (Google's path extraction); a
-      // relative one by its resolved path and query.
+      return this._robots.explain(this._target(url, o), agentOf(ua));
+    }
+
+    // What is matched: an absolute URL, or a relative one that is a path,
+    // as given (its UTF-8 bytes, the C library's rule: Google's path
+    // extraction, no percent-encoding or '..' resolution); another relative
+    // URL by its resolved path and query.
+    _target(url, o) {
       const s = String(url);
-      const target = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s) ? s : o.url.pathname + o.url.search;
-      return this._robots.explain(target, agentOf(ua));
+      if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(s) || (s[0] === '/' && s[1] !== '/')) return s;
+      return o.url.pathname + o.url.search;
     }
 
     isAllowed(url, ua) {
@@ -61,9 +125,20 @@ export function face(core) {
       return m === undefined ? undefined : m.allowed;
     }
 
+    // robots-parser's: !isAllowed, so true for a URL of another origin.
     isDisallowed(url, ua) {
+      return !this.isAllowed(url, ua);
+    }
+
+    // Whether url is disallowed by the agent's own groups, the '*' groups
+    // left out (robots-parser's explicit mode): false when no group names
+    // the agent, undefined for a URL of another origin.
+    isExplicitlyDisallowed(url, ua) {
       const m = this._explain(url, ua);
-      return m === undefined ? undefined : !m.allowed;
+      if (m === undefined) return undefined;
+      const agent = agentOf(ua);
+      if (agent !== '*' && !this._robots.hasOwnGroup(agent)) return false;
+      return !m.allowed;
     }
 
     // The line of the deciding rule, -1 when no rule decides (or the URL is
@@ -74,7 +149,9 @@ export function face(core) {
     }
 
     getCrawlDelay(ua) {
-      return this._robots.crawlDelay(agentOf(ua));
+      if (!this._delays) return this._robots.crawlDelay(agentOf(ua));
+      const g = this._delays.get(rpAgent(ua || '*')) || this._delays.get('*');
+      return g ? g.delay : undefined;
     }
 
     getSitemaps() {
@@ -97,7 +174,9 @@ export function face(core) {
     }
   }
 
-  return function robotsParser(url, contents) {
-    return new RobotsParser(url, contents);
+  // options (robotsc only): {text: true} reads contents that look binary
+  // or like a damaged blob as a robots.txt instead of throwing.
+  return function robotsParser(url, contents, options) {
+    return new RobotsParser(url, contents, options);
   };
 }

@@ -97,6 +97,27 @@ static void on_diag(void *ud, const rsc_diagnostic *d)
     b->len += need;
 }
 
+/* ---- what arrived ------------------------------------------------------------ */
+
+/* rsc_classify()'s rule for bytes given to Robots.parse() (robots.txt text
+ * or a blob): RSC_INPUT_TEXT, _BLOB, _DAMAGED or _BINARY. The rule is the C
+ * library's, so that JavaScript refuses exactly what the CLI and Python
+ * refuse. */
+int EXPORT(rsj_classify)(const void *data, size_t len)
+{
+    return (int)rsc_classify(data, len);
+}
+
+const char *EXPORT(rsj_input_kind_what)(int kind)
+{
+    return rsc_input_kind_what(kind);
+}
+
+int EXPORT(rsj_max_select)(void)
+{
+    return RSC_MAX_SELECT;
+}
+
 /* ---- Robots handles -------------------------------------------------------- */
 
 /* A verified program and the blob it borrows, in one allocation. */
@@ -272,6 +293,14 @@ void EXPORT(rsj_match_many)(const rsc_selection *sel, const char *buf, const uin
 {
     for (uint32_t i = 0; i < n; i++)
         out[i] = (uint8_t)rsc_match_url(sel, buf + offs[i], offs[i + 1] - offs[i], NULL);
+}
+
+/* 1 when some agent of the selection is named by a user-agent line of the
+ * file (its own group applies, not the '*' one): robots-parser's
+ * isExplicitlyDisallowed() asks this. */
+int EXPORT(rsj_named)(const rsc_selection *sel)
+{
+    return sel->named != 0;
 }
 
 int EXPORT(rsj_uniform)(const rsc_selection *sel)

@@ -18,6 +18,9 @@ const char *rsj_strerror(int status);
 const char *rsj_warning_name(int w);
 const char *rsj_warning_message(int w);
 int rsj_warning_count(void);
+int rsj_classify(const void *data, size_t len);
+const char *rsj_input_kind_what(int kind);
+int rsj_max_select(void);
 rsj_robots *rsj_load(const void *blob, size_t size, uint32_t *out);
 rsj_robots *rsj_parse(const void *body, size_t len, int profile, int diags,
                               uint32_t *out);
@@ -30,6 +33,7 @@ rsc_selection *rsj_select(const rsj_robots *r, const char *buf, const uint32_t *
 int rsj_match(const rsc_selection *sel, const char *url, size_t len, uint32_t *m);
 void rsj_match_many(const rsc_selection *sel, const char *buf, const uint32_t *offs,
                             uint32_t n, uint8_t *out);
+int rsj_named(const rsc_selection *sel);
 int rsj_uniform(const rsc_selection *sel);
 int rsj_crawl_delay(const rsc_selection *sel, double *seconds);
 int rsj_request_rate(const rsc_selection *sel, uint32_t *requests, double *seconds);

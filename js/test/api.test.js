@@ -101,3 +101,59 @@ test('errors carry the C status', () => {
   assert.throws(() => Robots.parse('x').allowed('/', 5), TypeError);
   assert.throws(() => new Robots(), TypeError);
 });
+
+test('allowedMany takes an array (or iterable) of URLs; one URL is a TypeError', () => {
+  const r = Robots.parse(BODY);
+  for (const one of ['https://example.com/private', new URL('https://example.com/private'),
+    new TextEncoder().encode('https://example.com/private'), 42, null, undefined, { length: 2 }]) {
+    assert.throws(() => r.allowedMany(one, 'FooBot'), (e) => e instanceof TypeError &&
+      /allowedMany\(\) takes an iterable of URLs \(an array\)/.test(e.message), String(one));
+  }
+  // A string names what to do instead.
+  assert.throws(() => r.allowedMany('https://example.com/x', 'FooBot'), /not one string: pass \[url\], or call allowed\(url, agents\)/);
+  const urls = ['https://example.com/private', 'https://example.com/x', 'https://example.com/private/ok'];
+  const want = [false, true, true];
+  assert.deepEqual(r.allowedMany(urls, 'FooBot'), want);
+  assert.deepEqual(r.allowedMany(new Set(urls), 'FooBot'), want);
+  assert.deepEqual(r.allowedMany(urls.values(), 'FooBot'), want);
+  assert.deepEqual(r.allowedMany([], 'FooBot'), []);
+  r.free();
+});
+
+test('URL objects are accepted wherever a URL is (their href)', () => {
+  const r = Robots.parse(BODY);
+  const urls = ['https://example.com/private', 'https://example.com/private/ok', 'https://example.com/x',
+    'https://example.com/caf\u00e9', 'https://example.com/public?q=1'];
+  for (const u of urls) {
+    const o = new URL(u);
+    for (const a of ['FooBot', 'X']) {
+      assert.equal(r.allowed(o, a), r.allowed(o.href, a), `${u} ${a}`);
+      assert.deepEqual(r.explain(o, a), r.explain(o.href, a), `${u} ${a}`);
+    }
+  }
+  assert.equal(r.allowed(new URL('https://example.com/private'), 'FooBot'), false);
+  assert.equal(r.allowed(new URL('https://example.com/public'), 'X'), true);
+  // Mixed lists: strings, URL objects, bytes.
+  assert.deepEqual(r.allowedMany(['https://example.com/private', new URL('https://example.com/private/ok'),
+    new TextEncoder().encode('https://example.com/private/no')], 'FooBot'), [false, true, false]);
+  assert.throws(() => r.allowed({ href: 'https://example.com/' }, 'FooBot'), TypeError);
+  r.free();
+});
+
+test('many invalid crawler names: one warning; over the limit, an error that names it', () => {
+  const r = Robots.parse(BODY);
+  const names = Array.from({ length: 20 }, (_, i) => `bad name ${i}`);
+  const w = warningsOf(() => assert.equal(r.allowed('https://example.com/public', names), true));
+  assert.equal(w.length, 1, w.join('\n'));
+  assert.match(w[0], /20 crawler names .*"bad name 0" the first/);
+  const many = Array.from({ length: 100 }, (_, i) => `other bad name ${i}`);
+  let e;
+  const w2 = warningsOf(() => {
+    e = assert.throws(() => r.allowed('https://example.com/', many),
+      (x) => x instanceof RobotsError && x.status === STATUS.E_LIMIT &&
+        /100 crawler names, more than the limit of 32/.test(x.message));
+  });
+  assert.equal(e, undefined);
+  assert.ok(w2.length <= 1, w2.join('\n'));
+  r.free();
+});
