@@ -209,6 +209,37 @@ if cmake_consumer "$P" "$W/cons-a" ON; then
 fi
 pkgconfig_consumer "$P" "$W/pc-a" all ""
 readme_snippets "$P" "$W/readme-a"
+# This install is static. find_package(robotsc COMPONENTS runtime) needs
+# libc only: a consumer configures, builds and runs with a pkg-config that
+# fails for libcurl, libidn2 and lmdb (and logs every query), and none of
+# them is asked for. The same pkg-config makes COMPONENTS crawl fail, so it
+# does hide them.
+FAKEPC=$W/fake-pkg-config
+REALPC=$(command -v pkg-config)
+cat > "$FAKEPC" <<EOF
+#!/bin/sh
+echo "\$*" >> "$W/pc-queries"
+case " \$* " in *libcurl*|*libidn2*|*lmdb*) echo "fake pkg-config: \$* hidden" >&2; exit 1;; esac
+exec "$REALPC" "\$@"
+EOF
+chmod +x "$FAKEPC"
+rm -f "$W/pc-queries"
+if run "runtime-only consumer of the static install, libcurl/libidn2/lmdb hidden: configure" \
+       env PKG_CONFIG="$FAKEPC" cmake -S "$HERE/consumer" -B "$W/cons-a-rt" "${GENARGS[@]}" \
+       -DCMAKE_PREFIX_PATH="$P" -DWITH_COMPILER=OFF -DWITH_STORE=OFF -DPKG_CONFIG_EXECUTABLE="$FAKEPC" \
+       -DCMAKE_C_FLAGS="$CFL" -DCMAKE_CXX_FLAGS="$CFL" -DCMAKE_EXE_LINKER_FLAGS="$CFL" &&
+   run "runtime-only consumer of the static install: build" cmake --build "$W/cons-a-rt"; then
+  run "runtime-only consumer of the static install: use_runtime" "$W/cons-a-rt/use_runtime" "$W/ex.rbc"
+fi
+if grep -qE 'libcurl|libidn2|lmdb' "$W/pc-queries" 2>/dev/null; then
+  bad "COMPONENTS runtime looked for crawl's or store's libraries: $(tr '\n' ';' < "$W/pc-queries")"
+else ok; fi
+if env PKG_CONFIG="$FAKEPC" cmake -S "$HERE/consumer" -B "$W/cons-a-crawl" "${GENARGS[@]}" -DCMAKE_PREFIX_PATH="$P" \
+     -DWITH_COMPILER=ON -DWITH_STORE=OFF -DPKG_CONFIG_EXECUTABLE="$FAKEPC" >"$log" 2>&1; then
+  bad "COMPONENTS crawl configured with libcurl and libidn2 hidden"
+else
+  grep -qE 'libidn2|libcurl' "$log" && ok || bad "COMPONENTS crawl failed without naming libidn2/libcurl: $(tail -5 "$log")"
+fi
 
 echo "== B: shared libraries"
 B=$W/build-b; P=$W/prefix-b
