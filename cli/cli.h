@@ -20,6 +20,7 @@ int rsc_cmd_url(int argc, char **argv);     /* cli/cmd_url.c */
 int rsc_cmd_fetch(int argc, char **argv);   /* cli/cmd_fetch.c */
 int rsc_cmd_bench(int argc, char **argv);   /* cli/cmd_bench.c */
 int rsc_cmd_diff(int argc, char **argv);    /* cli/cmd_diff.c */
+int rsc_cmd_upgrade(int argc, char **argv); /* cli/cmd_upgrade.c */
 /* diff with OLD given as a blob in memory (store diff): argv then names NEW only. */
 int rsc_cli_diff_run(int argc, char **argv, const char *old_name, const void *old_blob, size_t old_len);
 int rsc_cmd_store_diff(int argc, char **argv); /* cli/store_diff.c (RSC_HAVE_STORE) */

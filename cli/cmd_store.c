@@ -85,6 +85,7 @@ static const struct {
     {"list", cmd_list, "list and verify every record"},
     {"stat", cmd_stat, "records, sizes, readers"},
     {"gc", cmd_gc, "delete expired records"},
+    {"upgrade", cmd_store_upgrade, "rebuild format-4 records in the current format (cli/store_upgrade.c)"},
     {"diff", rsc_cmd_store_diff, "compare an origin's record with a new robots.txt (cli/store_diff.c)"},
 };
 

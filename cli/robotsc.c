@@ -22,6 +22,7 @@ static const struct {
     {"url", rsc_cmd_url, "print the robots.txt URL and origin key of a URL"},
     {"fetch", rsc_cmd_fetch, "fetch, apply the status policy, compile, check"},
     {"bench", rsc_cmd_bench, "time compile, verify and matching against a URL list"},
+    {"upgrade", rsc_cmd_upgrade, "rebuild a format-4 blob in the current format"},
 #ifdef RSC_HAVE_STORE
     {"store", rsc_cmd_store, "build and query an LMDB store of blobs keyed by origin"},
 #endif

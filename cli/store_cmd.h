@@ -26,6 +26,7 @@ int cmd_del(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_gc(int argc, char **argv);
+int cmd_store_upgrade(int argc, char **argv); /* store_upgrade.c */
 
 /* Opens DB, printing why not. */
 rsc_store *open_store(const char *path, int readonly, int no_sync);
