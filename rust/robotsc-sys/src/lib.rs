@@ -185,6 +185,9 @@ pub struct rsc_semdiag {
     pub detail_len: usize,
 }
 
+/// Output callback of the text writers (rsc_dump).
+pub type rsc_write_fn = Option<unsafe extern "C" fn(ud: *mut c_void, s: *const c_char, n: usize)>;
+
 pub type rsc_semdiag_fn = Option<unsafe extern "C" fn(ud: *mut c_void, d: *const rsc_semdiag)>;
 
 extern "C" {
@@ -235,6 +238,7 @@ extern "C" {
         -> rsc_status;
     pub fn rsc_compile_ir(ir: *const rsc_ir, opt: *const rsc_compile_options, out: *mut rsc_blob) -> rsc_status;
     pub fn rsc_blob_free(b: *mut rsc_blob, opt: *const rsc_compile_options);
+    pub fn rsc_dump(prog: *const rsc_program, w: rsc_write_fn, ud: *mut c_void) -> rsc_status;
     pub fn rsc_diff(
         old_sel: *const rsc_selection,
         new_sel: *const rsc_selection,

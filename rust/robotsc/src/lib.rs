@@ -435,6 +435,40 @@ impl Robots {
             .collect()
     }
 
+    /// The sitemap URLs as bytes, as the file has them.
+    pub(crate) fn sitemaps_raw(&self) -> Vec<(u32, &[u8])> {
+        (0..self.sitemap_count())
+            .map(|i| {
+                let mut line = 0u32;
+                let mut b = sys::rsc_bytes { ptr: std::ptr::null(), len: 0 };
+                // SAFETY: i < count; b points into the blob, which lives as
+                // long as &self.
+                unsafe { sys::rsc_sitemap_get(self.prog(), i, &mut line, &mut b) };
+                if b.ptr.is_null() || b.len == 0 {
+                    (line, &[][..])
+                } else {
+                    (line, unsafe { std::slice::from_raw_parts(b.ptr as *const u8, b.len) })
+                }
+            })
+            .collect()
+    }
+
+    /// A human-readable disassembly of the blob (what `robotsc dump`
+    /// prints): header, sections, agents, programs, rules, sitemaps.
+    pub fn dump(&self) -> String {
+        unsafe extern "C" fn w(ud: *mut c_void, s: *const c_char, n: usize) {
+            // SAFETY: ud is the Vec below; (s, n) lives during the call.
+            let v = unsafe { &mut *(ud as *mut Vec<u8>) };
+            if n > 0 {
+                v.extend_from_slice(unsafe { std::slice::from_raw_parts(s as *const u8, n) });
+            }
+        }
+        let mut v: Vec<u8> = Vec::new();
+        // SAFETY: a verified program; the callback only appends to v.
+        unsafe { sys::rsc_dump(self.prog(), Some(w), &mut v as *mut Vec<u8> as *mut c_void) };
+        String::from_utf8_lossy(&v).into_owned()
+    }
+
     /// Directives the matcher does not use (crawl-delay, host, ...), in
     /// file order.
     pub fn directives(&self) -> Vec<Directive> {
@@ -617,6 +651,15 @@ impl Selection<'_> {
         let mut line = 0u32;
         // SAFETY: k is NUL-terminated; v points into the blob.
         (unsafe { sys::rsc_group_directive(&self.sel, k.as_ptr(), &mut v, &mut line) } == 1).then(|| lossy(v.ptr, v.len))
+    }
+
+    /// [`Selection::group_directive`] with the directive's line.
+    pub fn group_directive_line(&self, key: &str) -> Option<(u32, String)> {
+        let k = std::ffi::CString::new(key).ok()?;
+        let mut v = sys::rsc_bytes { ptr: std::ptr::null(), len: 0 };
+        let mut line = 0u32;
+        // SAFETY: k is NUL-terminated; v points into the blob.
+        (unsafe { sys::rsc_group_directive(&self.sel, k.as_ptr(), &mut v, &mut line) } == 1).then(|| (line, lossy(v.ptr, v.len)))
     }
 
     /// Some(true) when every URL is allowed, Some(false) when every URL is

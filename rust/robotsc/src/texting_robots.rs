@@ -65,20 +65,61 @@ impl From<crate::Error> for Error {
 pub struct Robot {
     robots: Robots,
     agent: String,
-    /// Crawl-delay in seconds of the groups that apply to the agent.
+    /// Crawl-delay in seconds: the first crawl-delay (or "crawl delay",
+    /// "crawldelay") of the groups that apply to the agent, as Google
+    /// groups lines, read as texting_robots reads it (an f32, not
+    /// negative); when there is none, a crawl-delay written before the
+    /// first user-agent line.
     pub delay: Option<f32>,
-    /// The file's sitemap URLs (for any crawler), in file order.
+    /// The file's sitemap URLs (for any crawler), in file order; those
+    /// that are not UTF-8 are left out, as texting_robots leaves them.
     pub sitemaps: Vec<String>,
 }
 
 impl fmt::Debug for Robot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The rules as the blob holds them (rsc_dump's "rules" section).
+        let dump = self.robots.dump();
+        let rules: Vec<&str> = dump
+            .lines()
+            .skip_while(|l| !l.starts_with("rules "))
+            .skip(1)
+            .take_while(|l| l.starts_with(' '))
+            .map(str::trim)
+            .collect();
         f.debug_struct("Robot")
             .field("agent", &self.agent)
+            .field("rules", &rules)
             .field("delay", &self.delay)
             .field("sitemaps", &self.sitemaps)
             .finish()
     }
+}
+
+/// texting_robots' reading of a crawl-delay value.
+fn delay_value(v: &str) -> Option<f32> {
+    v.trim().parse::<f32>().ok().filter(|d| *d >= 0.0)
+}
+
+const DELAY_KEYS: [&str; 3] = ["crawl-delay", "crawl delay", "crawldelay"];
+
+/// The first line of `txt` whose key is a user-agent key (Google's line
+/// ends: LF, CR LF, CR), or None.
+fn first_agent_line(txt: &[u8]) -> Option<u32> {
+    let mut line = 1u32;
+    let mut i = 0;
+    while i < txt.len() {
+        let end = txt[i..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(txt.len(), |p| i + p);
+        let l = &txt[i..end];
+        let key = l.split(|&b| b == b':').next().unwrap_or(&[]);
+        let key = String::from_utf8_lossy(key).trim().to_ascii_lowercase();
+        if l.contains(&b':') && matches!(key.as_str(), "user-agent" | "useragent" | "user agent") {
+            return Some(line);
+        }
+        i = end + if txt.get(end) == Some(&b'\r') && txt.get(end + 1) == Some(&b'\n') { 2 } else { 1 };
+        line += 1;
+    }
+    None
 }
 
 impl Robot {
@@ -89,16 +130,54 @@ impl Robot {
     /// error when it does not verify, or looks damaged: never read as an
     /// empty robots.txt that allows everything).
     pub fn new(agent: &str, txt: &[u8]) -> Result<Self, Error> {
-        let robots = match crate::classify(txt) {
-            InputKind::Blob => Robots::load(txt)?,
+        let (robots, text) = match crate::classify(txt) {
+            InputKind::Blob => (Robots::load(txt)?, false),
             InputKind::DamagedBlob => {
                 return Err(Error::Robotsc(crate::Error::DamagedBlob(crate::input_what(robotsc_sys::RSC_INPUT_DAMAGED))))
             }
-            _ => Robots::from_vec(crate::compile(txt, crate::Profile::Google)?)?,
+            _ => (Robots::from_vec(crate::compile(txt, crate::Profile::Google)?)?, true),
         };
-        // The first agent asked for is the one whose selection Robots keeps.
-        let delay = robots.crawl_delay(agent).map(|d| d as f32);
-        let sitemaps = robots.sitemaps();
+        let sel = robots.select(&[agent])?;
+        // The first of the three keys in the selected groups.
+        let mut first: Option<(u32, String)> = None;
+        for key in DELAY_KEYS {
+            if let Some((line, v)) = sel.group_directive_line(key) {
+                if first.as_ref().map_or(true, |(l, _)| line < *l) {
+                    first = Some((line, v));
+                }
+            }
+        }
+        let mut delay = first.and_then(|(_, v)| delay_value(&v));
+        if delay.is_none() && text {
+            // texting_robots applies a crawl-delay written before any
+            // user-agent line to every crawler (the last such one).
+            let limit = first_agent_line(txt).unwrap_or(u32::MAX);
+            for d in robots.directives() {
+                if d.line < limit && DELAY_KEYS.contains(&d.key.to_ascii_lowercase().as_str()) {
+                    if let Some(v) = delay_value(&d.value) {
+                        delay = Some(v);
+                    }
+                }
+            }
+        }
+        // Sitemaps, and the "site map" lines texting_robots also takes
+        // (Google's parser knows "sitemap" and "site-map" only), in file
+        // order.
+        let mut sitemaps: Vec<(u32, String)> = robots
+            .sitemaps_raw()
+            .into_iter()
+            .filter_map(|(line, b)| std::str::from_utf8(b).ok().map(|u| (line, u.to_string())))
+            .collect();
+        for d in robots.directives() {
+            if d.key.eq_ignore_ascii_case("site map") && !d.value.is_empty() {
+                sitemaps.push((d.line, d.value));
+            }
+        }
+        sitemaps.sort_by_key(|x| x.0);
+        let sitemaps = sitemaps.into_iter().map(|x| x.1).collect();
+        // Select once more through the cache: the first agent a Robots is
+        // asked about is the one whose selection it keeps.
+        robots.allowed("/", agent);
         Ok(Robot { robots, agent: agent.to_string(), delay, sitemaps })
     }
 
@@ -168,9 +247,11 @@ pub fn get_robots_url(url: &str) -> Result<String, ParseError> {
     let end = rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len());
     let auth = &rest[..end];
     let hostport = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
-    let (host, port) = match hostport.rfind(':') {
-        Some(i) if !hostport[i..].contains(']') => (&hostport[..i], Some(&hostport[i + 1..])),
-        _ => (hostport, None),
+    // The host ends at the first ':' (after a bracketed IPv6 literal).
+    let host_end = if hostport.starts_with('[') { hostport.find(']').map_or(hostport.len(), |i| i + 1) } else { hostport.find(':').unwrap_or(hostport.len()) };
+    let (host, port) = match hostport[host_end..].strip_prefix(':') {
+        Some(p) => (&hostport[..host_end], Some(p)),
+        None => (&hostport[..host_end], None),
     };
     if host.is_empty() {
         return Err(ParseError::EmptyHost);

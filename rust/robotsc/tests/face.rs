@@ -80,3 +80,28 @@ fn robots_urls() {
     assert_eq!(get_robots_url("http://"), Err(ParseError::EmptyHost));
     assert_eq!(get_robots_url("http://example.com:99999/"), Err(ParseError::InvalidPort));
 }
+
+#[test]
+fn texting_robots_readings_kept() {
+    // A crawl-delay before any user-agent line applies to every crawler
+    // without one of its own (texting_robots' reading; Google's groups
+    // have no crawl-delay).
+    let txt = b"Crawl-delay: 42\nUser-agent: *\nDisallow: /x\n\nUser-agent: FriendBot\nAllow: /\nCrawl-delay: 1\n";
+    assert_eq!(Robot::new("BobBot", txt).unwrap().delay, Some(42.0));
+    assert_eq!(Robot::new("FriendBot", txt).unwrap().delay, Some(1.0));
+    // Its key spellings and its number reading (an f32, not negative).
+    let r = Robot::new("a", b"User-agent: a\nCrawl delay: 7\nDisallow: /x\n").unwrap();
+    assert_eq!(r.delay, Some(7.0));
+    assert_eq!(Robot::new("a", b"User-agent: a\ncrawldelay: 1e3\n").unwrap().delay, Some(1000.0));
+    assert_eq!(Robot::new("a", b"User-agent: a\nCrawl-delay: -1\n").unwrap().delay, None);
+    // "site map" lines are sitemaps, in file order; non-UTF-8 ones are left
+    // out.
+    let r = Robot::new("a", b"Sitemap: /a\nsite map: /b\nsite-map: /c\nSitemap: /\xff\n").unwrap();
+    assert_eq!(r.sitemaps, vec!["/a", "/b", "/c"]);
+    // Debug shows the rules.
+    let r = Robot::new("a", b"User-agent: a\nAllow: /allow/\nDisallow: /disallow/\n").unwrap();
+    let s = format!("{:?}", r);
+    assert!(s.contains("/allow/") && s.contains("/disallow/"), "{}", s);
+    // A host ends at its first ':' ("http://:::cnn.com/" has none).
+    assert_eq!(get_robots_url("http://:::cnn.com/"), Err(ParseError::EmptyHost));
+}
