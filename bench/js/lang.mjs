@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// The JavaScript rows of the per-language check cost table (bench/run.sh,
+// step 8; bench/js/lang.sh runs this): on one URL list, robotsc's
+// WebAssembly build in Node, one call a URL (allowed()) and one call for
+// the list (allowedMany()), against native C's rsc_match_url (`robotsc
+// bench` on the same files) measured in the same run. The selection (agent
+// Googlebot) is made once before timing, as in every language's row. The
+// two are measured the same way, in turns (C, JS single, JS batch, C, ...):
+// a turn is R short rounds, each at least M ms (by default 0.01 ms: one
+// pass over the list, tens of microseconds), and its figure their median;
+// the figure given is the median of the turns. Short rounds keep the
+// figures steady on a shared, loaded machine: a round is rarely cut by
+// the scheduler, and the median drops those that are.
+//
+//   node bench/js/lang.mjs --robots FILE --urls FILE --cli ROBOTSC --out OUT.tsv
+//        [--list NAME] [--turns N] [--rounds R] [--min-ms M] [--agent A]
+//
+// OUT.tsv: a header line, then one line per mode:
+//   language mode list urls ns_per_check c_ns_per_check note
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { basename, dirname, join, resolve } from 'node:path';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { Robots } = await import(join(ROOT, 'js', 'src', 'index.js'));
+
+const a = { turns: 5, rounds: 501, minMs: 0.01, agent: 'Googlebot' };
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i += 2) {
+  const k = argv[i], v = argv[i + 1];
+  if (k === '--robots') a.robots = resolve(v);
+  else if (k === '--urls') a.urls = resolve(v);
+  else if (k === '--cli') a.cli = resolve(v);
+  else if (k === '--out') a.out = resolve(v);
+  else if (k === '--list') a.list = v;
+  else if (k === '--turns') a.turns = +v;
+  else if (k === '--rounds') a.rounds = +v;
+  else if (k === '--min-ms') a.minMs = +v;
+  else if (k === '--agent') a.agent = v;
+  else throw new Error(`unknown option ${k}`);
+}
+for (const k of ['robots', 'urls', 'cli', 'out']) if (!a[k]) throw new Error(`--${k} is required`);
+a.list ??= basename(a.urls).replace(/\.txt$/, '');
+
+const median = (xs) => {
+  const s = [...xs].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const now = () => process.hrtime.bigint();
+
+// ns of one call of fn(): the median of the rounds (as robotsc bench).
+function timed(fn) {
+  let t0 = now();
+  fn();
+  const reps = Math.max(1, Math.ceil((a.minMs * 1e6) / Math.max(Number(now() - t0), 1)));
+  const s = [];
+  for (let r = 0; r < a.rounds; r++) {
+    t0 = now();
+    for (let k = 0; k < reps; k++) fn();
+    s.push(Number(now() - t0) / reps);
+  }
+  return median(s);
+}
+
+// C: the engine robotsc's check runs (the DFA where the rule set has one).
+function native() {
+  const r = spawnSync(a.cli, ['bench', '--agent', a.agent, '--rounds', String(a.rounds), '--min-ms',
+    String(a.minMs), a.robots, a.urls], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`robotsc bench: ${r.stderr}`);
+  const kv = Object.fromEntries(r.stdout.trim().split('\n').pop().split(' ').map((x) => x.split('=')));
+  const dis = /verdicts: *(\d+) allowed, (\d+) disallowed/.exec(r.stdout);
+  return { ns: kv.dfa === '1' ? +kv.dfa_match_ns : +kv.match_ns, disallowed: dis ? +dis[2] : NaN };
+}
+
+Robots.agentWarnings = false;
+const body = readFileSync(a.robots);
+const urls = readFileSync(a.urls, 'utf8').split('\n').map((u) => u.replace(/\r$/, '')).filter(Boolean);
+const robots = Robots.parse(body, { warnings: false, text: true });
+const agent = a.agent;
+let sink = 0;
+const jsDis = urls.length - robots.allowedMany(urls, agent).filter(Boolean).length;
+// Warm-up: both calls optimised by the JIT before the first turn.
+for (const t0 = Date.now(); Date.now() - t0 < 300;) {
+  for (let i = 0; i < urls.length; i++) if (robots.allowed(urls[i], agent)) sink++;
+  sink += robots.allowedMany(urls, agent).length;
+}
+const c = [], single = [], batch = [];
+let cDis = NaN;
+for (let t = 0; t < a.turns; t++) {
+  const n = native();
+  c.push(n.ns);
+  cDis = n.disallowed;
+  single.push(timed(() => { for (let i = 0; i < urls.length; i++) if (robots.allowed(urls[i], agent)) sink++; }) / urls.length);
+  batch.push(timed(() => { sink += robots.allowedMany(urls, agent).length; }) / urls.length);
+}
+robots.free();
+if (sink === -1) console.log(sink);
+const cNs = median(c), sNs = median(single), bNs = median(batch);
+const same = jsDis === cDis ? 'same verdicts as C' : `VERDICTS DIFFER from C (${jsDis} vs ${cDis} disallowed)`;
+const f = (x) => x.toFixed(1);
+const lines = [
+  'language\tmode\tlist\turls\tns_per_check\tc_ns_per_check\tnote',
+  `JavaScript\tsingle\t${a.list}\t${urls.length}\t${f(sNs)}\t${f(cNs)}\tallowed(url, agent), WASM in Node ${process.version}; ${same}; median of ${a.turns} turns alternating with C, each the median of ${a.rounds} rounds`,
+  `JavaScript\tbatch\t${a.list}\t${urls.length}\t${f(bNs)}\t${f(cNs)}\tallowedMany(urls, agent), one call into WASM for the list; ${same}`,
+];
+mkdirSync(dirname(a.out), { recursive: true });
+writeFileSync(a.out, lines.join('\n') + '\n');
+process.stdout.write(lines.join('\n') + '\n');
+process.stderr.write(`js/C: single ${(sNs / cNs).toFixed(2)}x, batch ${(bNs / cNs).toFixed(2)}x; ` +
+  `turns: C ${c.map(f).join(' ')}; single ${single.map(f).join(' ')}; batch ${batch.map(f).join(' ')}\n`);
