@@ -157,3 +157,28 @@ test('many invalid crawler names: one warning; over the limit, an error that nam
   assert.ok(w2.length <= 1, w2.join('\n'));
   r.free();
 });
+
+test('the last selection is reused only for the same names', () => {
+  const r = Robots.parse(BODY);
+  const names = ['OtherBot'];
+  assert.equal(r.allowed('https://example.com/x', names), false);
+  // The same array, changed: selected again.
+  names[0] = 'FooBot';
+  assert.equal(r.allowed('https://example.com/x', names), true);
+  names.push('X');
+  assert.equal(r.allowed('https://example.com/x', names), true);
+  names.length = 1;
+  names[0] = 'X';
+  assert.equal(r.allowed('https://example.com/x', names), false);
+  const ua = (t) => ({ userAgent: `Mozilla/5.0 (compatible; ${t}/2.1)` });
+  assert.equal(r.allowed('https://example.com/x', ua('FooBot')), true);
+  assert.equal(r.allowed('https://example.com/x', ua('FooBot')), true);
+  assert.equal(r.allowed('https://example.com/x', ua('OtherBot')), false);
+  const u = ua('FooBot');
+  assert.equal(r.allowed('https://example.com/x', u), true);
+  u.userAgent = 'OtherBot/1.0';
+  assert.equal(r.allowed('https://example.com/x', u), false);
+  assert.equal(r.allowed('https://example.com/x', 'FooBot'), true);
+  assert.equal(r.allowed('https://example.com/x', 'X'), false);
+  r.free();
+});

@@ -303,6 +303,14 @@ function version() {
 
 // ---- Robots ---------------------------------------------------------------------
 
+// Whether array a still holds the names of copy (a caller may change an
+// array between calls).
+function sameNames(a, copy) {
+  if (!Array.isArray(a) || !copy || a.length !== copy.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== copy[i]) return false;
+  return true;
+}
+
 // allowedMany()'s list when it is not an array: any iterable of URLs, but
 // not one URL (a string, URL object or bytes are iterable or URL-like, and
 // checking a string's characters as URLs is never what was meant).
@@ -340,7 +348,7 @@ class Robots {
 
   constructor(token, ptr, warnings, source) {
     if (token !== KEY) throw new TypeError('robotsc: use Robots.parse() or Robots.load()');
-    this.#st = { ptr, sels: new Map(), lastAgents: undefined, lastSel: 0 };
+    this.#st = { ptr, sels: new Map(), lastAgents: undefined, lastSel: 0, lastNames: undefined };
     this.warnings = warnings;
     // 'text' when compiled from a robots.txt, 'blob' when a blob was loaded.
     this.source = source;
@@ -411,13 +419,25 @@ class Robots {
 
   #select(agents) {
     // The last crawler asked about, at the cost of a comparison (most
-    // callers check many URLs for one crawler name).
+    // callers check many URLs for one crawler name): a name, the same
+    // array holding the same names, or a {userAgent} of the same header,
+    // without building a key or reducing the header again.
     const st = this.#st;
-    if (agents === st.lastAgents && st.ptr) return st.lastSel;
+    if (st.ptr) {
+      const last = st.lastAgents;
+      if (agents === last) {
+        if (typeof agents === 'string' || sameNames(agents, st.lastNames)) return st.lastSel;
+      } else if (typeof last === 'object' && last !== null && !Array.isArray(last) && typeof agents === 'object' &&
+        agents !== null && !Array.isArray(agents) && agents.userAgent === last.userAgent) {
+        return st.lastSel;
+      }
+    }
     const sel = this.#lookup(agents);
-    if (typeof agents === 'string') {
-      st.lastAgents = agents;
-      st.lastSel = sel;
+    st.lastAgents = agents;
+    st.lastSel = sel;
+    st.lastNames = Array.isArray(agents) ? agents.slice() : undefined;
+    if (typeof agents === 'object' && agents !== null && !Array.isArray(agents)) {
+      st.lastAgents = { userAgent: agents.userAgent };
     }
     return sel;
   }
