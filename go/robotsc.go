@@ -225,20 +225,20 @@ func (r *Robots) check(url, agent string, ua bool) bool {
 	if r.prog == nil {
 		return false
 	}
-	u, un := strArg(url)
-	var ok C.int
+	var ok bool
 	if s := r.selectKey(selKey{agent, ua}); s != nil {
-		ok = C.rscgo_match(C.uintptr_t(uintptr(s.sel)), u, un)
+		ok = matchOne(s.sel, url, false)
 	} else {
+		u, un := strArg(url)
 		a, an := strArg(agent)
 		uaFlag := C.int(0)
 		if ua {
 			uaFlag = 1
 		}
-		ok = C.rscgo_select_match(r.progArg(), a, an, uaFlag, u, un)
+		ok = C.rscgo_select_match(r.progArg(), a, an, uaFlag, u, un) != 0
 	}
 	runtime.KeepAlive(r)
-	return ok != 0
+	return ok
 }
 
 // Allowed is Google's verdict for url (a whole URL, or a path starting

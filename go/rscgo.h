@@ -33,6 +33,18 @@ static inline int rscgo_match_path(uintptr_t sel, const char *path, size_t len)
 	return rsc_match_path((const rsc_selection *)sel, rscgo_nz(path, len), len, NULL);
 }
 
+// The one-argument form runtime.asmcgocall calls (fastcall.go, build tag
+// robotsc_fastcall): the check without cgo's scheduler hand-off.
+typedef struct rscgo_fast_args {
+	uintptr_t sel;
+	const char *url;
+	size_t len;
+	int path; // 1: rscgo_match_path
+} rscgo_fast_args;
+
+// Defined in call_fast.c: cgo takes its address, which needs a symbol.
+int32_t rscgo_match_fast(void *p);
+
 // URLs packed in buf, URL i ending at ends[i]: one crossing for n checks.
 static inline void rscgo_match_many(uintptr_t sel, const char *buf, const size_t *ends, size_t n,
                              unsigned char *out)

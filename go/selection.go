@@ -86,10 +86,9 @@ func (s *Selection) Allowed(url string) bool {
 	if !s.live() {
 		return false
 	}
-	u, un := strArg(url)
-	ok := C.rscgo_match(C.uintptr_t(uintptr(s.sel)), u, un)
+	ok := matchOne(s.sel, url, false)
 	runtime.KeepAlive(s)
-	return ok != 0
+	return ok
 }
 
 // AllowedPath is the verdict for a path as a URL gives it ("/a/b?q", from
@@ -100,10 +99,9 @@ func (s *Selection) AllowedPath(path string) bool {
 	if !s.live() {
 		return false
 	}
-	p, n := strArg(path)
-	ok := C.rscgo_match_path(C.uintptr_t(uintptr(s.sel)), p, n)
+	ok := matchOne(s.sel, path, true)
 	runtime.KeepAlive(s)
-	return ok != 0
+	return ok
 }
 
 // AllowedManyTo writes the verdicts of urls into out[:len(urls)], in one

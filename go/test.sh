@@ -35,3 +35,10 @@ if go env GOOS GOARCH | tr '\n' ' ' | grep -Eq '^linux (amd64|arm64) '; then
 fi
 echo "== go test $race ./... (CLI: $ROBOTSC_CLI)"
 go test $race -count=1 ./... "$@"
+# The opt-in build that calls the check through runtime.asmcgocall
+# (call_fast.go): the same verdicts, without the CLI comparisons.
+if [ $# -eq 0 ] && go env GOARCH | grep -Eq '^(amd64|arm64)$'; then
+  echo "== go test $race -tags robotsc_fastcall (the checks' tests)"
+  go test $race -count=1 -tags robotsc_fastcall \
+    -run 'Conformance|Damaged|InputKinds|API|Close|NoAllocation|Goroutines|Shared|Google|UserAgent|Paths' . ./robotstxt
+fi

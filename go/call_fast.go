@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+
+//go:build robotsc_fastcall && (amd64 || arm64)
+
+package robotsc
+
+/*
+// The link gains an object without a .note.GNU-stack section in this
+// build; the stack stays non-executable, as in every other build.
+#cgo LDFLAGS: -Wl,-z,noexecstack
+#include "rscgo.h"
+*/
+import "C"
+
+import (
+	"runtime"
+	"unsafe"
+)
+
+// FastCall says whether checks bypass cgo's call path: true in this build
+// (tag robotsc_fastcall).
+//
+// A cgo call tells the scheduler the goroutine may block (entersyscall and
+// exitsyscall), which costs more than a check (bench/go/REPORT.md). A check
+// never blocks, allocates or calls back into Go, and its time is bounded
+// (docs/LIMITS.md), so this build calls it the way the runtime calls its
+// own C helpers: runtime.asmcgocall runs it on the thread's system stack.
+// That is an internal function of the runtime, reached with go:linkname:
+// opt in only with a Go release it was tested with (1.19); a newer release
+// may refuse the link.
+const FastCall = true
+
+//go:linkname asmcgocall runtime.asmcgocall
+//go:noescape
+func asmcgocall(fn, arg unsafe.Pointer) int32
+
+var matchFast = unsafe.Pointer(C.rscgo_match_fast)
+
+func matchOne(sel unsafe.Pointer, url string, path bool) bool {
+	a := C.rscgo_fast_args{sel: C.uintptr_t(uintptr(sel)), len: C.size_t(len(url))}
+	a.url, _ = strArg(url)
+	if path {
+		a.path = 1
+	}
+	ok := asmcgocall(matchFast, unsafe.Pointer(&a)) != 0
+	runtime.KeepAlive(url)
+	return ok
+}
