@@ -281,6 +281,7 @@ mod store {
     pub const RSC_STORE_E_IO: rsc_store_status = 8;
     pub const RSC_STORE_E_NOMEM: rsc_store_status = 9;
     pub const RSC_STORE_E_TOOBIG: rsc_store_status = 10;
+    pub const RSC_STORE_E_NOTBLOB: rsc_store_status = 11;
     pub const RSC_STORE_NEVER: i64 = i64::MAX;
     pub const RSC_STORE_DISALLOW: c_int = 0;
     pub const RSC_STORE_ALLOW: c_int = 1;
