@@ -38,6 +38,7 @@ var (
 	limit    = flag.Int("n", 0, "at most this many lists (0: all)")
 	perList  = flag.String("lists", "", "write per-list figures (TSV) here")
 	summary  = flag.String("tsv", "", "write the summary (language, mode, ns_per_check, c_ns, ratio) here")
+	langTSV  = flag.String("langtsv", "", "append bench/run.sh's per-language rows (the first list) here")
 )
 
 var sinkB bool
@@ -45,23 +46,40 @@ var sinkI C.int
 
 type job struct{ name, robots, urls string }
 
-// timeIt runs f(reps) with reps grown until one run lasts minMS, then
-// gives the median over rounds of ns per unit (f returns the units done).
-func timeIt(f func(reps int) float64) float64 {
-	reps := 1
-	for {
-		t0 := time.Now()
-		f(reps)
-		if el := time.Since(t0); float64(el) >= *minMS*1e6 || reps > 1<<24 {
-			break
+// A mode is one timed operation: run(reps) does it reps times over its
+// list and gives ns (thread CPU time) per unit.
+type mode struct {
+	name string
+	run  func(reps int) float64
+	reps int
+}
+
+// measure calibrates each mode's reps to about minMS of wall time, then
+// runs rounds, every mode once a round (interleaved: a slow moment of the
+// machine falls on all of them), and gives each mode's median.
+func measure(ms []*mode) map[string]float64 {
+	for _, m := range ms {
+		m.reps = 1
+		for {
+			t0 := time.Now()
+			m.run(m.reps)
+			if el := time.Since(t0); float64(el) >= *minMS*1e6 || m.reps > 1<<24 {
+				break
+			}
+			m.reps *= 2
 		}
-		reps *= 2
 	}
-	var xs []float64
+	xs := map[string][]float64{}
 	for r := 0; r < *rounds; r++ {
-		xs = append(xs, f(reps))
+		for _, m := range ms {
+			xs[m.name] = append(xs[m.name], m.run(m.reps))
+		}
 	}
-	return median(xs)
+	out := map[string]float64{}
+	for k, v := range xs {
+		out[k] = median(v)
+	}
+	return out
 }
 
 func median(xs []float64) float64 {
@@ -83,11 +101,11 @@ func pct(xs []float64, p float64) float64 {
 }
 
 func goTime(n int, reps int, body func()) float64 {
-	t0 := time.Now()
+	t0 := C.cb_now()
 	for r := 0; r < reps; r++ {
 		body()
 	}
-	return float64(time.Since(t0).Nanoseconds()) / float64(reps*n)
+	return float64(C.cb_now()-t0) / float64(reps*n)
 }
 
 // The modes, in the order of the tables.
@@ -95,6 +113,9 @@ var modes = []string{"c", "go_allowed", "go_selection", "go_many", "go_face", "c
 
 func main() {
 	flag.Parse()
+	// Thread CPU time measures this goroutine's work only while it stays
+	// on one thread (cgo calls run on the calling thread).
+	runtime.LockOSThread()
 	jobs := readJobs(*jobsFile)
 	if *limit > 0 && len(jobs) > *limit {
 		jobs = jobs[:*limit]
@@ -144,45 +165,46 @@ func main() {
 		out := make([]bool, len(urls))
 		cblob := C.CBytes(blob)
 		ab := C.CString(a)
-		f := map[string]float64{}
-		f["c"] = timeIt(func(reps int) float64 {
-			return float64(C.cb_match(cblob, C.size_t(len(blob)), ab, C.size_t(len(a)),
-				(*C.char)(unsafe.Pointer(&buf[0])), &ends[0], C.size_t(len(urls)), C.int(reps), &sinkI))
-		})
-		f["go_allowed"] = timeIt(func(reps int) float64 {
-			return goTime(len(urls), reps, func() {
-				for _, u := range urls {
-					sinkB = r.Allowed(u, a) != sinkB
-				}
-			})
-		})
-		f["go_selection"] = timeIt(func(reps int) float64 {
-			return goTime(len(urls), reps, func() {
-				for _, u := range urls {
-					sinkB = sel.Allowed(u) != sinkB
-				}
-			})
-		})
-		f["go_many"] = timeIt(func(reps int) float64 {
-			return goTime(len(urls), reps, func() { r.AllowedManyTo(out, urls, a) })
-		})
-		f["go_face"] = timeIt(func(reps int) float64 {
-			return goTime(len(paths), reps, func() {
-				for _, p := range paths {
-					sinkB = face.TestAgent(p, a) != sinkB
-				}
-			})
-		})
 		cbody := C.CBytes(body)
-		f["c_parse"] = timeIt(func(reps int) float64 {
-			return float64(C.cb_parse((*C.char)(cbody), C.size_t(len(body)), C.int(reps), &sinkI))
-		})
-		f["go_parse"] = timeIt(func(reps int) float64 {
-			return goTime(1, reps, func() {
-				x, err := robotsc.ParseText(body, robotsc.Google)
-				check(err)
-				x.Close()
-			})
+		f := measure([]*mode{
+			{name: "c", run: func(reps int) float64 {
+				return float64(C.cb_match(cblob, C.size_t(len(blob)), ab, C.size_t(len(a)),
+					(*C.char)(unsafe.Pointer(&buf[0])), &ends[0], C.size_t(len(urls)), C.int(reps), &sinkI))
+			}},
+			{name: "go_allowed", run: func(reps int) float64 {
+				return goTime(len(urls), reps, func() {
+					for _, u := range urls {
+						sinkB = r.Allowed(u, a) != sinkB
+					}
+				})
+			}},
+			{name: "go_selection", run: func(reps int) float64 {
+				return goTime(len(urls), reps, func() {
+					for _, u := range urls {
+						sinkB = sel.Allowed(u) != sinkB
+					}
+				})
+			}},
+			{name: "go_many", run: func(reps int) float64 {
+				return goTime(len(urls), reps, func() { r.AllowedManyTo(out, urls, a) })
+			}},
+			{name: "go_face", run: func(reps int) float64 {
+				return goTime(len(paths), reps, func() {
+					for _, p := range paths {
+						sinkB = face.TestAgent(p, a) != sinkB
+					}
+				})
+			}},
+			{name: "c_parse", run: func(reps int) float64 {
+				return float64(C.cb_parse((*C.char)(cbody), C.size_t(len(body)), C.int(reps), &sinkI))
+			}},
+			{name: "go_parse", run: func(reps int) float64 {
+				return goTime(1, reps, func() {
+					x, err := robotsc.ParseText(body, robotsc.Google)
+					check(err)
+					x.Close()
+				})
+			}},
 		})
 		C.free(cblob)
 		C.free(cbody)
@@ -205,6 +227,9 @@ func main() {
 			ratios[m] = append(ratios[m], f[m]/f["c"])
 		}
 		ratios["go_parse"] = append(ratios["go_parse"], f["go_parse"]/f["c_parse"])
+		if *langTSV != "" && done == 0 {
+			langRows(j.name, len(urls), f)
+		}
 		if lists != nil {
 			fmt.Fprintf(lists, "%s\t%d", j.name, len(urls))
 			for _, m := range modes {
@@ -215,13 +240,13 @@ func main() {
 		done++
 	}
 	// One empty cgo call, and the Go loop around it.
-	crossing := timeIt(func(reps int) float64 {
+	crossing := measure([]*mode{{name: "cgo", run: func(reps int) float64 {
 		return goTime(1000, reps, func() {
 			for i := 0; i < 1000; i++ {
 				sinkI = C.cb_empty(sinkI)
 			}
 		})
-	})
+	}}})["cgo"]
 	report(done, res, ratios, crossing)
 }
 
@@ -264,6 +289,29 @@ func report(n int, res, ratios map[string][]float64, crossing float64) {
 		fmt.Fprintf(tsv, "go\tparse_ns\t%.1f\t%.1f\t%.3f\n", median(res["go_parse"]), median(res["c_parse"]), median(ratios["go_parse"]))
 		fmt.Fprintf(tsv, "go\tcgo_call_ns\t%.2f\t\t\n", crossing)
 	}
+}
+
+// langRows appends bench/run.sh's per-language rows (its comment: language,
+// mode, list, urls, ns_per_check, c_ns_per_check, note) for one list.
+func langRows(list string, n int, f map[string]float64) {
+	_, err := os.Stat(*langTSV)
+	fresh := os.IsNotExist(err)
+	fh, err := os.OpenFile(*langTSV, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	check(err)
+	defer fh.Close()
+	if fresh {
+		fmt.Fprintln(fh, "language\tmode\tlist\turls\tns_per_check\tc_ns_per_check\tnote")
+	}
+	how := "cgo"
+	if robotsc.FastCall {
+		how = "-tags robotsc_fastcall"
+	}
+	row := func(mode, m, note string) {
+		fmt.Fprintf(fh, "Go\t%s\t%s\t%d\t%.2f\t%.2f\t%s (%s; C in the same process)\n", mode, list, n, f[m], f["c"], note, how)
+	}
+	row("single", "go_selection", "Selection.Allowed(url)")
+	row("single", "go_allowed", "Robots.Allowed(url, agent)")
+	row("batch", "go_many", "AllowedManyTo, one call a list")
 }
 
 func pack(urls []string) ([]byte, []C.size_t) {
