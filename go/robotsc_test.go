@@ -520,3 +520,21 @@ func TestCorpusSampleEqualsCLI(t *testing.T) {
 	}
 	t.Logf("%d hosts, %d checks equal to the CLI", len(hosts), total)
 }
+
+// Empty URLs and agents cross as empty spans (no null pointer arithmetic).
+func TestEmptyStrings(t *testing.T) {
+	r := mustParse(t, "User-agent: *\nDisallow: /\n\nUser-agent: a\nAllow: /\n")
+	defer r.Close()
+	if r.Allowed("", "") || r.Allowed("", "x") || !r.Allowed("", "a") {
+		t.Error("empty URL: its path is /")
+	}
+	if got := r.AllowedMany([]string{"", ""}, "a"); !got[0] || !got[1] {
+		t.Errorf("AllowedMany of empty URLs: %v", got)
+	}
+	if got := r.AllowedMany(nil, "a"); len(got) != 0 {
+		t.Errorf("AllowedMany(nil): %v", got)
+	}
+	if s, err := r.Select("", ""); err != nil || s.Allowed("/") {
+		t.Errorf("Select of empty names: %v", err)
+	}
+}

@@ -51,9 +51,10 @@ static inline void rscgo_match_many(uintptr_t sel, const char *buf, const size_t
 {
 	const rsc_selection *s = (const rsc_selection *)sel;
 	size_t start = 0;
+	if (!buf) // every URL empty (no arithmetic on a null pointer)
+		buf = "";
 	for (size_t i = 0; i < n; i++) {
-		out[i] = (unsigned char)rsc_match_url(s, rscgo_nz(buf + start, ends[i] - start),
-		                                      ends[i] - start, NULL);
+		out[i] = (unsigned char)rsc_match_url(s, buf + start, ends[i] - start, NULL);
 		start = ends[i];
 	}
 }
@@ -75,8 +76,10 @@ static inline rsc_status rscgo_select(uintptr_t prog, const char *buf, const siz
 	if (n == 0 || n > RSCGO_MAX_NAMES)
 		return RSC_E_ARG;
 	size_t start = 0;
+	if (!buf) // every name empty
+		buf = "";
 	for (size_t i = 0; i < n; i++) {
-		names[i].ptr = rscgo_nz(buf + start, ends[i] - start);
+		names[i].ptr = buf + start;
 		names[i].len = ends[i] - start;
 		start = ends[i];
 		rsc_bytes tok;
