@@ -147,6 +147,17 @@ static int job_open(job *j, const char *name, const char *robots, const char *ur
     memcpy(j->blob, b.data, b.size);
     j->blob_size = b.size;
     rsc_blob_free(&b, NULL);
+    /* A blob this build cannot load or select is an error of the build
+     * under test: said once here, and the list is left out (never timed
+     * as a fast failure). */
+    rsc_selection s;
+    rsc_load_error le = {0, NULL};
+    if ((st = rsc_load(&j->prog, j->blob, j->blob_size, &le)) != RSC_OK ||
+        (st = rsc_select(&j->prog, &googlebot, 1, &s)) != RSC_OK) {
+        fprintf(stderr, "bench_worker: %s: load/select of its own blob: %s (offset %zu: %s)\n", name,
+                rsc_strerror(st), le.offset, le.what ? le.what : "-");
+        return -1;
+    }
     return 0;
 }
 
@@ -485,8 +496,13 @@ static int run_selections(const char *dir)
         unsigned char *text = bu_read(path, &len);
         rsc_blob b = {NULL, 0};
         rsc_program p;
-        if (!text || rsc_compile(text, len, NULL, &b) != RSC_OK ||
-            rsc_load(&p, b.data, b.size, NULL) != RSC_OK) {
+        rsc_status st = RSC_E_IO;
+        rsc_load_error le = {0, NULL};
+        if (!text || (st = rsc_compile(text, len, NULL, &b)) != RSC_OK ||
+            (st = rsc_load(&p, b.data, b.size, &le)) != RSC_OK) {
+            /* a failure of the build under test: said, and counted */
+            fprintf(stderr, "bench_worker: %s: %s (offset %zu: %s)\n", names[k], rsc_strerror(st), le.offset,
+                    le.what ? le.what : "-");
             printf("%s\t-\t-1\t0\t0\t0\n", names[k]);
             free(text);
             rsc_blob_free(&b, NULL);

@@ -138,6 +138,18 @@ def write_readme_section(path, m, hl, report_name):
              f"{m.get('compiler', '?')}, -O2, revision {m.get('git', '?')}. Full figures, plots, method and "
              f"the analysis of missed targets: [bench/{report_name}](bench/{report_name}).")
     bullets = []
+    i36 = hl.get("i36")
+    if i36:
+        bullets.append(
+            f"**Worker cost per origin** (issue 36; against 1.0.0, {i36['base']}, built side by side and run in the "
+            f"same run): the blob in memory, then load (verify) + select + every URL, over the {i36['lists']} real "
+            f"URL lists: median list {i36['new_med'] / 1e3:.1f} µs (1.0.0: {i36['old_med'] / 1e3:.1f} µs on its "
+            f"programs), all lists {i36['new_total'] / 1e6:.2f} ms (1.0.0: {i36['old_total'] / 1e6:.2f} ms on its "
+            "programs" + (f", {i36['old16_total'] / 1e6:,.0f} ms with its DFA built at the 16th URL"
+                          if i36.get("old16_total") else "") + ")"
+            + (f"; {i36['share']:.1f}% of the corpus's Googlebot and `*` selections run a DFA from the blob"
+               if i36.get("share") is not None else "")
+            + f". {i36['met']} of issue 36's {i36['targets']} targets met in this run (the report's table).")
     if "dfa_r_med" in hl:
         wv, wn = hl["dfa_worst"]
         bullets.append(
@@ -396,6 +408,8 @@ def dfa_section(res, w, hl):
 
         def qs(v, scale=1.0, nd=1):
             v = [x / scale for x in v]
+            if not v:  # no DFA built (format 5: the runtime builds none)
+                return "n/a"
             return " / ".join(fmt(quantile(v, q), nd) for q in (.5, .9, .99)) + f" / {fmt(max(v), nd)}"
         st = [float(r["states"]) for r in fit]
         by = [float(r["dfa_bytes"]) for r in fit]
@@ -1041,14 +1055,22 @@ plot '{res}/scale_length.dat' using 1:2 with linespoints lw 2 pt 7 title 'robots
     w("")
 
     # ---- format 2 against format 4 ----
-    f23_section(res, w, targets, m, hl)
-    dfa_section(res, w, hl)
+    # A section whose inputs this build no longer produces (format 5: no
+    # run-time DFA) says so instead of stopping the whole report.
+    for name, fn in (("6", lambda: f23_section(res, w, targets, m, hl)), ("DFA", lambda: dfa_section(res, w, hl))):
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - any failure of one section
+            w("")
+            w(f"**Section {name} could not be written from this run's results: {type(e).__name__}: {e}.**")
+            w("")
+            print(f"report.py: section {name}: {type(e).__name__}: {e}", file=sys.stderr)
 
     # ---- issue 36: against 1.0.0 built side by side (bench/issue36.sh) ----
     if os.path.isdir(os.path.join(res, "i36")):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import report36  # noqa: E402 - bench/report36.py, beside this file
-        report36.section(res, w)
+        report36.section(res, w, hl)
 
     # ---- targets ----
     w("## Targets (issue 10)")
@@ -1094,7 +1116,10 @@ plot '{res}/scale_length.dat' using 1:2 with linespoints lw 2 pt 7 title 'robots
     w("```sh\nbench/run.sh                          # the whole suite, this report\n"
       "robotsc bench ROBOTS.txt URLS.txt     # one file and URL list\n"
       "build-bench/bench/rsc-datagen robots 42 1000 > r.txt   # the synthetic files\n"
-      "bench/floors/run.sh > bench/FLOORS.md # builds that cut parts of matching out\n```")
+      "bench/floors/run.sh > bench/FLOORS.md # builds that cut parts of matching out\n"
+      "RSC_BENCH_ONLY36=1 bench/run.sh      # step 8 only (issue 36 against 1.0.0), then this report\n"
+      "bench/baseline.sh DIR                 # 1.0.0 and this tree built side by side\n"
+      "DIR/new/bench_worker worker JOBS.tsv  # worker cost per origin (bench/bench_worker.c)\n```")
     w("")
     with open(report, "w", encoding="utf-8") as f:
         f.write("\n".join(md))

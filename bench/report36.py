@@ -100,7 +100,8 @@ def _judge(value, op, limit):
 
 
 def _worker(i36):
-    """{mode: {name: row}} for old and new."""
+    """{mode: {name: row}} for old and new (rows of lists that failed are
+    not there: bench_worker says why in worker_*.err)."""
     out = {}
     for side in ("old", "new"):
         d = {}
@@ -109,6 +110,13 @@ def _worker(i36):
                 d.setdefault(r["mode"], {})[r["name"]] = r
         out[side] = d
     return out
+
+
+def _count_lines(path):
+    if not os.path.exists(path):
+        return 0
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return sum(1 for x in f if x.strip())
 
 
 def _store(i36, side):
@@ -189,14 +197,19 @@ def _ratio_stats(rows, key_m="match_ns", key_f="floor_ns"):
 def _selections(i36, side):
     rows = [r for r in _tsv(os.path.join(i36, f"sel_{side}.tsv")) if r.get("engine") not in (None, "-1")]
     files = len({r["name"] for r in _tsv(os.path.join(i36, f"sel_{side}.tsv"))})
-    by = {}
+    # every agent is counted over every file: a file this build failed to
+    # compile or load is a selection on no DFA
+    by = {ag: {"n": files, "loaded": 0, "runtime": 0, "partial": 0} for ag in ("Googlebot", "*")} if files else {}
     for r in rows:
-        a = by.setdefault(r["agent"], {"n": 0, "loaded": 0, "runtime": 0, "partial": 0})
-        a["n"] += 1
+        a = by.setdefault(r["agent"], {"n": files, "loaded": 0, "runtime": 0, "partial": 0})
         a["loaded"] += r["loaded_dfa"] == "1"
         a["runtime"] += r["runtime_dfa"] == "1"
         a["partial"] += r["runtime_dfa"] == "2"
     return files, by
+
+
+def _failed_files(i36, side):
+    return sum(1 for r in _tsv(os.path.join(i36, f"sel_{side}.tsv")) if r.get("agent") == "-")
 
 
 def _parse_check(i36, lang, side):
@@ -223,8 +236,9 @@ EXPECTED = [
 ]
 
 
-def section(res, w):
-    """Appends issue 36's sections (via w, one Markdown line a call)."""
+def section(res, w, hl=None):
+    """Appends issue 36's sections (via w, one Markdown line a call); puts
+    the README's headline figures in hl["i36"] (when hl is given)."""
     i36 = os.path.join(res, "i36")
     side = _kv(os.path.join(i36, "side.txt"))
     w("## Issue 36: the DFA in the blob, against 1.0.0 built side by side")
@@ -287,7 +301,14 @@ def section(res, w):
         rows.append([label] + [fmt(x[key]) if x else "n/a" for x in a])
     w(_table(["per origin"] + [c[0] for c in cols], rows))
     w("")
+    nj = _count_lines(os.path.join(i36, "jobs.tsv"))
+    w(f"Lists measured: 1.0.0 {len(o.get('programs', {}))}, this tree {len(n.get(nmode, {}))} of {nj}; a list a "
+      "build could not compile, load or select is left out of both columns and named in "
+      "`results/i36/worker_*.err`" + (f" (**{nj - len(names)} left out**)" if nj and len(names) < nj else "") + ".")
+    w("")
     ao, a16, an = a[0], a[1], a[4]
+    if not names:
+        ao = a16 = an = None
     rc = {r["name"]: _num(r["median"]) for r in _tsv(os.path.join(i36, "worker_recheck.tsv"))}
     slower = []
     for k in names:
@@ -312,6 +333,10 @@ def section(res, w):
         target("worker cost", "load + one check <= 1.2x 1.0.0's", _div(an["one"], ao["one"]), "<=", 1.2,
                f"{_x(_div(an['one'], ao['one']))} ({_f(an['one'], ' ns')} against {_f(ao['one'], ' ns')}, "
                "medians over the lists)")
+    if not names and o.get("programs"):
+        target("worker cost", "every target of the group", math.inf, "<=", 0,
+               f"this tree measured none of the {len(o['programs'])} lists 1.0.0 measured (see "
+               "results/i36/worker_new.err)")
     if slower:
         w("Lists measured more than 10% above 1.0.0's programs-only cost in the first pass, and the median of "
           "four reruns (new / old): " + "; ".join(
@@ -342,6 +367,9 @@ def section(res, w):
         target("matching", "median list <= 0.45x the floor", sn["median"], "<=", 0.45, _x(sn["median"]))
         target("matching", "p90 list <= 1.0x", sn["p90"], "<=", 1.0, _x(sn["p90"]))
         target("matching", "all URLs <= 0.6x", sn["all"], "<=", 0.6, _x(sn["all"]))
+    if not common and fo:
+        target("matching", "every target of the group", math.inf, "<=", 0,
+               f"this tree measured none of the {len(fo)} lists 1.0.0 measured (see results/i36/floor_new.err)")
     eng = {}
     for k in common:
         eng[fn[k].get("engine")] = eng.get(fn[k].get("engine"), 0) + 1
@@ -415,6 +443,9 @@ def section(res, w):
                 hn[r["name"]] = min(v, hn.get(r["name"], v))
                 hn.setdefault(r["name"] + "#eng", r.get("engine"))
     hcases = sorted(k for k in hn if "#" not in k and k in ho)
+    if not hcases and ho:
+        target("hostile", "no worse than 1.0.0", math.inf, "<=", 0,
+               "this tree measured none of the hostile cases (see results/i36/hostile_new.err)")
     if hcases:
         w("### Hostile cases (bench/hostile_cases.py)")
         w("")
@@ -445,7 +476,6 @@ def section(res, w):
                 ("store file", "file", lambda x: "n/a" if x is None else f"{x / 1e9:.3f} GB"),
                 ("store build -j1, wall", "wall1", lambda x: _f(x, " s", 2)),
                 ("store build -j1, CPU", "cpu1", lambda x: _f(x, " s", 2)),
-                ("store build -j2, wall", "wall2", lambda x: _f(x, " s", 2)),
                 ("check, uncached (median)", "uncached", lambda x: _f(x, " ns", 0)),
                 ("check, program cache, 10,000 origins (median)", "cached", lambda x: _f(x, " ns", 0)),
                 ("check, program cache, 100 origins (median)", "hot", lambda x: _f(x, " ns", 0)))]))
@@ -492,6 +522,7 @@ def section(res, w):
     # ---- selections ----
     fo_, so_ = _selections(i36, "old")
     fn_, sn_ = _selections(i36, "new")
+    share = None
     if sn_:
         w("### Corpus selections on a whole DFA")
         w("")
@@ -511,6 +542,11 @@ def section(res, w):
                           f"{y['runtime']:,} ({100 * y['runtime'] / y['n']:.1f}%), {y['partial']:,} partial" if y else "n/a"])
         w(_table(["agent", "selections", "this tree: on the blob's DFA", "1.0.0: run-time DFA whole"], srows))
         w("")
+        bad_n = _failed_files(i36, "new")
+        if bad_n:
+            w(f"**This tree failed to compile or load {bad_n:,} files** (counted as selections on no DFA; "
+              "`results/i36/sel_new.err` says why).")
+            w("")
         share = 100.0 * tot_l / tot_n if tot_n else None
         target("selections", "corpus selections on a whole DFA >= 98%", share, ">=", 98.0,
                f"{share:.1f}% of {tot_n:,} (Googlebot and `*`)" if share is not None else "n/a")
@@ -530,6 +566,11 @@ def section(res, w):
     met = sum(t[3] == "met" for t in tg)
     w(f"{met} of {len(tg)} targets met in this run.")
     w("")
+    if hl is not None and ao and an:
+        hl["i36"] = {"lists": len(names), "new_med": an["median"], "old_med": ao["median"], "new_total": an["total"],
+                     "old_total": ao["total"], "old16_total": a16["total"] if a16 else None,
+                     "share": share if sn_ else None, "met": met, "targets": len(tg),
+                     "base": old.get("ref", "?").split()[0]}
     lang_section(i36, w)
 
 

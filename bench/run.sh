@@ -53,13 +53,16 @@
 #   RSC_BENCH_STORE_N origins of step 8's store benchmark (1,000,000; quick:
 #                     20,000; 0 skips it: about 12 of the full run's minutes)
 #   RSC_BENCH_ONLY36=1 steps 1-7 skipped: only step 8 and the report
+#   RSC_BENCH_OUT     where the report goes (default bench/: REPORT.md,
+#                     README_SECTION.md, plots/, and step 7's JS.md)
 #
 # Time on the shared 2-CPU machine: about 40 minutes for the full run (the
 # two side-by-side builds, 3-5 minutes, only the first time; the store
 # benchmark, both builds, about 12 minutes); RSC_BENCH_QUICK=1 about 5.
 #
 # The per-language check cost table (step 8). A language helper's script,
-# when present, is run as
+# when present, is run as (directly, under its own #! line, when it is
+# executable; else with sh)
 #     sh bench/rust/run.sh OUT.tsv CORPUS_DIR LIST_NAME     (also bench/go/run.sh,
 #     sh bench/js/lang.sh  OUT.tsv CORPUS_DIR LIST_NAME      bench/js/lang.sh)
 # with RSC_BENCH_BUILD (this tree's Release build: librobotsc.a,
@@ -78,6 +81,9 @@
 # figure); note: free text (the call timed). Step 8 writes C's and
 # Python's rows itself (RESULTS/i36/lang/c.tsv, python.tsv).
 set -eu
+# The whole script is one brace group, parsed before it runs: editing the
+# file during a run (a long one) cannot change what that run executes.
+{
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=${RSC_SHARED_DIR:-$ROOT/../shared}
@@ -85,7 +91,16 @@ SHARED=$(cd "$SHARED" && pwd)
 CORPUS=$SHARED/corpus
 BUILD=${RSC_BENCH_BUILD:-$ROOT/build-bench}
 RES=$BUILD/results
-PLOTS=$ROOT/bench/plots
+# RSC_BENCH_OUT: where REPORT.md, README_SECTION.md, plots/ and JS.md go
+# (default bench/ itself; another directory keeps a trial run from touching
+# the committed files; FLOORS.md and ANALYSIS.md are copied there)
+OUTD=${RSC_BENCH_OUT:-$ROOT/bench}
+mkdir -p "$OUTD"
+OUTD=$(cd "$OUTD" && pwd)
+if [ "$OUTD" != "$ROOT/bench" ]; then
+    for f in FLOORS.md ANALYSIS.md; do [ -f "$ROOT/bench/$f" ] && cp "$ROOT/bench/$f" "$OUTD/"; done
+fi
+PLOTS=$OUTD/plots
 QUICK=${RSC_BENCH_QUICK:-0}
 SCALE_TIMEOUT=${RSC_BENCH_SCALE_TIMEOUT:-240}
 COMPILE_BUDGET=${RSC_BENCH_COMPILE_BUDGET:-480}
@@ -416,7 +431,7 @@ if [ "$QUICK" != 1 ] && command -v node >/dev/null 2>&1; then
     fi
     if [ -d "$ROOT/js/node_modules/robots-parser" ]; then
         log "7 JavaScript: WASM in Node, robots-parser, native C"
-        node "$ROOT/bench/js/bench.mjs" --corpus "$CORPUS" --cli "$RSC" --out "$ROOT/bench/JS.md" \
+        node "$ROOT/bench/js/bench.mjs" --corpus "$CORPUS" --cli "$RSC" --out "$OUTD/JS.md" \
             --tsv "$RES/js.tsv" >"$RES/js.log" 2>&1 || log "  bench/js/bench.mjs failed (see $RES/js.log)"
     else
         log "7 JavaScript: js/node_modules missing (npm ci failed): skipped"
@@ -427,13 +442,18 @@ fi # RSC_BENCH_ONLY36
 
 # ---- 8. issue 36: against 1.0.0 built side by side -----------------------------------
 log "8 issue 36: 1.0.0 (${RSC_BENCH_BASE_REF:-3a05c31}) and this tree side by side"
-RSC_BENCH_BUILD=$BUILD RSC_SHARED_DIR=$SHARED RSC_BENCH_QUICK=$QUICK sh "$ROOT/bench/issue36.sh" "$RES" ||
+REUSE=1
+[ "${RSC_BENCH_ONLY36:-0}" = 1 ] && REUSE=0
+RSC_BENCH_BUILD=$BUILD RSC_SHARED_DIR=$SHARED RSC_BENCH_QUICK=$QUICK RSC_BENCH_REUSE_COMPILE=$REUSE \
+    sh "$ROOT/bench/issue36.sh" "$RES" ||
     log "  bench/issue36.sh failed"
 
 echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/machine.txt"
 echo "elapsed_s=$(($(date +%s) - START))" >>"$RES/machine.txt"
 
 # ---- report ------------------------------------------------------------------
-log "writing bench/REPORT.md"
-"$PY" "$ROOT/bench/report.py" "$RES" "$ROOT/bench/REPORT.md" "$PLOTS"
-log "done in $(($(date +%s) - START)) s: $ROOT/bench/REPORT.md"
+log "writing $OUTD/REPORT.md"
+"$PY" "$ROOT/bench/report.py" "$RES" "$OUTD/REPORT.md" "$PLOTS"
+log "done in $(($(date +%s) - START)) s: $OUTD/REPORT.md"
+exit
+}
