@@ -263,7 +263,7 @@ const langRows = a.lang && existsSync(a.lang)
 const meta = {
   lang: langRows,
   date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-  rev: sh('git rev-parse --short=12 HEAD'),
+  rev: process.env.RSC_BENCH_REV || sh('git rev-parse --short=12 HEAD'),
   clang: sh('clang --version').split('\n')[0].replace(/.*version /, '').split(' ')[0],
   rp: JSON.parse(readFileSync(require.resolve('robots-parser/package.json'), 'utf8')).version,
   load: os.loadavg()[0].toFixed(1),
