@@ -8,6 +8,8 @@
 # the toolchain has it).
 #   bash go/test.sh                  (from anywhere)
 #   ROBOTSC_CLI=build/robotsc bash go/test.sh    (compare with that CLI)
+#   ROBOTSC_BUILD=build ROBOTSC_CLI=build/robotsc bash go/test.sh
+#                                    (that static build's libraries: no C build here)
 #   bash go/test.sh -run Conformance -v          (arguments go to go test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +24,10 @@ fi
 . go/env.sh
 if [ -z "${ROBOTSC_CLI:-}" ]; then
   export ROBOTSC_CLI=$root/go/.build/cmake/robotsc
+  if [ -n "${ROBOTSC_BUILD:-}" ]; then
+    ROBOTSC_CLI=$ROBOTSC_BUILD/robotsc
+    case $ROBOTSC_CLI in /*) ;; *) ROBOTSC_CLI=$root/$ROBOTSC_CLI ;; esac
+  fi
 else
   case $ROBOTSC_CLI in /*) ;; *) export ROBOTSC_CLI=$root/$ROBOTSC_CLI ;; esac
 fi
