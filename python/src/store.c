@@ -13,9 +13,7 @@
 typedef struct StoreObject {
     PyObject_HEAD
     rsc_store *st;
-    rsc_store_cache *cache;
-    PyObject *cache_agent; /* the str/bytes agent the cache's selection is for */
-    int cache_ua;          /* 1: cache_agent was given as user_agent */
+    rsc_store_cache *cache; /* for the agents of the latest call (store.h) */
     PyObject *weakrefs;
 } StoreObject;
 
@@ -104,7 +102,6 @@ static void store_close_all(StoreObject *s)
 {
     rsc_store_cache_free(s->cache);
     s->cache = NULL;
-    Py_CLEAR(s->cache_agent);
     rsc_store_close(s->st);
     s->st = NULL;
 }
@@ -158,23 +155,14 @@ PyDoc_STRVAR(store_allowed_many_doc,
 "verdict, as a missing record) and the other URLs are answered; errors\n"
 "of the store itself (I/O, memory) raise.");
 
-/* The store cache holds selections for one crawler: a new agent, a new
- * cache. Returns the cache to use (NULL: none). */
-static rsc_store_cache *store_cache_for(StoreObject *s, PyObject *agent, PyObject *ua)
+/* The program cache (created at the first check; NULL when memory is
+ * short: every check is then uncached). It keeps the selections of the
+ * agents of the latest call and empties itself for other agents
+ * (rsc_store_check), so any agent, list or user_agent= shares it. */
+static rsc_store_cache *store_cache(StoreObject *s)
 {
-    int use_ua = !is_none(ua);
-    PyObject *key = use_ua ? ua : agent;
-    if (!(PyUnicode_CheckExact(key) || PyBytes_CheckExact(key)))
-        return NULL;
-    if (!s->cache_agent || s->cache_ua != use_ua || (s->cache_agent != key &&
-        !(Py_TYPE(s->cache_agent) == Py_TYPE(key) &&
-          PyObject_RichCompareBool(s->cache_agent, key, Py_EQ) == 1))) {
-        rsc_store_cache_free(s->cache);
+    if (!s->cache)
         s->cache = rsc_store_cache_new(256, 0);
-        Py_INCREF(key);
-        Py_XSETREF(s->cache_agent, key);
-        s->cache_ua = use_ua;
-    }
     return s->cache;
 }
 
@@ -210,7 +198,7 @@ static PyObject *store_check_urls(StoreObject *s, PyObject *urls, int many, PyOb
         agents_release(&a);
         return NULL;
     }
-    rsc_store_cache *cache = store_cache_for(s, agent, ua);
+    rsc_store_cache *cache = store_cache(s);
     rsc_store_txn *t = NULL;
     rsc_store_status st = rsc_store_begin(s->st, &t);
     PyObject *bad_url = NULL; /* allowed(): the URL of an E_KEY */

@@ -125,3 +125,22 @@ def test_cli_built_store_agrees_with_cli(cli, tmp_path):
             assert len(want) == len(urls)
             assert [st.allowed(u, agent) for u in urls] == want
             assert [st.allowed(u, [agent]) for u in urls] == want
+
+
+def test_one_cache_for_every_agent(tmp_path):
+    """The store's program cache answers every call for its own agents:
+    names, lists and User-Agent headers interleaved, each call equal to
+    Robots' verdict (issue 37, item 4)."""
+    body = b"User-agent: *\nDisallow: /\n\nUser-agent: goodbot\nAllow: /\nDisallow: /private\n"
+    direct = robotsc.Robots.parse(body)
+    agents = [("goodbot", None), ("badbot", None), (["badbot", "goodbot"], None), (["badbot"], None),
+              (None, "Mozilla/5.0 (compatible; goodbot/1.0)"), (None, "badbot/2")]
+    with robotsc.Store(str(tmp_path / "s.mdb")) as st:
+        st.put("https://a.example", robotsc.compile(body))
+        for i in range(60):
+            agent, ua = agents[i % len(agents)]
+            for path in ("/page", "/private/x"):
+                url = "https://a.example" + path
+                kw = {"user_agent": ua} if ua else {"agent": agent}
+                assert st.allowed(url, **kw) is direct.allowed(url, **kw), (agent, ua, path)
+                assert st.allowed_many([url, url], **kw) == [direct.allowed(url, **kw)] * 2
