@@ -23,7 +23,10 @@
 #   tree           a symlink to the tree's sources
 # and OUT/old.txt, OUT/new.txt: what was built (key=value lines).
 # Exit 0 when both CLIs and bench_workers were built, 1 otherwise (the
-# logs are OUT/*.log).
+# logs are OUT/*.log). RSC_BENCH_REPO: the repository holding the ref when
+# this tree is an export (default: this tree); RSC_BENCH_REV: this tree's
+# revision as the report shows it (default: git's HEAD, marked when the
+# tree has uncommitted changes).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${1:?usage: bench/baseline.sh OUT}
@@ -36,14 +39,17 @@ CC=${CC:-cc}
 FLAGS="-O2 -DNDEBUG"
 log() { printf '[baseline %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
-commit=$(git -C "$ROOT" rev-parse --verify -q "$REF^{commit}" 2>/dev/null || true)
+# RSC_BENCH_REPO: the git repository holding REF when this tree is not a
+# checkout (bench/run.sh run from a `git archive` of HEAD)
+REPO=${RSC_BENCH_REPO:-$ROOT}
+commit=$(git -C "$REPO" rev-parse --verify -q "$REF^{commit}" 2>/dev/null || true)
 [ -n "$commit" ] || { log "git ref $REF not found"; exit 1; }
 SRC=$OUT/old-src
 if [ "$(cat "$SRC/.rsc_ref" 2>/dev/null)" != "$commit" ]; then
     log "extracting $REF ($commit) into $SRC"
     rm -rf "$SRC" "$OUT/old-build" "$OUT/old-pybuild" "$OUT/old-pycmake"
     mkdir -p "$SRC"
-    git -C "$ROOT" archive "$commit" | tar -x -C "$SRC"
+    git -C "$REPO" archive "$commit" | tar -x -C "$SRC"
     echo "$commit" >"$SRC/.rsc_ref"
 fi
 
@@ -105,8 +111,12 @@ build() {
     ln -s "$tree/js" "$d/js"
     {
         echo "tree=$tree"
-        echo "commit=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null)$(git -C "$ROOT" diff --quiet HEAD -- \
-            include runtime compiler grammar cli store python js 2>/dev/null || echo ' (with uncommitted changes)')"
+        if [ -n "${RSC_BENCH_REV:-}" ]; then
+            echo "commit=$RSC_BENCH_REV"
+        else
+            echo "commit=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null)$(git -C "$ROOT" diff --quiet HEAD -- \
+                include runtime compiler grammar cli store python js 2>/dev/null || echo ' (with uncommitted changes)')"
+        fi
         [ "$tag" = old ] && echo "ref=$REF ($commit)"
         echo "version=$(sed -n 's/^#define RSC_VERSION_STRING "\(.*\)"/\1/p' "$tree/include/robotsc/runtime.h")"
         echo "format=$(sed -n 's/^#define RSC_FORMAT_MAJOR \([0-9]*\).*/\1/p' "$tree/include/robotsc/runtime.h")"

@@ -53,6 +53,10 @@
 #   RSC_BENCH_STORE_N origins of step 8's store benchmark (1,000,000; quick:
 #                     20,000; 0 skips it: about 12 of the full run's minutes)
 #   RSC_BENCH_ONLY36=1 steps 1-7 skipped: only step 8 and the report
+#   RSC_BENCH_REPO    the git repository of the refs above when this tree is
+#                     not a checkout (a `git archive` of HEAD, run apart from
+#                     a shared work tree); RSC_BENCH_REV: its revision, for
+#                     the report
 #   RSC_BENCH_OUT     where the report goes (default bench/: REPORT.md,
 #                     README_SECTION.md, plots/, and step 7's JS.md)
 #
@@ -184,9 +188,13 @@ CC_PATH=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
     echo "flags=-O2 -DNDEBUG -std=c11 $(sed -n 's/^CMAKE_C_FLAGS:[A-Z]*=//p' "$BUILD/CMakeCache.txt")"
     # (what a previous run wrote, and the hand-written analysis, are not
     # changes to what is measured)
+    if [ -n "${RSC_BENCH_REV:-}" ]; then
+        echo "git=$RSC_BENCH_REV"
+    else
     echo "git=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- . \
         ':!bench/REPORT.md' ':!bench/README_SECTION.md' ':!bench/plots' ':!bench/ANALYSIS.md' 2>/dev/null ||
         echo ' (with uncommitted changes)')"
+    fi
     echo "load_before=$(cut -d' ' -f1-3 /proc/loadavg)"
     echo "quick=$QUICK"
     echo "python=$("$PY" --version 2>&1)"
@@ -320,7 +328,7 @@ F2SRC=$BUILD/f2src
 F2BUILD=$BUILD/f2build
 F2=$F2BUILD/robotsc
 log "6/6 format 2 ($F2_REF) against format 4 (this build)"
-f2_commit=$(git -C "$ROOT" rev-parse --verify -q "$F2_REF^{commit}" 2>/dev/null || true)
+f2_commit=$(git -C "${RSC_BENCH_REPO:-$ROOT}" rev-parse --verify -q "$F2_REF^{commit}" 2>/dev/null || true)
 f2_ok=0
 if [ -z "$f2_commit" ]; then
     echo "git ref $F2_REF not found" >"$RES/f2_build.log"
@@ -329,7 +337,7 @@ else
     if [ "$(cat "$F2SRC/.rsc_ref" 2>/dev/null)" != "$f2_commit" ]; then
         rm -rf "$F2SRC" "$F2BUILD"
         mkdir -p "$F2SRC"
-        git -C "$ROOT" archive "$f2_commit" | tar -x -C "$F2SRC" && echo "$f2_commit" >"$F2SRC/.rsc_ref"
+        git -C "${RSC_BENCH_REPO:-$ROOT}" archive "$f2_commit" | tar -x -C "$F2SRC" && echo "$f2_commit" >"$F2SRC/.rsc_ref"
     fi
     if [ -f "$F2SRC/.rsc_ref" ] &&
        cmake -S "$F2SRC" -B "$F2BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" \
