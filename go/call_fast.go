@@ -34,7 +34,29 @@ const FastCall = true
 //go:noescape
 func asmcgocall(fn, arg unsafe.Pointer) int32
 
-var matchFast = unsafe.Pointer(C.rscgo_match_fast)
+var (
+	matchFast     = unsafe.Pointer(C.rscgo_match_fast)
+	matchManyFast = unsafe.Pointer(C.rscgo_match_many_fast)
+)
+
+// A Go string header is a pointer and a length, laid out as rsc_bytes on
+// the 64-bit targets of this build: the batch reads the []string as it is.
+var _ [unsafe.Sizeof("") - unsafe.Sizeof(C.rsc_bytes{})]byte
+var _ [unsafe.Sizeof(C.rsc_bytes{}) - unsafe.Sizeof("")]byte
+
+// matchMany checks urls in one call on the system stack, reading the
+// strings where they are (no copy): urls stays alive and no Go code runs
+// on this goroutine meanwhile, so nothing can move or free them.
+func matchMany(sel unsafe.Pointer, out []bool, urls []string) {
+	if len(urls) == 0 {
+		return
+	}
+	a := C.rscgo_fast_many_args{sel: C.uintptr_t(uintptr(sel)), n: C.size_t(len(urls)),
+		urls: (*C.rsc_bytes)(unsafe.Pointer(&urls[0])), out: (*C.uchar)(unsafe.Pointer(&out[0]))}
+	asmcgocall(matchManyFast, unsafe.Pointer(&a))
+	runtime.KeepAlive(urls)
+	runtime.KeepAlive(out)
+}
 
 func matchOne(sel unsafe.Pointer, url string, path bool) bool {
 	a := C.rscgo_fast_args{sel: C.uintptr_t(uintptr(sel)), len: C.size_t(len(url))}

@@ -22,3 +22,9 @@ func matchOne(sel unsafe.Pointer, url string, path bool) bool {
 	}
 	return C.rscgo_match(C.uintptr_t(uintptr(sel)), u, n) != 0
 }
+
+// matchMany checks urls in one cgo call: the URLs are packed into one
+// buffer first (a []string holds Go pointers, which cgo's rules keep from C).
+func matchMany(sel unsafe.Pointer, out []bool, urls []string) {
+	matchManyPacked(sel, out, urls)
+}

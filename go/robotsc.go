@@ -294,7 +294,8 @@ type scratch struct {
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-func matchMany(sel unsafe.Pointer, out []bool, urls []string) {
+// matchManyPacked is the batch through cgo (call_std.go's matchMany).
+func matchManyPacked(sel unsafe.Pointer, out []bool, urls []string) {
 	if len(urls) == 0 {
 		return
 	}

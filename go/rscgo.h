@@ -42,8 +42,16 @@ typedef struct rscgo_fast_args {
 	int path; // 1: rscgo_match_path
 } rscgo_fast_args;
 
-// Defined in call_fast.c: cgo takes its address, which needs a symbol.
+typedef struct rscgo_fast_many_args {
+	uintptr_t sel;
+	const rsc_bytes *urls; // a Go []string's headers, read in place
+	size_t n;
+	unsigned char *out;
+} rscgo_fast_many_args;
+
+// Defined in call_fast.c: cgo takes their addresses, which needs symbols.
 int32_t rscgo_match_fast(void *p);
+int32_t rscgo_match_many_fast(void *p);
 
 // URLs packed in buf, URL i ending at ends[i]: one crossing for n checks.
 static inline void rscgo_match_many(uintptr_t sel, const char *buf, const size_t *ends, size_t n,
