@@ -13,8 +13,7 @@
 //! assert!(robots.allowed("https://example.com/", "FooBot"));
 //! assert!(!robots.allowed("https://example.com/private/x", "FooBot"));
 //! let blob = robots.as_bytes().to_vec(); // store it, send it, mmap it...
-//! let again = robots::Robots::load(&blob).unwrap(); // ...and load it, verified
-//! # use robotsc as robots;
+//! let again = Robots::load(&blob).unwrap(); // ...and load it, verified
 //! assert!(!again.allowed("https://example.com/private/x", "FooBot"));
 //! ```
 //!
@@ -543,7 +542,18 @@ pub fn is_product_token(name: &str) -> bool {
 }
 
 fn select_raw(prog: *const sys::rsc_program, names: &[&[u8]]) -> Result<sys::rsc_selection> {
-    let spans: Vec<sys::rsc_bytes> = names.iter().map(|n| sys::rsc_bytes { ptr: n.as_ptr() as *const c_char, len: n.len() }).collect();
+    let span = |n: &&[u8]| sys::rsc_bytes { ptr: n.as_ptr() as *const c_char, len: n.len() };
+    // One name (every check of an agent other than the cached one) on the
+    // stack: no allocation per check.
+    let one: [sys::rsc_bytes; 1];
+    let many: Vec<sys::rsc_bytes>;
+    let spans: &[sys::rsc_bytes] = if names.len() == 1 {
+        one = [span(&names[0])];
+        &one
+    } else {
+        many = names.iter().map(span).collect();
+        &many
+    };
     let mut sel = MaybeUninit::<sys::rsc_selection>::uninit();
     // SAFETY: prog is verified; spans live for the call; rsc_select fills
     // sel whole (on failure too: prog NULL, which matches nothing).
