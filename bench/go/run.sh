@@ -74,7 +74,7 @@ rev=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
   echo
   echo "- machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the start (shared with other work)"
   echo "- $(wc -l < "$out/jobs.tsv") URL lists of the corpus (bench/jobs.awk), agent Googlebot; per list, each mode's median of 5 rounds of at least 2 ms after a calibration, the modes' rounds interleaved; time is the bench thread's CPU time (the goroutine is locked to it), so other work on the machine counts less; ratios are taken per list, then their median over lists"
-  echo "- C: rsc_select + rsc_match_url over the same URLs in a C loop in the same process (no crossing); parse: rsc_compile + rsc_load + free against Go's ParseText + Close. both use rsc_select's selection as it comes (the binding calls no rsc_dfa_* function)"
+  echo "- C: rsc_select + rsc_match_url over the same URLs in a C loop in the same process (no crossing); parse: rsc_compile + rsc_load + free against Go's ParseText + Close. Both use rsc_select's selection as it comes (the binding calls no rsc_dfa_* function)"
   echo
   echo "## Default build (cgo calls)"
   echo
