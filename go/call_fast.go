@@ -44,18 +44,26 @@ var (
 var _ [unsafe.Sizeof("") - unsafe.Sizeof(C.rsc_bytes{})]byte
 var _ [unsafe.Sizeof(C.rsc_bytes{}) - unsafe.Sizeof("")]byte
 
-// matchMany checks urls in one call on the system stack, reading the
-// strings where they are (no copy): urls stays alive and no Go code runs
-// on this goroutine meanwhile, so nothing can move or free them.
+// matchMany checks urls on the system stack, reading the strings where
+// they are (no copy): urls stays alive and no Go code runs on this
+// goroutine meanwhile, so nothing can move or free them.
+// A garbage collection's stop-the-world waits for a call on the system
+// stack to return: a long list is checked in calls of at most fastChunk
+// URLs (tens of microseconds each).
 func matchMany(sel unsafe.Pointer, out []bool, urls []string) {
-	if len(urls) == 0 {
-		return
+	const fastChunk = 512
+	for len(urls) > 0 {
+		n := len(urls)
+		if n > fastChunk {
+			n = fastChunk
+		}
+		a := C.rscgo_fast_many_args{sel: C.uintptr_t(uintptr(sel)), n: C.size_t(n),
+			urls: (*C.rsc_bytes)(unsafe.Pointer(&urls[0])), out: (*C.uchar)(unsafe.Pointer(&out[0]))}
+		asmcgocall(matchManyFast, unsafe.Pointer(&a))
+		runtime.KeepAlive(urls)
+		runtime.KeepAlive(out)
+		urls, out = urls[n:], out[n:]
 	}
-	a := C.rscgo_fast_many_args{sel: C.uintptr_t(uintptr(sel)), n: C.size_t(len(urls)),
-		urls: (*C.rsc_bytes)(unsafe.Pointer(&urls[0])), out: (*C.uchar)(unsafe.Pointer(&out[0]))}
-	asmcgocall(matchManyFast, unsafe.Pointer(&a))
-	runtime.KeepAlive(urls)
-	runtime.KeepAlive(out)
 }
 
 func matchOne(sel unsafe.Pointer, url string, path bool) bool {

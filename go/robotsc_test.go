@@ -538,3 +538,19 @@ func TestEmptyStrings(t *testing.T) {
 		t.Errorf("Select of empty names: %v", err)
 	}
 }
+
+// A batch longer than the fastcall build's chunk, with its verdicts mixed.
+func TestAllowedManyLong(t *testing.T) {
+	r := mustParse(t, "User-agent: *\nDisallow: /*7$\n")
+	defer r.Close()
+	urls := make([]string, 2000)
+	for i := range urls {
+		urls[i] = fmt.Sprintf("https://example.com/p%d", i)
+	}
+	got := r.AllowedMany(urls, "x")
+	for i, u := range urls {
+		if want := i%10 != 7; got[i] != want || r.Allowed(u, "x") != want {
+			t.Fatalf("%s: many %v, want %v", u, got[i], want)
+		}
+	}
+}

@@ -46,5 +46,5 @@ go test $race -count=1 ./... "$@"
 if [ $# -eq 0 ] && go env GOARCH | grep -Eq '^(amd64|arm64)$'; then
   echo "== go test $race -tags robotsc_fastcall (the checks' tests)"
   go test $race -count=1 -tags robotsc_fastcall \
-    -run 'Conformance|Damaged|InputKinds|API|Close|NoAllocation|Goroutines|Shared|Google|UserAgent|Paths' . ./robotstxt
+    -run 'Conformance|Damaged|InputKinds|API|Close|NoAllocation|Goroutines|Empty|Long|Shared|Google|UserAgent|Paths' . ./robotstxt
 fi
