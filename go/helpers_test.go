@@ -123,3 +123,64 @@ func corpusDir(t testing.TB) string {
 func runCLI(cli string, args ...string) ([]byte, error) {
 	return exec.Command(cli, args...).CombinedOutput()
 }
+
+// A helper row of tests/data/conformance (its README: id, function, input,
+// expected; input and expected C-escaped).
+type helperRow struct{ id, fn, input, want string }
+
+func helperRows(t testing.TB) []helperRow {
+	files, _ := filepath.Glob(filepath.Join("..", "tests", "data", "conformance", "*_helper_cases.tsv"))
+	if len(files) == 0 {
+		t.Fatal("conformance helper files not found")
+	}
+	var rows []helperRow
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			cols := strings.Split(strings.TrimRight(line, "\r"), "\t")
+			if len(cols) != 4 {
+				continue
+			}
+			rows = append(rows, helperRow{cols[0], cols[1], unescapeC(t, cols[2]), unescapeC(t, cols[3])})
+		}
+	}
+	return rows
+}
+
+func unescapeC(t testing.TB, s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch c := s[i]; c {
+		case '\\', '"':
+			b.WriteByte(c)
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		default:
+			if i+2 >= len(s) {
+				t.Fatalf("bad escape in %q", s)
+			}
+			v := 0
+			for _, d := range s[i : i+3] {
+				if d < '0' || d > '7' {
+					t.Fatalf("bad escape in %q", s)
+				}
+				v = v*8 + int(d-'0')
+			}
+			b.WriteByte(byte(v))
+			i += 2
+		}
+	}
+	return b.String()
+}

@@ -554,3 +554,21 @@ func TestAllowedManyLong(t *testing.T) {
 		}
 	}
 }
+
+// The helper rows the binding has a function for: IsValidUserAgentToObey
+// (IsProductToken).
+func TestConformanceHelpers(t *testing.T) {
+	n := 0
+	for _, h := range helperRows(t) {
+		if h.fn != "IsValidUserAgentToObey" {
+			continue
+		}
+		if got := robotsc.IsProductToken(h.input); got != (h.want == "1") {
+			t.Errorf("%s: IsProductToken(%q) = %v", h.id, h.input, got)
+		}
+		n++
+	}
+	if n < 10 {
+		t.Fatalf("only %d IsValidUserAgentToObey rows", n)
+	}
+}
