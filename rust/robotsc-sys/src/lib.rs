@@ -8,9 +8,8 @@
 //! The C library is compiled from this repository's sources by build.rs
 //! (or, with the `system` feature, linked from an installed copy).
 #![allow(non_camel_case_types)]
-#![no_std]
 
-use core::ffi::{c_char, c_double, c_int, c_void};
+use std::os::raw::{c_char, c_double, c_int, c_void};
 
 pub type rsc_status = c_int;
 pub const RSC_OK: rsc_status = 0;
@@ -265,7 +264,7 @@ pub use store::*;
 
 #[cfg(feature = "store")]
 mod store {
-    use core::ffi::{c_char, c_int, c_void};
+    use std::os::raw::{c_char, c_int, c_void};
 
     use super::{rsc_bytes, rsc_load_error, rsc_program};
 

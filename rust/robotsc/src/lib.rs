@@ -32,7 +32,7 @@ use std::ffi::CStr;
 use std::fmt;
 use std::mem::MaybeUninit;
 use std::os::raw::{c_char, c_int, c_void};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicPtr, Ordering};
 
 /// The raw C API (robotsc-sys), for what the safe API does not cover.
 pub use robotsc_sys as sys;
@@ -181,12 +181,50 @@ struct Cached {
     sel: sys::rsc_selection,
 }
 
+/// A cell set once (std's OnceLock needs Rust 1.70; Debian 12's rustc is
+/// 1.63): the first `set` wins, `get` is one acquire load.
+struct Once<T> {
+    p: AtomicPtr<T>,
+}
+
+impl<T> Once<T> {
+    fn new() -> Self {
+        Once { p: AtomicPtr::new(std::ptr::null_mut()) }
+    }
+
+    #[inline]
+    fn get(&self) -> Option<&T> {
+        // SAFETY: a non-null pointer came from Box::into_raw in `set` and
+        // is freed only by Drop, which has &mut self.
+        unsafe { self.p.load(Ordering::Acquire).as_ref() }
+    }
+
+    fn set(&self, v: T) {
+        let b = Box::into_raw(Box::new(v));
+        if self.p.compare_exchange(std::ptr::null_mut(), b, Ordering::AcqRel, Ordering::Acquire).is_err() {
+            // Another thread set it first: keep theirs.
+            // SAFETY: b is ours and was never shared.
+            drop(unsafe { Box::from_raw(b) });
+        }
+    }
+}
+
+impl<T> Drop for Once<T> {
+    fn drop(&mut self) {
+        let p = *self.p.get_mut();
+        if !p.is_null() {
+            // SAFETY: from Box::into_raw in `set`, freed once.
+            drop(unsafe { Box::from_raw(p) });
+        }
+    }
+}
+
 struct Inner {
     // `prog` points into `blob`, and every selection points to `prog`: both
     // stay at their heap addresses while the Box<Inner> lives.
     prog: sys::rsc_program,
     blob: Box<[u8]>,
-    cache: OnceLock<Cached>,
+    cache: Once<Cached>,
 }
 
 /// A verified compiled robots.txt.
@@ -202,7 +240,7 @@ pub struct Robots {
 // SAFETY: the C runtime has no mutable global state; a program and its
 // selections are immutable after rsc_load/rsc_select and may be read by
 // any number of threads (runtime.h, "Thread safety"). The blob is owned
-// and never written after verification; the cache is a OnceLock.
+// and never written after verification; the cache is set once, atomically.
 unsafe impl Send for Inner {}
 unsafe impl Sync for Inner {}
 unsafe impl Send for Cached {}
@@ -264,7 +302,7 @@ impl Robots {
             // state and rsc_load fills it.
             prog: unsafe { MaybeUninit::zeroed().assume_init() },
             blob: blob.into_boxed_slice(),
-            cache: OnceLock::new(),
+            cache: Once::new(),
         });
         let mut err = sys::rsc_load_error { offset: 0, what: std::ptr::null() };
         let (ptr, len) = (inner.blob.as_ptr(), inner.blob.len());
@@ -325,7 +363,7 @@ impl Robots {
         let name = if ua { agent_token(agent) } else { agent };
         let s = select_raw(self.prog(), &[name]).ok()?;
         if self.inner.cache.get().is_none() {
-            let _ = self.inner.cache.set(Cached { agent: agent.into(), user_agent: ua, sel: s });
+            self.inner.cache.set(Cached { agent: agent.into(), user_agent: ua, sel: s });
             if let Some(c) = self.inner.cache.get() {
                 if c.user_agent == ua && *c.agent == *agent {
                     return Some(&c.sel);
@@ -735,7 +773,7 @@ pub fn classify(bytes: &[u8]) -> InputKind {
 /// The path, params and query Google's matcher reads from a URL (spec G):
 /// "http://a.com/x?y#z" gives "/x?y".
 pub fn url_path(url: &str) -> std::borrow::Cow<'_, str> {
-    let (mut off, mut len, mut slash) = (0usize, 0usize, 0 as c_int);
+    let (mut off, mut len, mut slash): (usize, usize, c_int) = (0, 0, 0);
     // SAFETY: (ptr, len) is the str; the span is within it.
     unsafe { sys::rsc_url_path(url.as_ptr() as *const c_char, url.len(), &mut off, &mut len, &mut slash) };
     let b = &url.as_bytes()[off..off + len];

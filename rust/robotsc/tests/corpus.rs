@@ -16,13 +16,19 @@ use robotsc::{Options, Robots};
 
 #[test]
 fn corpus_sample_equals_cli() {
-    let Some(c) = corpus() else {
-        println!("SKIP: ../shared/corpus is absent: corpus sample not tested");
-        return;
+    let c = match corpus() {
+        Some(x) => x,
+        None => {
+            println!("SKIP: ../shared/corpus is absent: corpus sample not tested");
+            return;
+        }
     };
-    let Some(cli) = cli() else {
-        println!("SKIP: ROBOTSC_CLI is not set: corpus sample not compared with the CLI");
-        return;
+    let cli = match cli() {
+        Some(x) => x,
+        None => {
+            println!("SKIP: ROBOTSC_CLI is not set: corpus sample not compared with the CLI");
+            return;
+        }
     };
     let lists = corpus_lists(&c);
     assert!(lists.len() > 300, "{} lists", lists.len());

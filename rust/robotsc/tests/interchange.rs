@@ -71,9 +71,12 @@ fn cli_check(cli: &Path, source: &Path, agent: &str, urls: &[&str]) -> Vec<bool>
 
 #[test]
 fn cli_blob_loads_here() {
-    let Some(cli) = cli() else {
-        println!("SKIP: ROBOTSC_CLI is not set (the path of a built robotsc): blob interchange not tested");
-        return;
+    let cli = match cli() {
+        Some(x) => x,
+        None => {
+            println!("SKIP: ROBOTSC_CLI is not set (the path of a built robotsc): blob interchange not tested");
+            return;
+        }
     };
     let d = tmpdir("cli2rs");
     let txt = d.join("robots.txt");
@@ -97,9 +100,12 @@ fn cli_blob_loads_here() {
 
 #[test]
 fn crate_blob_checks_in_cli() {
-    let Some(cli) = cli() else {
-        println!("SKIP: ROBOTSC_CLI is not set: blob interchange not tested");
-        return;
+    let cli = match cli() {
+        Some(x) => x,
+        None => {
+            println!("SKIP: ROBOTSC_CLI is not set: blob interchange not tested");
+            return;
+        }
     };
     let d = tmpdir("rs2cli");
     let rbc = d.join("rust.rbc");
