@@ -12,7 +12,7 @@
 #define CMD "upgrade"
 
 static const char usage[] =
-    "usage: robotsc upgrade [--force] OLD -o NEW\n"
+    "usage: robotsc upgrade [--force] OLD -o NEW   (--output is an alias of -o)\n"
     "Rebuilds a format-4 blob (robotsc 1.0.x) in the current format from the rules,\n"
     "groups, sitemaps and directives it holds: no robots.txt needed. The result is\n"
     "what `robotsc compile` writes for the same file, verdict for verdict (rule\n"

@@ -114,7 +114,8 @@ static void scan_free(scan *s)
 }
 
 /* An existing regular file that starts as an LMDB data file does (the meta
- * page's magic 0xBEEFC0DE after its 16-byte page header): checked before
+ * page's magic 0xBEEFC0DE after its page header: 16 bytes, 12 where size_t
+ * has 32 bits; little-endian machines): checked before
  * LMDB opens it, so that a mistyped path creates nothing (not even the
  * lock file LMDB would make beside it). */
 static int looks_like_store(const char *path)
@@ -130,8 +131,9 @@ static int looks_like_store(const char *path)
     }
     unsigned char h[20];
     FILE *f = fopen(path, "rb");
-    const int ok = f && fread(h, 1, sizeof h, f) == sizeof h && h[16] == 0xDE && h[17] == 0xC0 &&
-                   h[18] == 0xEF && h[19] == 0xBE;
+    const int ok = f && fread(h, 1, sizeof h, f) == sizeof h &&
+                   ((h[16] == 0xDE && h[17] == 0xC0 && h[18] == 0xEF && h[19] == 0xBE) ||
+                    (sizeof(size_t) == 4 && h[12] == 0xDE && h[13] == 0xC0 && h[14] == 0xEF && h[15] == 0xBE));
     if (f)
         fclose(f);
     if (!ok)

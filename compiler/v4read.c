@@ -205,7 +205,6 @@ static rsc_status read_contents(reader *r)
     r->str_size = r->present[S_STRINGS] ? r->sec_end[S_STRINGS] - r->sec_start[S_STRINGS] : 0;
 
     /* RULES */
-    uint32_t n_rules = 0;
     if (r->present[S_RULES]) {
         pos = r->sec_start[S_RULES];
         table *t = &r->rules;
@@ -232,9 +231,7 @@ static rsc_status read_contents(reader *r)
                 return fail(r, RSC_E_CORRUPT, rowat, "rules not in increasing rank order");
             pprio = prio, pline = la;
         }
-        n_rules = t->count;
     }
-    (void)n_rules;
 
     /* PROGRAMS: framing only (the rebuild makes its own programs). */
     uint32_t n_programs = 0;
@@ -570,7 +567,7 @@ static rsc_status build_ir(reader *r, rsc_ir **out)
     }
     ir->n_rules = k;
     for (size_t g = 0; g < ng; g++)
-        if (ir->groups[g].n_rules == 0) /* a group without rules: an empty range where it stands */
+        if (ir->groups[g].n_rules == 0) /* a group without rules: an empty range */
             ir->groups[g].first_rule = (uint32_t)k;
 
     for (uint32_t i = 0; i < r->sitemaps.count; i++) {
