@@ -32,7 +32,9 @@ function files() {
 test('100,000 parses with flat memory', () => {
   const bodies = files();
   const once = (i) => {
-    const r = Robots.parse(bodies[i % bodies.length]);
+    // {text: true}: the corpus's files that look binary are parsed too, as
+    // before Robots.parse() refused them (their refusal is below).
+    const r = Robots.parse(bodies[i % bodies.length], { text: true });
     r.allowed('https://example.com/p1/q', 'Googlebot');
     r.crawlDelay(['Googlebot', 'bingbot']);
     r.sitemaps();
@@ -42,6 +44,26 @@ test('100,000 parses with flat memory', () => {
   for (let i = 0; i < bodies.length; i++) once(i);
   const warm = memorySize();
   for (let i = 0; i < 100000; i++) once(i);
+  assert.equal(memorySize(), warm, `memory grew from ${warm} to ${memorySize()} bytes`);
+});
+
+test('refused bodies and blobs leave memory flat', () => {
+  const good = Robots.parse('User-agent: *\nDisallow: /x\n').compile();
+  const bad = good.slice();
+  bad[bad.length - 1] ^= 1;
+  const binary = new Uint8Array(2048).map((_, i) => (i * 7) & 0x1f);
+  const inputs = [bad, binary, good.subarray(0, 20), new Uint8Array([0x89, 0x52, 0x53, 0x42, 4, 0, 0, 0])];
+  const once = (i) => {
+    try {
+      Robots.parse(inputs[i % inputs.length]).free();
+      assert.fail(`input ${i % inputs.length} accepted`);
+    } catch (e) {
+      assert.equal(e.name, 'RobotsError', String(e));
+    }
+  };
+  for (let i = 0; i < 100; i++) once(i);
+  const warm = memorySize();
+  for (let i = 0; i < 20000; i++) once(i);
   assert.equal(memorySize(), warm, `memory grew from ${warm} to ${memorySize()} bytes`);
 });
 
