@@ -493,6 +493,7 @@ impl Robots {
     /// A human-readable disassembly of the blob (what `robotsc dump`
     /// prints): header, sections, agents, programs, rules, sitemaps.
     pub fn dump(&self) -> String {
+        #[allow(unused_unsafe)] // explicit blocks: required since Rust 2024
         unsafe extern "C" fn w(ud: *mut c_void, s: *const c_char, n: usize) {
             // SAFETY: ud is the Vec below; (s, n) lives during the call.
             let v = unsafe { &mut *(ud as *mut Vec<u8>) };

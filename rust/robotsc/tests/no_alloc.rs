@@ -16,6 +16,9 @@ thread_local! {
     static ALLOCS: Cell<u64> = const { Cell::new(0) };
 }
 
+// The unsafe blocks inside the unsafe fns: required since Rust 2024,
+// "unnecessary" before it.
+#[allow(unused_unsafe)]
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
         let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
