@@ -74,3 +74,29 @@ test('Crawlee fetches exactly the pages robotsc allows', { timeout: 120000 }, as
     assert.ok(!seen.includes(p), `${p} was fetched`);
   }
 });
+
+test('a robots.txt body that is not text (binary, a damaged blob, a blob) disallows everything and is fetched again', async () => {
+  const { gzipSync } = await import('node:zlib');
+  const { Robots } = await import('robotsc');
+  const txt = 'User-agent: *\nDisallow: /private\n';
+  const blob = Robots.parse(txt).compile();
+  const damaged = blob.slice();
+  damaged[0] ^= 2;
+  const flipped = blob.slice();
+  flipped[blob.length - 3] ^= 1;
+  const bodies = {
+    text: Buffer.from(txt), gzip: gzipSync(txt), utf16: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(txt, 'utf16le')]),
+    damaged, flipped, blob,
+  };
+  for (const [what, body] of Object.entries(bodies)) {
+    let fetches = 0;
+    const fetch = async () => { fetches++; return new Response(body, { status: 200 }); };
+    const crawler = useRobotsc({}, { fetch });
+    const f = await crawler.getRobotsTxtFileForUrl('https://e.com/x');
+    const ok = what === 'text';
+    assert.equal(f.isAllowed('https://e.com/x', 'TestBot'), ok, what);
+    assert.equal(f.isAllowed('https://e.com/private', 'TestBot'), false, what);
+    await crawler.getRobotsTxtFileForUrl('https://e.com/y');
+    assert.equal(fetches, ok ? 1 : 2, `${what}: fetched ${fetches} times`);
+  }
+});

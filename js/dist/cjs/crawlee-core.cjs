@@ -7,13 +7,17 @@
 // compiled robots.txt per origin. The fetch outcome maps to a file as
 // docs/CRAWLER.md's status policy says: 2xx its body; 4xx but 429 allow
 // everything; 429, 5xx and network errors disallow everything (and are not
-// kept, so the next request of that origin fetches again).
+// kept, so the next request of that origin fetches again). A 2xx body that
+// is not robots.txt text (binary, a damaged blob, or a blob: a robots.txt
+// URL that serves one is a mistake, as `robotsc fetch` says) is treated as
+// an error too: disallow everything, not kept. Read as text, it would
+// allow everything; refused, Crawlee would get no answer.
 //
 // Same conventions as core.js (scripts/cjs.mjs): no imports; the binding
 // comes in as an argument.
 
 function crawleeFace(core) {
-  const { Robots } = core;
+  const { Robots, RobotsError } = core;
   const DISALLOW_ALL = 'User-agent: *\nDisallow: /\n';
 
   async function fetchRobots(origin, fetchFn) {
@@ -49,7 +53,20 @@ function crawleeFace(core) {
       const hit = cache.get(origin);
       if (hit) return hit;
       const p = fetchRobots(origin, fetchFn).then(({ body, keep }) => {
-        const robots = Robots.parse(body, { warnings: false });
+        let robots = null;
+        try {
+          robots = Robots.parse(body, { warnings: false });
+          if (robots.source !== 'text') {
+            robots.free();
+            robots = null;
+          }
+        } catch (e) {
+          if (!(e instanceof RobotsError)) throw e;
+        }
+        if (!robots) {
+          robots = Robots.parse(DISALLOW_ALL, { warnings: false });
+          keep = false;
+        }
         const file = {
           robots,
           isAllowed: (u, ua) => robots.allowed(u, ua || '*'),
