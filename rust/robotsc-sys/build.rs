@@ -136,7 +136,6 @@ fn link(pkgs: &[Pkg]) {
 
 fn main() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
-    let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-env-changed=ROBOTSC_SOURCE_DIR");
     println!("cargo:rerun-if-env-changed=ROBOTSC_REGENERATE_GRAMMAR");
     println!("cargo:rerun-if-changed=csrc");
@@ -166,6 +165,7 @@ fn main() {
 
     #[allow(unreachable_code)]
     {
+        let out = PathBuf::from(env::var("OUT_DIR").unwrap());
         let root = env::var_os("ROBOTSC_SOURCE_DIR")
             .map(PathBuf::from)
             .unwrap_or_else(|| manifest.join("..").join(".."));
