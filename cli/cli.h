@@ -43,6 +43,9 @@ typedef struct rsc_cli_lintopts {
     size_t n_no_warn;
     int json;     /* --json */
     int semantic; /* 0 with --no-semantic */
+    /* Set by lint from the file's bytes: the line of the first bytes that
+     * are not UTF-8 (0: none), reported as compile reports it [encoding]. */
+    unsigned long non_utf8_line;
 } rsc_cli_lintopts;
 /* Takes --no-warn, --json and --no-semantic out of argv. 0, or 2 after a message. */
 int rsc_cli_lint_opts(int *argc, char **argv, rsc_cli_lintopts *o);
@@ -57,11 +60,27 @@ unsigned long rsc_cli_lint_report(const struct rsc_ir *ir, const char *name, con
  * or NULL with errno set. */
 unsigned char *rsc_cli_read(const char *path, size_t *len);
 
-/* Writes path's new content: "-" is standard output; otherwise a temporary
- * file in the same directory, fsync'ed, then renamed over path, so that on
- * any failure path is untouched and no partial file is left. Returns 0, or
- * -1 with errno set. */
+/* Writes path's new content. "-" is standard output. A symbolic link is
+ * followed (hop by hop, a dangling one too) and the file it names is
+ * written, so the link itself survives. A regular file (or a missing one)
+ * is replaced in one step: a temporary file in the same directory,
+ * fsync'ed, then renamed over it, so that on any failure it is untouched
+ * and no partial file is left. A FIFO or a character device (/dev/null,
+ * /dev/stdout, a pipe's reader) is written through, never replaced, and
+ * so is a regular file named by a path under /dev/ or /proc/ (/dev/stdout
+ * redirected to a file, whose links name no place to rename in). Any
+ * other target (a directory, a socket, a block device) is refused: -1 with
+ * errno EISDIR or EINVAL. Returns 0, or -1 with errno set; say why with
+ * rsc_cli_write_error(errno). */
 int rsc_cli_write_atomic(const char *path, const void *data, size_t len);
+const char *rsc_cli_write_error(int err);
+
+/* 1 when p[0..n) looks like UTF-16 text: a byte order mark, or ASCII with a
+ * NUL after (or before) each character in the first bytes. */
+int rsc_cli_looks_utf16(const unsigned char *p, size_t n);
+
+/* Line of the first byte sequence that is not UTF-8, or 0. */
+unsigned long rsc_cli_first_non_utf8(const unsigned char *p, size_t n);
 
 /* Writes s[0..n) with '\' as "\\" and bytes outside printable ASCII as
  * "\xHH": file content never reaches a terminal raw. */
@@ -112,9 +131,11 @@ int rsc_cli_opt(int argc, char **argv, int *i, const char *name, const char **va
 /* Returns 1 if arg is "-h" or "--help". */
 int rsc_cli_is_help(const char *arg);
 
-/* Writes s[0..n) as a JSON string holding its bytes exactly: '"' and '\'
- * escaped, every byte outside printable ASCII as \u00XX (a reader maps
- * code points U+0000..U+00FF back to bytes, as docs/IR_JSON.md says). */
+/* Writes s[0..n) as a JSON string: '"' and '\' escaped, control bytes and
+ * DEL as \u00XX, valid UTF-8 as it is (a parser gets the characters), and
+ * each byte that is not part of valid UTF-8 as \ufffd (U+FFFD, the
+ * replacement character: such bytes are not kept; robotsc parse --json
+ * keeps bytes exactly, docs/IR_JSON.md). */
 void rsc_cli_json_str(FILE *out, const char *s, size_t n);
 
 /* A whole decimal integer (no sign check, no trailing bytes, no overflow)

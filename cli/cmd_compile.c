@@ -112,55 +112,25 @@ static void on_compile_diag(void *ud, const rsc_diagnostic *d)
     warn(w, rsc_warning_message(d->warning), rsc_warning_name(d->warning));
 }
 
-/* UTF-16: a byte order mark, or ASCII text with a NUL after (or before)
- * each character in the first bytes. */
-static int looks_utf16(const unsigned char *p, size_t n)
-{
-    if (n >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff)))
-        return 1;
-    size_t m = n < 512 ? n & ~(size_t)1 : 512, zeros[2] = {0, 0};
-    for (size_t i = 0; i < m; i++)
-        zeros[i & 1] += p[i] == 0;
-    return m >= 4 && (zeros[0] * 4 >= m * 3 / 2 || zeros[1] * 4 >= m * 3 / 2) &&
-           (zeros[0] == 0 || zeros[1] == 0);
-}
-
-/* Line of the first byte sequence that is not UTF-8, or 0. */
-static unsigned long first_non_utf8(const unsigned char *p, size_t n)
-{
-    unsigned long line = 1;
-    for (size_t i = 0; i < n;) {
-        unsigned char c = p[i];
-        size_t k = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2
-                                : c >= 0xf0 && c <= 0xf4 ? 3 : 9;
-        if (k == 9 || (k && i + k >= n))
-            return line;
-        for (size_t j = 1; j <= k; j++)
-            if ((p[i + j] & 0xc0) != 0x80)
-                return line;
-        /* Overlong three- and four-byte forms, surrogates, past U+10FFFF. */
-        if ((c == 0xe0 && p[i + 1] < 0xa0) || (c == 0xed && p[i + 1] >= 0xa0) ||
-            (c == 0xf0 && p[i + 1] < 0x90) || (c == 0xf4 && p[i + 1] >= 0x90))
-            return line;
-        if (c == '\n' || (c == '\r' && !(i + 1 < n && p[i + 1] == '\n')))
-            line++;
-        i += k + 1;
-    }
-    return 0;
-}
-
 int rsc_cmd_compile(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *val;
     rsc_profile profile = RSC_PROFILE_GOOGLE;
-    int strict = 0;
+    int strict = 0, as_text = 0;
     for (int i = 1; i < argc; i++) {
         int r;
         if (rsc_cli_is_help(argv[i])) {
-            puts("usage: robotsc compile [--profile google|rfc] [--strict] ROBOTS.txt -o OUT.rbc\n"
+            puts("usage: robotsc compile [--profile google|rfc] [--strict] [--text] ROBOTS.txt -o OUT.rbc\n"
                  "Compiles a robots.txt into a verified bytecode blob (docs/FORMAT.md); OUT '-' is\n"
-                 "standard output. OUT is replaced in one step (a temporary file in its directory,\n"
-                 "renamed): on any failure it is left as it was.\n"
+                 "standard output. A regular OUT is replaced in one step (a temporary file in its\n"
+                 "directory, renamed): on any failure it is left as it was. A symbolic link is\n"
+                 "followed and the file it names replaced so (the link stays); a FIFO or a\n"
+                 "character device (/dev/null, /dev/stdout) is written through; any other OUT (a\n"
+                 "directory, a socket, a block device) is refused.\n"
+                 "An input that is already a compiled blob is refused (exit 2, \"already a compiled\n"
+                 "blob\": robotsc info or dump reads it), as is one that looks like a damaged blob.\n"
+                 "--text reads any bytes as a robots.txt, as Google's parser does (a blob then\n"
+                 "compiles to rules that allow everything).\n"
                  "Warnings about the file as a whole go to stderr: binary or HTML content, UTF-16\n"
                  "or another encoding than UTF-8, a body over 500 KiB (the rest is ignored). The\n"
                  "blob is still what Google makes of the bytes; with --strict they are errors\n"
@@ -168,6 +138,8 @@ int rsc_cmd_compile(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--strict") == 0) {
             strict = 1;
+        } else if (strcmp(argv[i], "--text") == 0) {
+            as_text = 1;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--profile", &val)) != 0) {
             if (r < 0 || parse_profile("compile", val, &profile))
                 return r < 0 ? rsc_cli_fail("compile", "--profile needs a value") : 2;
@@ -184,12 +156,25 @@ int rsc_cmd_compile(int argc, char **argv)
         }
     }
     if (!in || !out)
-        return rsc_cli_fail("compile", "usage: robotsc compile [--profile P] [--strict] ROBOTS.txt -o OUT.rbc");
+        return rsc_cli_fail("compile", "usage: robotsc compile [--profile P] [--strict] [--text] ROBOTS.txt -o OUT.rbc");
     size_t len;
     unsigned char *text = rsc_cli_read(in, &len);
     if (!text)
         return rsc_cli_fail("compile", "%s: cannot read: %s", in, strerror(errno));
-    whole_file w = {strcmp(in, "-") == 0 ? "<stdin>" : in, looks_utf16(text, len), 0, 0};
+    whole_file w = {strcmp(in, "-") == 0 ? "<stdin>" : in, rsc_cli_looks_utf16(text, len), 0, 0};
+    /* rsc_classify()'s rule, but a compiler reads binary bytes as Google
+     * does (with a warning): only a blob, or what looks like a damaged one,
+     * is refused, since compiling it as text gives rules that allow
+     * everything in silence. */
+    rsc_input_kind kind = as_text ? RSC_INPUT_TEXT : rsc_classify(text, len);
+    if (kind == RSC_INPUT_BLOB || kind == RSC_INPUT_DAMAGED) {
+        free(text);
+        if (kind == RSC_INPUT_BLOB)
+            return rsc_cli_fail("compile", "%s: already a compiled blob, not compiled again (robotsc info "
+                                "or dump reads it; --text compiles its bytes as a robots.txt)", w.name);
+        return rsc_cli_fail("compile", "%s: %s, not compiled (--text compiles its bytes as a robots.txt)",
+                            w.name, rsc_input_kind_what(kind));
+    }
     if (w.utf16)
         warn(&w, "looks like UTF-16 text; robots.txt is UTF-8 (compiled as bytes)", "utf-16");
     rsc_compile_options o = {0};
@@ -198,7 +183,7 @@ int rsc_cmd_compile(int argc, char **argv)
     o.diag_ud = &w;
     rsc_blob b = {NULL, 0};
     rsc_status st = rsc_compile(text, len, &o, &b);
-    unsigned long bad_line = first_non_utf8(text, len < RSC_MAX_BODY ? len : RSC_MAX_BODY);
+    unsigned long bad_line = rsc_cli_first_non_utf8(text, len < RSC_MAX_BODY ? len : RSC_MAX_BODY);
     free(text);
     if (st != RSC_OK)
         return rsc_cli_fail("compile", "%s: %s", in, rsc_strerror(st));
@@ -216,7 +201,7 @@ int rsc_cmd_compile(int argc, char **argv)
     int r = rsc_cli_write_atomic(out, b.data, b.size);
     rsc_blob_free(&b, &o);
     if (r != 0)
-        return rsc_cli_fail("compile", "%s: cannot write: %s (left unchanged)", out, strerror(errno));
+        return rsc_cli_fail("compile", "%s: cannot write: %s (left unchanged)", out, rsc_cli_write_error(errno));
     return 0;
 }
 
@@ -320,7 +305,8 @@ static const char check_usage[] =
     "  a blob), or 'no rule applies'.\n"
     "--json: one JSON object per URL (JSON Lines): url, allowed, decided, line, rule\n"
     "  ('allow', 'disallow' or null), priority, pattern (as compiled), source (the\n"
-    "  line as it reads; null for a blob). Strings hold bytes: non-ASCII as \\u00XX.\n"
+    "  line as it reads; null for a blob). Strings are UTF-8 as given; a byte that is\n"
+    "  not UTF-8 is written as \\ufffd (U+FFFD), control bytes as \\u00XX.\n"
     "--text: read a SOURCE that looks binary or like a damaged blob as a robots.txt\n"
     "  (without it that is an error, exit 2). Bytes that begin with the blob magic are\n"
     "  always a blob: one that fails verification is an error.";
@@ -581,14 +567,15 @@ static const char info_usage[] =
     "Summarises a robots.txt or a blob: groups and agents, rules, programs,\n"
     "sitemaps, crawl-delay and other directives, blob size. For each --agent (matched\n"
     "as given) or --user-agent (reduced to its product token), as for check: the\n"
-    "crawl-delay and request-rate of the groups that apply to it. Bytes of the file\n"
-    "that are control bytes or not ASCII are shown as \\xHH, a backslash as \\\\.\n"
+    "crawl-delay and request-rate of the groups that apply to it (--exact-agent is an\n"
+    "alias of --agent). Bytes of the file that are control bytes or not ASCII are\n"
+    "shown as \\xHH, a backslash as \\\\.\n"
     "--json: one JSON object (one line): profile, source_bytes (null for a blob),\n"
     "  blob_bytes, groups, agents, global_group, rules, rule_sets, programs,\n"
     "  trie_nodes, largest_trie, globs, sitemaps [{line, url}], directives [{line,\n"
     "  key, value}], crawlers [{agent, token, named, crawl_delay, request_rate\n"
     "  {requests, seconds} or null, verdicts: all-allowed|all-disallowed|mixed}].\n"
-    "  Strings hold bytes: non-ASCII as \\u00XX.\n"
+    "  Strings are UTF-8 (a byte that is not: \\ufffd; control bytes: \\u00XX).\n"
     "A blob that fails verification is an error (exit 2), as is a SOURCE that looks\n"
     "binary or like a damaged blob, unless --text reads it as a robots.txt.";
 

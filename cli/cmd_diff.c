@@ -16,7 +16,7 @@
 
 static const char diff_usage[] =
     "usage: robotsc diff [--agent A ...] [--profile google|rfc] [--witnesses N]\n"
-    "                    [--urls FILE] [--max-states N] [--json] OLD NEW\n"
+    "                    [--urls FILE] [--max-states N] [--json] [--text] OLD NEW\n"
     "\n"
     "Compares two robots.txt files or blobs (told apart by the magic) exactly:\n"
     "for each agent (--agent, or every agent either file names, and any other\n"
@@ -30,7 +30,11 @@ static const char diff_usage[] =
     "  --witnesses N      witnesses per agent, one per kind of change (default 5)\n"
     "  --urls FILE        also list which of these URLs flip ('-': stdin)\n"
     "  --max-states N     states explored per agent (default 400000)\n"
-    "  --json             one JSON object (docs/DIFF.md)\n"
+    "  --json             one JSON object (docs/DIFF.md); strings as UTF-8, a byte that\n"
+    "                     is not UTF-8 as \\ufffd\n"
+    "  --text             read a file that looks binary, UTF-16 or like a damaged blob\n"
+    "                     as a robots.txt (without it that is an error, exit 2); a file\n"
+    "                     that begins with the blob magic is always a blob\n"
     "\n"
     "Exit status: 0 the same, 1 different, 2 errors, or unknown within the\n"
     "budget (said so: never reported as the same).\n";
@@ -41,8 +45,13 @@ typedef struct input {
     rsc_program prog;
 } input;
 
-/* Reads path, or takes mem[0..mem_len) (a stored blob) when mem is set. */
-static int load_input(const char *path, const void *mem, size_t mem_len, rsc_profile prof, input *in)
+/* Reads path, or takes mem[0..mem_len) (a stored blob) when mem is set.
+ * What a file is, is rsc_classify()'s rule (rsc_cli_classify), as for
+ * check: a damaged blob, binary bytes or UTF-16 is an error unless text
+ * (--text) asks to read them as a robots.txt, never an empty robots.txt
+ * that allows everything. */
+static int load_input(const char *path, const void *mem, size_t mem_len, rsc_profile prof, int text,
+                      input *in)
 {
     size_t len = mem_len;
     memset(in, 0, sizeof *in);
@@ -53,7 +62,10 @@ static int load_input(const char *path, const void *mem, size_t mem_len, rsc_pro
         memcpy(in->text, mem, mem_len);
     const void *data = in->text;
     size_t size = len;
-    if (len < 4 || memcmp(in->text, "\x89RSC", 4) != 0) {
+    int kind = mem ? 1 : rsc_cli_classify("diff", path, in->text, len, text);
+    if (kind == 2)
+        return 2;
+    if (kind == 0) {
         rsc_compile_options o;
         memset(&o, 0, sizeof o);
         o.profile = prof;
@@ -132,6 +144,7 @@ typedef struct opts {
     size_t witnesses, max_states;
     const char *urls;
     int json;
+    int text; /* --text */
 } opts;
 
 typedef struct agent_list {
@@ -426,9 +439,9 @@ static int diff_pair(const char *const files[2], const void *old_blob, size_t ol
                      const void *new_blob, size_t new_len, rsc_profile prof, const opts *o)
 {
     input a, b;
-    int rc = load_input(files[0], old_blob, old_len, prof, &a);
+    int rc = load_input(files[0], old_blob, old_len, prof, o->text, &a);
     if (rc == 0)
-        rc = load_input(files[1], new_blob, new_len, prof, &b);
+        rc = load_input(files[1], new_blob, new_len, prof, o->text, &b);
     else
         memset(&b, 0, sizeof b);
     if (rc == 0)
@@ -485,6 +498,8 @@ int rsc_cli_diff_run(int argc, char **argv, const char *old_name, const void *ol
             o.urls = v;
         } else if (strcmp(argv[i], "--json") == 0) {
             o.json = 1;
+        } else if (strcmp(argv[i], "--text") == 0) {
+            o.text = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return rsc_cli_fail("diff", "unknown option '%s' (see robotsc diff --help)", argv[i]);
         } else if (nf < (size_t)want) {

@@ -165,13 +165,16 @@ static void on_diag(void *ud, const rsc_diagnostic *d)
 
 static const char usage_text[] =
     "usage: robotsc fetch URL [-o OUT.rbc] [--profile google|rfc] [--user-agent UA]\n"
-    "                     [--timeout SECONDS] [--text] [--agent A ...] [--check URL ...]\n"
+    "                     [--timeout SECONDS] [--now T] [--text] [--agent A ...] [--check URL ...]\n"
+    "       robotsc fetch --store DB URL...   (many origins into a store: fetch --store --help)\n"
     "Fetches the robots.txt that governs URL (an unconditional GET; up to 5 redirects,\n"
     "more count as 404; 500 KiB read at most), applies the status policy (2xx: the body;\n"
     "4xx but 429: allow all; 429, 5xx, network errors: disallow all) and compiles.\n"
     "-o writes the blob and OUT.rbc.meta (origin, robots_url, final_url, status, policy,\n"
     "fetched_at, expires, ...). When OUT.rbc already holds a good copy of the same origin\n"
-    "and the fetch fails, the copy is kept (docs/CRAWLER.md).\n"
+    "and the fetch fails, the copy is kept (docs/CRAWLER.md). A regular OUT is replaced\n"
+    "in one step (temporary file, rename); a symbolic link is followed (the link stays);\n"
+    "a FIFO or a character device is written through; any other OUT is refused.\n"
     "A body that is a robotsc blob, or (without --text) looks binary or like a damaged\n"
     "blob, is an error (exit 2, nothing written).\n"
     "--check URL... prints 'allow' or 'disallow', a tab and the URL for each URL, for the\n"
@@ -352,7 +355,7 @@ int rsc_cmd_fetch(int argc, char **argv)
     if (out) {
         if (!d.keep) {
             if (write_atomic(out, blob.data, blob.size) != 0) {
-                rsc_cli_fail(CMD, "%s: %s", out, strerror(errno));
+                rsc_cli_fail(CMD, "%s: %s", out, rsc_cli_write_error(errno));
                 goto end;
             }
             /* The record describes the blob just written. */

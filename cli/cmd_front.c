@@ -10,18 +10,22 @@
 #include "robotsc/ir.h"
 
 static const char lint_usage[] =
-    "usage: robotsc lint [--profile google|rfc] [--records] FILE\n"
+    "usage: robotsc lint [--profile google|rfc] [--records] [--json] [--no-warn CODE]...\n"
+    "                    [--no-semantic] [--text] FILE\n"
     "\n"
     "Reports problems in a robots.txt (FILE '-' is standard input):\n"
     "  FILE:LINE: warning: MESSAGE [NAME]   (FILE: warning: ... for the whole file)\n"
     "Exit status: 0 no warnings, 1 warnings, 2 errors. A compiled blob, a file that\n"
     "looks binary or like a damaged blob is an error (exit 2); with --text the last two\n"
     "are read as a robots.txt (a binary file then gets one warning and no more).\n"
+    "UTF-16 is named so ([utf-16]); bytes that are not UTF-8 get compile's\n"
+    "whole-file warning [encoding].\n"
     "\n"
     "  --records          print each line's lint record instead (conformance format)\n"
     "  --text             read binary content as a robots.txt\n"
     "  --no-warn CODE     leave out warnings named CODE (repeatable; docs/LINT.md)\n"
-    "  --json             one JSON object of diagnostics\n"
+    "  --json             one JSON object of diagnostics (strings as UTF-8, a byte\n"
+    "                     that is not UTF-8 as \\ufffd)\n"
     "  --no-semantic      syntax warnings only (no dead rules, values, sitemaps, ...)\n"
     "  --profile P        google (default) or rfc\n";
 
@@ -29,7 +33,9 @@ static const char parse_usage[] =
     "usage: robotsc parse [--json] [--profile google|rfc] FILE\n"
     "\n"
     "Prints the parsed robots.txt (FILE '-' is standard input) as JSON; the\n"
-    "format is described in docs/IR_JSON.md.\n"
+    "format is described in docs/IR_JSON.md. Its strings hold the file's bytes\n"
+    "exactly: every byte outside printable ASCII as \\u00XX (a reader maps code\n"
+    "points U+0000..U+00FF back to bytes), unlike the other commands' --json (UTF-8).\n"
     "\n"
     "  --json             JSON output (the default and only format)\n"
     "  --text             read binary content as a robots.txt (else exit 2)\n"
@@ -87,8 +93,11 @@ static int parse_args(const char *cmd, const char *usage, const char *flag, int 
     return 0;
 }
 
-/* Reads and parses a->path; returns 0 or 2 (message printed). */
-static int load(const char *cmd, const front_args *a, rsc_ir **ir)
+/* Reads and parses a->path; returns 0 or 2 (message printed). enc
+ * (nullable) gets what compile warns about the encoding: 1 for UTF-16
+ * (read with --text), else 2 + the line of the first bytes that are not
+ * UTF-8, or 0. */
+static int load(const char *cmd, const front_args *a, rsc_ir **ir, unsigned long *enc)
 {
     size_t len = 0;
     unsigned char *buf = rsc_cli_read(a->path, &len);
@@ -99,6 +108,10 @@ static int load(const char *cmd, const front_args *a, rsc_ir **ir)
         free(buf);
         return kind == 2 ? 2 : rsc_cli_fail(cmd, "%s: a robotsc blob, not a robots.txt (robotsc info "
                                             "or dump reads a blob)", a->path);
+    }
+    if (enc) {
+        unsigned long bad = rsc_cli_first_non_utf8(buf, len < RSC_MAX_BODY ? len : RSC_MAX_BODY);
+        *enc = rsc_cli_looks_utf16(buf, len) ? 1 : bad ? bad + 1 : 0;
     }
     rsc_parse_options opt = {a->profile, NULL, NULL};
     rsc_status st = rsc_parse(buf, len, &opt, ir);
@@ -156,7 +169,8 @@ int rsc_cmd_lint(int argc, char **argv)
     if (rc || a.help)
         return rc;
     rsc_ir *ir = NULL;
-    if ((rc = load("lint", &a, &ir)) != 0)
+    unsigned long enc = 0;
+    if ((rc = load("lint", &a, &ir, &enc)) != 0)
         return rc;
     if (a.flag) {
         char buf[256];
@@ -168,6 +182,12 @@ int rsc_cmd_lint(int argc, char **argv)
         return 0;
     }
     lint_out o = {strcmp(a.path, "-") == 0 ? "<stdin>" : a.path, 0};
+    if (enc == 1) {
+        /* UTF-16 read with --text: compile's warning, and its lines are noise */
+        printf("%s: warning: looks like UTF-16 text; robots.txt is UTF-8 (compiled as bytes) [utf-16]\n", o.name);
+        rsc_ir_free(ir);
+        return 1;
+    }
     if (ir->looks_binary) {
         /* A binary file's "lines" are noise: one warning, nothing else. */
         rsc_diagnostic d = {RSC_W_NOT_ROBOTS_BINARY, 0, NULL, 0};
@@ -175,6 +195,7 @@ int rsc_cmd_lint(int argc, char **argv)
         rsc_ir_free(ir);
         return 1;
     }
+    lo.non_utf8_line = enc > 1 ? enc - 1 : 0;
     unsigned long n = rsc_cli_lint_report(ir, o.name, &lo, on_diag, &o, &o.count);
     rsc_ir_free(ir);
     return n ? 1 : 0;
@@ -309,7 +330,7 @@ int rsc_cmd_parse(int argc, char **argv)
     if (rc || a.help)
         return rc;
     rsc_ir *ir = NULL;
-    if ((rc = load("parse", &a, &ir)) != 0)
+    if ((rc = load("parse", &a, &ir, NULL)) != 0)
         return rc;
     json_ir(stdout, ir);
     rsc_ir_free(ir);

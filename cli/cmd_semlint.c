@@ -19,6 +19,8 @@ static int muted(const rsc_cli_lintopts *o, const char *name)
 
 static int known_code(const char *name)
 {
+    if (strcmp(name, "encoding") == 0) /* the CLI's own, from the file's bytes (cmd_front.c) */
+        return 1;
     for (int w = 0; w < RSC_W_COUNT; w++)
         if (strcmp(rsc_warning_name(w), name) == 0)
             return 1;
@@ -133,6 +135,17 @@ unsigned long rsc_cli_lint_report(const rsc_ir *ir, const char *name, const rsc_
         fputs(", \"diagnostics\": [", stdout);
     }
     unsigned long before = *text_count;
+    if (o->non_utf8_line && !muted(o, "encoding")) {
+        /* compile's whole-file warning, so that lint says what compile says */
+        char msg[128];
+        snprintf(msg, sizeof msg, "bytes that are not UTF-8 from line %lu: another encoding? (matched as bytes)",
+                 o->non_utf8_line);
+        r.warnings++;
+        if (o->json)
+            json_item(&r, "encoding", "warning", 0, msg, NULL, 0, 0);
+        else
+            printf("%s: warning: %s [encoding]\n", name, msg);
+    }
     rsc_lint(ir, on_syntax, &r);
     if (o->semantic && rsc_semlint(ir, NULL, on_semantic, &r) != RSC_OK)
         fprintf(stderr, "robotsc lint: %s: semantic lint ran out of memory\n", name);

@@ -101,7 +101,7 @@ int cmd_get(int argc, char **argv)
                  "--json: one JSON object: origin, source, fetched_at, expires (Unix seconds; null:\n"
                  "never), error_since (null: none), status, policy, has_copy, profile, etag and\n"
                  "last_modified (null when absent), source_bytes, source_hash (16 hex digits),\n"
-                 "format, blob_bytes, record_bytes. Strings hold bytes: non-ASCII as \\u00XX.\n"
+                 "format, blob_bytes, record_bytes. Strings are UTF-8 (a byte that is not: \\ufffd).\n"
                  "Exit 0, 1 when there is no record, 2 on errors (a damaged record).");
             return 0;
         } else if (strcmp(argv[i], "--json") == 0) {
@@ -143,16 +143,9 @@ int cmd_get(int argc, char **argv)
         else
             print_record(o.key, &r);
         rc = 0;
-        if (out) {
-            FILE *f = fopen(out, "wb");
-            if (!f || fwrite(r.blob, 1, r.blob_len, f) != r.blob_len) {
-                rc = rsc_cli_fail(CMD, "%s: %s", out, strerror(errno));
-                if (f)
-                    fclose(f);
-            } else if (fclose(f) != 0) {
-                rc = rsc_cli_fail(CMD, "%s: %s", out, strerror(errno));
-            }
-        }
+        /* as compile -o: replaced in one step, links followed, devices written through */
+        if (out && rsc_cli_write_atomic(out, r.blob, r.blob_len) != 0)
+            rc = rsc_cli_fail(CMD, "%s: %s", out, rsc_cli_write_error(errno));
     }
     rsc_store_end(t);
     rsc_store_close(st);
@@ -164,7 +157,7 @@ int cmd_get(int argc, char **argv)
 int cmd_put(int argc, char **argv)
 {
     const char *pos[3] = {NULL, NULL, NULL}, *val, *etag = NULL, *lm = NULL; /* DB ORIGIN_OR_URL FILE */
-    int64_t now = (int64_t)time(NULL), ttl = 0;
+    int64_t now = (int64_t)time(NULL), ttl = -1; /* -1: no --ttl */
     int report = 0; /* --report-changes (cli/store_diff.c) */
     int status = 200, text = 0;
     rsc_compile_options co = {0};
@@ -179,7 +172,11 @@ int cmd_put(int argc, char **argv)
                  "begin with the blob magic are a blob: one that fails verification is an error\n"
                  "(exit 2, nothing stored), never compiled as text. A FILE that looks binary or like\n"
                  "a damaged blob is an error too, unless --text reads it as a robots.txt.\n"
-                 "--ttl: lifetime (default: never expires).");
+                 "--status: the HTTP status the body came with (100..599): 2xx compiles it, 4xx but\n"
+                 "  429 allows all, 429 and 5xx disallow all (docs/CRAWLER.md).\n"
+                 "--ttl: lifetime in seconds (0: never expires). Default: never for a definite\n"
+                 "  answer (2xx, 4xx but 429); for 429 or 5xx, 15 minutes, the cache rules' retry\n"
+                 "  (an error is retried, never stored for ever: --ttl 0 is refused for them).");
             return 0;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--profile", &val)) != 0) {
             int profile;
@@ -190,8 +187,8 @@ int cmd_put(int argc, char **argv)
             co.profile = (rsc_profile)profile;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--status", &val)) != 0) {
             int64_t v;
-            if (r < 0 || rsc_cli_i64(val, &v) != 0 || v < 0 || v > 999)
-                return rsc_cli_fail(CMD, "--status: an HTTP status");
+            if (r < 0 || rsc_cli_i64(val, &v) != 0 || v < 100 || v > 599)
+                return rsc_cli_fail(CMD, "--status: an HTTP status code, 100 to 599, not '%s'", r < 0 ? "" : val);
             status = (int)v;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--ttl", &val)) != 0) {
             if (r < 0 || rsc_cli_i64(val, &ttl) != 0 || ttl < 0)
@@ -235,6 +232,15 @@ int cmd_put(int argc, char **argv)
     rsc_fetch_outcome fo = {status, RSC_FETCH_OK, data, len};
     rsc_policy_result pr;
     rsc_status_policy(&fo, &pr);
+    /* A 5xx or 429 is a failed fetch: its disallow-all answer is retried
+     * after the cache rules' retry_ttl (15 min), as fetch --store and
+     * store build store it (rsc_cache_decide), never kept for ever. */
+    rsc_cache_decision cd;
+    rsc_cache_decide(NULL, &fo, NULL, 0, now, NULL, &cd);
+    if (!pr.definite && ttl == 0) {
+        rsc_cli_fail(CMD, "--status %d is a failed fetch, retried: --ttl 0 (never expire) is refused for it", status);
+        goto end;
+    }
     /* rsc_classify()'s rule: a blob is loaded or refused, never compiled;
      * damaged or binary bytes are refused when the policy would read them. */
     int kind = rsc_classify(data, len);
@@ -268,8 +274,14 @@ int cmd_put(int argc, char **argv)
     }
     m.http_status = status;
     m.fetched_at = now;
-    m.expires = ttl ? now + ttl : RSC_STORE_NEVER;
-    m.lifetime = ttl; /* what a later 304 without Cache-Control renews */
+    if (ttl > 0)
+        m.expires = now + ttl;
+    else if (!pr.definite)
+        m.expires = cd.next.expires;
+    else
+        m.expires = RSC_STORE_NEVER;
+    m.error_since = pr.definite ? 0 : cd.next.error_since; /* the 30 days of errors start here */
+    m.lifetime = ttl > 0 ? ttl : 0; /* what a later 304 without Cache-Control renews */
     m.source_size = len;
     m.source_hash = rsc_store_hash(data, len);
     m.source_url.ptr = file;
@@ -282,7 +294,7 @@ int cmd_put(int argc, char **argv)
         m.last_modified.ptr = lm;
         m.last_modified.len = strlen(lm);
     }
-    rsc_store *st = open_store(db, 0, 0);
+    rsc_store *st = create_store(db, 0, 0);
     if (!st)
         goto end;
     if (report)

@@ -90,6 +90,10 @@ typedef struct build {
     int verbose;
     int text;   /* --text: binary or damaged-blob bytes read as robots.txt */
     int report; /* --report-changes: what each replaced record's rules change */
+    /* entries of a directory SOURCE not read, said in the summary: names
+     * not HOST.txt, hidden files, subfolders (and other non-files) */
+    size_t skip_name, skip_hidden, skip_dir;
+    int any_dir; /* a directory SOURCE was given: its scheme is said */
 } build;
 
 static int add_job(build *b, job *j)
@@ -136,12 +140,26 @@ static int add_path_job(build *b, const rsc_origin *o, char *path)
     return 0;
 }
 
-/* A host-named file (the corpus: "www.example.com.txt"). */
+/* A host-named file (the corpus: "www.example.com.txt"); anything else in
+ * the folder is counted as skipped, never ignored in silence. */
 static int add_file(build *b, const char *dir, const char *name, const char *scheme)
 {
     size_t n = strlen(name);
-    if (n <= 4 || strcmp(name + n - 4, ".txt") != 0)
+    if (name[0] == '.') {
+        b->skip_hidden++;
         return 0;
+    }
+    struct stat sb;
+    char full[4096];
+    if ((size_t)snprintf(full, sizeof full, "%s/%s", dir, name) < sizeof full && stat(full, &sb) == 0 &&
+        !S_ISREG(sb.st_mode)) {
+        b->skip_dir++; /* a subfolder, a FIFO, a socket: not read (no recursion) */
+        return 0;
+    }
+    if (n <= 4 || strcmp(name + n - 4, ".txt") != 0) {
+        b->skip_name++;
+        return 0;
+    }
     char url[600];
     snprintf(url, sizeof url, "%s://%.*s/", scheme, (int)(n - 4), name);
     size_t plen = strlen(dir) + 1 + n;
@@ -165,8 +183,9 @@ static int add_dir(build *b, const char *dir, const char *scheme)
         return (rsc_cli_fail(CMD, "%s: %s", dir, strerror(errno)), -2);
     struct dirent *e;
     int r = 0;
+    b->any_dir = 1;
     while (r == 0 && (e = readdir(d)) != NULL)
-        if (e->d_name[0] != '.')
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
             r = add_file(b, dir, e->d_name, scheme);
     closedir(d);
     return r;
@@ -829,7 +848,9 @@ static const char build_usage[] =
     "                           [--report-changes]\n"
     "Compiles robots.txt files into the store DB (created when missing). A SOURCE is:\n"
     "  a directory of files named by host (www.example.com.txt; origin SCHEME://host,\n"
-    "    https unless --scheme),\n"
+    "    https unless --scheme http: one scheme per build, said in the summary). Other\n"
+    "    entries (names without .txt, hidden files, subfolders: no recursion) are\n"
+    "    skipped and counted in the summary,\n"
     "  a .warc or .warc.gz file (response records of /robots.txt URLs; the HTTP status\n"
     "    goes through the status policy; expiry from Cache-Control and WARC-Date),\n"
     "  or a TSV file of ORIGIN_OR_URL<TAB>PATH lines (relative paths: from the TSV's folder).\n"
@@ -841,8 +862,10 @@ static const char build_usage[] =
     "never compiled as text; so does one that looks binary or like a damaged blob,\n"
     "unless --text reads it as a robots.txt.\n"
     "--report-changes: for each record replaced, what its new rules change (robotsc diff).\n"
-    "Progress goes to a terminal only (--progress forces it). Exit 0 when every source\n"
-    "compiled, 1 when some failed, 2 on errors.";
+    "The summary adds up: sources = compiled + unchanged + failed + skipped (sources\n"
+    "superseded by a later one of the same origin are counted apart).\n"
+    "Progress goes to a terminal only (--progress forces it). Exit 0 when no source\n"
+    "failed (skipped ones are not failures), 1 when some failed, 2 on errors.";
 
 int cmd_build(int argc, char **argv)
 {
@@ -880,8 +903,8 @@ int cmd_build(int argc, char **argv)
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--scheme", &val)) != 0) {
             if (r < 0)
                 goto missing;
-            if (strcmp(val, "https") && strcmp(val, "http") && strcmp(val, "ftp")) {
-                rsc_cli_fail(CMD, "--scheme: https, http or ftp, not '%s'", val);
+            if (strcmp(val, "https") && strcmp(val, "http")) {
+                rsc_cli_fail(CMD, "--scheme: https or http, not '%s'", val);
                 goto out;
             }
             scheme = val;
@@ -964,10 +987,10 @@ int cmd_build(int argc, char **argv)
         rsc_cli_fail(CMD, "out of memory");
         goto out;
     }
-    size_t total = 0;
+    size_t total = 0, listed_failed = b.failed; /* failed before any job: bad names, TSV lines */
     for (size_t i = 0; i < b.n; i++)
         total += !b.jobs[i].skip;
-    b.st = open_store(db, 0, no_sync);
+    b.st = create_store(db, 0, no_sync);
     if (!b.st)
         goto out;
     if (lookup_prev(&b) != 0) {
@@ -1023,12 +1046,26 @@ int cmd_build(int argc, char **argv)
     if (tty)
         progress(&b, total, t0, 1);
     double el = mono() - t0;
-    printf("sources: %zu (%zu superseded by a later one of the same origin)\n", total, b.n - total);
+    /* Every source found ends as exactly one of compiled, unchanged,
+     * failed, skipped: the summary adds up. */
+    size_t skipped = b.skip_name + b.skip_hidden + b.skip_dir;
+    printf("sources: %zu (%zu superseded by a later one of the same origin, not counted)\n",
+           total + listed_failed + skipped, b.n - total);
     printf("compiled: %zu, written: %zu, unchanged: %zu, failed: %zu\n", b.compiled, b.written, b.unchanged,
            b.failed);
     for (int r = 0; r < N_REASONS; r++)
         if (b.reasons[r])
             printf("  failed: %zu %s\n", b.reasons[r], reason_text[r]);
+    printf("skipped: %zu\n", skipped);
+    if (b.skip_name)
+        printf("  skipped: %zu not named HOST.txt\n", b.skip_name);
+    if (b.skip_hidden)
+        printf("  skipped: %zu hidden (name begins with '.')\n", b.skip_hidden);
+    if (b.skip_dir)
+        printf("  skipped: %zu subfolders or other non-files (folders are not read recursively)\n", b.skip_dir);
+    if (b.any_dir)
+        printf("scheme: folder files stored as %s://HOST only (URLs of another scheme answer unknown; "
+               "--scheme %s stores those)\n", scheme, strcmp(scheme, "https") == 0 ? "http" : "https");
     printf("bytes in: %" PRIu64 ", bytes out (blobs): %" PRIu64 "\n", b.bytes_in, b.bytes_out);
     printf("time: %.2f s, %.0f sources/s\n", el, el > 0 ? total / el : 0);
     if (b.write_status != RSC_STORE_OK) {

@@ -28,8 +28,15 @@ int cmd_stat(int argc, char **argv);
 int cmd_gc(int argc, char **argv);
 int cmd_store_upgrade(int argc, char **argv); /* store_upgrade.c */
 
-/* Opens DB, printing why not. */
+/* Opens an existing DB (store_exists), printing why not. */
 rsc_store *open_store(const char *path, int readonly, int no_sync);
+
+/* Opens DB, creating it when missing (build, put), printing why not. */
+rsc_store *create_store(const char *path, int readonly, int no_sync);
+
+/* 0 when path names a store to open (an existing non-empty regular file),
+ * else 2 after "no such store" or "not a store". */
+int store_exists(const char *path);
 
 /* Opens DB read-only with a read transaction in *t; NULL after a message.
  * The caller ends *t and closes the store. */

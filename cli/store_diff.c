@@ -6,9 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "robotsc/crawl.h"
-#include "robotsc/store.h"
+#include "store_cmd.h"
 
 int rsc_cmd_store_diff(int argc, char **argv)
 {
@@ -19,7 +17,8 @@ int rsc_cmd_store_diff(int argc, char **argv)
             puts("usage: robotsc store diff DB ORIGIN_OR_URL NEW [robotsc diff options]\n"
                  "Compares the origin's stored record with NEW (a robots.txt or a blob), as\n"
                  "robotsc diff does. Exit 0 the same, 1 different, 2 errors (no record, a\n"
-                 "damaged record) or unknown.");
+                 "damaged record, a NEW that looks binary, UTF-16 or like a damaged blob: --text\n"
+                 "reads it as a robots.txt) or unknown.");
             return 0;
         }
         /* DB and ORIGIN are the first two plain arguments; the rest go to diff */
@@ -44,13 +43,10 @@ int rsc_cmd_store_diff(int argc, char **argv)
     rsc_url_status us = rsc_origin_parse(origin, strlen(origin), &o);
     if (us != RSC_URL_OK)
         return rsc_cli_fail("store", "%s: %s", origin, rsc_url_strerror(us));
-    rsc_store_options so;
-    memset(&so, 0, sizeof so);
-    so.readonly = 1;
-    rsc_store *st;
-    rsc_store_status s = rsc_store_open(db, &so, &st);
-    if (s != RSC_STORE_OK)
-        return rsc_cli_fail("store", "%s: %s (%s)", db, rsc_store_strerror(s), rsc_store_last_error(NULL));
+    rsc_store *st = open_store(db, 1, 0); /* an existing store (store_cmd.h) */
+    if (!st)
+        return 2;
+    rsc_store_status s;
     rsc_store_txn *t = NULL;
     rsc_store_record r;
     rsc_load_error le = {0, NULL};

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Small helpers shared by the commands. */
-#define _POSIX_C_SOURCE 200809L /* mkstemp, fsync, fchmod, fileno */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fsync, fchmod, fileno, lstat, readlink, strdup */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -134,15 +134,77 @@ static int write_all(int fd, const unsigned char *p, size_t n)
     return 0;
 }
 
-int rsc_cli_write_atomic(const char *path, const void *data, size_t len)
+/* Writes data through to an existing FIFO or character device (a pipe to
+ * a reader, /dev/null, /dev/stdout, a terminal): such a target is no file
+ * to replace, and renaming over it would put a regular file in its place
+ * (as root, over a device node the whole machine uses). trunc: a regular
+ * file reached through /dev or /proc (/dev/stdout redirected to a file),
+ * written as the shell's redirection would. */
+static int write_through(const char *path, const void *data, size_t len, int trunc)
 {
-    if (strcmp(path, "-") == 0) {
-        int ok = fwrite(data, 1, len, stdout) == len;
-        return fflush(stdout) == 0 && ok ? 0 : -1;
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (trunc ? O_TRUNC : 0));
+    if (fd < 0)
+        return -1;
+    int r = write_all(fd, data, len), e = errno;
+    if (close(fd) != 0 && r == 0) {
+        r = -1;
+        e = errno;
     }
-    /* Past a file size limit (ulimit -f), write() fails with EFBIG instead
-     * of the process being killed half-way. */
-    signal(SIGXFSZ, SIG_IGN);
+    errno = e;
+    return r;
+}
+
+/* path with its symbolic links followed to the name that holds the data,
+ * malloc'ed: the link's own target when it dangles (writing creates it),
+ * so the link survives and the file it names is replaced. NULL with errno
+ * (ELOOP past 40 links, as the kernel counts). */
+static char *follow_links(const char *path)
+{
+    char *p = strdup(path);
+    for (int hops = 0; p; hops++) {
+        struct stat st;
+        if (lstat(p, &st) != 0 || !S_ISLNK(st.st_mode))
+            return p; /* missing (created there) or not a link */
+        if (hops == 40) {
+            free(p);
+            errno = ELOOP;
+            return NULL;
+        }
+        size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+        char *t = malloc(cap);
+        ssize_t n = t ? readlink(p, t, cap) : -1;
+        if (n < 0 || (size_t)n >= cap) {
+            int e = n < 0 ? errno : ENAMETOOLONG; /* the link changed under us */
+            free(t);
+            free(p);
+            errno = t ? e : ENOMEM;
+            return NULL;
+        }
+        t[n] = 0;
+        const char *slash = strrchr(p, '/');
+        if (t[0] == '/' || !slash) { /* absolute, or relative to the current directory */
+            free(p);
+            p = t;
+            continue;
+        }
+        size_t dir = (size_t)(slash - p) + 1; /* relative to the link's directory */
+        char *q = malloc(dir + (size_t)n + 1);
+        if (q) {
+            memcpy(q, p, dir);
+            memcpy(q + dir, t, (size_t)n + 1);
+        }
+        free(t);
+        free(p);
+        p = q;
+    }
+    errno = ENOMEM;
+    return NULL;
+}
+
+/* A new regular file: a temporary file beside path, fsync'ed, renamed over
+ * it (path is a regular file or missing, its links already followed). */
+static int replace_file(const char *path, const void *data, size_t len)
+{
     const char *slash = strrchr(path, '/');
     size_t dir = slash ? (size_t)(slash - path) + 1 : 0, n = strlen(path);
     char *tmp = malloc(n + 16);
@@ -198,6 +260,41 @@ int rsc_cli_write_atomic(const char *path, const void *data, size_t len)
     }
     errno = e;
     return r;
+}
+
+int rsc_cli_write_atomic(const char *path, const void *data, size_t len)
+{
+    if (strcmp(path, "-") == 0) {
+        int ok = fwrite(data, 1, len, stdout) == len;
+        return fflush(stdout) == 0 && ok ? 0 : -1;
+    }
+    /* Past a file size limit (ulimit -f), write() fails with EFBIG instead
+     * of the process being killed half-way. */
+    signal(SIGXFSZ, SIG_IGN);
+    /* What path names, its links followed by the kernel: /dev/stdout
+     * reaches a pipe through /proc's links, which name no file. */
+    struct stat st;
+    if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
+        return write_through(path, data, len, 0);
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* A directory, a socket, a block device: nothing a blob belongs in. */
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        return -1;
+    }
+    if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0)
+        return write_through(path, data, len, 1); /* /dev/stdout redirected to a file, /dev/fd/N */
+    char *target = follow_links(path);
+    if (!target)
+        return -1;
+    int r = replace_file(target, data, len), e = errno;
+    free(target);
+    errno = e;
+    return r;
+}
+
+const char *rsc_cli_write_error(int err)
+{
+    return err == EINVAL ? "not a regular file, FIFO or character device" : strerror(err);
 }
 
 void rsc_cli_escaped(FILE *out, const char *s, size_t n)
@@ -287,8 +384,13 @@ int rsc_cli_classify(const char *cmd, const char *path, const unsigned char *dat
         return 1;
     if (k == RSC_INPUT_TEXT || text)
         return 0;
+    /* UTF-16 is binary to rsc_classify(); compile names it, and so does
+     * every command that refuses it. */
+    const char *what = k == RSC_INPUT_BINARY && rsc_cli_looks_utf16(data, len)
+                           ? "looks like UTF-16 text (a robots.txt is UTF-8)"
+                           : rsc_input_kind_what(k);
     return rsc_cli_fail(cmd, "%s: %s, not read as a robots.txt (--text reads it as one)",
-                        strcmp(path, "-") == 0 ? "<stdin>" : path, rsc_input_kind_what(k));
+                        strcmp(path, "-") == 0 ? "<stdin>" : path, what);
 }
 
 int rsc_cli_next_url(char **args, size_t n, size_t *k, char **line, size_t *cap,
@@ -317,17 +419,72 @@ int rsc_cli_next_url(char **args, size_t n, size_t *k, char **line, size_t *cap,
     }
 }
 
+/* Length of the valid UTF-8 sequence at p[0..n) (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), or 0. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+    unsigned char c = p[0];
+    size_t k = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+             : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (k == 0 || k > n)
+        return 0;
+    for (size_t j = 1; j < k; j++)
+        if ((p[j] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0) || (c == 0xf0 && p[1] < 0x90) ||
+        (c == 0xf4 && p[1] >= 0x90))
+        return 0;
+    return k;
+}
+
+unsigned long rsc_cli_first_non_utf8(const unsigned char *p, size_t n)
+{
+    unsigned long line = 1;
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_len(p + i, n - i);
+        if (k == 0)
+            return line;
+        if (p[i] == '\n' || (p[i] == '\r' && !(i + 1 < n && p[i + 1] == '\n')))
+            line++;
+        i += k;
+    }
+    return 0;
+}
+
+int rsc_cli_looks_utf16(const unsigned char *p, size_t n)
+{
+    if (n >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff)))
+        return 1;
+    size_t m = n < 512 ? n & ~(size_t)1 : 512, zeros[2] = {0, 0};
+    for (size_t i = 0; i < m; i++)
+        zeros[i & 1] += p[i] == 0;
+    return m >= 4 && (zeros[0] * 4 >= m * 3 / 2 || zeros[1] * 4 >= m * 3 / 2) &&
+           (zeros[0] == 0 || zeros[1] == 0);
+}
+
 void rsc_cli_json_str(FILE *out, const char *s, size_t n)
 {
+    const unsigned char *p = (const unsigned char *)s;
     putc('"', out);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\')
+    for (size_t i = 0; i < n;) {
+        unsigned char c = p[i];
+        size_t k;
+        if (c == '"' || c == '\\') {
             fprintf(out, "\\%c", c);
-        else if (c >= 0x20 && c < 0x7f)
+            i++;
+        } else if (c >= 0x20 && c < 0x7f) {
             putc(c, out);
-        else
-            fprintf(out, "\\u%04x", c);
+            i++;
+        } else if (c < 0x80) {
+            fprintf(out, "\\u%04x", c); /* control bytes, DEL */
+            i++;
+        } else if ((k = utf8_len(p + i, n - i)) != 0) {
+            fwrite(p + i, 1, k, out); /* UTF-8 as is: a parser gets the characters */
+            i += k;
+        } else {
+            fputs("\\ufffd", out); /* a byte that is not UTF-8: U+FFFD, one per byte */
+            i++;
+        }
     }
     putc('"', out);
 }

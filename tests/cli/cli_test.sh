@@ -369,11 +369,17 @@ assert b["allowed"] is True and b["rule"] == "allow", b
 assert c == {"url": "/", "allowed": True, "decided": False, "line": 0, "rule": None, "priority": 0,
              "pattern": None, "source": None}, c
 PY
-"$R" check --json --agent a "$T/ex.rbc" $'/caf\xc3\xa9"\\' >"$T/out"
-python3 - "$T/out" <<'PY' && ok || bad "check --json bytes: $(cat "$T/out")"
+# Strings are UTF-8 as they are (issue 37, item 11): a parser gets the
+# characters back; a byte that is not UTF-8 becomes U+FFFD.
+"$R" check --json --agent a "$T/ex.rbc" $'/caf\xc3\xa9"\\' 'https://例え.jp/ü' $'/x\xe9\x01' >"$T/out"
+python3 - "$T/out" <<'PY' && ok || bad "check --json UTF-8: $(cat "$T/out")"
 import json, sys
-r = json.loads(open(sys.argv[1], encoding="ascii").read())
-assert r["url"].encode("latin-1") == b'/caf\xc3\xa9"\\' and r["source"] is None, r
+raw = open(sys.argv[1], "rb").read()
+rows = [json.loads(l) for l in raw.decode("utf-8").splitlines()]
+assert rows[0]["url"] == '/caf\u00e9"\\' and rows[0]["source"] is None, rows[0]
+assert rows[1]["url"] == "https://例え.jp/ü", rows[1]
+assert rows[2]["url"] == "/x\ufffd\x01", rows[2]
+assert "例え".encode() in raw and b"\\u00" not in raw.split(b"\n")[1], raw
 PY
 expect_rc 0 "$R" info --json --agent Googlebot --agent other --user-agent "Mozilla/5.0 (compatible; x/1)" "$EX/robots.txt"
 python3 - "$T/out" "$EX/robots.txt" <<'PY' && ok || bad "info --json: $(cat "$T/out")"
@@ -415,6 +421,95 @@ for f in "$EX/robots.txt" "$T/partial.txt"; do
   [ "$(wc -l <"$T/v1")" = 80 ] && cmp -s "$T/v1" "$T/v2" && grep -q '^allow$' "$T/v1" && grep -q '^disallow$' "$T/v1" &&
     ok || bad "check of 80 URLs (${f##*/}): the DFA and the programs differ, or one verdict only"
 done
+
+# ---- issue 37 --------------------------------------------------------------
+# Item 3: compile refuses a blob (it would compile to allow-all), and a
+# damaged one; --text compiles the bytes as Google reads them.
+rm -f "$T/again.rbc"
+expect_rc 2 "$R" compile "$T/ex.rbc" -o "$T/again.rbc"
+grep -q "already a compiled blob" "$T/err" && [ ! -e "$T/again.rbc" ] && ok || bad "compile of a blob: $(cat "$T/err")"
+cp "$T/ex.rbc" "$T/dmg.rbc"; printf '\210' | dd of="$T/dmg.rbc" bs=1 seek=0 conv=notrunc 2>/dev/null
+expect_rc 2 "$R" compile "$T/dmg.rbc" -o "$T/again.rbc"
+grep -q "damaged" "$T/err" && [ ! -e "$T/again.rbc" ] && ok || bad "compile of a damaged blob: $(cat "$T/err")"
+expect_rc 0 "$R" compile --text "$T/ex.rbc" -o "$T/again.rbc"
+expect_rc 0 "$R" check --agent BadBot "$T/again.rbc" /x   # the blob's bytes as text: no rules
+expect_rc 1 "$R" check --agent BadBot "$T/ex.rbc" /x      # the blob itself: disallowed
+
+# Item 2: diff of a damaged blob, binary or UTF-16 is an error (exit 2),
+# never "disallow -> allow" of an empty robots.txt; --text reads it as text.
+printf 'User-agent: *\nDisallow: /private/\n' >"$T/old.txt"
+printf 'User-agent: *\nDisallow: /private/\n' | iconv -f UTF-8 -t UTF-16 >"$T/u16.txt"
+head -c 300 /dev/urandom | tr -d '\n' | tr '\000-\010' '\001' >"$T/bin.dat"; printf '\000\001\002\003\004\005\006' >>"$T/bin.dat"
+for f in dmg.rbc u16.txt; do
+  expect_rc 2 "$R" diff "$T/old.txt" "$T/$f"; [ -s "$T/err" ] && ! grep -q "allow" "$T/out" && ok || bad "diff NEW $f: $(cat "$T/out")"
+  expect_rc 2 "$R" diff "$T/$f" "$T/old.txt"
+done
+grep -q "looks like UTF-16" "$T/err" && ok || bad "diff names UTF-16: $(cat "$T/err")"
+expect_rc 1 "$R" diff --text "$T/old.txt" "$T/u16.txt"
+
+# Item 9: UTF-16 is named the same by check, info, lint, dump and compile;
+# lint gives compile's [encoding] warning for bytes that are not UTF-8.
+for c in "check --agent a" info lint dump; do
+  expect_rc 2 "$R" $c "$T/u16.txt" $( [ "$c" = "check --agent a" ] && echo /x )
+  grep -q "looks like UTF-16 text" "$T/err" && ok || bad "$c of UTF-16: $(cat "$T/err")"
+done
+"$R" compile "$T/u16.txt" -o "$T/u16.rbc" 2>"$T/err"; grep -q "looks like UTF-16 text" "$T/err" && ok || bad "compile UTF-16: $(cat "$T/err")"
+expect_rc 1 "$R" lint --text "$T/u16.txt"; grep -q "\[utf-16\]" "$T/out" && ok || bad "lint --text UTF-16: $(cat "$T/out")"
+printf 'User-agent: *\nDisallow: /caf\351\n' >"$T/latin1.txt"
+"$R" compile "$T/latin1.txt" -o "$T/latin1.rbc" 2>"$T/cerr"
+expect_rc 1 "$R" lint "$T/latin1.txt"
+grep -q "not UTF-8 from line 2.*\[encoding\]" "$T/out" && grep -q "not UTF-8 from line 2.*\[encoding\]" "$T/cerr" &&
+  ok || bad "lint [encoding]: $(cat "$T/out") / compile: $(cat "$T/cerr")"
+expect_rc 1 "$R" lint --json "$T/latin1.txt"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['diagnostics']; assert any(x['code']=='encoding' for x in d), d" "$T/out" && ok || bad "lint --json [encoding]"
+"$R" lint --no-warn encoding "$T/latin1.txt" >"$T/out"; ! grep -q "encoding" "$T/out" && ok || bad "lint --no-warn encoding"
+expect_rc 0 "$R" lint "$T/old.txt"   # UTF-8 text: no encoding warning
+
+# Item 11: info --json and lint --json give UTF-8 a parser reads back.
+printf 'User-agent: *\nDisallow: /x\nSitemap: https://例え.jp/s.xml\n' >"$T/idn.txt"
+expect_rc 0 "$R" info --json "$T/idn.txt"
+python3 -c "import json,sys; r=json.loads(open(sys.argv[1],'rb').read().decode()); assert r['sitemaps'][0]['url']=='https://例え.jp/s.xml', r" "$T/out" && ok || bad "info --json UTF-8: $(cat "$T/out")"
+
+if "$R" store --help >/dev/null 2>&1; then
+  # Item 7: a command that only reads or changes a store never creates one.
+  for c in "del $T/nosuch.db https://e.com" "gc $T/nosuch.db" "list $T/nosuch.db" "stat $T/nosuch.db" \
+           "get $T/nosuch.db https://e.com" "check $T/nosuch.db --agent a https://e.com/x" \
+           "diff $T/nosuch.db https://e.com $T/old.txt"; do
+    expect_rc 2 "$R" store $c
+    grep -q "no such store" "$T/err" && [ ! -e "$T/nosuch.db" ] && ok || bad "store $c: $(cat "$T/err"); $(ls "$T" | grep nosuch)"
+  done
+  mkdir -p "$T/adir"; expect_rc 2 "$R" store gc "$T/adir"; grep -q "not a store" "$T/err" && ok || bad "store gc DIR: $(cat "$T/err")"
+  # Item 8: put of robots.txt text compiles it (never "damaged blob")
+  expect_rc 0 "$R" store put "$T/s37.db" https://e.com "$T/old.txt" --now 1000
+  expect_rc 0 "$R" store check "$T/s37.db" --now 1000 --agent a https://e.com/private/x
+  grep -q "^disallow" "$T/out" && ok || bad "store put of text: $(cat "$T/out")"
+  # Item 10: --status 503 is disallow-all retried after 15 minutes, not for ever;
+  # a status outside 100..599 is refused.
+  expect_rc 0 "$R" store put "$T/s37.db" https://f.com "$T/old.txt" --status 503 --now 1000
+  expect_rc 0 "$R" store get --json "$T/s37.db" https://f.com
+  python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert r['policy']=='disallow-all' and r['expires']==1900 and r['error_since']==1000, r" "$T/out" && ok || bad "put --status 503: $(cat "$T/out")"
+  expect_rc 2 "$R" store put "$T/s37.db" https://f.com "$T/old.txt" --status 503 --ttl 0
+  expect_rc 0 "$R" store put "$T/s37.db" https://f.com "$T/old.txt" --status 503 --ttl 60 --now 1000
+  "$R" store get --json "$T/s37.db" https://f.com >"$T/out"; grep -q '"expires":1060' "$T/out" && ok || bad "put 503 --ttl 60: $(cat "$T/out")"
+  for st in 99 999 600 -1 abc; do expect_rc 2 "$R" store put "$T/s37.db" https://g.com "$T/old.txt" --status $st; done
+  expect_rc 0 "$R" store put "$T/s37.db" https://g.com "$T/old.txt" --status 404 --now 1000
+  "$R" store get --json "$T/s37.db" https://g.com >"$T/out"; grep -q '"expires":null' "$T/out" && ok || bad "put 404: never expires"
+  # store build DIR: skipped files counted, the summary adds up, the scheme said.
+  mkdir -p "$T/bd/sub"; cp "$T/old.txt" "$T/bd/a.example.txt"; cp "$T/old.txt" "$T/bd/b.example"
+  cp "$T/old.txt" "$T/bd/.c.example.txt"; cp "$T/old.txt" "$T/bd/sub/d.example.txt"; cp "$T/old.txt" "$T/bd/bad host.txt"
+  expect_rc 1 "$R" store build "$T/b37.db" "$T/bd"
+  python3 - "$T/out" <<'PY' && ok || bad "store build summary: $(cat "$T/out")"
+import re, sys
+t = open(sys.argv[1]).read()
+n = lambda pat: int(re.search(pat, t, re.M).group(1))
+src, comp, unch, fail, skip = n(r"^sources: (\d+)"), n(r"compiled: (\d+)"), n(r"unchanged: (\d+)"), n(r"failed: (\d+)$"), n(r"^skipped: (\d+)")
+assert (src, comp, fail, skip) == (5, 1, 1, 3), (src, comp, fail, skip)
+assert src == comp + unch + fail + skip
+assert "1 not named HOST.txt" in t and "1 hidden" in t and "1 subfolders" in t, t
+assert "https://HOST only" in t and "--scheme http" in t, t
+PY
+  expect_rc 2 "$R" store build "$T/b37.db" "$T/bd" --scheme ftp
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -277,7 +277,9 @@ expect_rc 2 "$R" store put "$DB" https://x.example "$T/none.txt"
 run "$R" store list "$DB"
 eq "$rc" 0 "list"
 has "$T/out" $'https://put.example\t200\tparse\t5100\t'
-has "$T/out" $'https://e503.example\t503\tdisallow-all\tnever'
+# a 503 is a failed fetch: retried after 15 minutes, never stored for ever (issue 37)
+has "$T/out" $'https://e503.example\t503\tdisallow-all\t'
+grep -q $'^https://e503.example\t503\tdisallow-all\tnever' "$T/out" && bad "a 503 record never expires" || ok
 n_list=$(wc -l <"$T/out")
 run "$R" store stat "$DB"
 has "$T/out" "records: $n_list"
