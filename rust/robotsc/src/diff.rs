@@ -160,8 +160,8 @@ pub struct Diagnostic {
     pub other_line: u32,
 }
 
-#[allow(unused_unsafe)] // explicit blocks: required since Rust 2024
 
+#[allow(unused_unsafe)] // explicit blocks: required since Rust 2024
 unsafe extern "C" fn on_syntax(ud: *mut c_void, d: *const sys::rsc_diagnostic) {
     // SAFETY: ud is the Vec given below; d lives during the callback.
     let (v, d) = unsafe { (&mut *(ud as *mut Vec<Diagnostic>), &*d) };
@@ -175,8 +175,8 @@ unsafe extern "C" fn on_syntax(ud: *mut c_void, d: *const sys::rsc_diagnostic) {
     });
 }
 
-#[allow(unused_unsafe)] // explicit blocks: required since Rust 2024
 
+#[allow(unused_unsafe)] // explicit blocks: required since Rust 2024
 unsafe extern "C" fn on_semantic(ud: *mut c_void, d: *const sys::rsc_semdiag) {
     // SAFETY: as in on_syntax.
     let (v, d) = unsafe { (&mut *(ud as *mut Vec<Diagnostic>), &*d) };
