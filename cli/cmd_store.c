@@ -4,12 +4,37 @@
  * docs/CRAWLER.md "The store"). This file: the subcommand table and the
  * helpers the subcommands share (store_cmd.h). */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "store_cmd.h"
 
+int store_exists(const char *path)
+{
+    /* LMDB would create a new empty store at a mistyped path (a writer),
+     * and del or gc would then report success on it: only build, put and
+     * fetch --store create one. */
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        if (errno == ENOENT)
+            return rsc_cli_fail(CMD, "%s: no such store (store build or store put creates one)", path);
+        return rsc_cli_fail(CMD, "%s: %s", path, strerror(errno));
+    }
+    if (!S_ISREG(sb.st_mode) || sb.st_size == 0)
+        return rsc_cli_fail(CMD, "%s: not a store (%s)", path,
+                            S_ISDIR(sb.st_mode) ? "a directory" : !S_ISREG(sb.st_mode) ? "not a regular file"
+                                                                                         : "an empty file");
+    return 0;
+}
+
 rsc_store *open_store(const char *path, int readonly, int no_sync)
+{
+    return store_exists(path) ? NULL : create_store(path, readonly, no_sync);
+}
+
+rsc_store *create_store(const char *path, int readonly, int no_sync)
 {
     rsc_store_options o = {0};
     o.readonly = readonly;
@@ -86,7 +111,7 @@ static const struct {
     {"stat", cmd_stat, "records, sizes, readers"},
     {"gc", cmd_gc, "delete expired records"},
     {"upgrade", cmd_store_upgrade, "rebuild format-4 records in the current format"},
-    {"diff", rsc_cmd_store_diff, "compare an origin's record with a new robots.txt (cli/store_diff.c)"},
+    {"diff", rsc_cmd_store_diff, "compare an origin's record with a new robots.txt or blob"},
 };
 
 int rsc_cmd_store(int argc, char **argv)
@@ -97,7 +122,7 @@ int rsc_cmd_store(int argc, char **argv)
               "A store is one LMDB file of compiled robots.txt programs keyed by origin.\n\n",
               out);
         for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
-            fprintf(out, "  %-6s %s\n", subs[i].name, subs[i].what);
+            fprintf(out, "  %-7s %s\n", subs[i].name, subs[i].what);
         fputs("\nrobotsc fetch --store DB URL... fetches many origins into DB.\n", out);
         return argc < 2 ? 2 : 0;
     }
