@@ -179,58 +179,104 @@ fn main() {
     let mut n_urls = 0usize;
     for (name, robots_path, urls_path) in &jobs {
         let body = std::fs::read(robots_path).unwrap();
-        let text = std::fs::read_to_string(urls_path).unwrap_or_else(|_| {
-            String::from_utf8_lossy(&std::fs::read(urls_path).unwrap()).into_owned()
-        });
-        let urls: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).filter(|l| !l.is_empty()).collect();
+        let text = std::fs::read_to_string(urls_path)
+            .unwrap_or_else(|_| String::from_utf8_lossy(&std::fs::read(urls_path).unwrap()).into_owned());
+        let urls: Vec<&str> = text
+            .lines()
+            .map(|l| l.trim_end_matches('\r'))
+            .filter(|l| !l.is_empty())
+            .collect();
         if urls.is_empty() {
             continue;
         }
         n_urls += urls.len();
-        let opt = Options { text: true, ..Options::default() };
+        let opt = Options {
+            text: true,
+            ..Options::default()
+        };
         let robots = Robots::parse_with(&body, &opt).unwrap();
         let sel = robots.select(&[a.agent.as_str()]).unwrap();
-        let spans: Vec<sys::rsc_bytes> =
-            urls.iter().map(|u| sys::rsc_bytes { ptr: u.as_ptr() as *const _, len: u.len() }).collect();
+        let spans: Vec<sys::rsc_bytes> = urls
+            .iter()
+            .map(|u| sys::rsc_bytes {
+                ptr: u.as_ptr() as *const _,
+                len: u.len(),
+            })
+            .collect();
         let agent = a.agent.as_str();
         // The same verdicts on both sides, or the comparison means nothing.
         let c_allowed = unsafe { rsc_bench_c_checks(sel.as_raw(), spans.as_ptr(), spans.len()) };
         let r_allowed = urls.iter().filter(|u| robots.allowed(u, agent)).count();
         let mut out = vec![false; urls.len()];
         let b_allowed = robots.allowed_many(&urls, agent, &mut out);
-        assert!(c_allowed == r_allowed && r_allowed == b_allowed, "{}: C {} Rust {} batch {} allowed", name, c_allowed, r_allowed, b_allowed);
+        assert!(
+            c_allowed == r_allowed && r_allowed == b_allowed,
+            "{}: C {} Rust {} batch {} allowed",
+            name,
+            c_allowed,
+            r_allowed,
+            b_allowed
+        );
 
         let mut c_loop = || {
             black_box(unsafe { rsc_bench_c_checks(sel.as_raw(), black_box(spans.as_ptr()), spans.len()) });
         };
         let results = [
-            pair(&a, urls.len(), &mut || {
-                let mut n = 0usize;
-                for u in &urls {
-                    n += robots.allowed(black_box(u), black_box(agent)) as usize;
-                }
-                black_box(n);
-            }, &mut c_loop),
-            pair(&a, urls.len(), &mut || {
-                let mut n = 0usize;
-                for u in &urls {
-                    n += sel.allowed(black_box(u)) as usize;
-                }
-                black_box(n);
-            }, &mut c_loop),
-            pair(&a, urls.len(), &mut || {
-                black_box(robots.allowed_many(black_box(&urls), agent, &mut out));
-            }, &mut c_loop),
-            pair(&a, 1, &mut || {
-                black_box(Robots::parse_with(black_box(&body), &opt).is_ok());
-            }, &mut || {
-                black_box(unsafe { rsc_bench_c_parse(black_box(body.as_ptr()) as *const _, body.len()) });
-            }),
+            pair(
+                &a,
+                urls.len(),
+                &mut || {
+                    let mut n = 0usize;
+                    for u in &urls {
+                        n += robots.allowed(black_box(u), black_box(agent)) as usize;
+                    }
+                    black_box(n);
+                },
+                &mut c_loop,
+            ),
+            pair(
+                &a,
+                urls.len(),
+                &mut || {
+                    let mut n = 0usize;
+                    for u in &urls {
+                        n += sel.allowed(black_box(u)) as usize;
+                    }
+                    black_box(n);
+                },
+                &mut c_loop,
+            ),
+            pair(
+                &a,
+                urls.len(),
+                &mut || {
+                    black_box(robots.allowed_many(black_box(&urls), agent, &mut out));
+                },
+                &mut c_loop,
+            ),
+            pair(
+                &a,
+                1,
+                &mut || {
+                    black_box(Robots::parse_with(black_box(&body), &opt).is_ok());
+                },
+                &mut || {
+                    black_box(unsafe { rsc_bench_c_parse(black_box(body.as_ptr()) as *const _, body.len()) });
+                },
+            ),
         ];
         for (m, (r, c)) in results.iter().enumerate() {
             let ratio = r / c;
             figs[m].push((*r, *c, ratio));
-            per_list.push_str(&format!("{}\t{}\t{}\t{:.2}\t{:.2}\t{:.3}\n", name, urls.len(), MODES[m], r, c, ratio));
+            per_list.push_str(&format!(
+                "{}\t{}\t{}\t{:.2}\t{:.2}\t{:.3}\n",
+                name,
+                urls.len(),
+                MODES[m],
+                r,
+                c,
+                ratio
+            ));
         }
     }
     if let Some(p) = &a.per_list {
@@ -249,11 +295,30 @@ fn main() {
         // bench/run.sh's per-language table (step 8): one row per mode, the
         // list's figures (with --list, the one list).
         let mut t = String::from("language\tmode\tlist\turls\tns_per_check\tc_ns_per_check\tnote\n");
-        let name = if figs[0].len() == 1 { jobs[0].0.as_str() } else { "median list" };
-        for (m, mode, note) in [(0, "single", "Robots::allowed(url, agent), the agent's selection cached"), (2, "batch", "Robots::allowed_many(&urls, agent, &mut out), one call into C")] {
+        let name = if figs[0].len() == 1 {
+            jobs[0].0.as_str()
+        } else {
+            "median list"
+        };
+        for (m, mode, note) in [
+            (0, "single", "Robots::allowed(url, agent), the agent's selection cached"),
+            (
+                2,
+                "batch",
+                "Robots::allowed_many(&urls, agent, &mut out), one call into C",
+            ),
+        ] {
             let mut r: Vec<f64> = figs[m].iter().map(|x| x.0).collect();
             let mut c: Vec<f64> = figs[m].iter().map(|x| x.1).collect();
-            t.push_str(&format!("Rust\t{}\t{}\t{}\t{:.2}\t{:.2}\t{}\n", mode, name, n_urls, median(&mut r), median(&mut c), note));
+            t.push_str(&format!(
+                "Rust\t{}\t{}\t{}\t{:.2}\t{:.2}\t{}\n",
+                mode,
+                name,
+                n_urls,
+                median(&mut r),
+                median(&mut c),
+                note
+            ));
         }
         std::fs::write(p, t).unwrap();
     }
@@ -262,6 +327,12 @@ fn main() {
         let mut r: Vec<f64> = f.iter().map(|x| x.0).collect();
         let mut c: Vec<f64> = f.iter().map(|x| x.1).collect();
         let mut q: Vec<f64> = f.iter().map(|x| x.2).collect();
-        println!("rust\t{}\t{:.2}\t{:.2}\t{:.3}", MODES[m], median(&mut r), median(&mut c), median(&mut q));
+        println!(
+            "rust\t{}\t{:.2}\t{:.2}\t{:.3}",
+            MODES[m],
+            median(&mut r),
+            median(&mut c),
+            median(&mut q)
+        );
     }
 }

@@ -193,13 +193,16 @@ extern "C" {
     // runtime.h
     pub fn rsc_version() -> *const c_char;
     pub fn rsc_strerror(status: c_int) -> *const c_char;
-    pub fn rsc_load(prog: *mut rsc_program, blob: *const c_void, size: usize, err: *mut rsc_load_error)
-        -> rsc_status;
+    pub fn rsc_load(prog: *mut rsc_program, blob: *const c_void, size: usize, err: *mut rsc_load_error) -> rsc_status;
     pub fn rsc_classify(data: *const c_void, len: usize) -> rsc_input_kind;
     pub fn rsc_input_kind_what(kind: c_int) -> *const c_char;
     pub fn rsc_program_profile(prog: *const rsc_program) -> c_int;
-    pub fn rsc_select(prog: *const rsc_program, agents: *const rsc_bytes, n: usize, sel: *mut rsc_selection)
-        -> rsc_status;
+    pub fn rsc_select(
+        prog: *const rsc_program,
+        agents: *const rsc_bytes,
+        n: usize,
+        sel: *mut rsc_selection,
+    ) -> rsc_status;
     pub fn rsc_agent_is_token(name: *const c_char, len: usize) -> c_int;
     pub fn rsc_selection_uniform(sel: *const rsc_selection) -> c_int;
     pub fn rsc_match_path(sel: *const rsc_selection, path: *const c_char, len: usize, m: *mut rsc_match) -> c_int;
@@ -215,15 +218,23 @@ extern "C" {
         key: *mut rsc_bytes,
         value: *mut rsc_bytes,
     ) -> c_int;
-    pub fn rsc_group_directive(sel: *const rsc_selection, key: *const c_char, value: *mut rsc_bytes, line: *mut u32)
-        -> c_int;
+    pub fn rsc_group_directive(
+        sel: *const rsc_selection,
+        key: *const c_char,
+        value: *mut rsc_bytes,
+        line: *mut u32,
+    ) -> c_int;
     pub fn rsc_agent_token(ua: *const c_char, len: usize, token: *mut rsc_bytes, changed: *mut c_int) -> rsc_status;
     pub fn rsc_crawl_delay(sel: *const rsc_selection, seconds: *mut c_double) -> c_int;
     pub fn rsc_request_rate(sel: *const rsc_selection, requests: *mut u32, seconds: *mut c_double) -> c_int;
 
     // ir.h
-    pub fn rsc_parse(body: *const c_void, len: usize, opt: *const rsc_parse_options, out: *mut *mut rsc_ir)
-        -> rsc_status;
+    pub fn rsc_parse(
+        body: *const c_void,
+        len: usize,
+        opt: *const rsc_parse_options,
+        out: *mut *mut rsc_ir,
+    ) -> rsc_status;
     pub fn rsc_ir_free(ir: *mut rsc_ir);
     pub fn rsc_extract_agent(value: *const c_char, len: usize) -> usize;
     pub fn rsc_is_valid_agent(agent: *const c_char, len: usize) -> c_int;
@@ -233,8 +244,12 @@ extern "C" {
     pub fn rsc_warning_name(w: c_int) -> *const c_char;
     pub fn rsc_warning_message(w: c_int) -> *const c_char;
     pub fn rsc_lint(ir: *const rsc_ir, f: rsc_diag_fn, ud: *mut c_void);
-    pub fn rsc_compile(body: *const c_void, len: usize, opt: *const rsc_compile_options, out: *mut rsc_blob)
-        -> rsc_status;
+    pub fn rsc_compile(
+        body: *const c_void,
+        len: usize,
+        opt: *const rsc_compile_options,
+        out: *mut rsc_blob,
+    ) -> rsc_status;
     pub fn rsc_compile_ir(ir: *const rsc_ir, opt: *const rsc_compile_options, out: *mut rsc_blob) -> rsc_status;
     pub fn rsc_blob_free(b: *mut rsc_blob, opt: *const rsc_compile_options);
     pub fn rsc_dump(prog: *const rsc_program, w: rsc_write_fn, ud: *mut c_void) -> rsc_status;
@@ -250,8 +265,12 @@ extern "C" {
     pub fn rsc_semlint_name(code: c_int) -> *const c_char;
     pub fn rsc_semlint_message(code: c_int) -> *const c_char;
     pub fn rsc_semlint_severity(code: c_int) -> c_int;
-    pub fn rsc_semlint(ir: *const rsc_ir, opt: *const rsc_explore_options, f: rsc_semdiag_fn, ud: *mut c_void)
-        -> rsc_status;
+    pub fn rsc_semlint(
+        ir: *const rsc_ir,
+        opt: *const rsc_explore_options,
+        f: rsc_semdiag_fn,
+        ud: *mut c_void,
+    ) -> rsc_status;
 
     // csrc/rs_shim.c
     /// Verdicts of urls[0..n) into out[0..n) (1/0) in one call; returns the
@@ -351,8 +370,11 @@ mod store {
     extern "C" {
         pub fn rsc_store_strerror(status: c_int) -> *const c_char;
         pub fn rsc_store_hash(data: *const c_void, len: usize) -> u64;
-        pub fn rsc_store_open(path: *const c_char, opt: *const rsc_store_options, out: *mut *mut rsc_store)
-            -> rsc_store_status;
+        pub fn rsc_store_open(
+            path: *const c_char,
+            opt: *const rsc_store_options,
+            out: *mut *mut rsc_store,
+        ) -> rsc_store_status;
         pub fn rsc_store_close(st: *mut rsc_store);
         pub fn rsc_store_last_error(st: *const rsc_store) -> *const c_char;
         pub fn rsc_store_key_valid(key: *const c_char, len: usize) -> c_int;

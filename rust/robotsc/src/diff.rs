@@ -62,14 +62,22 @@ fn diff_one(a: &Robots, b: &Robots, agent: &str, witnesses: usize, max_states: u
     let st = unsafe { sys::rsc_diff(sa.as_raw(), sb.as_raw(), witnesses, &o, r.as_mut_ptr()) };
     let mut r = unsafe { r.assume_init() };
     let out = if st != sys::RSC_OK {
-        Err(if st == sys::RSC_E_NOMEM { Error::NoMemory } else { Error::Diff(st) })
+        Err(if st == sys::RSC_E_NOMEM {
+            Error::NoMemory
+        } else {
+            Error::Diff(st)
+        })
     } else {
         let flips = (0..r.n_flips)
             .map(|k| {
                 // SAFETY: k < n_flips; each path points into the result.
                 let f = unsafe { &*r.flips.add(k) };
                 Flip {
-                    path: if f.len == 0 { Vec::new() } else { unsafe { std::slice::from_raw_parts(f.path as *const u8, f.len) }.to_vec() },
+                    path: if f.len == 0 {
+                        Vec::new()
+                    } else {
+                        unsafe { std::slice::from_raw_parts(f.path as *const u8, f.len) }.to_vec()
+                    },
                     old_allowed: f.old_allowed != 0,
                     new_allowed: f.new_allowed != 0,
                     old_line: f.old_line,
@@ -95,7 +103,13 @@ fn diff_one(a: &Robots, b: &Robots, agent: &str, witnesses: usize, max_states: u
     out
 }
 
-pub(crate) fn diff(a: &Robots, b: &Robots, agents: Option<&[&str]>, witnesses: usize, max_states: usize) -> Result<Diff> {
+pub(crate) fn diff(
+    a: &Robots,
+    b: &Robots,
+    agents: Option<&[&str]>,
+    witnesses: usize,
+    max_states: usize,
+) -> Result<Diff> {
     if a.profile() != b.profile() {
         return Err(Error::Diff(sys::RSC_E_ARG));
     }
@@ -108,7 +122,10 @@ pub(crate) fn diff(a: &Robots, b: &Robots, agents: Option<&[&str]>, witnesses: u
             for r in [a, b] {
                 let mut i = 0;
                 loop {
-                    let mut t = sys::rsc_bytes { ptr: std::ptr::null(), len: 0 };
+                    let mut t = sys::rsc_bytes {
+                        ptr: std::ptr::null(),
+                        len: 0,
+                    };
                     // SAFETY: a verified program; t points into its blob.
                     if unsafe { sys::rsc_blob_agent(r.prog(), i, &mut t) } == 0 {
                         break;
@@ -160,7 +177,6 @@ pub struct Diagnostic {
     pub other_line: u32,
 }
 
-
 #[allow(unused_unsafe)] // explicit blocks: required since Rust 2024
 unsafe extern "C" fn on_syntax(ud: *mut c_void, d: *const sys::rsc_diagnostic) {
     // SAFETY: ud is the Vec given below; d lives during the callback.
@@ -175,14 +191,17 @@ unsafe extern "C" fn on_syntax(ud: *mut c_void, d: *const sys::rsc_diagnostic) {
     });
 }
 
-
 #[allow(unused_unsafe)] // explicit blocks: required since Rust 2024
 unsafe extern "C" fn on_semantic(ud: *mut c_void, d: *const sys::rsc_semdiag) {
     // SAFETY: as in on_syntax.
     let (v, d) = unsafe { (&mut *(ud as *mut Vec<Diagnostic>), &*d) };
     v.push(Diagnostic {
         line: d.line,
-        severity: if unsafe { sys::rsc_semlint_severity(d.code) } >= 2 { Severity::Warning } else { Severity::Note },
+        severity: if unsafe { sys::rsc_semlint_severity(d.code) } >= 2 {
+            Severity::Warning
+        } else {
+            Severity::Note
+        },
         code: static_str(unsafe { sys::rsc_semlint_name(d.code) }),
         message: static_str(unsafe { sys::rsc_semlint_message(d.code) }),
         detail: (!d.detail.is_null() && d.detail_len > 0).then(|| lossy(d.detail, d.detail_len)),
@@ -198,13 +217,21 @@ pub(crate) fn lint(body: &[u8], profile: Profile, semantic: bool) -> Result<Vec<
     // SAFETY: (ptr, len) is the body; the IR is freed below.
     let st = unsafe { sys::rsc_parse(body.as_ptr() as *const c_void, body.len(), &po, &mut ir) };
     if st != sys::RSC_OK {
-        return Err(if st == sys::RSC_E_NOMEM { Error::NoMemory } else { Error::Compile(st) });
+        return Err(if st == sys::RSC_E_NOMEM {
+            Error::NoMemory
+        } else {
+            Error::Compile(st)
+        });
     }
     let mut v: Vec<Diagnostic> = Vec::new();
     let ud = &mut v as *mut Vec<Diagnostic> as *mut c_void;
     // SAFETY: the callbacks only push to v, which outlives the calls.
     unsafe { sys::rsc_lint(ir, Some(on_syntax), ud) };
-    let st = if semantic { unsafe { sys::rsc_semlint(ir, std::ptr::null(), Some(on_semantic), ud) } } else { sys::RSC_OK };
+    let st = if semantic {
+        unsafe { sys::rsc_semlint(ir, std::ptr::null(), Some(on_semantic), ud) }
+    } else {
+        sys::RSC_OK
+    };
     unsafe { sys::rsc_ir_free(ir) };
     if st == sys::RSC_E_NOMEM {
         return Err(Error::NoMemory);

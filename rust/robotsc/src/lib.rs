@@ -68,7 +68,11 @@ pub enum Error {
     /// The bytes are a blob (they begin with its magic) and failed
     /// verification: `status` is the C status (RSC_E_*), `offset` the byte
     /// where verification stopped, `reason` why.
-    Blob { status: i32, offset: usize, reason: &'static str },
+    Blob {
+        status: i32,
+        offset: usize,
+        reason: &'static str,
+    },
     /// The bytes look like a damaged blob (its magic with a bit or two
     /// changed): refused rather than read as a robots.txt.
     DamagedBlob(&'static str),
@@ -189,7 +193,9 @@ struct Once<T> {
 
 impl<T> Once<T> {
     fn new() -> Self {
-        Once { p: AtomicPtr::new(std::ptr::null_mut()) }
+        Once {
+            p: AtomicPtr::new(std::ptr::null_mut()),
+        }
     }
 
     #[inline]
@@ -201,7 +207,11 @@ impl<T> Once<T> {
 
     fn set(&self, v: T) {
         let b = Box::into_raw(Box::new(v));
-        if self.p.compare_exchange(std::ptr::null_mut(), b, Ordering::AcqRel, Ordering::Acquire).is_err() {
+        if self
+            .p
+            .compare_exchange(std::ptr::null_mut(), b, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
             // Another thread set it first: keep theirs.
             // SAFETY: b is ours and was never shared.
             drop(unsafe { Box::from_raw(b) });
@@ -304,7 +314,10 @@ impl Robots {
             blob: blob.into_boxed_slice(),
             cache: Once::new(),
         });
-        let mut err = sys::rsc_load_error { offset: 0, what: std::ptr::null() };
+        let mut err = sys::rsc_load_error {
+            offset: 0,
+            what: std::ptr::null(),
+        };
         let (ptr, len) = (inner.blob.as_ptr(), inner.blob.len());
         // SAFETY: the blob is owned by `inner` and outlives the program.
         let st = unsafe { sys::rsc_load(&mut inner.prog, ptr as *const c_void, len, &mut err) };
@@ -312,7 +325,11 @@ impl Robots {
             return Err(if st == sys::RSC_E_NOMEM {
                 Error::NoMemory
             } else {
-                Error::Blob { status: st, offset: err.offset, reason: static_str(err.what) }
+                Error::Blob {
+                    status: st,
+                    offset: err.offset,
+                    reason: static_str(err.what),
+                }
             });
         }
         Ok(Robots { inner })
@@ -349,7 +366,12 @@ impl Robots {
     /// The selection for one agent name: the cached one when it is the
     /// first agent this Robots was asked about, else `tmp` filled in.
     #[inline]
-    fn sel<'a>(&'a self, agent: &[u8], ua: bool, tmp: &'a mut MaybeUninit<sys::rsc_selection>) -> Option<&'a sys::rsc_selection> {
+    fn sel<'a>(
+        &'a self,
+        agent: &[u8],
+        ua: bool,
+        tmp: &'a mut MaybeUninit<sys::rsc_selection>,
+    ) -> Option<&'a sys::rsc_selection> {
         if let Some(c) = self.inner.cache.get() {
             if c.user_agent == ua && *c.agent == *agent {
                 return Some(&c.sel);
@@ -359,11 +381,20 @@ impl Robots {
     }
 
     #[cold]
-    fn sel_slow<'a>(&'a self, agent: &[u8], ua: bool, tmp: &'a mut MaybeUninit<sys::rsc_selection>) -> Option<&'a sys::rsc_selection> {
+    fn sel_slow<'a>(
+        &'a self,
+        agent: &[u8],
+        ua: bool,
+        tmp: &'a mut MaybeUninit<sys::rsc_selection>,
+    ) -> Option<&'a sys::rsc_selection> {
         let name = if ua { agent_token(agent) } else { agent };
         let s = select_raw(self.prog(), &[name]).ok()?;
         if self.inner.cache.get().is_none() {
-            self.inner.cache.set(Cached { agent: agent.into(), user_agent: ua, sel: s });
+            self.inner.cache.set(Cached {
+                agent: agent.into(),
+                user_agent: ua,
+                sel: s,
+            });
             if let Some(c) = self.inner.cache.get() {
                 if c.user_agent == ua && *c.agent == *agent {
                     return Some(&c.sel);
@@ -388,7 +419,9 @@ impl Robots {
         let mut tmp = MaybeUninit::uninit();
         match self.sel(agent, false, &mut tmp) {
             // SAFETY: a selection of this verified program; (ptr, len) is the URL.
-            Some(s) => unsafe { sys::rsc_match_url(s, url.as_ptr() as *const c_char, url.len(), std::ptr::null_mut()) != 0 },
+            Some(s) => unsafe {
+                sys::rsc_match_url(s, url.as_ptr() as *const c_char, url.len(), std::ptr::null_mut()) != 0
+            },
             None => false, // fail closed
         }
     }
@@ -399,7 +432,9 @@ impl Robots {
         let mut tmp = MaybeUninit::uninit();
         match self.sel(user_agent.as_bytes(), true, &mut tmp) {
             // SAFETY: as in allowed_bytes.
-            Some(s) => unsafe { sys::rsc_match_url(s, url.as_ptr() as *const c_char, url.len(), std::ptr::null_mut()) != 0 },
+            Some(s) => unsafe {
+                sys::rsc_match_url(s, url.as_ptr() as *const c_char, url.len(), std::ptr::null_mut()) != 0
+            },
             None => false,
         }
     }
@@ -423,7 +458,14 @@ impl Robots {
         let mut tmp = MaybeUninit::uninit();
         match self.sel(agent.as_bytes(), false, &mut tmp) {
             Some(s) => explain_raw(s, url.as_bytes()),
-            None => Explanation { allowed: false, decided: false, line: 0, allow_rule: None, priority: 0, pattern: None },
+            None => Explanation {
+                allowed: false,
+                decided: false,
+                line: 0,
+                allow_rule: None,
+                priority: 0,
+                pattern: None,
+            },
         }
     }
 
@@ -431,13 +473,19 @@ impl Robots {
     /// that answers to several names), to check many URLs with.
     pub fn select<S: AsRef<str>>(&self, agents: &[S]) -> Result<Selection<'_>> {
         let names: Vec<&[u8]> = agents.iter().map(|a| a.as_ref().as_bytes()).collect();
-        Ok(Selection { sel: select_raw(self.prog(), &names)?, _robots: std::marker::PhantomData })
+        Ok(Selection {
+            sel: select_raw(self.prog(), &names)?,
+            _robots: std::marker::PhantomData,
+        })
     }
 
     /// [`Robots::select`] for a whole User-Agent header (its product token).
     pub fn select_user_agent(&self, user_agent: &str) -> Result<Selection<'_>> {
         let t = agent_token(user_agent.as_bytes());
-        Ok(Selection { sel: select_raw(self.prog(), &[t])?, _robots: std::marker::PhantomData })
+        Ok(Selection {
+            sel: select_raw(self.prog(), &[t])?,
+            _robots: std::marker::PhantomData,
+        })
     }
 
     /// Crawl-delay in seconds of the groups that apply to `agent` (the
@@ -464,7 +512,10 @@ impl Robots {
         (0..self.sitemap_count())
             .map(|i| {
                 let mut line = 0u32;
-                let mut b = sys::rsc_bytes { ptr: std::ptr::null(), len: 0 };
+                let mut b = sys::rsc_bytes {
+                    ptr: std::ptr::null(),
+                    len: 0,
+                };
                 // SAFETY: i < count; b points into the blob.
                 unsafe { sys::rsc_sitemap_get(self.prog(), i, &mut line, &mut b) };
                 lossy(b.ptr, b.len)
@@ -477,7 +528,10 @@ impl Robots {
         (0..self.sitemap_count())
             .map(|i| {
                 let mut line = 0u32;
-                let mut b = sys::rsc_bytes { ptr: std::ptr::null(), len: 0 };
+                let mut b = sys::rsc_bytes {
+                    ptr: std::ptr::null(),
+                    len: 0,
+                };
                 // SAFETY: i < count; b points into the blob, which lives as
                 // long as &self.
                 unsafe { sys::rsc_sitemap_get(self.prog(), i, &mut line, &mut b) };
@@ -515,11 +569,18 @@ impl Robots {
         (0..n)
             .map(|i| {
                 let mut line = 0u32;
-                let mut k = sys::rsc_bytes { ptr: std::ptr::null(), len: 0 };
+                let mut k = sys::rsc_bytes {
+                    ptr: std::ptr::null(),
+                    len: 0,
+                };
                 let mut v = k;
                 // SAFETY: i < count; k and v point into the blob.
                 unsafe { sys::rsc_directive_get(self.prog(), i, &mut line, &mut k, &mut v) };
-                Directive { line, key: lossy(k.ptr, k.len), value: lossy(v.ptr, v.len) }
+                Directive {
+                    line,
+                    key: lossy(k.ptr, k.len),
+                    value: lossy(v.ptr, v.len),
+                }
             })
             .collect()
     }
@@ -551,7 +612,10 @@ fn input_what(kind: c_int) -> &'static str {
 /// The product token of a User-Agent header (rsc_agent_token), or the
 /// header as given when it has none (then it can only select '*').
 fn agent_token(ua: &[u8]) -> &[u8] {
-    let mut t = sys::rsc_bytes { ptr: std::ptr::null(), len: 0 };
+    let mut t = sys::rsc_bytes {
+        ptr: std::ptr::null(),
+        len: 0,
+    };
     let mut changed = 0;
     // SAFETY: (ptr, len) is the slice; the token points into it.
     let st = unsafe { sys::rsc_agent_token(ua.as_ptr() as *const c_char, ua.len(), &mut t, &mut changed) };
@@ -581,7 +645,10 @@ pub fn is_product_token(name: &str) -> bool {
 }
 
 fn select_raw(prog: *const sys::rsc_program, names: &[&[u8]]) -> Result<sys::rsc_selection> {
-    let span = |n: &&[u8]| sys::rsc_bytes { ptr: n.as_ptr() as *const c_char, len: n.len() };
+    let span = |n: &&[u8]| sys::rsc_bytes {
+        ptr: n.as_ptr() as *const c_char,
+        len: n.len(),
+    };
     // One name (every check of an agent other than the cached one) on the
     // stack: no allocation per check.
     let one: [sys::rsc_bytes; 1];
@@ -610,7 +677,10 @@ fn match_many<S: AsRef<str>>(s: &sys::rsc_selection, urls: &[S], out: &mut [bool
         .iter()
         .map(|u| {
             let u = u.as_ref();
-            sys::rsc_bytes { ptr: u.as_ptr() as *const c_char, len: u.len() }
+            sys::rsc_bytes {
+                ptr: u.as_ptr() as *const c_char,
+                len: u.len(),
+            }
         })
         .collect();
     // SAFETY: bool has the size and alignment of u8 and C writes only 0 or
@@ -631,7 +701,11 @@ fn explain_raw(s: &sys::rsc_selection, url: &[u8]) -> Explanation {
         line: if decided { m.line } else { 0 },
         allow_rule: if decided { Some(m.rule_allow != 0) } else { None },
         priority: if decided { m.priority } else { 0 },
-        pattern: if decided && !m.pattern.is_null() { Some(lossy(m.pattern, m.pattern_len)) } else { None },
+        pattern: if decided && !m.pattern.is_null() {
+            Some(lossy(m.pattern, m.pattern_len))
+        } else {
+            None
+        },
     }
 }
 
@@ -663,7 +737,10 @@ unsafe impl Sync for Selection<'_> {}
 
 impl fmt::Debug for Selection<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Selection").field("rule_sets", &self.sel.n_sets).field("named", &(self.sel.named != 0)).finish()
+        f.debug_struct("Selection")
+            .field("rule_sets", &self.sel.n_sets)
+            .field("named", &(self.sel.named != 0))
+            .finish()
     }
 }
 
@@ -672,7 +749,14 @@ impl Selection<'_> {
     #[inline]
     pub fn allowed(&self, url: &str) -> bool {
         // SAFETY: as in Robots::allowed_bytes.
-        unsafe { sys::rsc_match_url(&self.sel, url.as_ptr() as *const c_char, url.len(), std::ptr::null_mut()) != 0 }
+        unsafe {
+            sys::rsc_match_url(
+                &self.sel,
+                url.as_ptr() as *const c_char,
+                url.len(),
+                std::ptr::null_mut(),
+            ) != 0
+        }
     }
 
     /// Verdicts for many URLs in one call into C; see [`Robots::allowed_many`].
@@ -696,19 +780,27 @@ impl Selection<'_> {
     /// the groups that apply.
     pub fn group_directive(&self, key: &str) -> Option<String> {
         let k = std::ffi::CString::new(key).ok()?;
-        let mut v = sys::rsc_bytes { ptr: std::ptr::null(), len: 0 };
+        let mut v = sys::rsc_bytes {
+            ptr: std::ptr::null(),
+            len: 0,
+        };
         let mut line = 0u32;
         // SAFETY: k is NUL-terminated; v points into the blob.
-        (unsafe { sys::rsc_group_directive(&self.sel, k.as_ptr(), &mut v, &mut line) } == 1).then(|| lossy(v.ptr, v.len))
+        (unsafe { sys::rsc_group_directive(&self.sel, k.as_ptr(), &mut v, &mut line) } == 1)
+            .then(|| lossy(v.ptr, v.len))
     }
 
     /// [`Selection::group_directive`] with the directive's line.
     pub fn group_directive_line(&self, key: &str) -> Option<(u32, String)> {
         let k = std::ffi::CString::new(key).ok()?;
-        let mut v = sys::rsc_bytes { ptr: std::ptr::null(), len: 0 };
+        let mut v = sys::rsc_bytes {
+            ptr: std::ptr::null(),
+            len: 0,
+        };
         let mut line = 0u32;
         // SAFETY: k is NUL-terminated; v points into the blob.
-        (unsafe { sys::rsc_group_directive(&self.sel, k.as_ptr(), &mut v, &mut line) } == 1).then(|| (line, lossy(v.ptr, v.len)))
+        (unsafe { sys::rsc_group_directive(&self.sel, k.as_ptr(), &mut v, &mut line) } == 1)
+            .then(|| (line, lossy(v.ptr, v.len)))
     }
 
     /// Some(true) when every URL is allowed, Some(false) when every URL is
@@ -740,11 +832,18 @@ pub fn compile(body: &[u8], profile: Profile) -> Result<Vec<u8>> {
     // SAFETY: rsc_compile_options is plain data; zero means defaults.
     let mut opt: sys::rsc_compile_options = unsafe { MaybeUninit::zeroed().assume_init() };
     opt.profile = profile.raw();
-    let mut blob = sys::rsc_blob { data: std::ptr::null_mut(), size: 0 };
+    let mut blob = sys::rsc_blob {
+        data: std::ptr::null_mut(),
+        size: 0,
+    };
     // SAFETY: (ptr, len) is the body; blob is filled on success.
     let st = unsafe { sys::rsc_compile(body.as_ptr() as *const c_void, body.len(), &opt, &mut blob) };
     if st != sys::RSC_OK {
-        return Err(if st == sys::RSC_E_NOMEM { Error::NoMemory } else { Error::Compile(st) });
+        return Err(if st == sys::RSC_E_NOMEM {
+            Error::NoMemory
+        } else {
+            Error::Compile(st)
+        });
     }
     // SAFETY: the compiler's blob, freed right after the copy.
     let v = unsafe { std::slice::from_raw_parts(blob.data, blob.size) }.to_vec();
@@ -799,7 +898,13 @@ pub fn extract_agent(value: &[u8]) -> &[u8] {
 pub fn escape_pattern(pattern: &[u8]) -> Vec<u8> {
     let mut out = vec![0u8; pattern.len() * 3];
     // SAFETY: dst holds 3*len bytes, as rsc_escape_pattern needs.
-    let n = unsafe { sys::rsc_escape_pattern(pattern.as_ptr() as *const c_char, pattern.len(), out.as_mut_ptr() as *mut c_char) };
+    let n = unsafe {
+        sys::rsc_escape_pattern(
+            pattern.as_ptr() as *const c_char,
+            pattern.len(),
+            out.as_mut_ptr() as *mut c_char,
+        )
+    };
     out.truncate(n);
     out
 }

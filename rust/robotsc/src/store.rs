@@ -29,7 +29,11 @@ fn store_error(status: c_int, st: *const sys::rsc_store) -> Error {
     // SAFETY: static strings; st is NULL or an open store.
     let what = static_str(unsafe { sys::rsc_store_strerror(status) });
     let detail = static_str(unsafe { sys::rsc_store_last_error(st) });
-    let message = if detail.is_empty() { what.to_string() } else { format!("{}: {}", what, detail) };
+    let message = if detail.is_empty() {
+        what.to_string()
+    } else {
+        format!("{}: {}", what, detail)
+    };
     Error::Store { status, message }
 }
 
@@ -58,9 +62,19 @@ pub fn origin_key(url: &str) -> Result<String> {
     let mut key = [0u8; sys::RSC_ORIGIN_MAX];
     let mut len = 0usize;
     // SAFETY: key holds RSC_ORIGIN_MAX bytes, as the call needs.
-    let st = unsafe { sys::rsc_store_origin_key(url.as_ptr() as *const c_char, url.len(), key.as_mut_ptr() as *mut c_char, &mut len) };
+    let st = unsafe {
+        sys::rsc_store_origin_key(
+            url.as_ptr() as *const c_char,
+            url.len(),
+            key.as_mut_ptr() as *mut c_char,
+            &mut len,
+        )
+    };
     if st != 0 {
-        return Err(Error::Store { status: sys::RSC_STORE_E_KEY, message: format!("no origin key for {:?}", url) });
+        return Err(Error::Store {
+            status: sys::RSC_STORE_E_KEY,
+            message: format!("no origin key for {:?}", url),
+        });
     }
     Ok(String::from_utf8_lossy(&key[..len]).into_owned())
 }
@@ -69,9 +83,16 @@ impl Store {
     /// Opens (creating it unless `readonly`) the store file `path` and its
     /// lock file `path`-lock.
     pub fn open<P: AsRef<Path>>(path: P, readonly: bool) -> Result<Store> {
-        let p = CString::new(path.as_ref().to_string_lossy().as_bytes())
-            .map_err(|_| Error::Store { status: sys::RSC_STORE_E_ARG, message: "a path with a NUL byte".into() })?;
-        let opt = sys::rsc_store_options { readonly: readonly as c_int, map_size: 0, max_map: 0, no_sync: 0 };
+        let p = CString::new(path.as_ref().to_string_lossy().as_bytes()).map_err(|_| Error::Store {
+            status: sys::RSC_STORE_E_ARG,
+            message: "a path with a NUL byte".into(),
+        })?;
+        let opt = sys::rsc_store_options {
+            readonly: readonly as c_int,
+            map_size: 0,
+            max_map: 0,
+            no_sync: 0,
+        };
         let mut st = std::ptr::null_mut();
         // SAFETY: p is NUL-terminated; st is written on success.
         let s = unsafe { sys::rsc_store_open(p.as_ptr(), &opt, &mut st) };
@@ -85,8 +106,13 @@ impl Store {
     /// the blob of `robots`, fetched now, expiring at `expires` (Unix
     /// seconds; None: never).
     pub fn put(&self, key: &str, robots: &Robots, expires: Option<i64>) -> Result<()> {
-        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
-        let empty = sys::rsc_bytes { ptr: std::ptr::null(), len: 0 };
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let empty = sys::rsc_bytes {
+            ptr: std::ptr::null(),
+            len: 0,
+        };
         let meta = sys::rsc_store_meta {
             fetched_at: now,
             expires: expires.unwrap_or(sys::RSC_STORE_NEVER),
@@ -106,7 +132,16 @@ impl Store {
         };
         let b = robots.as_bytes();
         // SAFETY: the key, meta and blob live for the call.
-        let s = unsafe { sys::rsc_store_put(self.st, key.as_ptr() as *const c_char, key.len(), &meta, b.as_ptr() as *const c_void, b.len()) };
+        let s = unsafe {
+            sys::rsc_store_put(
+                self.st,
+                key.as_ptr() as *const c_char,
+                key.len(),
+                &meta,
+                b.as_ptr() as *const c_void,
+                b.len(),
+            )
+        };
         if s != sys::RSC_STORE_OK {
             return Err(store_error(s, self.st));
         }
@@ -140,7 +175,13 @@ impl Store {
             unsafe { sys::rsc_store_end(t) };
             return Err(Error::NoMemory);
         }
-        Ok(Reader { store: self, t, cache, agent: agent.as_bytes().to_vec(), _not_send: PhantomData })
+        Ok(Reader {
+            store: self,
+            t,
+            cache,
+            agent: agent.as_bytes().to_vec(),
+            _not_send: PhantomData,
+        })
     }
 }
 
@@ -178,11 +219,25 @@ impl Reader<'_> {
     /// None when the store holds no record for the origin. A damaged
     /// record is an error, never a verdict.
     pub fn check(&mut self, url: &str) -> Result<Option<bool>> {
-        let a = sys::rsc_bytes { ptr: self.agent.as_ptr() as *const c_char, len: self.agent.len() };
+        let a = sys::rsc_bytes {
+            ptr: self.agent.as_ptr() as *const c_char,
+            len: self.agent.len(),
+        };
         let mut v: c_int = 0;
         // SAFETY: an open transaction and cache; the agent (the same at
         // every call, as the cache needs) and the URL live for the call.
-        let s = unsafe { sys::rsc_store_check(self.t, self.cache, &a, 1, url.as_ptr() as *const c_char, url.len(), 0, &mut v) };
+        let s = unsafe {
+            sys::rsc_store_check(
+                self.t,
+                self.cache,
+                &a,
+                1,
+                url.as_ptr() as *const c_char,
+                url.len(),
+                0,
+                &mut v,
+            )
+        };
         match s {
             sys::RSC_STORE_OK => Ok(Some(v == sys::RSC_STORE_ALLOW)),
             sys::RSC_STORE_NOTFOUND => Ok(None),
@@ -195,7 +250,16 @@ impl Reader<'_> {
     pub fn get(&self, key: &str) -> Result<Option<Robots>> {
         // SAFETY: plain data, filled by the call.
         let mut rec: sys::rsc_store_record = unsafe { std::mem::zeroed() };
-        let s = unsafe { sys::rsc_store_get(self.t, key.as_ptr() as *const c_char, key.len(), &mut rec, std::ptr::null_mut(), std::ptr::null_mut()) };
+        let s = unsafe {
+            sys::rsc_store_get(
+                self.t,
+                key.as_ptr() as *const c_char,
+                key.len(),
+                &mut rec,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            )
+        };
         match s {
             sys::RSC_STORE_OK => {
                 // SAFETY: the blob is in the map, valid while the

@@ -109,14 +109,22 @@ fn first_agent_line(txt: &[u8]) -> Option<u32> {
     let mut line = 1u32;
     let mut i = 0;
     while i < txt.len() {
-        let end = txt[i..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(txt.len(), |p| i + p);
+        let end = txt[i..]
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+            .map_or(txt.len(), |p| i + p);
         let l = &txt[i..end];
         let key = l.split(|&b| b == b':').next().unwrap_or(&[]);
         let key = String::from_utf8_lossy(key).trim().to_ascii_lowercase();
         if l.contains(&b':') && matches!(key.as_str(), "user-agent" | "useragent" | "user agent") {
             return Some(line);
         }
-        i = end + if txt.get(end) == Some(&b'\r') && txt.get(end + 1) == Some(&b'\n') { 2 } else { 1 };
+        i = end
+            + if txt.get(end) == Some(&b'\r') && txt.get(end + 1) == Some(&b'\n') {
+                2
+            } else {
+                1
+            };
         line += 1;
     }
     None
@@ -133,7 +141,9 @@ impl Robot {
         let (robots, text) = match crate::classify(txt) {
             InputKind::Blob => (Robots::load(txt)?, false),
             InputKind::DamagedBlob => {
-                return Err(Error::Robotsc(crate::Error::DamagedBlob(crate::input_what(robotsc_sys::RSC_INPUT_DAMAGED))))
+                return Err(Error::Robotsc(crate::Error::DamagedBlob(crate::input_what(
+                    robotsc_sys::RSC_INPUT_DAMAGED,
+                ))))
             }
             _ => (Robots::from_vec(crate::compile(txt, crate::Profile::Google)?)?, true),
         };
@@ -178,7 +188,12 @@ impl Robot {
         // Select once more through the cache: the first agent a Robots is
         // asked about is the one whose selection it keeps.
         robots.allowed("/", agent);
-        Ok(Robot { robots, agent: agent.to_string(), delay, sitemaps })
+        Ok(Robot {
+            robots,
+            agent: agent.to_string(),
+            delay,
+            sitemaps,
+        })
     }
 
     /// May the agent fetch `url` (absolute, or a path such as "/a?b")?
@@ -248,7 +263,11 @@ pub fn get_robots_url(url: &str) -> Result<String, ParseError> {
     let auth = &rest[..end];
     let hostport = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
     // The host ends at the first ':' (after a bracketed IPv6 literal).
-    let host_end = if hostport.starts_with('[') { hostport.find(']').map_or(hostport.len(), |i| i + 1) } else { hostport.find(':').unwrap_or(hostport.len()) };
+    let host_end = if hostport.starts_with('[') {
+        hostport.find(']').map_or(hostport.len(), |i| i + 1)
+    } else {
+        hostport.find(':').unwrap_or(hostport.len())
+    };
     let (host, port) = match hostport[host_end..].strip_prefix(':') {
         Some(p) => (&hostport[..host_end], Some(p)),
         None => (&hostport[..host_end], None),

@@ -19,7 +19,10 @@ fn check(file: &str) -> usize {
         let r = Robots::from_vec(compile(&c.body, Profile::Google).unwrap()).unwrap();
         let got = r.allowed(&c.url, &c.agent);
         if got != c.expected {
-            bad.push(format!("{}: {} for {:?} {:?}, expected {}", c.id, got, c.agent, c.url, c.expected));
+            bad.push(format!(
+                "{}: {} for {:?} {:?}, expected {}",
+                c.id, got, c.agent, c.url, c.expected
+            ));
         }
         // The same through an explicit selection, the batch and explain.
         let sel = r.select(&[c.agent.as_str()]).unwrap();
@@ -29,7 +32,13 @@ fn check(file: &str) -> usize {
         assert_eq!(out[0], got, "{}: allowed_many", c.id);
         assert_eq!(r.explain(&c.url, &c.agent).allowed, got, "{}: explain", c.id);
     }
-    assert!(bad.is_empty(), "{} of {} rows differ:\n{}", bad.len(), cases.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} of {} rows differ:\n{}",
+        bad.len(),
+        cases.len(),
+        bad.join("\n")
+    );
     cases.len()
 }
 
@@ -52,14 +61,20 @@ fn helper_cases() {
             let f: Vec<&str> = line.split('\t').collect();
             let (id, func, input, expected) = (f[0], f[1], unescape(f[2]), unescape(f[3]));
             let got: Vec<u8> = match func {
-                "GetPathParamsQuery" => robotsc::url_path(std::str::from_utf8(&input).unwrap()).into_owned().into_bytes(),
+                "GetPathParamsQuery" => robotsc::url_path(std::str::from_utf8(&input).unwrap())
+                    .into_owned()
+                    .into_bytes(),
                 "MaybeEscapePattern" => robotsc::escape_pattern(&input),
                 "IsValidUserAgentToObey" => {
                     let ok = match std::str::from_utf8(&input) {
                         Ok(s) => robotsc::is_product_token(s),
                         Err(_) => false, // a product token is ASCII
                     };
-                    if ok { b"1".to_vec() } else { b"0".to_vec() }
+                    if ok {
+                        b"1".to_vec()
+                    } else {
+                        b"0".to_vec()
+                    }
                 }
                 "ExtractUserAgent" => robotsc::extract_agent(&input).to_vec(),
                 // The parser's reporters are the C library's (ctest's

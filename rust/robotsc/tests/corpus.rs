@@ -33,7 +33,11 @@ fn corpus_sample_equals_cli() {
     let lists = corpus_lists(&c);
     assert!(lists.len() > 300, "{} lists", lists.len());
     let (mut n_lists, mut n_urls, mut n_disallowed) = (0, 0, 0);
-    let step = if std::env::var_os("ROBOTSC_CORPUS_ALL").is_some() { 1 } else { 8 };
+    let step = if std::env::var_os("ROBOTSC_CORPUS_ALL").is_some() {
+        1
+    } else {
+        8
+    };
     for (name, robots, urls) in lists.iter().step_by(step) {
         let body = std::fs::read(robots).unwrap();
         let text = std::fs::read(urls).unwrap();
@@ -44,7 +48,14 @@ fn corpus_sample_equals_cli() {
             .collect();
         // --text and Options::text: read the bytes as Google does, even
         // the few that look binary.
-        let r = Robots::parse_with(&body, &Options { text: true, ..Options::default() }).unwrap();
+        let r = Robots::parse_with(
+            &body,
+            &Options {
+                text: true,
+                ..Options::default()
+            },
+        )
+        .unwrap();
         for agent in ["Googlebot", "ExampleBot"] {
             let mut child = Command::new(&cli)
                 .args(["check", "--text", "--agent", agent])
@@ -59,22 +70,43 @@ fn corpus_sample_equals_cli() {
             let w = std::thread::spawn(move || stdin.write_all(&input));
             let out = child.wait_with_output().unwrap();
             w.join().unwrap().unwrap();
-            assert!(out.status.code().map_or(false, |c| c < 2), "{}: robotsc check failed", name);
+            assert!(
+                out.status.code().map_or(false, |c| c < 2),
+                "{}: robotsc check failed",
+                name
+            );
             let verdicts: Vec<bool> = out
                 .stdout
                 .split(|&b| b == b'\n')
                 .filter(|l| !l.is_empty())
                 .map(|l| l.starts_with(b"allow\t"))
                 .collect();
-            assert_eq!(verdicts.len(), list.len(), "{}: the CLI answered {} of {} URLs", name, verdicts.len(), list.len());
+            assert_eq!(
+                verdicts.len(),
+                list.len(),
+                "{}: the CLI answered {} of {} URLs",
+                name,
+                verdicts.len(),
+                list.len()
+            );
             for (u, want) in list.iter().zip(&verdicts) {
-                assert_eq!(r.allowed_bytes(u, agent.as_bytes()), *want, "{} {}: {}", name, agent, String::from_utf8_lossy(u));
+                assert_eq!(
+                    r.allowed_bytes(u, agent.as_bytes()),
+                    *want,
+                    "{} {}: {}",
+                    name,
+                    agent,
+                    String::from_utf8_lossy(u)
+                );
                 n_disallowed += !*want as usize;
             }
             n_urls += list.len();
         }
         n_lists += 1;
     }
-    println!("corpus sample: {} lists, {} checks equal to the CLI ({} disallowed)", n_lists, n_urls, n_disallowed);
+    println!(
+        "corpus sample: {} lists, {} checks equal to the CLI ({} disallowed)",
+        n_lists, n_urls, n_disallowed
+    );
     assert!(n_lists >= 40 && n_disallowed > 0);
 }

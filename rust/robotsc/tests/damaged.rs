@@ -19,7 +19,12 @@ fn every_truncation_is_refused() {
     assert!(b.len() > 64, "a blob of {} bytes", b.len());
     for k in 0..b.len() {
         let cut = &b[..k];
-        assert!(Robots::load(cut).is_err(), "load took the first {} of {} bytes", k, b.len());
+        assert!(
+            Robots::load(cut).is_err(),
+            "load took the first {} of {} bytes",
+            k,
+            b.len()
+        );
         if k > 0 {
             match Robots::parse(cut) {
                 Err(Error::Blob { .. }) => {}
@@ -43,8 +48,18 @@ fn every_bit_flip_is_refused() {
             let mut d = b.clone();
             d[i] ^= 1 << bit;
             let loaded = Robots::load(&d);
-            assert!(loaded.is_err(), "load took the blob with bit {} of byte {} flipped", bit, i);
-            assert!(Robots::parse(&d).is_err(), "parse took the blob with bit {} of byte {} flipped", bit, i);
+            assert!(
+                loaded.is_err(),
+                "load took the blob with bit {} of byte {} flipped",
+                bit,
+                i
+            );
+            assert!(
+                Robots::parse(&d).is_err(),
+                "parse took the blob with bit {} of byte {} flipped",
+                bit,
+                i
+            );
             n += 1;
         }
     }
@@ -62,10 +77,26 @@ fn look_alikes_are_refused_unless_asked() {
     // Binary (gzip) is refused, and read as text when asked.
     let gz = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03 binary body";
     assert!(matches!(Robots::parse(gz), Err(Error::Binary(_))));
-    let r = Robots::parse_with(gz, &Options { text: true, ..Options::default() }).unwrap();
+    let r = Robots::parse_with(
+        gz,
+        &Options {
+            text: true,
+            ..Options::default()
+        },
+    )
+    .unwrap();
     assert!(r.allowed("https://example.com/x", "FooBot"));
     // Bytes with the magic stay a blob even when text is asked for.
-    assert!(matches!(Robots::parse_with(&b[..b.len() - 1], &Options { text: true, ..Options::default() }), Err(Error::Blob { .. })));
+    assert!(matches!(
+        Robots::parse_with(
+            &b[..b.len() - 1],
+            &Options {
+                text: true,
+                ..Options::default()
+            }
+        ),
+        Err(Error::Blob { .. })
+    ));
     // The errors say what happened.
     let e = Robots::load(&b[..b.len() - 1]).unwrap_err();
     assert!(e.to_string().starts_with("invalid blob: "), "{}", e);

@@ -18,7 +18,13 @@ fn robot_reads_its_group() {
     assert!(r.allowed("/secret/open/x"));
     assert!(r.allowed("https://example.com/admin")); // not its group's rule
     assert_eq!(r.delay, Some(4.0));
-    assert_eq!(r.sitemaps, vec!["https://example.com/a.xml".to_string(), "https://example.com/b.xml".to_string()]);
+    assert_eq!(
+        r.sitemaps,
+        vec![
+            "https://example.com/a.xml".to_string(),
+            "https://example.com/b.xml".to_string()
+        ]
+    );
 }
 
 #[test]
@@ -54,7 +60,12 @@ fn no_delay_no_sitemaps_and_errors() {
     // A bad crawl-delay is no delay.
     let r = Robot::new("BobBot", b"User-agent: *\nCrawl-delay: soon\n").unwrap();
     assert_eq!(r.delay, None);
-    assert_eq!(Robot::new("BobBot", b"User-agent: *\nCrawl-delay: 0.5\n").unwrap().delay, Some(0.5));
+    assert_eq!(
+        Robot::new("BobBot", b"User-agent: *\nCrawl-delay: 0.5\n")
+            .unwrap()
+            .delay,
+        Some(0.5)
+    );
     // Debug prints the fields.
     let s = format!("{:?}", r);
     assert!(s.contains("delay") && s.contains("sitemaps"), "{}", s);
@@ -70,15 +81,36 @@ fn no_delay_no_sitemaps_and_errors() {
 
 #[test]
 fn robots_urls() {
-    assert_eq!(get_robots_url("https://example.com/abc/file.html").unwrap(), "https://example.com/robots.txt");
-    assert_eq!(get_robots_url("HTTP://User:Pw@Example.COM:80/x?y#z").unwrap(), "http://example.com/robots.txt");
-    assert_eq!(get_robots_url("https://example.com:8443").unwrap(), "https://example.com:8443/robots.txt");
-    assert_eq!(get_robots_url("http://[::1]:8080/a").unwrap(), "http://[::1]:8080/robots.txt");
+    assert_eq!(
+        get_robots_url("https://example.com/abc/file.html").unwrap(),
+        "https://example.com/robots.txt"
+    );
+    assert_eq!(
+        get_robots_url("HTTP://User:Pw@Example.COM:80/x?y#z").unwrap(),
+        "http://example.com/robots.txt"
+    );
+    assert_eq!(
+        get_robots_url("https://example.com:8443").unwrap(),
+        "https://example.com:8443/robots.txt"
+    );
+    assert_eq!(
+        get_robots_url("http://[::1]:8080/a").unwrap(),
+        "http://[::1]:8080/robots.txt"
+    );
     assert_eq!(get_robots_url("ftp://example.com/"), Err(ParseError::EmptyHost));
-    assert_eq!(get_robots_url("mailto:me@example.com"), Err(ParseError::SetHostOnCannotBeABaseUrl));
-    assert_eq!(get_robots_url("/relative/path"), Err(ParseError::RelativeUrlWithoutBase));
+    assert_eq!(
+        get_robots_url("mailto:me@example.com"),
+        Err(ParseError::SetHostOnCannotBeABaseUrl)
+    );
+    assert_eq!(
+        get_robots_url("/relative/path"),
+        Err(ParseError::RelativeUrlWithoutBase)
+    );
     assert_eq!(get_robots_url("http://"), Err(ParseError::EmptyHost));
-    assert_eq!(get_robots_url("http://example.com:99999/"), Err(ParseError::InvalidPort));
+    assert_eq!(
+        get_robots_url("http://example.com:99999/"),
+        Err(ParseError::InvalidPort)
+    );
 }
 
 #[test]
@@ -92,8 +124,14 @@ fn texting_robots_readings_kept() {
     // Its key spellings and its number reading (an f32, not negative).
     let r = Robot::new("a", b"User-agent: a\nCrawl delay: 7\nDisallow: /x\n").unwrap();
     assert_eq!(r.delay, Some(7.0));
-    assert_eq!(Robot::new("a", b"User-agent: a\ncrawldelay: 1e3\n").unwrap().delay, Some(1000.0));
-    assert_eq!(Robot::new("a", b"User-agent: a\nCrawl-delay: -1\n").unwrap().delay, None);
+    assert_eq!(
+        Robot::new("a", b"User-agent: a\ncrawldelay: 1e3\n").unwrap().delay,
+        Some(1000.0)
+    );
+    assert_eq!(
+        Robot::new("a", b"User-agent: a\nCrawl-delay: -1\n").unwrap().delay,
+        None
+    );
     // "site map" lines are sitemaps, in file order; non-UTF-8 ones are left
     // out.
     let r = Robot::new("a", b"Sitemap: /a\nsite map: /b\nsite-map: /c\nSitemap: /\xff\n").unwrap();

@@ -55,7 +55,11 @@ fn cli_check(cli: &Path, source: &Path, agent: &str, urls: &[&str]) -> Vec<bool>
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap().unwrap();
     // Exit 0 or 1 by the last verdict; 2 is an error.
-    assert!(out.status.code().map_or(false, |c| c < 2), "robotsc check failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.code().map_or(false, |c| c < 2),
+        "robotsc check failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     let v: Vec<bool> = text
         .lines()
@@ -65,7 +69,13 @@ fn cli_check(cli: &Path, source: &Path, agent: &str, urls: &[&str]) -> Vec<bool>
             x => panic!("robotsc check printed {:?}", x),
         })
         .collect();
-    assert_eq!(v.len(), urls.len(), "robotsc check answered {} of {} URLs", v.len(), urls.len());
+    assert_eq!(
+        v.len(),
+        urls.len(),
+        "robotsc check answered {} of {} URLs",
+        v.len(),
+        urls.len()
+    );
     v
 }
 
@@ -86,14 +96,21 @@ fn cli_blob_loads_here() {
     let blob = std::fs::read(&rbc).unwrap();
     let from_cli = Robots::load(&blob).unwrap();
     let here = Robots::parse(SAMPLE.as_bytes()).unwrap();
-    assert_eq!(here.as_bytes(), &blob[..], "the crate and the CLI compile the same file to different blobs");
+    assert_eq!(
+        here.as_bytes(),
+        &blob[..],
+        "the crate and the CLI compile the same file to different blobs"
+    );
     for agent in ["FooBot", "barbot", "OtherBot", "Foo Bot"] {
         let cli_v = cli_check(&cli, &txt, agent, URLS);
         for (u, want) in URLS.iter().zip(&cli_v) {
             assert_eq!(from_cli.allowed(u, agent), *want, "{} {}", agent, u);
         }
     }
-    assert_eq!(from_cli.sitemaps(), vec!["https://example.com/sitemap.xml", "https://example.com/news.xml"]);
+    assert_eq!(
+        from_cli.sitemaps(),
+        vec!["https://example.com/sitemap.xml", "https://example.com/news.xml"]
+    );
     assert_eq!(from_cli.crawl_delay("FooBot"), Some(2.5));
     std::fs::remove_dir_all(&d).ok();
 }
@@ -125,7 +142,12 @@ fn crate_blob_checks_in_cli() {
     bad[mid] ^= 0x10;
     let bad_path = d.join("bad.rbc");
     std::fs::write(&bad_path, &bad).unwrap();
-    let out = Command::new(&cli).args(["check", "--agent", "FooBot"]).arg(&bad_path).arg("https://example.com/").output().unwrap();
+    let out = Command::new(&cli)
+        .args(["check", "--agent", "FooBot"])
+        .arg(&bad_path)
+        .arg("https://example.com/")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2), "the CLI took a damaged blob");
     assert!(Robots::load(&bad).is_err() && Robots::parse(&bad).is_err());
     std::fs::remove_dir_all(&d).ok();

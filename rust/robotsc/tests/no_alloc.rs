@@ -43,7 +43,9 @@ fn allocs() -> u64 {
 #[test]
 fn checks_do_not_allocate() {
     let r = robotsc::Robots::parse(SAMPLE.as_bytes()).unwrap();
-    let urls: Vec<String> = (0..200).map(|i| format!("https://example.com/private/{}?q={}", i, i)).collect();
+    let urls: Vec<String> = (0..200)
+        .map(|i| format!("https://example.com/private/{}?q={}", i, i))
+        .collect();
     let sel = r.select(&["BarBot"]).unwrap();
     let ua = "Mozilla/5.0 (compatible; FooBot/2.1; +http://foo.example/bot)";
     // The first call caches FooBot's selection (that may allocate).
@@ -63,6 +65,10 @@ fn checks_do_not_allocate() {
     let mut out = vec![false; urls.len()];
     let before = allocs();
     r.allowed_many(&urls, "FooBot", &mut out);
-    assert!(allocs() - before <= 1, "allowed_many allocated {} times", allocs() - before);
+    assert!(
+        allocs() - before <= 1,
+        "allowed_many allocated {} times",
+        allocs() - before
+    );
     assert!(out.iter().all(|v| !v));
 }

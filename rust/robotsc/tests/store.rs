@@ -17,7 +17,10 @@ fn put_check_get_delete() {
     let path = dir.join("s.lmdb");
     let store = Store::open(&path, false).unwrap();
     let r = Robots::parse(SAMPLE.as_bytes()).unwrap();
-    assert_eq!(origin_key("HTTPS://Example.COM:443/x?y").unwrap(), "https://example.com");
+    assert_eq!(
+        origin_key("HTTPS://Example.COM:443/x?y").unwrap(),
+        "https://example.com"
+    );
     assert!(origin_key("mailto:x@example.com").is_err());
     let mut before = store.reader("FooBot").unwrap();
     store.put("https://example.com", &r, None).unwrap();
@@ -28,7 +31,12 @@ fn put_check_get_delete() {
     drop(before);
 
     let mut rd = store.reader("FooBot").unwrap();
-    for u in ["https://example.com/", "https://example.com/private/ok", "https://example.com/x.pdf", "https://EXAMPLE.com:443/tmp/"] {
+    for u in [
+        "https://example.com/",
+        "https://example.com/private/ok",
+        "https://example.com/x.pdf",
+        "https://EXAMPLE.com:443/tmp/",
+    ] {
         assert_eq!(rd.check(u).unwrap(), Some(r.allowed(u, "FooBot")), "{}", u);
     }
     assert_eq!(rd.check("https://other.example/").unwrap(), None);
@@ -51,9 +59,17 @@ fn put_check_get_delete() {
         let txt = dir.join("robots.txt");
         std::fs::write(&txt, SAMPLE).unwrap();
         let p2 = dir.join("cli.lmdb");
-        let out = std::process::Command::new(&cli).args(["store", "put", "--help"]).output().unwrap();
+        let out = std::process::Command::new(&cli)
+            .args(["store", "put", "--help"])
+            .output()
+            .unwrap();
         if out.status.success() {
-            run(std::process::Command::new(&cli).arg("store").arg("put").arg(&p2).arg("https://example.com").arg(&txt));
+            run(std::process::Command::new(&cli)
+                .arg("store")
+                .arg("put")
+                .arg(&p2)
+                .arg("https://example.com")
+                .arg(&txt));
             let s2 = Store::open(&p2, true).unwrap();
             let mut rd = s2.reader("FooBot").unwrap();
             assert_eq!(rd.check("https://example.com/private").unwrap(), Some(false));

@@ -13,7 +13,18 @@ use robotsc::Robots;
 
 fn urls() -> Vec<String> {
     let mut v = Vec::new();
-    for p in ["", "private", "private/ok", "private/ok?q", "x.pdf", "x.pdf?y", "tmp/", "tmp/public/1", "%E2%82%AC", "\u{20ac}"] {
+    for p in [
+        "",
+        "private",
+        "private/ok",
+        "private/ok?q",
+        "x.pdf",
+        "x.pdf?y",
+        "tmp/",
+        "tmp/public/1",
+        "%E2%82%AC",
+        "\u{20ac}",
+    ] {
         for h in ["http://example.com/", "https://example.com/a/../"] {
             v.push(format!("{}{}", h, p));
         }

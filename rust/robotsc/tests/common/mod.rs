@@ -13,7 +13,9 @@ pub fn root() -> PathBuf {
 
 /// The shared corpus (../shared/corpus next to the repository), if present.
 pub fn corpus() -> Option<PathBuf> {
-    let c = std::env::var_os("ROBOTSC_CORPUS").map(PathBuf::from).unwrap_or_else(|| root().join("..").join("shared").join("corpus"));
+    let c = std::env::var_os("ROBOTSC_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("..").join("shared").join("corpus"));
     c.join("urls-index.tsv").exists().then_some(c)
 }
 
@@ -30,7 +32,13 @@ pub fn cli() -> Option<PathBuf> {
 
 pub fn run(cmd: &mut Command) -> Vec<u8> {
     let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {:?}: {}", cmd, e));
-    assert!(out.status.success(), "{:?} failed ({}): {}", cmd, out.status, String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{:?} failed ({}): {}",
+        cmd,
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
     out.stdout
 }
 
