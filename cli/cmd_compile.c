@@ -156,7 +156,8 @@ int rsc_cmd_compile(int argc, char **argv)
         }
     }
     if (!in || !out)
-        return rsc_cli_fail("compile", "usage: robotsc compile [--profile P] [--strict] [--text] ROBOTS.txt -o OUT.rbc");
+        return rsc_cli_fail("compile",
+                            "usage: robotsc compile [--profile P] [--strict] [--text] ROBOTS.txt -o OUT.rbc");
     size_t len;
     unsigned char *text = rsc_cli_read(in, &len);
     if (!text)
