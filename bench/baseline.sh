@@ -82,7 +82,12 @@ build() {
     ln -s "$b/robotsc" "$d/robotsc"
     ln -s "$b/bench/bench_compile" "$d/bench_compile"
     [ -x "$b/bench/store/bench_store" ] && ln -s "$b/bench/store/bench_store" "$d/bench_store"
-    libs="$(find "$b" -name librobotsc.a | head -1) $(find "$b" -name librobotsc_runtime.a | head -1)"
+    # This build's own libraries, where CMake puts them (never a search of
+    # $b: bench/run.sh's build dir holds other builds, f2build/ and side/)
+    libs="$b/librobotsc.a $b/runtime/librobotsc_runtime.a"
+    for l in $libs; do
+        [ -f "$l" ] || { log "$tag: $l missing"; return 1; }
+    done
     # Can the programs be timed apart from the blob's DFA (format 5's
     # rsc_selection_use)? A test link says. (The run-time DFA calls follow
     # RSC_FORMAT_MAJOR in bench_worker.c: format 5 keeps them as wrappers
