@@ -12,7 +12,8 @@
  * - every truncation and every bit flip of every golden blob is refused
  *   with a status and a reason, and every flip with the checksum made right
  *   again is refused the same way or gives a blob the runtime verifies
- *   (run under ASan+UBSan in the sanitizer build);
+ *   (run under ASan+UBSan in the sanitizer build), and so is each of 500
+ *   seeded random damages of several bytes a blob, checksum made right;
  * - a blob already in the current format is copied unchanged.
  * Other modes, for the shell tests:
  *   test_upgrade --mkstore DB DATA   a store of the golden format-4 blobs
@@ -290,6 +291,47 @@ static void check_damage(const char *name, const uint8_t *v4, size_t n)
 #undef NEXT_POS
 }
 
+/* 500 seeded random damages of 1 to 8 bytes each (a byte set to a random
+ * value, or a varint-sized run cleared or set to 0xFF), checksum made
+ * right: refused with a reason, or rebuilt into a blob that verifies. */
+static long n_random_refused, n_random_ok;
+static void check_random(const char *name, const uint8_t *v4, size_t n)
+{
+    if (n < 12)
+        return;
+    uint64_t x = 0x9E3779B97F4A7C15u ^ n;
+    uint8_t *t = malloc(n);
+    for (int k = 0; k < 500; k++) {
+        memcpy(t, v4, n);
+        const unsigned m = 1 + (unsigned)(x % 8);
+        for (unsigned j = 0; j < m; j++) {
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            const size_t at = 11 + (size_t)((x >> 33) % (n - 11));
+            const unsigned kind = (unsigned)(x >> 20) % 3;
+            const size_t run = kind ? 1 + (size_t)((x >> 8) % 5) : 1;
+            for (size_t r = 0; r < run && at + r < n; r++)
+                t[at + r] = kind == 0 ? (uint8_t)(x >> 40) : kind == 1 ? 0 : 0xFF;
+        }
+        fix_checksum(t, n);
+        rsc_blob out = {NULL, 0};
+        rsc_v4_error e = {0, NULL};
+        int what = 0;
+        rsc_status st = rsc_v4_upgrade(t, n, 1, &out, &e, &what);
+        if (st == RSC_OK) {
+            rsc_program p;
+            TU_COUNT(what != 0 && rsc_load(&p, out.data, out.size, NULL) == RSC_OK,
+                     "%s: random damage %d: a blob that does not verify", name, k);
+            n_random_ok++;
+        } else {
+            TU_COUNT(out.data == NULL && e.what != NULL && e.what[0] != 0, "%s: random damage %d: %s without a reason",
+                     name, k, rsc_strerror(st));
+            n_random_refused++;
+        }
+        rsc_blob_free(&out, NULL);
+    }
+    free(t);
+}
+
 static int has_suffix(const char *s, const char *suf)
 {
     size_t a = strlen(s), b = strlen(suf);
@@ -379,6 +421,7 @@ static int golden(const char *dir)
             check_ir(name, src, slen, profile, ir);
         rsc_v4_ir_free(ir);
         check_damage(name, (const uint8_t *)v4, vlen);
+        check_random(name, (const uint8_t *)v4, vlen);
         rsc_blob_free(&direct, NULL);
         rsc_blob_free(&up, NULL);
         free_lines(&expected);
@@ -396,9 +439,10 @@ static int golden(const char *dir)
     TU_COUNT(rsc_v4_read(v3, sizeof v3, &ir, &e) == RSC_E_VERSION && !ir, "format 3 read");
     printf("upgrade: %zu golden blobs; %ld verdicts equal to 1.0.0's (rebuilt and compiled); rules kept %ld, "
            "not kept %ld (never decide); %ld truncations refused; %ld bit flips refused; with the checksum "
-           "fixed: %ld refused, %ld rebuilt and verified\n",
+           "fixed: %ld refused, %ld rebuilt and verified; random damages: %ld refused, %ld rebuilt and "
+           "verified\n",
            names.n, n_verdicts, n_rules_kept, n_rules_not_kept, n_truncations, n_flips_refused,
-           n_flips_fixed_refused, n_flips_fixed_ok);
+           n_flips_fixed_refused, n_flips_fixed_ok, n_random_refused, n_random_ok);
     free_lines(&names);
     free_lines(&agents);
     free_lines(&urls);
