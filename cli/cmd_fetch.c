@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -174,7 +175,8 @@ static const char usage_text[] =
     "fetched_at, expires, ...). When OUT.rbc already holds a good copy of the same origin\n"
     "and the fetch fails, the copy is kept (docs/CRAWLER.md). A regular OUT is replaced\n"
     "in one step (temporary file, rename); a symbolic link is followed (the link stays);\n"
-    "a FIFO or a character device is written through; any other OUT is refused.\n"
+    "a FIFO or a character device is written through, with no .meta record (nor for\n"
+    "'-', standard output); any other OUT is refused.\n"
     "A body that is a robotsc blob, or (without --text) looks binary or like a damaged\n"
     "blob, is an error (exit 2, nothing written).\n"
     "--check URL... prints 'allow' or 'disallow', a tab and the URL for each URL, for the\n"
@@ -270,7 +272,11 @@ int rsc_cmd_fetch(int argc, char **argv)
      * the same origin that still loads. */
     rsc_cache_state prev_st, *prevp = NULL;
     memset(&prev_st, 0, sizeof prev_st);
-    if (out) {
+    /* OUT.rbc.meta sits beside a file only: '-', a FIFO or a device
+     * (/dev/null) gets the blob and no record (never /dev/null.meta). */
+    struct stat out_st;
+    int sidecar = out && strcmp(out, "-") != 0 && !(stat(out, &out_st) == 0 && !S_ISREG(out_st.st_mode));
+    if (sidecar) {
         size_t n = strlen(out);
         meta_path = malloc(n + 6);
         if (!meta_path) {
@@ -380,7 +386,7 @@ int rsc_cmd_fetch(int argc, char **argv)
         int bad = meta_seti(&next, "expires", d.next.expires) ||
                   meta_seti(&next, "error_since", d.next.error_since) || meta_seti(&next, "attempted_at", fc.now) ||
                   meta_set(&next, "attempt", attempt);
-        if (bad || meta_write(meta_path, &next) != 0) {
+        if (sidecar && (bad || meta_write(meta_path, &next) != 0)) {
             rsc_cli_fail(CMD, "%s: cannot write", meta_path);
             goto end;
         }

@@ -98,5 +98,35 @@ if "$R" store --help >/dev/null 2>&1; then
     "$R" check --agent a "$T/got.rbc" /x >/dev/null; [ $? -le 1 ] && [ -L "$T/gotlink" ] && ok || bad "store get -o link"
 fi
 
+# fetch -o: the same writer, from a local server. A FIFO gets the blob and
+# no OUT.meta record beside it; a link keeps its link and gets the record.
+mkdir -p "$T/www"; cp "$EX/robots.txt" "$T/www/robots.txt"
+python3 - "$T/www" >"$T/port" 2>/dev/null <<'PY' &
+import functools, http.server, sys
+h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+h.log_message = lambda *a: None
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), h)
+print(s.server_address[1], flush=True)
+s.serve_forever()
+PY
+server=$!
+for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
+if [ -s "$T/port" ] && "$R" fetch --help >/dev/null 2>&1; then
+  U="http://127.0.0.1:$(cat "$T/port")/x"
+  mkfifo "$T/ffifo"
+  timeout 20 cat "$T/ffifo" >"$T/ffifo.out" & reader=$!
+  "$R" fetch "$U" -o "$T/ffifo" --agent a >/dev/null 2>"$T/err"; rc=$?
+  wait $reader
+  [ $rc = 0 ] && [ -p "$T/ffifo" ] && same "$T/ffifo.out" && [ ! -e "$T/ffifo.meta" ] && ok ||
+    bad "fetch -o FIFO: exit $rc $(cat "$T/err"); $(ls -l "$T" | grep ffifo)"
+  echo old >"$T/ftarget.rbc"; ln -s ftarget.rbc "$T/flink.rbc"
+  "$R" fetch "$U" -o "$T/flink.rbc" >/dev/null 2>"$T/err"; rc=$?
+  [ $rc = 0 ] && [ -L "$T/flink.rbc" ] && same "$T/ftarget.rbc" && [ -f "$T/flink.rbc.meta" ] && ok ||
+    bad "fetch -o link: exit $rc $(cat "$T/err")"
+else
+  echo "no local HTTP server (or fetch not built): fetch -o not run"
+fi
+kill $server 2>/dev/null
+
 echo "output_targets: $pass passed, $fail failed"
 [ $fail = 0 ]
