@@ -65,7 +65,9 @@ t0=$(now)
 "$R" store upgrade "$W/lists/v4.db" > "$W/lists/upgrade.out" 2>&1 || bad "store upgrade of the lists: $(cat "$W/lists/upgrade.out")"
 t1=$(now)
 cat "$W/lists/upgrade.out"
-"$T" --check-store "$W/lists/v4.db" "$W/lists/lists.tsv" | tail -2 || bad "lists: records are not the current compile"
+"$T" --check-store "$W/lists/v4.db" "$W/lists/lists.tsv" > "$W/lists/check.out" 2>&1 ||
+  bad "lists: records are not the current compile: $(grep -m 5 'check failed' "$W/lists/check.out")"
+tail -2 "$W/lists/check.out"
 urls=0
 while IFS="$tab" read -r key file list; do
   "$R" store get "$W/lists/v4.db" "$key" -o "$W/lists/up.rbc" > /dev/null 2>&1 || { bad "$key: store get"; continue; }
@@ -101,7 +103,9 @@ t1=$(now)
 "$R" store upgrade "$W/all/v4.db" > "$W/all/upgrade.out" 2>&1 || bad "store upgrade of every file: $(tail -3 "$W/all/upgrade.out")"
 t2=$(now)
 cat "$W/all/upgrade.out"
-"$T" --check-store "$W/all/v4.db" "$W/all/all.tsv" | tail -2 || bad "every file: records are not the current compile"
+"$T" --check-store "$W/all/v4.db" "$W/all/all.tsv" > "$W/all/check.out" 2>&1 ||
+  bad "every file: records are not the current compile: $(grep -m 5 'check failed' "$W/all/check.out")"
+tail -2 "$W/all/check.out"
 t3=$(now)
 echo "upgrade_corpus: $i files (every $STEP of $k): 1.0.0 store build $(secs "$t0" "$t1") s, store upgrade $(secs "$t1" "$t2") s, byte comparison with the current compile $(secs "$t2" "$t3") s"
 rm -rf "$W/lists" "$W/all"
