@@ -20,7 +20,7 @@
  * second from a test link).
  *
  *   bench_worker worker [--modes LIST] [--reps N] [--from I] [--to J] JOBS
- *   bench_worker floor [--rounds N] [--min-ms M] JOBS
+ *   bench_worker floor [--rounds N] [--min-ms M] [--from I] [--to J] JOBS
  *   bench_worker selections DIR
  *
  * worker: modes (comma-separated; default all this build has):
@@ -43,7 +43,7 @@
  * first mode). --from/--to: only lists [I, J) of JOBS (0-based), so that
  * a script can interleave two builds list block by list block.
  *
- * floor: the blob as loaded against the FNV-1a floor, as robotsc bench
+ * floor (lists [I, J) as for worker): the blob as loaded against the FNV-1a floor, as robotsc bench
  * measures it (bu_time_match): name, urls, engine, match_ns, floor_ns,
  * ratio; then an alternative engine, alt (rtdfa: with RSC_BW_DFA_API, the
  * run-time DFA built at RSC_DFA_BUDGET; programs: with RSC_BW_USE_API, the
@@ -405,7 +405,7 @@ static int run_worker(const char *jobs_path, const char *modes, int reps, long f
     return 0;
 }
 
-static int run_floor(const char *jobs_path, int rounds, uint64_t min_ns)
+static int run_floor(const char *jobs_path, int rounds, uint64_t min_ns, long from, long to)
 {
     jobline *jl;
     char *keep;
@@ -414,8 +414,12 @@ static int run_floor(const char *jobs_path, int rounds, uint64_t min_ns)
         perror(jobs_path);
         return 2;
     }
+    if (to < 0 || to > n)
+        to = n;
+    if (from < 0)
+        from = 0;
     printf("name\turls\tengine\tmatch_ns\tfloor_ns\tratio\talt\talt_fit\talt_match_ns\talt_floor_ns\talt_ratio\n");
-    for (long i = 0; i < n; i++) {
+    for (long i = from; i < to; i++) {
         job j;
         rsc_program p;
         rsc_selection s;
@@ -541,7 +545,7 @@ static int run_selections(const char *dir)
 static int usage(void)
 {
     fprintf(stderr, "usage: bench_worker worker [--modes LIST] [--reps N] [--from I] [--to J] JOBS\n"
-                    "       bench_worker floor [--rounds N] [--min-ms M] JOBS\n"
+                    "       bench_worker floor [--rounds N] [--min-ms M] [--from I] [--to J] JOBS\n"
                     "       bench_worker selections DIR\n"
                     "this build: run-time DFA %s, rsc_selection_use %s (format %d)\n",
             RSC_BW_DFA_API ? "yes" : "no", RSC_BW_USE_API ? "yes" : "no", RSC_FORMAT_MAJOR);
@@ -586,7 +590,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "worker") == 0)
         rc = run_worker(arg, modes, reps, from, to);
     else if (strcmp(cmd, "floor") == 0)
-        rc = run_floor(arg, rounds, (uint64_t)(min_ms * 1e6));
+        rc = run_floor(arg, rounds, (uint64_t)(min_ms * 1e6), from, to);
     else if (strcmp(cmd, "selections") == 0)
         rc = run_selections(arg);
     else
