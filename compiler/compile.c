@@ -311,7 +311,18 @@ rsc_status rsc_compile_ir(const rsc_ir *ir, const rsc_compile_options *opt, rsc_
         st = rsc_make_programs(&c);
     if (st == RSC_OK)
         st = rsc_make_sections(&c);
-    if (st == RSC_OK) {
+    /* The blob without DFAs first: the DFAs are built from its programs
+     * as the runtime reads them (dfa.c), then it is made again with them. */
+    for (int pass = 0; pass < 2 && st == RSC_OK; pass++) {
+        if (pass) {
+            if (opt->no_prune & RSC_COMPILE_NO_DFA)
+                break;
+            st = rsc_make_dfas(&c, out->data, out->size);
+            if (st != RSC_OK || !c.sec[RSC_SEC_DFAS].len)
+                break;
+            rsc_mem_free(&c.m, out->data, out->size);
+            out->data = NULL, out->size = 0;
+        }
         rsc_section secs[RSC_SEC_LAST_KNOWN];
         for (uint16_t id = 1; id <= RSC_SEC_LAST_KNOWN; id++) {
             secs[id - 1].id = id;
@@ -320,6 +331,10 @@ rsc_status rsc_compile_ir(const rsc_ir *ir, const rsc_compile_options *opt, rsc_
         }
         st = rsc_emit_blob(&c.m, opt->profile == RSC_PROFILE_RFC ? (uint8_t)RSC_FLAG_PROFILE_RFC : 0,
                            secs, RSC_SEC_LAST_KNOWN, out);
+    }
+    if (st != RSC_OK && out->data) {
+        rsc_mem_free(&c.m, out->data, out->size);
+        out->data = NULL, out->size = 0;
     }
     int failed = c.m.failed;
     ctx_free(&c);

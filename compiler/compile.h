@@ -87,5 +87,8 @@ rsc_status rsc_make_sets(ctx *c);     /* units.c     */
 rsc_status rsc_make_rules(ctx *c);    /* compile.c   */
 rsc_status rsc_make_programs(ctx *c); /* programs.c  */
 rsc_status rsc_make_sections(ctx *c); /* sections.c  */
+/* The DFAS section (and the label bytes it adds to STRINGS) of the blob
+ * made from the other sections (dfa.c). */
+rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size);
 
 #endif

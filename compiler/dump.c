@@ -219,7 +219,7 @@ static void say_str(out *o, const rsc_program *prog, uint32_t off, uint32_t len)
 static const char *section_name(uint32_t id)
 {
     static const char *const names[] = {"?",    "STRINGS", "RULES",    "PROGRAMS",  "SETS",
-                                        "AGENTS", "GROUPS", "SITEMAPS", "DIRECTIVES"};
+                                        "AGENTS", "GROUPS", "SITEMAPS", "DIRECTIVES", "DFAS"};
     return id >= 1 && id <= RSC_SEC_LAST_KNOWN ? names[id] : "UNKNOWN";
 }
 
@@ -425,6 +425,59 @@ static int walk(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t siz
 
 /* ---- public -------------------------------------------------------------- */
 
+/* A target: a row state, or the verdicts K ("allow") and K + 1 ("disallow"). */
+static void say_target(out *o, uint32_t t, uint32_t k)
+{
+    if (t < k)
+        say(o, "%u", t);
+    else
+        say(o, "%s", t == k ? "allow" : "disallow");
+}
+
+/* DFAS (FORMAT.md): each set's DFA, state by state. */
+static void dump_dfas(out *o, const rsc_program *prog)
+{
+    const uint32_t n = prog->priv[P_DFAS_N];
+    say(o, "dfas %u\n", n);
+    for (uint32_t set = 0, prev = 0; set < n; set++) {
+        const uint32_t e = rsc_tab(prog, P_DFAS, set, 0);
+        if (e == prev) {
+            say(o, "  set %u: none (the programs)\n", set);
+            continue;
+        }
+        const uint8_t *q = prog->base + prog->priv[P_DFA_DATA] + prev;
+        const uint32_t k = rsc_uv(&q), start = rsc_uv(&q), rules = rsc_uv(&q);
+        rsc_ptab st = {0}, ce = {0};
+        q = rsc_ptab_open(&st, q, RSC_DSTATES_COLS);
+        rsc_ptab_open(&ce, q, RSC_DCELLS_COLS);
+        say(o, "  set %u: @%u, size %u, states %u, cells %u, rules %u, start ", set, prev, e - prev,
+            k, ce.n, rules);
+        say_target(o, start, k);
+        say(o, "\n");
+        for (uint32_t s = 0; s < k; s++) {
+            const uint32_t oth = rsc_ptab_get(&st, s, D_OTHER), len = rsc_ptab_get(&st, s, D_LEN);
+            const uint32_t nx = rsc_ptab_get(&st, s, D_NEXT);
+            say(o, "    %u: end %s, other ", s, oth & 1 ? "disallow" : "allow");
+            say_target(o, oth >> 2, k);
+            if (oth & 2) {
+                say(o, ", label ");
+                say_str(o, prog, rsc_ptab_get(&st, s, D_LOFF), len);
+                say(o, " -> ");
+                say_target(o, nx, k);
+            }
+            for (uint32_t i = 0; !(oth & 2) && i < len; i++) {
+                uint8_t key = (uint8_t)rsc_ptab_get(&ce, nx + i, C_KEY);
+                say(o, i ? ", " : ", cells ");
+                say_quoted(o, NULL, 0, &key, 1);
+                say(o, " -> ");
+                say_target(o, rsc_ptab_get(&ce, nx + i, C_NEXT), k);
+            }
+            say(o, "\n");
+        }
+        prev = e;
+    }
+}
+
 rsc_status rsc_dump(const rsc_program *prog, rsc_write_fn w, void *ud)
 {
     if (!prog || !w || !prog->base || prog->size < RSC_HEADER_MIN)
@@ -550,6 +603,7 @@ rsc_status rsc_dump(const rsc_program *prog, rsc_write_fn w, void *ud)
         say_str(&o, prog, rsc_tab(prog, P_DIRS, i, 4), rsc_tab(prog, P_DIRS, i, 5));
         say(&o, "\n");
     }
+    dump_dfas(&o, prog);
     return RSC_OK;
 }
 

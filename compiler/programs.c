@@ -39,7 +39,7 @@ static rsc_status push_program(ctx *c)
  * first; scratch holds n entries. */
 static rsc_status emit_split(ctx *c, rsc_tpat *pats, size_t n, rsc_tpat *scratch, uint32_t *count)
 {
-    rsc_status st = rsc_trie_emit(&c->m, pats, n, c->opt->no_prune, &c->progs, NULL);
+    rsc_status st = rsc_trie_emit(&c->m, pats, n, c->opt->no_prune & RSC_COMPILE_NO_PRUNE, &c->progs, NULL);
     if (st == RSC_OK) {
         (*count)++;
         return push_program(c);

@@ -479,7 +479,7 @@ static rsc_status dead_rules(sl *s)
     rsc_compile_options co;
     memset(&co, 0, sizeof co);
     co.profile = ir->profile;
-    co.no_prune = 1;
+    co.no_prune = RSC_COMPILE_NO_PRUNE | RSC_COMPILE_NO_DFA; /* the programs are what it reads */
     rsc_blob blob = {NULL, 0};
     rsc_program p;
     rsc_status st = rsc_compile_ir(ir, &co, &blob);

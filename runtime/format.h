@@ -38,7 +38,8 @@ enum rsc_section_id {
     RSC_SEC_GROUPS = 6,
     RSC_SEC_SITEMAPS = 7,
     RSC_SEC_DIRECTIVES = 8,
-    RSC_SEC_LAST_KNOWN = 8
+    RSC_SEC_DFAS = 9,
+    RSC_SEC_LAST_KNOWN = 9
 };
 
 #define RSC_VARINT_MAX 5u /* bytes of a varint (value < 2^32) */
@@ -57,6 +58,9 @@ enum rsc_section_id {
 #define RSC_GROUPLIST_COLS 1  /* Agent: 0 for '*', else 1 + an AGENTS row */
 #define RSC_SITEMAPS_COLS 3   /* Line, Str_Off, Str_Len */
 #define RSC_DIRECTIVES_COLS 6 /* Line, Group, Key_Off, Key_Len, Val_Off, Val_Len */
+#define RSC_DFAS_COLS 1       /* End: one row a set (FORMAT.md, DFAS)      */
+#define RSC_DSTATES_COLS 4    /* Next, Other, Lab_Off, Len                */
+#define RSC_DCELLS_COLS 2     /* Key, Next                                */
 
 /* Label_Head = Label_Len << 2 | Kind */
 #define RSC_LABEL_SHIFT 2

@@ -734,6 +734,74 @@ static rsc_status check_directives(verifier *v)
     return RSC_OK;
 }
 
+/* One DFA of DFAS Data[pos .. end) (FORMAT.md, DFAS): every index the
+ * matcher follows is in range, so a run of it cannot leave the blob;
+ * whether it is the DFA of its set's rules cannot affect safety. */
+static rsc_status check_dfa(verifier *v, size_t pos, size_t end)
+{
+    uint32_t k, start, rules, st[3], ce[3];
+    VARINT(pos, end, k, "bad DFA state count");
+    size_t at = pos;
+    VARINT(pos, end, start, "bad DFA start");
+    CORRUPT(k < 0x7ffffffeu && start <= k + 1, at, "DFA start out of range");
+    at = pos;
+    VARINT(pos, end, rules, "bad DFA rule count");
+    CORRUPT(rules <= v->n_rules, at, "DFA rule count out of range");
+    at = pos;
+    rsc_status s0 = table_at(v, &pos, end, RSC_DSTATES_COLS, st);
+    if (s0)
+        return s0;
+    CORRUPT(st[1] == k, at, "DFA STATES count is not the state count");
+    if ((s0 = table_at(v, &pos, end, RSC_DCELLS_COLS, ce)) != RSC_OK)
+        return s0;
+    FILLED(pos, end);
+    ptab S, C;
+    ptab_of(v, st, RSC_DSTATES_COLS, &S);
+    ptab_of(v, ce, RSC_DCELLS_COLS, &C);
+    for (uint32_t r = 0; r < k; r++) {
+        const uint32_t o = pcol(&S, r, D_OTHER), n = pcol(&S, r, D_LEN), f = pcol(&S, r, D_NEXT);
+        const size_t ra = st[0] + (size_t)r * S.row;
+        CORRUPT(o >> 2 <= k + 1, ra, "DFA Other out of range");
+        if (o & 2) /* a label in STRINGS, then a state or a verdict */
+            CORRUPT(n && str_ok(v, pcol(&S, r, D_LOFF), n) && f <= k + 1, ra,
+                    "DFA label or Next out of range");
+        else /* a sparse row inside CELLS */
+            CORRUPT((uint64_t)f + n <= ce[1], ra, "DFA cells out of range");
+    }
+    for (uint32_t r = 0; r < ce[1]; r++)
+        CORRUPT(pcol(&C, r, C_NEXT) <= k + 1, ce[0] + (size_t)r * C.row, "DFA cell out of range");
+    return RSC_OK;
+}
+
+/* DFAS: one End a set, non-decreasing; each non-empty span a DFA; Data
+ * ends with RSC_PAD zeros after the last DFA (a column is read as 4 bytes). */
+static rsc_status check_dfas(verifier *v)
+{
+    size_t pos = v->sec_off[RSC_SEC_DFAS], end = pos + v->sec_size[RSC_SEC_DFAS];
+    if (pos == 0)
+        return RSC_OK;
+    TABLE(pos, end, RSC_DFAS_COLS, P_DFAS);
+    const uint32_t n = v->prog->priv[P_DFAS_N];
+    CORRUPT(n == v->prog->priv[P_SETS_N], v->sec_off[RSC_SEC_DFAS], "DFAS rows are not one a set");
+    CORRUPT(end - pos >= RSC_PAD && !v->b[end - 1] && !v->b[end - 2] && !v->b[end - 3], end - 3,
+            "DFAS Data does not end with three zeros");
+    v->prog->priv[P_DFA_DATA] = (uint32_t)pos;
+    const size_t size = end - pos - RSC_PAD;
+    uint32_t prev = 0;
+    for (uint32_t r = 0; r < n; r++) {
+        uint32_t e = COL(P_DFAS, r, 0);
+        CORRUPT(e >= prev && e <= size && (r + 1 < n || e == size), ROW_AT(P_DFAS, r),
+                "DFA End out of order or outside Data");
+        if (e > prev) {
+            rsc_status st = check_dfa(v, pos + prev, pos + e);
+            if (st)
+                return st;
+        }
+        prev = e;
+    }
+    return RSC_OK;
+}
+
 rsc_status rsc_load(rsc_program *prog, const void *blob, size_t size,
                     rsc_load_error *err)
 {
@@ -753,7 +821,8 @@ rsc_status rsc_load(rsc_program *prog, const void *blob, size_t size,
             !(st = check_checksum(v)) && !(st = check_rules_of_profile(v)) &&
             !(st = check_programs(v)) && !(st = check_sets(v)) &&
             !(st = check_agents(v)) && !(st = check_groups(v)) &&
-            !(st = check_sitemaps(v)) && !(st = check_directives(v))) {
+            !(st = check_sitemaps(v)) && !(st = check_directives(v)) &&
+            !(st = check_dfas(v))) {
             prog->priv[P_STR_OFF] = (uint32_t)v->sec_off[RSC_SEC_STRINGS];
             prog->priv[P_STR_SIZE] = (uint32_t)v->sec_size[RSC_SEC_STRINGS];
             prog->size = v->total, prog->flags = v->b[RSC_H_FLAGS];

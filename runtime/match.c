@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "codec.h"
-#include "dfa.h"
 #include "format.h"
 #include "program.h"
 #include "robotsc/runtime.h"
@@ -353,11 +352,9 @@ HOT uint32_t col(const tab *t, const uint8_t *row, unsigned c)
 }
 
 HOT uint32_t step(const tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *budget,
-                  const uint8_t *rk, uint32_t first0, const rsc_dense *d)
+                  const uint8_t *rk, uint32_t first0)
 {
     for (;;) {
-        if (d && s < d->k) /* a dense row: one load */
-            return rsc_dense_state(d, rsc_dense_move(d, s, c));
         if (rk && s == 0) { /* the automaton's root: one table look-up */
             return rk[c] == 0xff ? 0 : first0 + rk[c];
         }
@@ -395,7 +392,6 @@ HOT uint32_t step(const tab *S, uint32_t s, uint8_t c, uint32_t root, size_t *bu
  * an implicit state (FORMAT.md, Labels); st is never 0 then. */
 typedef struct scan {
     tab S;
-    const rsc_dense *d; /* dense rows (rsc_accel_build), or NULL            */
     uint8_t rk[256]; /* without: the root's child on each byte (its index), or 0xff */
     uint32_t first;  /* the root's first child */
     uint32_t st, pend;
@@ -404,9 +400,9 @@ typedef struct scan {
 } scan;
 
 /* Whether the root has no child on byte c. */
-HOT int no_lead(const scan *k, uint8_t c, const int dn)
+HOT int no_lead(const scan *k, uint8_t c)
 {
-    return dn ? rsc_dense_move(k->d, 0, c) == 0 : k->rk[c] == 0xff;
+    return k->rk[c] == 0xff;
 }
 
 /* After a move into explicit state k->st, which ends at position at: its
@@ -424,11 +420,10 @@ HOT void arrived(run *r, scan *k, size_t at, const int lab)
         outputs(r, k->st, at, 0);
 }
 
-/* Path byte c, which ends at position at: the automaton's move (one load
- * from a dense row when there is one), then the outputs of an explicit
- * state. The budget counts label bytes too: they add to the depth that
+/* Path byte c, which ends at position at: the automaton's move, then the
+ * outputs of an explicit state. The budget counts label bytes too: they add to the depth that
  * failure links take away. */
-HOT void advance(run *r, scan *k, uint8_t c, size_t at, const int lab, const int dn)
+HOT void advance(run *r, scan *k, uint8_t c, size_t at, const int lab)
 {
     STEP(r);
     k->budget++;
@@ -440,53 +435,19 @@ HOT void advance(run *r, scan *k, uint8_t c, size_t at, const int lab, const int
             return;
         }
         k->pend = 0, k->st = 0; /* an implicit state fails to the root */
-        if (no_lead(k, c, dn))
+        if (no_lead(k, c))
             return;
     }
-    if (dn && k->st < k->d->k) {
-        uint32_t e = rsc_dense_move(k->d, k->st, c);
-        k->st = rsc_dense_state(k->d, e);
-        if (!(e & RSC_DENSE_SLOW)) /* no label, no output */
-            return;
-    } else {
-        k->st = step(&k->S, k->st, c, 0, &k->budget, dn ? NULL : k->rk, k->first,
-                     dn ? k->d : NULL);
-    }
+    k->st = step(&k->S, k->st, c, 0, &k->budget, k->rk, k->first);
     arrived(r, k, at, lab);
 }
 
-/* Dense rows over a run of path bytes p[*i ..): moves that stay in the
- * rows and meet no label and no output cost one load a byte, with the
- * state in a register. Stops at the path's end, at the root (whose leads
- * are searched for), at a state without a row, or after a move into a
- * label or an output, which is then dealt with as advance() would. */
-HOT void dense_run(run *r, scan *k, const uint8_t *p, size_t *i, size_t end, size_t sl,
-                   const int lab)
-{
-    const uint32_t *row = k->d->row, lim = k->d->k * k->d->ncls - 1;
-    const uint8_t *cls = k->d->cls;
-    uint32_t b = k->st * k->d->ncls, e; /* the row's start: entries are premultiplied */
-    size_t j = *i;
-    for (;;) {
-        e = row[b + cls[p[j++]]];
-        if (e - 1 >= lim || j == end) /* the root, no row, a flag (bit 31), or the end */
-            break;
-        b = e;
-    }
-    STEPS(r, j - *i);
-    k->budget += j - *i;
-    *i = j - 1; /* the caller's loop goes on with p[j] */
-    k->st = rsc_dense_state(k->d, e);
-    if (e & RSC_DENSE_SLOW)
-        arrived(r, k, j + sl, lab);
-}
-
-HOT void feed(run *r, scan *k, uint8_t c, const int lab, const int dn)
+HOT void feed(run *r, scan *k, uint8_t c, const int lab)
 {
     k->at++;
-    if (k->st == 0 && no_lead(k, c, dn))
+    if (k->st == 0 && no_lead(k, c))
         return;
-    advance(r, k, c, k->at, lab, dn);
+    advance(r, k, c, k->at, lab);
 }
 
 /* The end of a path as it is: its first NUL (spec A.5) or term byte. */
@@ -500,38 +461,32 @@ static size_t path_end(const uint8_t *p, size_t n, uint8_t term)
     return n;
 }
 
-/* lab and dn are constants in each of the four calls: automata without
- * labels pay nothing for them, nor matching without dense rows. */
-HOT void segments_of(run *r, const src *s0, size_t from, const uint8_t *str, const int lab,
-                     const rsc_dense *d, const int dn)
+/* lab is a constant in each of the two calls: automata without labels
+ * pay nothing for them. */
+HOT void segments_of(run *r, const src *s0, size_t from, const uint8_t *str, const int lab)
 {
     scan k;
     src s = *s0;
     uint8_t c;
     uint32_t nlead = 0;
     k.S = r->states, k.st = 0, k.at = 0, k.budget = 0;
-    k.pend = 0, k.lp = NULL, k.str = str, k.d = d;
+    k.pend = 0, k.lp = NULL, k.str = str;
     k.first = tab_get(&k.S, 0, S_FIRST);
     uint8_t lead[4] = {0}; /* the root's first keys, the first repeated */
-    if (dn) {
-        nlead = d->nlead;
-        memcpy(lead, d->lead, sizeof lead);
-    } else {
-        memset(k.rk, 0xff, sizeof k.rk);
-        /* keys are bytes: their column's low byte, read in place (the root's
-         * children are a run of rows); they increase: at most 255 of them */
-        const uint8_t *kid = k.S.rows + (size_t)k.first * k.S.size + k.S.off[S_KEY];
-        for (uint32_t n = tab_get(&k.S, 0, S_N); nlead < n && nlead < 0xff; kid += k.S.size)
-            k.rk[*kid] = (uint8_t)nlead++;
-        kid = k.S.rows + (size_t)k.first * k.S.size + k.S.off[S_KEY];
-        for (uint32_t j = 0; j < 4 && nlead; j++)
-            lead[j] = j < nlead ? kid[(size_t)j * k.S.size] : lead[0];
-    }
+    memset(k.rk, 0xff, sizeof k.rk);
+    /* keys are bytes: their column's low byte, read in place (the root's
+     * children are a run of rows); they increase: at most 255 of them */
+    const uint8_t *kid = k.S.rows + (size_t)k.first * k.S.size + k.S.off[S_KEY];
+    for (uint32_t n = tab_get(&k.S, 0, S_N); nlead < n && nlead < 0xff; kid += k.S.size)
+        k.rk[*kid] = (uint8_t)nlead++;
+    kid = k.S.rows + (size_t)k.first * k.S.size + k.S.off[S_KEY];
+    for (uint32_t j = 0; j < 4 && nlead; j++)
+        lead[j] = j < nlead ? kid[(size_t)j * k.S.size] : lead[0];
     if (s.rfc) {
         while (k.at < from && src_get(&s, &c))
             k.at++;
         while (src_get(&s, &c))
-            feed(r, &k, c, lab, dn);
+            feed(r, &k, c, lab);
         if (k.st && !k.pend)
             outputs(r, k.st, k.at, 1);
         return;
@@ -544,7 +499,7 @@ HOT void segments_of(run *r, const src *s0, size_t from, const uint8_t *str, con
     const size_t sl = s.qn, end = path_end(s.p, s.n, s.term);
     const uint8_t *p = s.p;
     if (sl && from == 0)
-        feed(r, &k, '/', lab, dn);
+        feed(r, &k, '/', lab);
     for (size_t i = from > sl ? from - sl : 0; i < end; i++) {
         c = p[i];
         if (k.st == 0) {
@@ -553,7 +508,7 @@ HOT void segments_of(run *r, const src *s0, size_t from, const uint8_t *str, con
                 if (!q)
                     break;
                 i = (size_t)(q - p), c = lead[0];
-            } else if (no_lead(&k, c, dn)) {
+            } else if (no_lead(&k, c)) {
 #ifdef RSC_V16
                 if (nlead <= 4) {
                     while (end - i > 16) { /* p[i] is no lead */
@@ -569,17 +524,13 @@ HOT void segments_of(run *r, const src *s0, size_t from, const uint8_t *str, con
 #endif
                 do /* many leads: a tight loop to the next one */
                     i++;
-                while (i < end && no_lead(&k, p[i], dn));
+                while (i < end && no_lead(&k, p[i]));
                 if (i == end)
                     break;
                 c = p[i];
             }
         }
-        if (dn && !k.pend && k.st < d->k) {
-            dense_run(r, &k, p, &i, end, sl, lab);
-            continue;
-        }
-        advance(r, &k, c, i + sl + 1, lab, dn);
+        advance(r, &k, c, i + sl + 1, lab);
     }
     if (k.st && !k.pend)
         outputs(r, k.st, end + sl, 1);
@@ -598,7 +549,7 @@ static uint32_t chain(run *r, const src *s0, size_t from)
         at++;
     while (src_get(&s, &c)) {
         at++, budget++;
-        st = step(&r->states, st, c, base, &budget, NULL, 0, NULL);
+        st = step(&r->states, st, c, base, &budget, NULL, 0);
         if (!tab_get(&r->states, st, S_OUT) || !tab_get(&r->outs, f, O_NFLOAT))
             continue;
         if (f == last) { /* the rule matches */
@@ -692,8 +643,7 @@ static void walk(const wctx *w, const uint8_t *q, const src *s0, run *r)
 
 /* One program at q (its Data) for the path in s: the best rank from
  * r->best on. */
-static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t best,
-                        const rsc_dense *d)
+static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t best)
 {
     run r;
     r.best = best, r.nact = 0;
@@ -720,14 +670,10 @@ static uint32_t program(const wctx *w, const uint8_t *q, const src *s0, uint32_t
     if (nint) /* most programs have none: no call */
         memset(r.seen, 0, (nint + 63) / 64 * sizeof r.seen[0]);
     r.nreach = 0, r.memo_ok = 0;
-    if (d && lab)
-        segments_of(&r, s0, from, w->str, 1, d, 1);
-    else if (d)
-        segments_of(&r, s0, from, NULL, 0, d, 1);
-    else if (lab)
-        segments_of(&r, s0, from, w->str, 1, NULL, 0);
+    if (lab)
+        segments_of(&r, s0, from, w->str, 1);
     else
-        segments_of(&r, s0, from, NULL, 0, NULL, 0);
+        segments_of(&r, s0, from, NULL, 0);
     return r.best;
 }
 
@@ -750,18 +696,18 @@ static uint32_t best_rank(const rsc_selection *sel, const src *s)
     const uint32_t max = PRIV(prog, P_RULES_N);
     const wctx w = wctx_of(prog);
     uint32_t best = 0;
-#define PROGRAM(q, d) program(&w, (q), s, best, (d))
+#define PROGRAM(q) program(&w, (q), s, best)
     if (s->rfc && is_robots_txt(*s)) /* RFC 9309 2.2.2 */
         return 0;
     if (sel->n_roots <= RSC_MAX_SELECT) {
         for (uint32_t k = 0; k < sel->n_roots && best < max; k++)
-            best = PROGRAM(prog->base + sel->roots[k], rsc_accel_dense(sel, k));
+            best = PROGRAM(prog->base + sel->roots[k]);
         return best;
     }
     for (uint32_t k = 0; k < sel->n_sets && best < max; k++) {
         uint32_t j, end;
         for (rsc_set_span(prog, sel->sets[k], &j, &end); j < end && best < max; j++)
-            best = PROGRAM(prog->base + rsc_program_at(prog, j), NULL);
+            best = PROGRAM(prog->base + rsc_program_at(prog, j));
     }
 #undef PROGRAM
     return best;
@@ -800,14 +746,11 @@ static int programs_verdict(const rsc_selection *sel, const uint8_t *p, size_t n
 static int verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash,
                    rsc_match *m)
 {
-    /* the verdict alone: the DFA, when sel has one */
-    const rsc_dfa *dfa = !m && sel && sel->prog ? rsc_dfa_of(sel) : NULL;
-    if (dfa) {
-        if (dfa->start >= dfa->lim && !dfa->rfc) /* no rows: no rule can apply */
-            return dfa->start == dfa->lim;
-        int v = rsc_dfa_verdict(dfa, p, n, term, slash);
+    /* the verdict alone: the blob's DFA, when sel runs one (dfa.c) */
+    if (!m) {
+        int v = rsc_dfa_verdict(sel, p, n, term, slash);
         if (v >= 0)
-            return v; /* else a state left unbuilt: the programs decide */
+            return v;
     }
     return programs_verdict(sel, p, n, term, slash, m);
 }

@@ -30,6 +30,8 @@ enum rsc_priv {
     P_GLIST, P_GLIST_N, P_GLIST_W,
     P_SITEMAPS, P_SITEMAPS_N, P_SITEMAPS_W,
     P_DIRS, P_DIRS_N, P_DIRS_W,
+    P_DFAS, P_DFAS_N, P_DFAS_W,        /* DFAS End table (0 rows: none)    */
+    P_DFA_DATA,                        /* DFAS Data                        */
     P_COUNT_
 };
 typedef char rsc_priv_fits_[P_COUNT_ <= 40 ? 1 : -1];
@@ -50,6 +52,10 @@ int rsc_path_start(const char *url, size_t len, size_t *off, int *slash);
 void rsc_set_span(const rsc_program *prog, uint32_t k, uint32_t *j, uint32_t *end);
 /* The Data offset of the program at position j of a set span. */
 uint32_t rsc_program_at(const rsc_program *prog, uint32_t j);
+/* The verdict of sel's DFA for path bytes p[0..n) (ending early at a NUL,
+ * or at term when term is '#'), with a '/' in front when slash: 1 allowed,
+ * 0 disallowed, -1 when sel runs no DFA (dfa.c). */
+int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash);
 
 #define RSC_TAB_WIDTH(pack, col) (((pack) >> (3 * (col))) & 0x7u)
 #define RSC_TAB_ROW(pack) ((pack) >> 24)
@@ -119,6 +125,8 @@ enum { R_LEVEL, R_MAX };                                 /* ROOTS  */
 enum { O_LEN, O_NEXT, O_MAX, O_EDGE, O_NFLOAT, O_NANCH }; /* OUTS   */
 enum { S_KEY, S_FIRST, S_N, S_FAIL, S_OUT, S_LOFF, S_LLEN }; /* STATES */
 enum { E_PARENT, E_RANK, E_TARGET, E_MAX };              /* EDGES  */
+enum { D_NEXT, D_OTHER, D_LOFF, D_LEN };                  /* a DFA's STATES */
+enum { C_KEY, C_NEXT };                                   /* a DFA's CELLS  */
 
 /* A verified Table at p of cols columns; returns the byte after it. Its
  * widths (2 bits a column) are read as one word, a column at a time. */
@@ -231,65 +239,6 @@ static inline const uint8_t *rsc_node_kid(const rsc_node *x, uint32_t k)
         return offs + n - 1 + (before[k] & keep);
     const uint8_t *c = offs + (size_t)(n - 1) * w;
     return c + (rsc_rdn(offs + (size_t)k * w - w, w) & keep);
-}
-
-/* ---- Acceleration (rsc_accel_build, accel.c; read by match.c) -------- */
-
-/* A program's dense rows, in the caller's buffer: row s (s < K) gives the
- * automaton's move from explicit state s on each byte class, as the
- * children and failure links of STATES give it. An entry is where the
- * target's row starts, target x ncls (premultiplied, so that a run of
- * moves is a load and an add a byte, with no multiply on the chain of
- * dependent loads), with RSC_DENSE_SLOW set when the target has a label
- * or an output (the matcher then does what a sparse move would do after
- * it). Class 0 is every byte that keys no state: its moves all go to the
- * root. States x ncls stays below 2^31 (else no rows are built). */
-#define RSC_DENSE_SLOW 0x80000000u
-typedef struct rsc_dense {
-    uint32_t k, ncls;   /* rows, classes                                  */
-    uint64_t inv;       /* ceil(2^32 / ncls): entry to state, see below   */
-    uint32_t nlead;     /* the root's children                            */
-    uint8_t lead[4];    /* their first keys, the first repeated           */
-    uint8_t cls[256];   /* each byte's class                              */
-    uint32_t row[];     /* k x ncls                                       */
-} rsc_dense;
-
-/* Row s's entry for byte c (s < d->k): the target's row, perhaps flagged. */
-static inline uint32_t rsc_dense_move(const rsc_dense *d, uint32_t s, uint8_t c)
-{
-    return d->row[(size_t)s * d->ncls + d->cls[c]];
-}
-
-/* The target state of entry e: e = t x ncls < 2^31 is divided exactly by
- * a multiply (t x ncls x ceil(2^32 / ncls) = t x 2^32 + t x r, r < ncls,
- * and t x r < 2^32). */
-static inline uint32_t rsc_dense_state(const rsc_dense *d, uint32_t e)
-{
-    return (uint32_t)((uint64_t)(e & ~RSC_DENSE_SLOW) * d->inv >> 32);
-}
-
-/* The buffer's head: the program and the selection's programs it was
- * built for (their Data offsets, sel->roots), and one dense block per
- * program (0: none; else its offset in the buffer). Rows depend on the
- * program alone, so a selection may use the block of a program it has at
- * the same position, whichever selection the buffer was built for. */
-#define RSC_ACCEL_MAGIC 0x4c454341u /* "ACEL" */
-typedef struct rsc_accel {
-    uint32_t magic, n;
-    const rsc_program *prog;
-    uint32_t root[RSC_MAX_SELECT];
-    size_t off[RSC_MAX_SELECT];
-} rsc_accel;
-
-/* The dense block of program k of a selection, or NULL (none, or a buffer
- * built for another program or whose k-th program is another one). */
-static inline const rsc_dense *rsc_accel_dense(const rsc_selection *sel, uint32_t k)
-{
-    const rsc_accel *a = (const rsc_accel *)sel->accel;
-    if (!a || a->magic != RSC_ACCEL_MAGIC || a->prog != sel->prog || k >= a->n ||
-        a->root[k] != sel->roots[k] || !a->off[k])
-        return NULL;
-    return (const rsc_dense *)(const void *)((const uint8_t *)a + a->off[k]);
 }
 
 #endif

@@ -83,8 +83,15 @@ typedef struct rsc_compile_options {
     void *alloc_ud;
     rsc_diag_fn diag;   /* nullable: lint warnings found while compiling */
     void *diag_ud;
-    int no_prune;       /* testing: keep entries that can never decide  */
+    int no_prune;       /* flags (the name is 1.0's): RSC_COMPILE_NO_PRUNE,
+                           RSC_COMPILE_NO_DFA                            */
 } rsc_compile_options;
+/* no_prune bits. NO_PRUNE (testing): keep entries that can never decide.
+ * NO_DFA: write no DFA (format 5's DFAS section, docs/DFA.md): every rule
+ * set runs its programs, as one over the DFA budget does; the blob is
+ * smaller and compiles faster, for one-shot compile-and-check paths. */
+#define RSC_COMPILE_NO_PRUNE 1
+#define RSC_COMPILE_NO_DFA 2
 
 typedef struct rsc_blob {
     uint8_t *data;

@@ -3,14 +3,12 @@
  * once, then answer "may this crawler fetch this URL?" with no allocation,
  * reading the path once per program of the selection: the work per path
  * byte is bounded by the format's budgets, not by the number of rules
- * (docs/LIMITS.md, "Matching one URL"; counted by the tests). A
- * selection has one program per rule set unless a rule set was over a
- * budget (then a few more). Optionally, dense rows built into memory the
- * caller gives (rsc_accel_build) make each move of a selection's automata
- * one load; or the selection's DFA (rsc_dfa_build, docs/DFA.md), built the
- * same way under a byte budget, reads one table entry a path byte and
- * stops as soon as the verdict is decided (robotsc's tools, store and
- * Python build it by default).
+ * (docs/LIMITS.md, "Matching one URL"; counted by the tests). Since format
+ * 5 the compiler also writes the DFA of each rule set that fits its budget
+ * into the blob (docs/DFA.md): a selection of such a rule set runs it from
+ * the first URL, one step a path byte, stopping as soon as the verdict is
+ * decided, with nothing built at run time; other selections run the
+ * programs (one per rule set unless a rule set was over a budget).
  *
  * Dependencies: <stddef.h>, <stdint.h>, <string.h> only (and the compiler's
  * SSE2 intrinsics, inline, where it targets them). The runtime never
@@ -45,9 +43,9 @@ extern "C" {
  * RSC_VERSION_MAJOR; rsc_version() gives the version of the library linked,
  * which can differ from these macros when a shared library was replaced. */
 #define RSC_VERSION_MAJOR 1
-#define RSC_VERSION_MINOR 0
+#define RSC_VERSION_MINOR 1
 #define RSC_VERSION_PATCH 0
-#define RSC_VERSION_STRING "1.0.0"
+#define RSC_VERSION_STRING "1.1.0"
 
 /* RSC_API marks the public functions: the libraries are built with hidden
  * visibility, so only what carries it is exported from a shared library.
@@ -60,7 +58,7 @@ extern "C" {
 #endif
 #endif
 
-#define RSC_FORMAT_MAJOR 4 /* blob format major version this runtime reads */
+#define RSC_FORMAT_MAJOR 5 /* blob format major version this runtime reads */
 #define RSC_FORMAT_MINOR 0 /* highest minor it knows; higher minors load  */
 
 /* Status codes. The numeric values are ABI: append only, never renumber. */
@@ -78,7 +76,7 @@ typedef enum rsc_status {
     RSC_E_SIZE = 15       /* trailing bytes, or Total_Size mismatch         */
 } rsc_status;
 
-/* The library version, RSC_VERSION_STRING when it was built: "1.0.0". */
+/* The library version, RSC_VERSION_STRING when it was built: "1.1.0". */
 RSC_API const char *rsc_version(void);
 
 /* Static string describing a status, never NULL. */
@@ -158,7 +156,7 @@ typedef struct rsc_selection {
     uint32_t agents[RSC_MAX_SELECT];
     uint32_t n_roots; /* the sets' programs (their root offsets), resolved */
     uint32_t roots[RSC_MAX_SELECT]; /* once; 0 when there are more */
-    const void *accel; /* rsc_accel_build()'s tables, or NULL (rsc_select) */
+    const void *accel; /* NULL (rsc_select), or rsc_selection_use()'s mark */
     uint32_t not_tokens; /* agents given that are not product tokens (see
                             rsc_agent_is_token): readable by the caller */
 } rsc_selection;
@@ -195,78 +193,63 @@ RSC_API int rsc_agent_is_token(const char *name, size_t len);
 #define RSC_MIXED (-1)
 RSC_API int rsc_selection_uniform(const rsc_selection *sel);
 
-/* Optional acceleration, for a selection that will check many URLs (a
- * crawler's active host): dense transition tables of the selection's
- * automata, derived from the verified blob into memory the caller owns
- * (the runtime still allocates nothing). rsc_accel_size() gives the bytes
- * that hold them all; rsc_accel_build() builds as many rows as fit in
- * size bytes (the shallowest states first: the ones a path visits most)
- * and attaches buf to sel, so that every rsc_match_*() call on sel (or a
- * copy) uses them, with the same verdicts (rsc_select() attaches none; a
- * buffer built for another program, or for a selection whose k-th program
- * differs, is not used for that program). Time and space are linear in
- * the rows built: states x the bytes that key a move, 4 bytes each. buf
- * must stay alive and unchanged while sel is used; the selection stays
- * immutable and shareable between threads. A selection of more than
- * RSC_MAX_SELECT programs is not accelerated. Returns RSC_E_ARG for a
- * NULL or failed selection or buf, RSC_E_LIMIT when size cannot hold the
- * header (then sel is left unaccelerated). */
+/* Deprecated since 1.1.0 (kept so that 1.0 callers build and stay
+ * correct). The dense rows of 1.0 are gone: the blob's DFA is the fast
+ * engine. rsc_accel_size() returns the size of a small header (so that a
+ * caller's malloc of it succeeds); rsc_accel_build() builds nothing and
+ * returns RSC_E_LIMIT, leaving sel as it is (RSC_E_ARG for a NULL or failed
+ * selection or buf). */
 RSC_API size_t rsc_accel_size(const rsc_selection *sel);
 RSC_API rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size);
 
-/* The DFA engine (docs/DFA.md), for a selection that will check many URLs:
- * the selection's rules determinised into one automaton, built from the
- * verified blob into memory the caller owns (the runtime still allocates
- * nothing), then run one table load a path byte, stopping as soon as no
- * rule left can change the verdict. rsc_dfa_build() builds it in
- * buf[0..size) (buf aligned as malloc's: to 8 bytes), which bounds both
- * the automaton and the build's scratch (its time too: a fixed work per
- * byte of size), and attaches it to sel: every rsc_match_*() call on sel
- * (or a copy) with m NULL then runs it, with the verdicts of the programs'
- * engine; a call with m non-NULL (the deciding rule wanted) runs the
- * programs' engine. On RSC_OK, *used (nullable) receives the bytes the DFA
- * keeps, buf[0..*used); the rest of buf is free again. A rule set whose
- * automaton does not fit keeps the states found first (breadth first: the
- * ones paths visit most) and leaves the rest unbuilt, a partial DFA
- * (rsc_dfa_partial): a path that reaches a state left unbuilt is
- * matched by the programs' engine from its start, so the verdicts are the
- * same and a hostile file keeps the bounds of docs/LIMITS.md (plus one
- * step a path byte). RSC_E_LIMIT when not even the first state fits, when
- * the DFA would be partial and no rule has a '*' with bytes after it (the
- * programs then walk a trie, and a partial DFA measured slower), or for a
- * selection of more than RSC_MAX_SELECT programs: sel keeps the
- * programs' engine (rsc_select()'s); RSC_E_ARG for a NULL or failed
- * selection, or a NULL or misaligned buf. It replaces
- * rsc_accel_build()'s rows on sel. RSC_DFA_BUDGET is the size robotsc's
- * tools give (docs/DFA.md: what fits it). The DFA holds no pointer into
- * itself: its *used bytes may be copied (memcpy, aligned to 8) and the
- * copy attached with rsc_dfa_attach(), which checks every index it holds
- * (linear in its size) and gives RSC_E_ARG when dfa was not built for
- * sel's program and programs, RSC_E_CORRUPT when an index is out of range.
- * buf (or the copy) must stay alive and unchanged while sel is used; sel
- * stays immutable and shareable between threads. */
+/* Deprecated since 1.1.0: the DFA is built by the compiler and written
+ * into the blob (format 5), so a worker builds nothing and needs no
+ * scratch for it: rsc_select() gives a selection that runs its blob's DFA
+ * whenever its one rule set has one (rsc_selection_engine() says which).
+ * These wrappers keep 1.0 callers correct without work:
+ * - rsc_dfa_build() builds nothing and returns RSC_E_LIMIT ("keep the
+ *   selection as it is": it leaves sel untouched, so a selection on its
+ *   blob's DFA stays on it), *used 0; RSC_E_ARG for a NULL or failed
+ *   selection or a NULL or misaligned buf. It needs no buffer: a caller may
+ *   drop the call and the RSC_DFA_BUDGET bytes it gave.
+ * - rsc_dfa_attach() returns RSC_E_ARG (nothing was built for sel) and
+ *   leaves sel untouched.
+ * - rsc_dfa_partial() returns 0: a blob holds whole DFAs only.
+ * - RSC_DFA_BUDGET stays 1 MiB, for the callers' buffers. */
 #define RSC_DFA_BUDGET ((size_t)1 << 20)
 RSC_API rsc_status rsc_dfa_build(rsc_selection *sel, void *buf, size_t size, size_t *used);
 RSC_API rsc_status rsc_dfa_attach(rsc_selection *sel, const void *dfa, size_t size);
 
-/* Which engine rsc_match_*() uses for sel (with m NULL), and its memory. */
-#define RSC_ENGINE_PROGRAMS 0 /* the blob's programs (rsc_select)         */
-#define RSC_ENGINE_DENSE 1    /* the programs with dense rows (accel)     */
-#define RSC_ENGINE_DFA 2      /* the DFA (rsc_dfa_build)                  */
+/* Which engine rsc_match_*() uses for sel (with m NULL), and its size.
+ * RSC_ENGINE_DFA: the blob's DFA of sel's rule set (a selection of exactly
+ * one rule set, compiled with a DFA; docs/DFA.md); RSC_ENGINE_PROGRAMS:
+ * the blob's programs (a rule set over the compiler's DFA budget, a blob
+ * compiled without DFAs, a selection of several rule sets or of none, or
+ * rsc_selection_use(sel, RSC_ENGINE_PROGRAMS)). Calls with m non-NULL
+ * (the deciding rule wanted) always run the programs; the verdicts of
+ * both engines are the same. RSC_ENGINE_DENSE (1.0's dense rows) is no
+ * longer given. */
+#define RSC_ENGINE_PROGRAMS 0 /* the blob's programs                       */
+#define RSC_ENGINE_DENSE 1    /* 1.0 only: the programs with dense rows    */
+#define RSC_ENGINE_DFA 2      /* the blob's DFA                            */
 typedef struct rsc_engine_info {
     int engine;
-    size_t bytes;          /* the DFA's bytes (0 for the other engines)   */
-    uint32_t states;       /* its states with a row (the 2 finals apart)  */
-    uint32_t classes;      /* its byte classes (a row's entries)          */
+    size_t bytes;          /* the DFA's bytes in the blob (0: programs)   */
+    uint32_t states;       /* its row states (the 2 verdicts apart)       */
+    uint32_t classes;      /* its cells (the comb of explicit moves)      */
     uint32_t rules;        /* the rules it was built from                 */
-    uint32_t skip_states;  /* states left by at most 2 bytes (and NUL, #):
-                              the next such byte is searched for (SIMD)   */
+    uint32_t skip_states;  /* 1.0 only: 0                                 */
 } rsc_engine_info;
 RSC_API int rsc_selection_engine(const rsc_selection *sel, rsc_engine_info *info);
-/* 1 when sel runs a partial DFA (rsc_dfa_build: states past the budget
- * left unbuilt; a path that reaches one is matched by the programs), else
- * 0. A function of its own: rsc_engine_info's size is part of the 1.x ABI. */
+/* Deprecated since 1.1.0: 0 (see rsc_dfa_build). */
 RSC_API int rsc_dfa_partial(const rsc_selection *sel);
+/* Chooses sel's engine: RSC_ENGINE_PROGRAMS makes every rsc_match_*() call
+ * on sel (or a copy) run the programs (for comparisons and tests: the
+ * verdicts are the same); RSC_ENGINE_DFA goes back to rsc_select()'s
+ * choice and returns RSC_E_LIMIT when sel has no DFA to run (it then runs
+ * the programs). RSC_E_ARG for a NULL or failed selection or another
+ * engine. Time O(1); sel stays immutable afterwards. */
+RSC_API rsc_status rsc_selection_use(rsc_selection *sel, int engine);
 
 /* The rule that decided a verdict. */
 typedef struct rsc_match {

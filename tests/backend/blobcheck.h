@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* An independent reader and checker of docs/FORMAT.md version 4.0 blobs
+/* An independent reader and checker of docs/FORMAT.md version 5.0 blobs
+ * (4.0's, plus the DFAS section, checked for structure and range)
  * (the 3.1 document and the changes of format 4.0: a 12-byte header with a
  * varint Total_Size, a Present mask instead of section Tags, packed Table
  * widths, one-rank leaves, no Offsets[0]), for the back-end tests. It
@@ -72,7 +73,8 @@ enum {
     BC_GROUPS,
     BC_SITEMAPS,
     BC_DIRECTIVES,
-    BC_N_SECTIONS = 9
+    BC_DFAS,
+    BC_N_SECTIONS = 10
 };
 
 enum { BC_ACCEPT = 1, BC_END = 2, BC_GLOB = 3 };
@@ -193,7 +195,8 @@ static inline size_t bc_rfc_norm_as(const uint8_t *s, size_t n, uint8_t *out, in
                 out[o++] = '%', out[o++] = (uint8_t)hex[h], out[o++] = (uint8_t)hex[l];
             }
             i += 2;
-        } else if (c >= 0x80 || (c == '*' && path) || (c == '$' && (path || i + 1 < n))) {
+        } else if (c >= 0x80 || (c == '*' && path) || (c == '$' && (path || i + 1 < n)) || c == '%') {
+            /* (a '%' without two hex digits is the octet '%': %25) */
             out[o++] = '%', out[o++] = (uint8_t)hex[c >> 4], out[o++] = (uint8_t)hex[c & 15];
         } else {
             out[o++] = c;
@@ -369,8 +372,8 @@ static inline int bc_open(bc_blob *b, const void *data, size_t n, bc_err *e)
         return bc_fail(e, "blob of %zu bytes: shorter than the header", n);
     if (memcmp(p, BC_MAGIC, 4) != 0)
         return bc_fail(e, "bad magic");
-    if (p[BC_H_MAJOR] != 4 || p[BC_H_MINOR] != 0)
-        return bc_fail(e, "format %u.%u, want 4.0", p[BC_H_MAJOR], p[BC_H_MINOR]);
+    if (p[BC_H_MAJOR] != 5 || p[BC_H_MINOR] != 0)
+        return bc_fail(e, "format %u.%u, want 5.0", p[BC_H_MAJOR], p[BC_H_MINOR]);
     /* Flags bits 0-1 the profile: 0 google, 3 rfc (1, an older rfc blob,
      * and 2 are rejected) */
     if (p[BC_H_FLAGS] != 0 && p[BC_H_FLAGS] != 3)
@@ -2301,6 +2304,57 @@ static inline int bc_check_sections(const bc_blob *b, int pruned, bc_info *info,
         info->directives = t.count;
         if (p != end)
             return bc_fail(e, "DIRECTIVES: %zu bytes left", (size_t)(end - p));
+    }
+    /* DFAS (format 5): one End a set, each span a DFA (K, Start, Rules,
+     * STATES of K rows, CELLS), then three zero bytes; the encoder's
+     * promises: widths minimal, a label's Len >= 1 inside STRINGS, a
+     * sparse row's keys strictly increasing inside CELLS. */
+    bc_section(b, BC_DFAS, &p, &end);
+    if (p) {
+        if (!bc_read_table(&p, end, 1, &t, "DFAS", e))
+            return 0;
+        if (t.count != info->sets)
+            return bc_fail(e, "DFAS: %u rows, %u sets", t.count, info->sets);
+        if (end - p < 3 || end[-1] || end[-2] || end[-3])
+            return bc_fail(e, "DFAS: Data does not end with three zeros");
+        const uint8_t *data = p;
+        uint32_t prev = 0;
+        for (uint32_t r = 0; r < t.count; r++) {
+            uint32_t en = bc_cell(&t, r, 0), k, start, rules;
+            if (en < prev || en > (size_t)(end - data) - 3 || (r + 1 == t.count && en != (size_t)(end - data) - 3))
+                return bc_fail(e, "DFAS row %u: End %u", r, en);
+            if (en == prev)
+                continue;
+            const uint8_t *q = data + prev, *qe = data + en;
+            bc_table S, C;
+            if (!bc_varint(&q, qe, &k) || !bc_varint(&q, qe, &start) || !bc_varint(&q, qe, &rules) ||
+                start > k + 1 || rules > info->rules)
+                return bc_fail(e, "DFA of set %u: bad head", r);
+            if (!bc_read_table(&q, qe, 4, &S, "DFA STATES", e) || !bc_read_table(&q, qe, 2, &C, "DFA CELLS", e))
+                return 0;
+            if (S.count != k || q != qe)
+                return bc_fail(e, "DFA of set %u: %u rows for %u states, %zu bytes left", r, S.count, k,
+                               (size_t)(qe - q));
+            for (uint32_t s = 0; s < k; s++) {
+                uint32_t nx = bc_cell(&S, s, 0), o = bc_cell(&S, s, 1), n = bc_cell(&S, s, 3);
+                if (o / 4 > k + 1)
+                    return bc_fail(e, "DFA of set %u state %u: Other %u", r, s, o / 4);
+                if (o & 2) {
+                    if (!n || !bc_strref(b, bc_cell(&S, s, 2), n) || nx > k + 1)
+                        return bc_fail(e, "DFA of set %u state %u: bad label", r, s);
+                } else {
+                    if ((uint64_t)nx + n > C.count || bc_cell(&S, s, 2) != 0)
+                        return bc_fail(e, "DFA of set %u state %u: cells outside CELLS", r, s);
+                    for (uint32_t i = 1; i < n; i++)
+                        if (bc_cell(&C, nx + i, 0) <= bc_cell(&C, nx + i - 1, 0))
+                            return bc_fail(e, "DFA of set %u state %u: keys not increasing", r, s);
+                }
+            }
+            for (uint32_t c = 0; c < C.count; c++)
+                if (bc_cell(&C, c, 1) > k + 1 || bc_cell(&C, c, 0) == 0)
+                    return bc_fail(e, "DFA of set %u cell %u: bad key or Next", r, c);
+            prev = en;
+        }
     }
     return 1;
 }

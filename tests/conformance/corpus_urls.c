@@ -4,10 +4,10 @@
  * else robots_primary) and check every URL for a crawler named by many
  * files (Googlebot) and one that only global groups apply to
  * (SomeRandomBot): the library's verdict and deciding line must equal the
- * reference matcher's, and the same selection with dense rows (all of them,
- * or half the bytes they need: rsc_accel_build) must answer as without, and
- * so must the selection's DFA (rsc_dfa_build at RSC_DFA_BUDGET; a selection
- * over it keeps the programs, and both counts are printed), with m NULL.
+ * reference matcher's (m non-NULL: the programs), and so must, with m NULL,
+ * the programs (rsc_selection_use) and the selection as rsc_select() gives
+ * it: the blob's DFA, or the programs for a rule set over the compiler's
+ * DFA budget (both counts are printed).
  * Usage: corpus_urls CORPUS_DIR. Exit 77 when the corpus is absent. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@
 #include "testutil.h"
 
 static long n_checks, n_disallowed, n_urls, n_lists, n_no_robots, n_accel_checks;
-static long n_dfa_sel, n_dfa_partial, n_dfa_over, n_dfa_checks;
+static long n_dfa_sel, n_dfa_over, n_dfa_checks;
 
 static void check_list(const char *corpus, const char *robots_rel, const char *urls_rel)
 {
@@ -58,28 +58,14 @@ static void check_list(const char *corpus, const char *robots_rel, const char *u
         TU_CHECK(ss == RSC_OK, "%s: rsc_select: %s", robots_rel, rsc_strerror(ss));
         if (ss != RSC_OK)
             continue;
-        /* the same through dense rows (rsc_accel_build): all of them for
-         * the first crawler, half as many bytes for the second */
-        rsc_selection asel = sel;
-        size_t need = rsc_accel_size(&asel), size = b == 0 ? need : need / 2;
-        void *abuf = malloc(size ? size : 1);
-        rsc_status as = abuf ? rsc_accel_build(&asel, abuf, size) : RSC_E_NOMEM;
-        TU_CHECK(as == RSC_OK || (as == RSC_E_LIMIT && b == 1), "%s: rsc_accel_build: %s",
-                 robots_rel, rsc_strerror(as));
-        rsc_selection dsel = sel;
-        void *dbuf = malloc(RSC_DFA_BUDGET);
-        rsc_status ds = dbuf ? rsc_dfa_build(&dsel, dbuf, RSC_DFA_BUDGET, NULL) : RSC_E_NOMEM;
-        TU_CHECK(ds == RSC_OK || ds == RSC_E_LIMIT, "%s: rsc_dfa_build: %s", robots_rel,
-                 rsc_strerror(ds));
-        if (ds == RSC_OK) {
-            n_dfa_sel++;
-            TU_CHECK(rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_DFA, "%s: engine", robots_rel);
-            n_dfa_partial += rsc_dfa_partial(&dsel);
-        } else {
-            n_dfa_over++;
-            TU_CHECK(rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_PROGRAMS, "%s: engine",
-                     robots_rel);
-        }
+        /* with m NULL: the programs (rsc_selection_use), and rsc_select's
+         * engine, the blob's DFA when the rule set has one */
+        rsc_selection asel = sel, dsel = sel;
+        TU_CHECK(rsc_selection_use(&asel, RSC_ENGINE_PROGRAMS) == RSC_OK &&
+                     rsc_selection_engine(&asel, NULL) == RSC_ENGINE_PROGRAMS,
+                 "%s: rsc_selection_use", robots_rel);
+        const int ds = rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_DFA;
+        n_dfa_sel += ds, n_dfa_over += !ds;
         int reported = 0;
         for (char *p = urls; *p;) {
             char *e = strchr(p, '\n');
@@ -103,16 +89,15 @@ static void check_list(const char *corpus, const char *robots_rel, const char *u
                              rv.allowed, rv.line);
                 else if (!same)
                     tu_failures++;
-                rsc_match am;
-                int aa = rsc_match_url(&asel, p, n, &am);
+                int aa = rsc_match_url(&asel, p, n, NULL);
                 n_accel_checks++;
-                if ((aa != a || am.line != m.line || am.decided != m.decided) && reported++ < 3)
-                    TU_CHECK(0, "%s (%s) %.*s: dense rows %d (line %u), without %d (line %u)",
-                             robots_rel, bots[b], (int)n, p, aa, am.line, a, m.line);
-                else if (aa != a || am.line != m.line || am.decided != m.decided)
+                if (aa != a && reported++ < 3)
+                    TU_CHECK(0, "%s (%s) %.*s: programs with m NULL %d, with m %d", robots_rel,
+                             bots[b], (int)n, p, aa, a);
+                else if (aa != a)
                     tu_failures++;
                 int ad = rsc_match_url(&dsel, p, n, NULL); /* the DFA, or over budget the programs */
-                n_dfa_checks += ds == RSC_OK;
+                n_dfa_checks += ds;
                 if (ad != a && reported++ < 3)
                     TU_CHECK(0, "%s (%s) %.*s: DFA %d, programs %d", robots_rel, bots[b], (int)n,
                              p, ad, a);
@@ -121,8 +106,6 @@ static void check_list(const char *corpus, const char *robots_rel, const char *u
             }
             p = e ? e + 1 : p + n;
         }
-        free(abuf);
-        free(dbuf);
     }
     if (ref_ok)
         ref_free(&rr);
@@ -173,11 +156,10 @@ int main(int argc, char **argv)
     }
     fclose(f);
     printf("%ld URL lists (%ld more without a robots.txt), %ld URLs, %ld checks "
-           "(%ld disallowed), %ld more through dense rows\n", n_lists, n_no_robots, n_urls,
+           "(%ld disallowed), %ld more through the programs with m NULL\n", n_lists, n_no_robots, n_urls,
            n_checks, n_disallowed, n_accel_checks);
-    printf("DFA: %ld selections within RSC_DFA_BUDGET (%ld of them partial), %ld over it (the "
-           "programs); %ld checks through a DFA\n", n_dfa_sel, n_dfa_partial, n_dfa_over,
-           n_dfa_checks);
+    printf("DFA: %ld selections on the blob's DFA, %ld on the programs (over the compiler's "
+           "budget); %ld checks through a DFA\n", n_dfa_sel, n_dfa_over, n_dfa_checks);
     TU_CHECK(n_lists > 0 && n_checks > 0, "nothing checked");
     TU_CHECK(n_dfa_sel > 4 * n_dfa_over, "the DFA must serve most selections");
     return tu_report("corpus_urls", (int)(n_checks - tu_failures));

@@ -5,7 +5,10 @@
  * then matched for many (agents, path or URL) pairs. The library's verdict
  * and deciding rule must equal the reference matcher's (tests/ref), in the
  * google profile and, for fewer cases, the rfc profile; a program compiled
- * with no_prune must give the same answers as the default one.
+ * with no_prune (every other file also without DFAs: the programs alone)
+ * must give the same answers as the default one. With m NULL, every case
+ * runs both the blob's DFA (the default selection, when its rule set has
+ * one) and the programs (rsc_selection_use).
  *
  * Usage: differential [SEED [SCALE_PERCENT [-v]]] (-v prints the first
  * files); differential rfc [SEED [SCALE_PERCENT [-v]]] runs the rfc
@@ -545,20 +548,22 @@ static void one_case(const ctx *c, const rsc_selection *sel, const rsc_selection
     else if (a2 != a || m2.decided != m.decided || m2.line != m.line ||
              m2.rule_allow != m.rule_allow || m2.priority != m.priority)
         report(c, "no_prune vs default", s, n, is_path, a2, &m2, &rv);
-    /* The verdict alone (m NULL): the DFA when one was built (runtime.h,
-     * rsc_dfa_build), else the programs, which sel always uses. */
+    /* The verdict alone (m NULL): sel as rsc_select() gives it (the blob's
+     * DFA when the rule set has one), and sel_dfa on the programs. */
     int a0 = is_path ? rsc_match_path(sel, s, n, NULL) : rsc_match_url(sel, s, n, NULL);
     int ad = is_path ? rsc_match_path(sel_dfa, s, n, NULL) : rsc_match_url(sel_dfa, s, n, NULL);
-    n_dfa_cases += rsc_selection_engine(sel_dfa, NULL) == RSC_ENGINE_DFA;
+    n_dfa_cases += rsc_selection_engine(sel, NULL) == RSC_ENGINE_DFA;
     if (a0 != rv.allowed)
-        report(c, "programs (m NULL) vs reference", s, n, is_path, a0, NULL, &rv);
+        report(c, rsc_selection_engine(sel, NULL) == RSC_ENGINE_DFA ? "DFA (m NULL) vs reference"
+                                                                  : "programs (m NULL) vs reference",
+               s, n, is_path, a0, NULL, &rv);
     if (ad != rv.allowed)
-        report(c, "DFA vs reference", s, n, is_path, ad, NULL, &rv);
-    else if (sel_dfa->accel) { /* with m, the programs answer: the same rule */
+        report(c, "programs (rsc_selection_use, m NULL) vs reference", s, n, is_path, ad, NULL, &rv);
+    else { /* with m, the programs answer: the same rule */
         rsc_match md;
         int am = is_path ? rsc_match_path(sel_dfa, s, n, &md) : rsc_match_url(sel_dfa, s, n, &md);
         if (am != a || md.line != m.line || md.decided != m.decided)
-            report(c, "DFA selection with m vs default", s, n, is_path, am, &md, &rv);
+            report(c, "programs selection with m vs default", s, n, is_path, am, &md, &rv);
     }
     if (!is_path) { /* spec G on its own */
         size_t off = 0, plen = 0;
@@ -635,7 +640,8 @@ static void one_file(const buf *f, int profile, unsigned n_sets, unsigned n_path
         ref_free(&rr);
         return;
     }
-    if (compile_load(f, profile, 1, &b2, &p2) != 0) {
+    /* no_prune, and every other file without DFAs (the programs' fallback) */
+    if (compile_load(f, profile, RSC_COMPILE_NO_PRUNE | (n_file % 2 ? RSC_COMPILE_NO_DFA : 0), &b2, &p2) != 0) {
         rsc_blob_free(&b1, NULL);
         ref_free(&rr);
         return;
@@ -690,40 +696,17 @@ static void one_file(const buf *f, int profile, unsigned n_sets, unsigned n_path
             report(&c, msg, "", 0, 1, 0, NULL, NULL);
             continue;
         }
-        /* The no_prune selection matches through dense rows (runtime.h,
-         * rsc_accel_build): all of them, or as many as a random size holds. */
-        size_t need = rsc_accel_size(&sel2), size = rnd(3) ? need : rnd((unsigned)need + 1);
-        void *abuf = malloc(size + 8);
-        const size_t skew = rnd(8); /* any alignment */
-        rsc_status ast = abuf ? rsc_accel_build(&sel2, (char *)abuf + skew, size) : RSC_E_NOMEM;
-        if (ast == RSC_OK && sel2.accel)
-            n_accel++;
-        else if (ast != RSC_E_LIMIT || sel2.accel || size == need)
-            report(&c, "rsc_accel_build", "", 0, 1, 0, NULL, NULL);
-        /* The default selection with a DFA: the default budget, or a random
-         * one (then it may not fit: a partial DFA, whose paths that reach a
-         * state left unbuilt run the programs, or RSC_E_LIMIT, the
-         * programs' engine). */
+        /* sel runs the blob's DFA when its rule set has one (rsc_select);
+         * sel3 is the same selection on the programs (rsc_selection_use). */
         rsc_selection sel3 = sel;
-        size_t dsize = rnd(4) ? RSC_DFA_BUDGET : 64 + rnd(8192), dused = 0;
-        void *dbuf = malloc(dsize);
-        rsc_status dst = dbuf ? rsc_dfa_build(&sel3, dbuf, dsize, &dused) : RSC_E_NOMEM;
-        if (dst == RSC_OK) {
-            n_dfa++;
-            n_dfa_partial += rsc_dfa_partial(&sel3);
-            rsc_selection chk = sel;
-            if (rsc_dfa_attach(&chk, dbuf, dused) != RSC_OK || dused > dsize)
-                report(&c, "rsc_dfa_attach of a built DFA", "", 0, 1, 0, NULL, NULL);
-        } else if (dst != RSC_E_LIMIT || sel3.accel) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "rsc_dfa_build (%zu bytes): %s", dsize, rsc_strerror(dst));
-            report(&c, msg, "", 0, 1, 0, NULL, NULL);
-        }
+        if (rsc_selection_use(&sel3, RSC_ENGINE_PROGRAMS) != RSC_OK ||
+            rsc_selection_engine(&sel3, NULL) != RSC_ENGINE_PROGRAMS)
+            report(&c, "rsc_selection_use", "", 0, 1, 0, NULL, NULL);
+        n_dfa += rsc_selection_engine(&sel, NULL) == RSC_ENGINE_DFA;
+        n_accel += rsc_selection_engine(&sel2, NULL) == RSC_ENGINE_DFA;
         for (unsigned i = 0; i < n_paths; i++)
             one_case(&c, &sel, &sel2, &sel3, paths[i].p ? paths[i].p : "", paths[i].n,
                      is_path[i]);
-        free(dbuf);
-        free(abuf);
     }
     for (unsigned i = 0; i < n_paths; i++)
         free(paths[i].p);
@@ -886,7 +869,7 @@ int main(int argc, char **argv)
     }
     printf("seed %" PRIu64 ": %ld files, %ld cases (google %ld, 512000-cut %ld, long edge "
            "lists %ld, rfc %ld), %ld failed\n(reference verdicts: %ld disallowed, %ld decided "
-           "by a rule; %ld selections matched through dense rows; %ld through a DFA (%ld partial), "
+           "by a rule; %ld no_prune selections on a DFA; %ld default ones (%ld partial), "
            "%ld cases)\n",
            seed, n_file, n_cases, google_cases, big_cases, long_cases,
            n_cases - google_cases - big_cases - long_cases, n_failures, n_disallowed, n_decided,

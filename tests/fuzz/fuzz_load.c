@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target: the loader. Any bytes as a blob -> rsc_load() gives the
- * status that docs/FORMAT.md (format 4) demands, as read independently by
+ * status that docs/FORMAT.md (format 5) demands, as read independently by
  * tests/hostile/blobspec.c: an error status (and a zeroed program), or
  * RSC_OK; an accepted blob then answers every call safely (selections for
  * a few agents, matches of a few paths derived from the input, explanations
@@ -10,9 +10,10 @@
  * verification may be wrong, but only in the way the format allows (its
  * wildcard fields other than an encoder writes them: then FORMAT.md leaves
  * the verdict open, tests/hostile/wildopen.h, and only safety is checked).
- * Each selection also matches through dense rows (rsc_accel_build: all of
- * them, or half the bytes they need), with the same verdicts where
- * FORMAT.md decides them.
+ * Each selection also matches with m NULL, through the blob's DFA when its
+ * rule set has one (safety only: a damaged DFA that passes verification
+ * may be wrong) and through the programs (rsc_selection_use), whose
+ * verdicts are FORMAT.md's.
  * The first input byte, when it is 'T', makes the rest a robots.txt that is
  * compiled first (so the fuzzer also explores valid blobs and their
  * single-bit mutations: the byte after 'T' names a position to flip). */
@@ -56,13 +57,9 @@ static void exercise(const uint8_t *blob, size_t size, const uint8_t *seed, size
         FUZZ_ASSERT((sst == RSC_OK) == (bs_match(blob, &x, &names[a], &ag.len, 1, "/", 1, &bv) == 0));
         if (sst != RSC_OK)
             continue;
-        static unsigned char abuf[1 << 20];
+        /* the same selection on the programs: m NULL answers as with m */
         rsc_selection asel = sel;
-        size_t need = rsc_accel_size(&asel), asz = need < sizeof abuf ? need : sizeof abuf;
-        if (a % 2)
-            asz /= 2;
-        rsc_status ast = rsc_accel_build(&asel, abuf, asz);
-        FUZZ_ASSERT(ast == RSC_OK || (ast == RSC_E_LIMIT && asz < need && asel.accel == NULL));
+        FUZZ_ASSERT(rsc_selection_use(&asel, RSC_ENGINE_PROGRAMS) == RSC_OK);
         const char *paths[] = {"/", "/a", "/index.html", "/x/y?z", (const char *)seed};
         for (size_t k = 0; k < 5; k++) {
             size_t n = k < 4 ? strlen(paths[k]) : seed_len;
@@ -92,10 +89,14 @@ static void exercise(const uint8_t *blob, size_t size, const uint8_t *seed, size
             rsc_match am;
             int av = rsc_match_path(&asel, paths[k], cut, &am);
             if ((av != v || am.decided != m.decided || am.line != m.line) && !wild_unspecified(blob, size)) {
-                fprintf(stderr, "agent '%s' path %zu: dense rows %d line %u, without %d line %u\n", names[a], k, av,
-                        am.line, v, m.line);
+                fprintf(stderr, "agent '%s' path %zu: programs %d line %u, as selected %d line %u\n", names[a],
+                        k, av, am.line, v, m.line);
                 abort();
             }
+            /* m NULL: the blob's DFA when the set has one (a damaged DFA
+             * that passes verification may be wrong, never unsafe) */
+            v = rsc_match_path(&sel, paths[k], n, NULL);
+            FUZZ_ASSERT(v == 0 || v == 1);
             v = rsc_match_url(&sel, paths[k], n, NULL);
             FUZZ_ASSERT(v == 0 || v == 1);
             v = rsc_match_url(&asel, paths[k], n, NULL);

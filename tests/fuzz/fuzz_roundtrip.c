@@ -6,13 +6,13 @@
  * few fixed ones; every verdict and deciding line equals the reference
  * matcher's (tests/ref). The first byte picks the profile (bit 0) and
  * whether entries that can never decide are kept in the tries (bit 1,
- * no_prune); the rest is the robots.txt (capped at 8 KiB to keep the
- * quadratic reference fast). Every selection is checked twice: as loaded
- * and through dense rows (rsc_accel_build), all of them for one agent
- * count and a third of their bytes for the other, then through the
- * selection's DFA (rsc_dfa_build; verdicts only, which is what it answers:
- * a call that wants the deciding line runs the programs), at the default
- * budget or 64 KiB and again at 1 to 16 KiB (partial DFAs). */
+ * no_prune) and whether the blob has DFAs (bit 2 set: none, the programs'
+ * fallback); the rest is the robots.txt (capped at 8 KiB to keep the
+ * quadratic reference fast). Every selection is checked three times: with
+ * the deciding line (the programs), then verdicts only (m NULL) through
+ * rsc_select's engine, the blob's DFA when the rule set has one, and
+ * through the programs (rsc_selection_use). 1.0 built DFAs at several
+ * budgets here for every input: 17 inputs/s; nothing is built now. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +86,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rsc_compile_options o = {0};
     o.profile = profile ? RSC_PROFILE_RFC : RSC_PROFILE_GOOGLE;
     o.no_prune = (data[0] >> 1) & 1;
+    if (data[0] & 4) /* no DFA written: every rule set on the programs (the fallback) */
+        o.no_prune |= RSC_COMPILE_NO_DFA;
     rsc_blob b = {NULL, 0};
     rsc_status st = rsc_compile(body, blen, &o, &b);
     if (st == RSC_E_LIMIT)
@@ -116,34 +118,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_path(&sel, &ref, two, k, "/", 1);
             for (size_t r = 0; r < ir->n_rules && r < 64; r++)
                 derive(&sel, &ref, two, k, &ir->rules[r].pattern);
-            static unsigned char abuf[1 << 20];
-            size_t need = rsc_accel_size(&sel), asz = need < sizeof abuf ? need : sizeof abuf;
-            if (k == 2)
-                asz /= 3;
-            rsc_status ast = rsc_accel_build(&sel, abuf, asz);
-            FUZZ_ASSERT(ast == RSC_OK || (ast == RSC_E_LIMIT && asz < need));
-            check_path(&sel, &ref, two, k, "/", 1);
-            for (size_t r = 0; r < ir->n_rules && r < 64; r++)
-                derive(&sel, &ref, two, k, &ir->rules[r].pattern);
-            /* the DFA, at the default budget for one agent and at 64 KiB
-             * for two (more rule sets over it: the programs kept) */
-            static _Alignas(8) unsigned char dbuf[RSC_DFA_BUDGET];
-            rsc_status dst = rsc_dfa_build(&sel, dbuf, k == 1 ? sizeof dbuf : (size_t)64 << 10, NULL);
-            FUZZ_ASSERT(dst == RSC_OK || dst == RSC_E_LIMIT);
+            /* with m NULL: rsc_select's engine (the blob's DFA when the
+             * rule set has one), then the programs (rsc_selection_use) */
             rsc_engine_info info;
             rsc_selection_engine(&sel, &info);
-            FUZZ_ASSERT((dst == RSC_OK) == (info.engine == RSC_ENGINE_DFA));
+            FUZZ_ASSERT(info.engine == RSC_ENGINE_DFA || info.engine == RSC_ENGINE_PROGRAMS);
+            FUZZ_ASSERT(info.engine == RSC_ENGINE_PROGRAMS || (k == 1 || sel.n_sets == 1));
             verdict_only = 1;
             check_path(&sel, &ref, two, k, "/", 1);
             for (size_t r = 0; r < ir->n_rules && r < 64; r++)
                 derive(&sel, &ref, two, k, &ir->rules[r].pattern);
-            /* and at 1 to 16 KiB, where most rule sets with wildcards get
-             * a partial DFA: paths that reach a state left unbuilt run the
-             * programs */
-            size_t small = ((blen * 37 + a) % 16 + 1) << 10;
-            dst = rsc_dfa_build(&sel, dbuf, small, NULL);
-            FUZZ_ASSERT(dst == RSC_OK || dst == RSC_E_LIMIT);
-            FUZZ_ASSERT(!rsc_dfa_partial(&sel) || dst == RSC_OK);
+            FUZZ_ASSERT(rsc_selection_use(&sel, RSC_ENGINE_PROGRAMS) == RSC_OK &&
+                        rsc_selection_engine(&sel, NULL) == RSC_ENGINE_PROGRAMS);
             check_path(&sel, &ref, two, k, "/", 1);
             for (size_t r = 0; r < ir->n_rules && r < 64; r++)
                 derive(&sel, &ref, two, k, &ir->rules[r].pattern);

@@ -543,6 +543,72 @@ static int directives(vstate *v)
     return 0;
 }
 
+/* DFAS (rule 16): one End a set, non-decreasing, the last the size of
+ * Data less its final three zero bytes; each non-empty span one DFA:
+ * K, Start <= K + 1, Rules <= Rule_Count, STATES of K rows, CELLS, and
+ * nothing more; a state's Other / 4 <= K + 1; a label (Other bit 1) of
+ * Len >= 1 bytes in STRINGS and Next <= K + 1; else Next + Len <= the
+ * CELLS Count; every cell's Next <= K + 1. Its fields are not recorded. */
+static int one_dfa(vstate *v, size_t pos, size_t end)
+{
+    const uint8_t *b = v->b;
+    uint32_t k, start, rules;
+    bs_tab S, C;
+    BAD(varint(b, &pos, end, &k), pos, "DFA K");
+    size_t at = pos;
+    BAD(varint(b, &pos, end, &start), pos, "DFA Start");
+    BAD(k < 0x7ffffffeu && start <= k + 1, at, "DFA Start out of range");
+    at = pos;
+    BAD(varint(b, &pos, end, &rules), pos, "DFA Rules");
+    BAD(rules <= v->x->rules.count, at, "DFA Rules out of range");
+    at = pos;
+    TRY(table(v, &pos, end, 4, &S, 9, 1, 0));
+    BAD(S.count == k, at, "DFA STATES count");
+    TRY(table(v, &pos, end, 2, &C, 9, 2, 1));
+    TRY(filled(v, pos, end));
+    for (uint32_t r = 0; r < k; r++) {
+        uint32_t nx = bs_cell(b, &S, r, 0), o = bs_cell(b, &S, r, 1), n = bs_cell(b, &S, r, 3);
+        BAD(o / 4 <= k + 1, row_at(&S, r), "DFA Other");
+        if (o & 2)
+            BAD(n >= 1 && in_strings(v, bs_cell(b, &S, r, 2), n) && nx <= k + 1, row_at(&S, r), "DFA label");
+        else
+            BAD((uint64_t)nx + n <= C.count, row_at(&S, r), "DFA cells");
+    }
+    for (uint32_t r = 0; r < C.count; r++)
+        BAD(bs_cell(b, &C, r, 1) <= k + 1, row_at(&C, r), "DFA cell Next");
+    return 0;
+}
+
+static int dfas(vstate *v)
+{
+    bs_blob *x = v->x;
+    size_t pos = x->sec_off[9], end = pos + x->sec_size[9];
+    if (!x->sec_size[9])
+        return 0;
+    const int record = v->record;
+    v->record = 0;
+    int st = table(v, &pos, end, 1, &x->dfas, 9, 0, 0);
+    v->record = record;
+    TRY(st);
+    BAD(x->dfas.count == v->n_sets, x->sec_off[9], "DFAS rows");
+    BAD(end - pos >= 3 && !v->b[end - 1] && !v->b[end - 2] && !v->b[end - 3], end - 3, "DFAS padding");
+    x->dfa_data = (uint32_t)pos;
+    const size_t size = end - pos - 3;
+    uint32_t prev = 0;
+    for (uint32_t r = 0; r < x->dfas.count; r++) {
+        uint32_t e = bs_cell(v->b, &x->dfas, r, 0);
+        BAD(e >= prev && e <= size && (r + 1 < x->dfas.count || e == size), row_at(&x->dfas, r), "DFA End");
+        if (e > prev) {
+            v->record = 0;
+            st = one_dfa(v, pos + prev, pos + e);
+            v->record = record;
+            TRY(st);
+        }
+        prev = e;
+    }
+    return 0;
+}
+
 static int verify(vstate *v, size_t n)
 {
     const uint8_t *b = v->b;
@@ -551,7 +617,7 @@ static int verify(vstate *v, size_t n)
     REQ(n >= BS_HEADER_MIN, RSC_E_TRUNCATED, n, "shorter than the header");
     for (size_t i = 0; i < BS_MAGIC_LEN; i++)
         REQ(b[i] == MAGIC[i], RSC_E_MAGIC, i, "magic");
-    REQ(b[BS_H_MAJOR] == 4, RSC_E_VERSION, BS_H_MAJOR, "Format_Major"); /* any Format_Minor */
+    REQ(b[BS_H_MAJOR] == 5, RSC_E_VERSION, BS_H_MAJOR, "Format_Major"); /* any Format_Minor */
     x->flags = b[BS_H_FLAGS];
     /* Flags bits 0-1, the profile: 0 google, 3 rfc; 1 an rfc blob of an
      * older encoder (RSC_E_VERSION), 2 invalid */
@@ -578,10 +644,10 @@ static int verify(vstate *v, size_t n)
         size_t sat = pos;
         uint32_t size;
         BAD(varint(b, &pos, total, &size), sat, "section Size");
-        rec(v, BS_SIZE, sat, pos - sat, size, (uint8_t)(id < 9 ? id : 9), 0, 0, x->n_sections, id);
+        rec(v, BS_SIZE, sat, pos - sat, size, (uint8_t)(id < 10 ? id : 10), 0, 0, x->n_sections, id);
         BAD(size >= 1, sat, "present section of Size 0");
         BAD(size <= total - pos, sat, "section past Total_Size");
-        if (id <= 8)
+        if (id <= 9)
             x->sec_off[id] = (uint32_t)pos, x->sec_size[id] = size;
         x->n_sections++;
         x->last_id = id;
@@ -608,6 +674,7 @@ static int verify(vstate *v, size_t n)
     TRY(groups(v));
     TRY(sitemaps(v));
     TRY(directives(v));
+    TRY(dfas(v));
     return 0;
 }
 
@@ -885,7 +952,8 @@ static size_t normalise(const uint8_t *p, size_t n, uint8_t *out)
                 out[o++] = '%', out[o++] = (uint8_t)H[v >> 4], out[o++] = (uint8_t)H[v & 15];
             }
             i += 2;
-        } else if (p[i] >= 0x80 || p[i] == '*' || p[i] == '$') {
+        } else if (p[i] >= 0x80 || p[i] == '*' || p[i] == '$' || p[i] == '%') {
+            /* (a '%' without two hex digits is the octet '%': %25) */
             out[o++] = '%', out[o++] = (uint8_t)H[p[i] >> 4], out[o++] = (uint8_t)H[p[i] & 15];
         } else {
             out[o++] = p[i];
@@ -1068,7 +1136,7 @@ void bs_finish(bs_out *o, uint16_t flags)
     size_t total = total_of(rest);
     bs_out h = {0};
     bs_put(&h, MAGIC, BS_MAGIC_LEN);
-    bs_u8(&h, 4);
+    bs_u8(&h, 5); /* Format_Major */
     bs_u8(&h, 0);
     bs_u8(&h, (uint8_t)flags);
     bs_uint(&h, 0, 4); /* the Checksum, below */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* An independent reading of docs/FORMAT.md (version 4.0) for the hostile
+/* An independent reading of docs/FORMAT.md (version 5.0: 4.0 and the DFAS section) for the hostile
  * tests: a verifier, a matcher and a small encoder written from the
  * document, sharing no code with runtime/ or compiler/ (only the public
  * status numbers). The hostile tests use it as an oracle: rsc_load() must
@@ -81,8 +81,9 @@ typedef struct bs_blob {
     const char *what;
     uint32_t total, flags, n_sections, last_id;
     uint32_t body, present; /* where Present is, and its value */
-    uint32_t sec_off[9], sec_size[9]; /* known sections with content */
-    bs_tab rules, progs, sets, slist, agents, groups, glist, sitemaps, dirs;
+    uint32_t sec_off[10], sec_size[10]; /* known sections with content */
+    bs_tab rules, progs, sets, slist, agents, groups, glist, sitemaps, dirs, dfas;
+    uint32_t dfa_data; /* DFAS Data */
     uint32_t data_off, data_size, global;
     uint32_t n_sets; /* the sets, or the programs when SETS is absent */
     uint32_t nodes, globs, max_prog_nodes, max_chain; /* globs: EDGES rows */
@@ -135,7 +136,7 @@ void bs_table(bs_out *o, unsigned cols, const uint8_t *widths, uint32_t count, c
 /* Starts a blob (o holds the sections until bs_finish), appends section
  * id (`varint Size, content`; ids in increasing order, the caller's
  * care; a Size 0 is written as given), and finishes it: the header
- * (format 4.0, flags, Checksum, the shortest Total_Size), Present, then
+ * (format 5.0, flags, Checksum, the shortest Total_Size), Present, then
  * the sections. */
 void bs_begin(bs_out *o);
 void bs_section(bs_out *o, uint32_t id, const bs_out *content);

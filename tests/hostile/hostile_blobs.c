@@ -248,17 +248,11 @@ static int use_program(const char *name, const rsc_program *p, const uint8_t *b,
                 continue;
             if (ref)
                 CHECK(rsc_select(&rp, ag, k, &rsel) == RSC_OK, "%s: select on the original", name);
-            /* dense rows of this verified blob (rsc_accel_build), all or a
-             * part: safe whatever the blob, and the same verdicts where
-             * FORMAT.md decides them */
-            static unsigned char abuf[1 << 18];
+            /* the same selection on the programs (rsc_selection_use): sel
+             * runs the blob's DFA when the set has one, whose verdict (m
+             * NULL) must be safe whatever the blob */
             rsc_selection asel = sel;
-            const size_t skew = a % 8, room = sizeof abuf - skew; /* any alignment */
-            size_t need = rsc_accel_size(&asel), asz = need < room ? need : room;
-            if ((a + k) % 2)
-                asz /= 2;
-            rsc_status ast = rsc_accel_build(&asel, abuf + skew, asz);
-            CHECK(ast == RSC_OK || ast == RSC_E_LIMIT, "%s: rsc_accel_build: %d", name, ast);
+            CHECK(rsc_selection_use(&asel, RSC_ENGINE_PROGRAMS) == RSC_OK, "%s: rsc_selection_use", name);
             for (size_t i = 0; i < np + 1; i++) {
                 const char *path = i < np ? paths[i] : longp;
                 size_t pl = i < np ? plens[i] : sizeof longp;
@@ -314,13 +308,17 @@ static int use_program(const char *name, const rsc_program *p, const uint8_t *b,
                     if (open_answer)
                         T.open_answers++;
                     else if (bad++ < 3)
-                        fprintf(stderr, "%s: path '%.*s': dense rows %d line %u, without %d line %u\n",
+                        fprintf(stderr, "%s: path '%.*s': programs %d line %u, as selected %d line %u\n",
                                 name, (int)(pl < 60 ? pl : 60), path, av, am.line, v, m.line);
                 }
                 v = rsc_match_url(&sel, path, pl, &m);
                 acc += (size_t)v + m.pattern_len;
                 v = rsc_match_url(&asel, path, pl, &m);
                 acc += (size_t)v + m.pattern_len;
+                /* m NULL: the DFA (when sel has one) and the programs */
+                v = rsc_match_url(&sel, path, pl, NULL) + rsc_match_path(&sel, path, pl, NULL);
+                CHECK(v >= 0 && v <= 2, "%s: a DFA verdict out of range", name);
+                acc += (size_t)v + (size_t)rsc_match_url(&asel, path, pl, NULL);
             }
             rsc_bytes val;
             uint32_t line;
@@ -600,7 +598,7 @@ static void targeted(const char *name, const uint8_t *blob, size_t n)
     /* Header. */
     for (uint32_t i = 0; i < BS_MAGIC_LEN; i++)
         set_le(&t, i, 1, blob[i] ^ 0x20u, RSC_E_MAGIC, -1, "magic byte %u", i);
-    static const uint8_t majors[] = {0, 1, 2, 3, 5, 255}; /* 3: a format 3.x blob */
+    static const uint8_t majors[] = {0, 1, 2, 3, 4, 6, 255}; /* 3: a format 3.x blob; 4: 1.0's */
     for (unsigned k = 0; k < sizeof majors; k++)
         set_le(&t, BS_H_MAJOR, 1, majors[k], RSC_E_VERSION, -1, "Format_Major %u", majors[k]);
     for (uint32_t bit = 2; bit < 8; bit++) /* bits 0-1: the profile */
@@ -688,8 +686,8 @@ static void targeted(const char *name, const uint8_t *blob, size_t n)
         bs_out_free(&o);
     }
     static const uint8_t abc[] = {'a', 'b', 'c'};
-    /* unknown sections (Id > 8) are skipped: they load and answer the same */
-    rebuilt(&t, 0, 9, abc, sizeof abc, RSC_OK, 1, "unknown section 9 added");
+    /* unknown sections (Id > 9) are skipped: they load and answer the same */
+    rebuilt(&t, 0, 10, abc, sizeof abc, RSC_OK, 1, "unknown section 10 added");
     rebuilt(&t, 0, 32, abc, 1, RSC_OK, 1, "unknown section 32 added");
     {
         uint8_t big[300];
@@ -697,7 +695,7 @@ static void targeted(const char *name, const uint8_t *blob, size_t n)
         rebuilt(&t, 0, 17, big, sizeof big, RSC_OK, 1, "unknown section 17 of 300 bytes added");
     }
     /* a present section must have a Size of at least 1 */
-    rebuilt(&t, 0, 9, NULL, 0, RSC_E_CORRUPT, 0, "unknown section 9 of Size 0 added");
+    rebuilt(&t, 0, 10, NULL, 0, RSC_E_CORRUPT, 0, "unknown section 10 of Size 0 added");
     if (x.last_id < 8) {
         char what[64];
         snprintf(what, sizeof what, "known section %u of Size 0 added", x.last_id + 1);

@@ -11,13 +11,11 @@
  * and the selection has one program, or for rule sets over the budgets of
  * format.h (note [split] of compiler/compile.c) the number stated. Verdicts
  * are compared with the reference matcher on a sample, in this build too.
- * Each path is matched again through dense rows (rsc_accel_build: all, and
- * as many as a third of their bytes hold), under the same bound and with
- * the same verdict. And through the selection's DFA (rsc_dfa_build at
- * RSC_DFA_BUDGET): at most one step a path byte and one at the end, or,
- * for a set over the budget, the programs' bound (a partial DFA: both
- * added, as a path that reaches a state left unbuilt runs the programs
- * from its start); the same verdict.
+ * Each path is matched again through the programs with m NULL
+ * (rsc_selection_use), under the same bound and with the same verdict. And
+ * through the selection as rsc_select() gives it: the blob's DFA (format
+ * 5), at most one step a path byte and one at the end, or, for a set over
+ * the compiler's DFA budget, the programs' bound; the same verdict.
  * A time is never asserted. With the corpus present, the distinct wildcard
  * rules of all its files form one more file. */
 #include <stdio.h>
@@ -87,29 +85,17 @@ static void run_case(fcase *fc)
     uint32_t maxprog = fc->maxprog ? fc->maxprog : 1;
     TU_COUNT(progs <= maxprog, "%s: %u programs selected (at most %u)", fc->name, progs,
              maxprog);
-    /* the same selection with dense rows (rsc_accel_build): every path
-     * must cost no more steps a byte and get the same verdict, whether
-     * all rows fit or a third of the bytes they need */
-    rsc_selection asel[2] = {sel, sel};
-    void *abuf[2];
-    for (int j = 0; j < 2; j++) {
-        size_t need = rsc_accel_size(&asel[j]), size = j ? need / 3 : need;
-        abuf[j] = malloc(size + 1);
-        rsc_status as = rsc_accel_build(&asel[j], abuf[j], size);
-        TU_CHECK(as == RSC_OK || (j && as == RSC_E_LIMIT), "%s: rsc_accel_build: %s", fc->name,
-                 rsc_strerror(as));
-    }
-    /* the DFA (rsc_dfa_build at RSC_DFA_BUDGET): when the set fits, one
-     * step a path byte and one at the end, at most; over the budget, the
-     * programs under the bound above */
+    /* the same selection on the programs (rsc_selection_use), with m NULL:
+     * the same bound; and as rsc_select gives it, the blob's DFA when the
+     * rule set has one: one step a path byte and one at the end, at most;
+     * a set over the compiler's DFA budget runs the programs */
+    rsc_selection asel[1] = {sel};
+    TU_CHECK(rsc_selection_use(&asel[0], RSC_ENGINE_PROGRAMS) == RSC_OK, "%s: rsc_selection_use",
+             fc->name);
     rsc_selection dsel = sel;
-    void *dbuf = malloc(RSC_DFA_BUDGET);
-    rsc_status ds = dbuf ? rsc_dfa_build(&dsel, dbuf, RSC_DFA_BUDGET, NULL) : RSC_E_NOMEM;
-    TU_CHECK(ds == RSC_OK || ds == RSC_E_LIMIT, "%s: rsc_dfa_build: %s", fc->name,
-             rsc_strerror(ds));
     rsc_engine_info di;
-    rsc_selection_engine(&dsel, &di);
-    const int dpartial = rsc_dfa_partial(&dsel); /* 0 without a DFA */
+    const int ds = rsc_selection_engine(&dsel, &di) == RSC_ENGINE_DFA ? RSC_OK : RSC_E_LIMIT;
+    const int dpartial = 0; /* a blob holds whole DFAs only */
     double worst = 0, aworst = 0, dworst = 0;
     size_t npaths = 0, bytes = 0, steps_all = 0, asteps_all = 0, dsteps_all = 0;
     tu_buf path = {0};
@@ -136,10 +122,12 @@ static void run_case(fcase *fc)
         TU_COUNT(steps <= (size_t)STEPS_PER_BYTE * (path.n + 1) * (progs ? progs : 1),
                  "%s: %zu steps for a path of %zu bytes (%u programs)", fc->name, steps, path.n,
                  progs);
-        for (int j = 0; j < 2; j++) {
+        for (int j = 0; j < 1; j++) {
             rsc_match am;
+            memset(&am, 0, sizeof am);
             rsc_steps = 0;
-            int aa = rsc_match_path(&asel[j], path.p, path.n, &am);
+            int aa = rsc_match_path(&asel[j], path.p, path.n, NULL);
+            am.line = m.line;
             size_t as = rsc_steps;
             double ar = (double)as / (double)(path.n + 1) / (progs ? progs : 1);
             if (ar > aworst)
@@ -147,11 +135,11 @@ static void run_case(fcase *fc)
             if (j == 0)
                 asteps_all += as;
             TU_COUNT(as <= (size_t)STEPS_PER_BYTE * (path.n + 1) * (progs ? progs : 1),
-                     "%s: %zu steps with dense rows for a path of %zu bytes", fc->name, as,
+                     "%s: %zu steps on the programs (m NULL) for a path of %zu bytes", fc->name, as,
                      path.n);
             TU_COUNT(aa == allowed && am.line == m.line,
-                     "%s: path of %zu bytes: dense rows (%s) %d line %u, without %d line %u",
-                     fc->name, path.n, j ? "a third" : "all", aa, am.line, allowed, m.line);
+                     "%s: path of %zu bytes: programs (m NULL) %d, with m %d", fc->name, path.n, aa,
+                     allowed);
         }
         rsc_steps = 0;
         int da = rsc_match_path(&dsel, path.p, path.n, NULL);
@@ -183,16 +171,13 @@ static void run_case(fcase *fc)
         }
     }
     printf("%-26s %8zu bytes  %u programs  %6zu paths  %.2f steps/byte (worst %.2f); "
-           "dense rows %.2f (worst %.2f); DFA %s %.2f (worst %.2f)\n",
+           "programs, m NULL %.2f (worst %.2f); DFA %s %.2f (worst %.2f)\n",
            fc->name, fc->body.n, progs, npaths, (double)steps_all / (double)(bytes + npaths), worst,
            (double)asteps_all / (double)(bytes + npaths), aworst,
-           ds != RSC_OK ? "over budget" : dpartial ? "partial" : "built",
+           ds != RSC_OK ? "over budget" : dpartial ? "partial" : "in the blob",
            (double)dsteps_all / (double)(bytes + npaths), dworst);
     if (ds == RSC_OK)
-        printf("%-26s DFA %u states, %u classes, %zu bytes\n", "", di.states, di.classes, di.bytes);
-    free(dbuf);
-    free(abuf[0]);
-    free(abuf[1]);
+        printf("%-26s DFA %u states, %u cells, %zu bytes\n", "", di.states, di.classes, di.bytes);
     if (worst > worst_ratio)
         worst_ratio = worst, snprintf(worst_name, sizeof worst_name, "%s", fc->name);
     free(path.p);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Writes the format 4.0 seeds of tests/fuzz/regress/load (v4_*.rbc): valid
+"""Writes the format 5.0 seeds of tests/fuzz/regress/load (v5_*.rbc): valid
 blobs compiled from tests/golden/*.txt by robotsc, the same damaged or
 stretched by hand (the Checksum fixed unless the damage is the point), and
 a few blobs assembled byte by byte (docs/FORMAT.md as /work/f4spec.md
@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 MAGIC = b"\x89RSC"
-MAJOR, MINOR = 4, 0
+MAJOR, MINOR = 5, 0
 H_MAJOR, H_MINOR, H_FLAGS, H_CHECK, H_TOTAL = 4, 5, 6, 7, 11
 PAD = 3  # zero bytes after the tables of a program with root slots
 LABELS = 2  # Shape = N_Internal << 2 | Labels << 1 | Chain
@@ -243,56 +243,56 @@ def main():
     seeds = {}
     basic = compile_golden(robotsc, golden, "basic", "google")
     patterns = compile_golden(robotsc, golden, "patterns", "google")
-    seeds["v4_basic"] = basic
-    seeds["v4_patterns"] = patterns
-    seeds["v4_groups"] = compile_golden(robotsc, golden, "groups", "google")
-    seeds["v4_rfc_escapes"] = compile_golden(robotsc, golden, "rfc_escapes", "rfc")
-    seeds["v4_empty"] = blob(0, [])  # the header and Present 0: 13 bytes
-    if basic[:H_CHECK] != MAGIC + bytes([MAJOR, MINOR, 0]) or len(seeds["v4_empty"]) != 13:
+    seeds["v5_basic"] = basic
+    seeds["v5_patterns"] = patterns
+    seeds["v5_groups"] = compile_golden(robotsc, golden, "groups", "google")
+    seeds["v5_rfc_escapes"] = compile_golden(robotsc, golden, "rfc_escapes", "rfc")
+    seeds["v5_empty"] = blob(0, [])  # the header and Present 0: 13 bytes
+    if basic[:H_CHECK] != MAGIC + bytes([MAJOR, MINOR, 0]) or len(seeds["v5_empty"]) != 13:
         sys.exit("load_seeds.py: robotsc does not write format 4.0 blobs")
 
     # The header: any Format_Minor loads; another Format_Major, a reserved
     # flag, a Total_Size varint overlong, the Checksum not fixed.
-    for minor, name in ((9, "v4_minor9_ok"), (255, "v4_minor255_ok")):
+    for minor, name in ((9, "v5_minor9_ok"), (255, "v5_minor255_ok")):
         b = bytearray(basic)
         b[H_MINOR] = minor
         seeds[name] = checksum(b)
     b = bytearray(basic)
     b[H_FLAGS] |= 0x80  # Flags bit 7: reserved
-    seeds["v4_reserved_flag"] = checksum(b)
-    for major in (3, 5):
+    seeds["v5_reserved_flag"] = checksum(b)
+    for major in (4, 6):
         b = bytearray(basic)
         b[H_MAJOR] = major
-        seeds["v4_major%d" % major] = checksum(b)
+        seeds["v5_major%d" % major] = checksum(b)
     start = body_at(basic)
-    seeds["v4_total_overlong"] = assemble(basic[:H_CHECK], basic[start:],
+    seeds["v5_total_overlong"] = assemble(basic[:H_CHECK], basic[start:],
                                           tlen=start - H_TOTAL + 1)
     tlen = start - H_TOTAL  # Total_Size one less, in as many bytes: RSC_E_SIZE
     t = bytes(((len(basic) - 1) >> 7 * i) & 0x7F | (0x80 if i + 1 < tlen else 0)
               for i in range(tlen))
-    seeds["v4_total_short"] = checksum(basic[:H_TOTAL] + t + basic[start:])
+    seeds["v5_total_short"] = checksum(basic[:H_TOTAL] + t + basic[start:])
 
-    # Sections: an unknown Id (9) is skipped; a present section of Size 0,
+    # Sections: an unknown Id (10) is skipped; a present section of Size 0,
     # a Present varint overlong, a byte after the last section.
-    seeds["v4_unknown_section_ok"] = resection(basic, {9: b"abc", 20: b"\xff"})
-    b = resection(basic, {9: b"abc"})
+    seeds["v5_unknown_section_ok"] = resection(basic, {10: b"abc", 20: b"\xff"})
+    b = resection(basic, {10: b"abc"})
     secs = sections(b)
-    p9, _ = secs[9]
-    seeds["v4_unknown_section_size0"] = fix(b[:p9 - 1] + b"\x00")
+    p10, _ = secs[10]
+    seeds["v5_unknown_section_size0"] = fix(b[:p10 - 1] + b"\x00")
     p1, n1 = sections(basic)[1]
-    seeds["v4_size0_section"] = fix(basic[:p1 - len(varint(n1))] + b"\x00" +
+    seeds["v5_size0_section"] = fix(basic[:p1 - len(varint(n1))] + b"\x00" +
                                     basic[p1 - len(varint(n1)):])  # STRINGS of Size 0 first
     present, q = rd_varint(basic, start)
     enc = bytearray(varint(present))
     enc[-1] |= 0x80
-    seeds["v4_bad_present"] = fix(basic[:start] + bytes(enc) + b"\x00" + basic[q:])
-    seeds["v4_sections_short"] = fix(basic + b"\x00")
+    seeds["v5_bad_present"] = fix(basic[:start] + bytes(enc) + b"\x00" + basic[q:])
+    seeds["v5_sections_short"] = fix(basic + b"\x00")
 
     # One bit of STRINGS flipped, the Checksum left as it was.
     st, _ = sections(patterns)[1]
     b = bytearray(patterns)
     b[st + 40] ^= 0x10
-    seeds["v4_bitflip"] = bytes(b)
+    seeds["v5_bitflip"] = bytes(b)
 
     # The wildcard tables of the compiled patterns, damaged one field at a
     # time (Checksum fixed): each breaks a rule of FORMAT.md rule 10.
@@ -301,25 +301,25 @@ def main():
     nstates = part["tabs"][2][1]
     nouts = part["tabs"][1][1]
     at, w = cell(part, 0, 1, 0)
-    seeds["v4_roots_level16"] = poke(patterns, at, w, 16)
+    seeds["v5_roots_level16"] = poke(patterns, at, w, 16)
     at, w = cell(part, 1, 1, 1)
-    seeds["v4_outs_next_later"] = poke(patterns, at, w, 2)
+    seeds["v5_outs_next_later"] = poke(patterns, at, w, 2)
     at, w = cell(part, 2, 1, 3)
-    seeds["v4_states_fail_range"] = poke(patterns, at, w, nstates)
+    seeds["v5_states_fail_range"] = poke(patterns, at, w, nstates)
     at, w = cell(part, 2, 1, 4)
-    seeds["v4_states_out_range"] = poke(patterns, at, w, nouts + 1)
+    seeds["v5_states_out_range"] = poke(patterns, at, w, nouts + 1)
     at, w = cell(part, 3, 0, 0)
-    seeds["v4_edges_parent_range"] = poke(patterns, at, w, nslots)
-    seeds["v4_pad_nonzero"] = poke(patterns, part["end"] + 1, 1, 1)
+    seeds["v5_edges_parent_range"] = poke(patterns, at, w, nslots)
+    seeds["v5_pad_nonzero"] = poke(patterns, part["end"] + 1, 1, 1)
     # The packed widths of STATES (7 columns with labels: 2 bytes) with a
     # bit past the last column set.
     rows, _, widths = part["tabs"][2]
     wbytes = (states_cols(part["shape_value"]) + 3) // 4
-    seeds["v4_width_bits"] = poke(patterns, rows - 1, 1, patterns[rows - 1] | 0x80)
+    seeds["v5_width_bits"] = poke(patterns, rows - 1, 1, patterns[rows - 1] | 0x80)
     # Failure links a compiler never writes (state 1 failing to itself):
     # valid, safe to match (the matcher bounds its failure steps).
     at, w = cell(part, 2, 1, 3)
-    seeds["v4_fail_loop_ok"] = poke(patterns, at, w, 1)
+    seeds["v5_fail_loop_ok"] = poke(patterns, at, w, 1)
     # The compiled patterns have labels (Labels 1: "*.php" and the like are
     # straight runs); a label moved to end exactly at STRINGS' end loads (it
     # reads other bytes: safe but wrong), one byte further is rejected.
@@ -337,19 +337,19 @@ def main():
     at, w = cell(part, 2, r, 5)
     if nstr - lab_len + 1 >= 1 << 8 * w:
         sys.exit("load_seeds.py: Lab_Off too narrow for the seeds")
-    seeds["v4_label_moved_ok"] = poke(patterns, at, w, nstr - lab_len)
-    seeds["v4_label_moved_past_strings"] = poke(patterns, at, w, nstr - lab_len + 1)
+    seeds["v5_label_moved_ok"] = poke(patterns, at, w, nstr - lab_len)
+    seeds["v5_label_moved_past_strings"] = poke(patterns, at, w, nstr - lab_len + 1)
 
     # A rule of priority 0 (the empty pattern) in a program: the root's
     # Accept 1; it loads and decides nothing. Rule 2 "/x" under it, a leaf
     # of one Accept (Label_Head 1 << 2 | 2: the label "x" is rule 2's text
     # from depth 1, Rep 2).
-    seeds["v4_priority0_rule_ok"] = one_program(
+    seeds["v5_priority0_rule_ok"] = one_program(
         [[1 << 1, 0, 0], [2 << 1, 0, 2]], program(b"\x00\x21\x01/" + b"\x06\x02"),
         strings=b"/x")
 
-    seeds["v4_chain1024_ok"] = chain(1024)
-    seeds["v4_chain1025"] = chain(1025)
+    seeds["v5_chain1024_ok"] = chain(1024)
+    seeds["v5_chain1025"] = chain(1025)
 
     # Tries by hand, rules 1 "/ab", 2 "/ac$" (both disallow): STRINGS
     # "/ab/ac$". The root has one child '/' (Head 0x20: one child, no
@@ -366,27 +366,27 @@ def main():
         return one_program(rules, program(trie), strings=b"/ab/ac$")
     # "/ab" Accept 1 (kind 2, Rep 1, d 3 of 3); "/ac" End 2 (kind 3, Rep 2,
     # d 3 of 4).
-    seeds["v4_leaves_ok"] = leaves(b"\x02\x01", b"\x03\x02")
-    seeds["v4_leaf_rep_range"] = leaves(b"\x02\x03", b"\x03\x02")  # Rep 3 of 2
-    seeds["v4_leaf_rep_past_text"] = leaves(b"\x02\x01", b"\x0b\x02")  # 2 bytes from 3 of 4
-    seeds["v4_leaf_not_end"] = leaves(b"\x02\x01", b"\x03\x02\x00")  # a byte after the Rep
-    seeds["v4_offset0"] = leaves(b"\x02\x01", b"\x03\x02", offs=b"\x00")  # child 1 at child 0
-    seeds["v4_width_one_child"] = one_program(  # Head 0x28: one child, Width 1
+    seeds["v5_leaves_ok"] = leaves(b"\x02\x01", b"\x03\x02")
+    seeds["v5_leaf_rep_range"] = leaves(b"\x02\x03", b"\x03\x02")  # Rep 3 of 2
+    seeds["v5_leaf_rep_past_text"] = leaves(b"\x02\x01", b"\x0b\x02")  # 2 bytes from 3 of 4
+    seeds["v5_leaf_not_end"] = leaves(b"\x02\x01", b"\x03\x02\x00")  # a byte after the Rep
+    seeds["v5_offset0"] = leaves(b"\x02\x01", b"\x03\x02", offs=b"\x00")  # child 1 at child 0
+    seeds["v5_width_one_child"] = one_program(  # Head 0x28: one child, Width 1
         rules, program(b"\x00\x28/" + b"\x00" + b"\x02\x01"), strings=b"/ab/ac$")
-    seeds["v4_root_leaf"] = one_program(rules, program(b"\x02\x01"), strings=b"/ab/ac$")
+    seeds["v5_root_leaf"] = one_program(rules, program(b"\x02\x01"), strings=b"/ab/ac$")
 
     # Root slots and wildcard tables by hand: rule 1 "*ab" at the root.
     star_ab = wild(0, [[0, 1]], [[2, 0, 1, 0, 1, 0]],
                    [[0, 1, 1, 0, 0], [ord("a"), 2, 1, 0, 0], [ord("b"), 0, 0, 0, 1]],
                    [[0, 1, 0, 1]])
-    seeds["v4_root_slot_ok"] = one_program([[1 << 1, 0, 3]], program(b"\x00\x04\x00", star_ab),
+    seeds["v5_root_slot_ok"] = one_program([[1 << 1, 0, 3]], program(b"\x00\x04\x00", star_ab),
                                            strings=b"*ab")
-    seeds["v4_slot_range"] = one_program([[1 << 1, 0, 3]], program(b"\x00\x04\x01", star_ab),
+    seeds["v5_slot_range"] = one_program([[1 << 1, 0, 3]], program(b"\x00\x04\x01", star_ab),
                                          strings=b"*ab")
-    seeds["v4_pad_missing"] = one_program([[1 << 1, 0, 3]],
+    seeds["v5_pad_missing"] = one_program([[1 << 1, 0, 3]],
                                           program(b"\x00\x04\x00", star_ab[:-PAD]),
                                           strings=b"*ab")
-    seeds["v4_internal513"] = one_program(
+    seeds["v5_internal513"] = one_program(
         [[1 << 1, 0, 3]], program(b"\x00\x04\x00", varint(shape(513)) + star_ab[1:]),
         strings=b"*ab")
     # The same with Labels (FORMAT.md, Labels): "a" is left out (one child,
@@ -397,15 +397,15 @@ def main():
         return wild(shp, [[0, 1]], [[2, 0, 1, 0, 1, 0]],
                     [[0, 1, 1, 0, 0, 0, 0], [ord("a"), 0, 0, 0, 1, lab_off, lab_len]],
                     [[0, 1, 0, 1]], scols)
-    seeds["v4_labels_ok"] = one_program([[1 << 1, 0, 3]],
+    seeds["v5_labels_ok"] = one_program([[1 << 1, 0, 3]],
                                         program(b"\x00\x04\x00", star_ab_lab(2, 1)),
                                         strings=b"*ab")
-    seeds["v4_label_strings_end_ok"] = one_program(
+    seeds["v5_label_strings_end_ok"] = one_program(
         [[1 << 1, 0, 3]], program(b"\x00\x04\x00", star_ab_lab(4, 1)), strings=b"*axab")
-    seeds["v4_label_past_strings"] = one_program([[1 << 1, 0, 3]],
+    seeds["v5_label_past_strings"] = one_program([[1 << 1, 0, 3]],
                                                  program(b"\x00\x04\x00", star_ab_lab(2, 2)),
                                                  strings=b"*ab")
-    seeds["v4_labels_5_columns"] = one_program(
+    seeds["v5_labels_5_columns"] = one_program(
         [[1 << 1, 0, 3]], program(b"\x00\x04\x00", star_ab_lab(2, 1, scols=5)), strings=b"*ab")
     # A chain program (Shape 1 << 2 | 1): rule 1 "*ab*c", segment "ab" then
     # "c", each a line of states with its KMP failure links.
@@ -413,16 +413,16 @@ def main():
                [[0, 1, 1, 0, 0], [ord("a"), 2, 1, 0, 0], [ord("b"), 0, 0, 0, 1],
                 [0, 4, 1, 3, 0], [ord("c"), 0, 0, 3, 2]],
                [[0, 0, 1, 1], [1, 1, 0, 1]]]
-    seeds["v4_chain_program_ok"] = one_program(
+    seeds["v5_chain_program_ok"] = one_program(
         [[1 << 1, 0, 5]], program(b"\x00\x04\x00", wild(shape(1, 0, 1), *chain_w)),
         strings=b"*ab*c")
     bad = [chain_w[0], [[2, 0, 1, 0, 1, 0], [2, 0, 1, 1, 1, 0]]] + chain_w[2:]
-    seeds["v4_chain_states_sum"] = one_program(
+    seeds["v5_chain_states_sum"] = one_program(
         [[1 << 1, 0, 5]], program(b"\x00\x04\x00", wild(shape(1, 0, 1), *bad)),
         strings=b"*ab*c")
     # A chain has Labels 0: the same chain with Labels (7 columns, no label).
     lab = [chain_w[0], chain_w[1], [r + [0, 0] for r in chain_w[2]], chain_w[3]]
-    seeds["v4_chain_labels"] = one_program(
+    seeds["v5_chain_labels"] = one_program(
         [[1 << 1, 0, 5]], program(b"\x00\x04\x00", wild(shape(1, 1, 1), *lab)),
         strings=b"*ab*c")
 
@@ -432,17 +432,17 @@ def main():
     def rep_label(n):
         trie = b"\x00\x20/" + varint(n << 2 | 1) + b"\x01\x01\x01"
         return one_program([[1 << 1, 0, 3]], program(trie), strings=b"/ab")
-    seeds["v4_label_rep_ok"] = rep_label(2)
-    seeds["v4_label_rep_past_text"] = rep_label(3)
+    seeds["v5_label_rep_ok"] = rep_label(2)
+    seeds["v5_label_rep_past_text"] = rep_label(3)
     p0 = program(b"\x00\x20/" + b"\x06\x01")  # "/a": a leaf of one Accept, rank 1
     p1 = program(b"\x00\x20/" + b"\x04b\x01\x02")  # "/b": inline label, Head, Accept 2
-    seeds["v4_sets_absent_ok"] = blob(0, [
+    seeds["v5_sets_absent_ok"] = blob(0, [
         (1, b"/a/bbot"),
         (2, table([[2 << 1, 0, 2], [1 << 1, 2, 2]], 3)),  # equal lengths: later line first
         (3, table([[len(p0)], [len(p0) + len(p1)]], 1) + p0 + p1),
         (5, b"\x01" + table([[4, 3, 1]], 3)),  # "bot" -> set 1 (program 1)
     ])
-    seeds["v4_empty_table_widths"] = blob(0, [(1, b"/a"), (7, b"\x00\x00")])
+    seeds["v5_empty_table_widths"] = blob(0, [(1, b"/a"), (7, b"\x00\x00")])
 
     os.makedirs(out, exist_ok=True)
     for name, data in sorted(seeds.items()):

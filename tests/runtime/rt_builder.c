@@ -207,7 +207,7 @@ uint8_t *tb_wrap_tlen(uint8_t flags, const uint8_t *body, size_t n, unsigned tle
         abort();
     }
     bb_raw(&b, RSC_MAGIC, RSC_MAGIC_LEN);
-    bb_u8(&b, 4); /* Format_Major */
+    bb_u8(&b, 5); /* Format_Major */
     bb_u8(&b, 0); /* Format_Minor */
     bb_u8(&b, flags);
     bb_un(&b, 0, 4); /* Checksum */
@@ -1216,7 +1216,8 @@ static size_t normalise(const uint8_t *s, size_t n, uint8_t *out, int path)
                 out[k++] = '%', out[k++] = (uint8_t)hex[hi], out[k++] = (uint8_t)hex[lo];
             }
             i += 2;
-        } else if (c >= 0x80 || (c == '*' && path) || (c == '$' && (path || i + 1 < n))) {
+        } else if (c >= 0x80 || (c == '*' && path) || (c == '$' && (path || i + 1 < n)) || c == '%') {
+            /* (a '%' without two hex digits is the octet '%': %25) */
             out[k++] = '%', out[k++] = (uint8_t)hex[c >> 4], out[k++] = (uint8_t)hex[c & 15];
         } else {
             out[k++] = c;

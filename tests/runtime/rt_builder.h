@@ -80,7 +80,7 @@ typedef struct tb_sec {
 extern const bb tb_size0_;
 #define TB_SIZE0 (&tb_size0_)
 
-/* Header (Format 4.0: magic, major, minor, flags, Checksum, then the
+/* Header (Format 5.0: magic, major, minor, flags, Checksum, then the
  * shortest varint Total_Size, counting itself) + body (Present and the
  * sections); the blob is malloc'ed. */
 uint8_t *tb_wrap(uint8_t flags, const uint8_t *body, size_t n, size_t *size);

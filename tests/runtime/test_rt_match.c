@@ -211,15 +211,15 @@ static tp_prog example_prog(void)
 
 /* Adler-32 of the example (with the Checksum field read as zero; computed
  * apart from the runtime and the builder: zlib.adler32). */
-#define EXAMPLE_CHECKSUM 0x713A02FDu
+#define EXAMPLE_CHECKSUM 0x716602FEu
 
 static void test_example(void)
 {
     tp_prog tp = example_prog();
     built x;
     build(&x, &tp);
-    /* The bytes, by hand from FORMAT.md as format 4.0 amends it (and as
-     * robotsc compile writes them): the header (magic, 4.0, flags 0, the
+    /* The bytes, by hand from FORMAT.md (format 5.0 without the optional
+     * DFAS section: robotsc compile --no-dfa writes them so): the header (magic, 5.0, flags 0, the
      * Checksum, Total_Size 48 in one byte), Present, each section's Size
      * and bytes; no SETS (set 0 is program 0), GROUPS lists agent 0 ('*').
      * Every Table's widths are one packed byte 00 (all columns 1 byte). */
@@ -237,7 +237,7 @@ static void test_example(void)
         0x01, 0x00, 0x00,                                  /*   agent '*'      */
     };
     CHECK(x.n == 12 + sizeof body && x.n == 48 && memcmp(x.b + 12, body, sizeof body) == 0 &&
-              memcmp(x.b, "\x89RSC\x04\x00\x00", 7) == 0 && x.b[11] == x.n &&
+              memcmp(x.b, "\x89RSC\x05\x00\x00", 7) == 0 && x.b[11] == x.n &&
               rd32le(x.b + 7) == EXAMPLE_CHECKSUM,
           "example blob bytes (%zu, checksum %08X)", x.n, rd32le(x.b + 7));
     if (x.n != 12 + sizeof body || memcmp(x.b + 12, body, sizeof body) != 0)
@@ -291,9 +291,9 @@ static void test_example(void)
 static void test_example2(void)
 {
     static const uint8_t want[89] = {
-        /* header: magic, 4.0, flags 0, Checksum 0x6D2F0512, Total_Size 89;
-         * Present 0x37 (STRINGS, RULES, PROGRAMS, AGENTS, GROUPS) */
-        0x89, 0x52, 0x53, 0x43, 0x04, 0x00, 0x00, 0x12, 0x05, 0x2f, 0x6d, 0x59, 0x37,
+        /* header: magic, 5.0, flags 0, Checksum 0x6D840513, Total_Size 89;
+         * Present 0x37 (STRINGS, RULES, PROGRAMS, AGENTS, GROUPS: no DFAS) */
+        0x89, 0x52, 0x53, 0x43, 0x05, 0x00, 0x00, 0x13, 0x05, 0x84, 0x6d, 0x59, 0x37,
         0x07, 0x2f, 0x2a, 0x2e, 0x70, 0x64, 0x66, 0x24, /* STRINGS: the pattern, 7 bytes */
         0x05, 0x01, 0x00, 0x04, 0x00, 0x07,             /* RULES: line 2, disallow, @0 len 7 */
         0x32, 0x01, 0x00, 0x2f,                         /* PROGRAMS: Size 50, End 47 */
@@ -318,7 +318,7 @@ static void test_example2(void)
     built x;
     build(&x, &tp);
     CHECK(x.n == sizeof want && memcmp(x.b, want, sizeof want) == 0 &&
-              rd32le(x.b + 7) == 0x6D2F0512u,
+              rd32le(x.b + 7) == 0x6D840513u,
           "Example 2 blob bytes (%zu)", x.n);
     if (x.n != sizeof want || memcmp(x.b, want, sizeof want) != 0)
         tb_hexdump(x.b, x.n);

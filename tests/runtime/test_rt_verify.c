@@ -172,7 +172,7 @@ static uint8_t *hdr_blob(const uint8_t *tot, size_t tn, const uint8_t *body, siz
 {
     bb b = {0};
     bb_raw(&b, RSC_MAGIC, RSC_MAGIC_LEN);
-    bb_u8(&b, 4), bb_u8(&b, 0), bb_u8(&b, 0);
+    bb_u8(&b, RSC_FORMAT_MAJOR), bb_u8(&b, 0), bb_u8(&b, 0);
     bb_un(&b, 0, 4);
     bb_raw(&b, tot, tn);
     bb_raw(&b, body, bn);
@@ -209,11 +209,11 @@ static void test_header(void)
     expect("wide", wide, wide_n, RSC_OK, 0);
     CHECK(RSC_MAGIC_LEN == 4 && RSC_H_MAJOR == 4 && RSC_H_MINOR == 5 && RSC_H_FLAGS == 6 &&
               RSC_H_CHECK == 7 && RSC_H_TOTAL == 11 && RSC_HEADER_MIN == 12 &&
-              RSC_FORMAT_MAJOR == 4 && RSC_FORMAT_MINOR == 0,
-          "header layout (format 4.0)");
+              RSC_FORMAT_MAJOR == 5 && RSC_FORMAT_MINOR == 0,
+          "header layout (format 5.0)");
     /* base is 128 bytes or more: a 2-byte Total_Size, Present at 13 */
     CHECK(base_n >= 128 && base_n < 1u << 14 &&
-              memcmp(base, "\x89RSC\x04\x00\x00", 7) == 0 &&
+              memcmp(base, "\x89RSC\x05\x00\x00", 7) == 0 &&
               base[11] == (0x80 | (base_n & 0x7f)) && base[12] == base_n >> 7 &&
               tb_present_at(base) == 13,
           "base header bytes");
@@ -240,7 +240,7 @@ static void test_header(void)
     expect("a format 3.1 header", b, base_n, RSC_E_VERSION, RSC_H_MAJOR);
     free(b);
     /* 4: Format_Major; any Format_Minor */
-    static const uint8_t majors[] = {0, 1, 2, 3, 5, 13, 255};
+    static const uint8_t majors[] = {0, 1, 2, 3, 4, 6, 13, 255}; /* 4: format 4, refused */
     for (size_t i = 0; i < sizeof majors; i++)
         poke("Format_Major", base, base_n, RSC_H_MAJOR, majors[i], 1, RSC_E_VERSION, RSC_H_MAJOR);
     poke_raw("Format_Major 3, bad flags: rule 4 first", base, base_n, RSC_H_MAJOR, 0x020003, 3,
@@ -253,7 +253,9 @@ static void test_header(void)
              RSC_E_CHECKSUM, RSC_H_CHECK);
     poke_raw("Format 3.1, bad flags and checksum: the major first", base, base_n, RSC_H_MAJOR,
              0xff0103, 3, RSC_E_VERSION, RSC_H_MAJOR);
-    poke("Format 5.0: the major first", base, base_n, RSC_H_MAJOR, 0x0005, 2, RSC_E_VERSION,
+    poke("Format 6.0: the major first", base, base_n, RSC_H_MAJOR, 0x0006, 2, RSC_E_VERSION,
+         RSC_H_MAJOR);
+    poke("Format 4.0 (1.0's blobs): refused", base, base_n, RSC_H_MAJOR, 0x0004, 2, RSC_E_VERSION,
          RSC_H_MAJOR);
     {
         size_t n;
@@ -443,43 +445,43 @@ static void test_framing(void)
     frame("a byte after the last section", BODY(0x01, 0x01, 'a', 0x00), RSC_E_CORRUPT, 0);
     frame("a section more than Present says", BODY(0x01, 0x01, 'a', 0x01, 'b'), RSC_E_CORRUPT,
           0);
-    /* Unknown Ids (9..32): skipped, their Size checked like any. */
-    frame("unknown Id 9", BODY(0x80, 0x02, 0x02, 'x', 'y'), RSC_OK, 0);
-    frame("unknown Id 9, Size 0", BODY(0x80, 0x02, 0x00), RSC_E_CORRUPT, 2);
-    frame("unknown Id 9, Size past Total_Size", BODY(0x80, 0x02, 0x05, 'x'), RSC_E_CORRUPT, 2);
-    frame("unknown Id 9, Size cut", BODY(0x80, 0x02, 0x80), RSC_E_CORRUPT, 2);
+    /* Unknown Ids (10..32): skipped, their Size checked like any. */
+    frame("unknown Id 10", BODY(0x80, 0x04, 0x02, 'x', 'y'), RSC_OK, 0);
+    frame("unknown Id 10, Size 0", BODY(0x80, 0x04, 0x00), RSC_E_CORRUPT, 2);
+    frame("unknown Id 10, Size past Total_Size", BODY(0x80, 0x04, 0x05, 'x'), RSC_E_CORRUPT, 2);
+    frame("unknown Id 10, Size cut", BODY(0x80, 0x04, 0x80), RSC_E_CORRUPT, 2);
     frame("unknown Id 32 (a 5-byte Present)", BODY(0x80, 0x80, 0x80, 0x80, 0x08, 0x01, 0xff),
           RSC_OK, 0);
-    frame("STRINGS, then unknown Ids 9 and 16", BODY(0x81, 0x82, 0x02, 0x01, 'a', 0x01, 'x',
+    frame("STRINGS, then unknown Ids 10 and 16", BODY(0x81, 0x84, 0x02, 0x01, 'a', 0x01, 'x',
                                                      0x02, 'y', 'z'),
           RSC_OK, 0);
-    frame("unknown Ids 9 and 16: the second past Total_Size",
-          BODY(0x80, 0x82, 0x02, 0x01, 'x', 0x03, 'y', 'z'), RSC_E_CORRUPT, 5);
+    frame("unknown Ids 10 and 16: the second past Total_Size",
+          BODY(0x80, 0x84, 0x02, 0x01, 'x', 0x03, 'y', 'z'), RSC_E_CORRUPT, 5);
     {
-        /* Ids 9..32 all present, a byte each; and with one byte fewer. */
+        /* Ids 10..32 all present, a byte each; and with one byte fewer. */
         bb x = {0};
-        bb_varint(&x, 0xffffff00u);
-        CHECK(x.n == 5, "Present 0xffffff00: 5 bytes");
-        for (int k = 0; k < 24; k++)
+        bb_varint(&x, 0xfffffe00u);
+        CHECK(x.n == 5, "Present 0xfffffe00: 5 bytes");
+        for (int k = 0; k < 23; k++)
             bb_u8(&x, 0x01), bb_u8(&x, (uint8_t)k);
-        frame("24 unknown sections", x.d, x.n, RSC_OK, 0);
-        frame("24 unknown sections, the last cut", x.d, x.n - 1, RSC_E_CORRUPT, x.n - 2);
+        frame("23 unknown sections", x.d, x.n, RSC_OK, 0);
+        frame("23 unknown sections, the last cut", x.d, x.n - 1, RSC_E_CORRUPT, x.n - 2);
         bb_free(&x);
     }
     {
         /* An unknown section's content is not read: a known section after
          * it (a higher bit is not known: all known ones come first), so a
-         * SITEMAPS after STRINGS, and an unknown Id 9 with anything. */
+         * SITEMAPS after STRINGS, and an unknown Id 10 with anything. */
         size_t n;
-        uint8_t *b = tb_wrap(0, BODY(0xc1, 0x02, 0x03, 'a', 'b', 'c', 0x01, 0x00, 0x02, 0xff,
+        uint8_t *b = tb_wrap(0, BODY(0xc1, 0x04, 0x03, 'a', 'b', 'c', 0x01, 0x00, 0x02, 0xff,
                                      0xff),
                              &n);
         size_t ssz = 0;
         CHECK(tb_section(b, n, 1, &ssz) == P0 + 3 && ssz == 3 &&
                   tb_section(b, n, 7, &ssz) == P0 + 7 && ssz == 1 &&
-                  tb_section(b, n, 9, &ssz) == P0 + 9 && ssz == 2,
-              "STRINGS, SITEMAPS, Id 9 in Id order");
-        expect("STRINGS, SITEMAPS (Count 0), unknown Id 9", b, n, RSC_OK, 0);
+                  tb_section(b, n, 10, &ssz) == P0 + 9 && ssz == 2,
+              "STRINGS, SITEMAPS, Id 10 in Id order");
+        expect("STRINGS, SITEMAPS (Count 0), unknown Id 10", b, n, RSC_OK, 0);
         free(b);
     }
     /* The sections are in Id order: the bytes of a lower Id first.
@@ -2854,7 +2856,7 @@ static void test_random(void)
             buf[i] = (uint8_t)rnd();
         if (it % 2 && n >= RSC_HEADER_MIN + 2) { /* a plausible header, past identity */
             memcpy(buf, RSC_MAGIC, RSC_MAGIC_LEN);
-            buf[RSC_H_MAJOR] = 4;
+            buf[RSC_H_MAJOR] = RSC_FORMAT_MAJOR;
             buf[RSC_H_FLAGS] = buf[RSC_H_FLAGS] & 1 ? RSC_FLAG_PROFILE_RFC : 0;
             size_t pos = RSC_H_TOTAL; /* Total_Size: n in 1 or 2 bytes */
             if (n < 128) {

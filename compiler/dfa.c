@@ -1,0 +1,1142 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The DFA of each rule set, determinised at compile time and written into
+ * the blob's DFAS section (docs/DFA.md, docs/FORMAT.md "DFAS"); the
+ * runtime only verifies and runs it (runtime/dfa.c).
+ *
+ * Construction is a subset construction over rule positions with the
+ * ranks folded in (moved here from the 1.0 runtime, where every worker
+ * built it). A state is (L, v): L the positions of the rules still alive,
+ * v the verdict of the best rule matched so far (allowed when none). Every
+ * rule of L outranks that rule, so the answer from there on is v unless a
+ * rule of L matches, and the best rank itself need not be kept. When a rule
+ * matches, the rules it outranks leave L. A rule of verdict v that ranks
+ * below every rule of L of the other verdict can no longer change the
+ * answer either (if one of those matches it is beaten, if none does the
+ * answer is v with it or without it): it leaves too. Positions are
+ * numbered rule by rule in rank order, so both cuts drop a prefix of the
+ * sorted L, and an empty L is final: the answer is v.
+ *
+ * It reads the rules from a loaded blob (the one the compiler just made,
+ * without DFAs) through the runtime's readers, so the DFA is built from
+ * exactly what the programs match. Time and memory are bounded by a
+ * buffer of a fixed size (the budget, below) and a fixed work per byte of
+ * it; a rule set whose DFA does not fit keeps the programs alone. The
+ * dense table it builds is then encoded compactly (encode(), below). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "codec.h"
+#include "compile.h"
+#include "format.h"
+#include "program.h"
+#include "robotsc/runtime.h"
+
+#define DFA_STEPS(n) ((void)0)
+#define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
+
+/* The builder's head in its buffer: each byte's class, [0] for paths
+ * (NUL the end), [1] for URLs (NUL and '#'); only [0] is used here. */
+typedef struct dhead {
+    uint8_t cls[2][256];
+} dhead;
+#define RSC_DFA_HEAD ((sizeof(dhead) + 7u) & ~(size_t)7u)
+
+/* A built DFA, dense: k rows of ncls u16 entries (a state, or FIN_A,
+ * FIN_D), class 0 the path's end. */
+typedef struct dense {
+    uint32_t k, ncls, start, rules;
+    const uint16_t *rows;
+    uint8_t cls[256];
+} dense;
+
+/* ---- Determinising (moved from the 1.0 runtime) -------------------------- */
+
+/* While building, rows are u16: a state's id, or one of the two finals. */
+#define FIN_A 0xfffeu /* final, allowed (while building)               */
+#define FIN_D 0xffffu /* final, disallowed                             */
+#define FIN_X 0xfffdu /* a state left unbuilt: the programs decide      */
+#define NO_ROOM 0xffffffffu
+#define P_STAR 0x100u  /* a '*': it stays, and the next position is live */
+#define P_DONE 0x200u  /* an end-anchored rule's end: matches at the end */
+#define P_MATCH 0x400u /* a rule's end: the rule matches                */
+#define P_ALLOW 0x800u /* on each of an allowing rule's positions         */
+#define P_KIND (P_STAR | P_DONE | P_MATCH)
+#define MAX_STATES 0xfff0u /* below the finals' codes */
+#define WORK_PER_BYTE 2u /* construction steps allowed per buffer byte */
+#define MINIMISE_WORK 4u /* and minimisation steps, after it          */
+/* Rows of more bytes than this (in u16) are minimised: below it the table
+ * fits a 32 KiB level-1 cache anyway, and Moore's rounds would cost more than
+ * the whole construction (measured: a median build of 4 µs took 47). */
+#define MINIMISE_FROM 32768u
+
+typedef struct bld {
+    uint8_t *buf;
+    size_t top, rows_end; /* scratch is buf[top..), rows buf[HEAD..rows_end) */
+    uint64_t work, work_cap;
+    uint32_t ncls, nrules, npos;
+    uint16_t *pcode;      /* per position: its class or P_KIND, | P_ALLOW  */
+    uint32_t n, mcap;     /* states, and the room of meta                  */
+    uint32_t *meta;       /* per state: its record's offset in buf         */
+    uint32_t *hash, hmask; /* state + 1 by its record's hash, half full    */
+    uint32_t *star, *lit, *tmp; /* per-state lists of distinct positions    */
+    uint32_t *rid;        /* per position: its residual's id (note below)  */
+    uint32_t *nstar;      /* per position: the first '*' at or after it in
+                             its rule, or NONE                           */
+    uint32_t *mark, clk;  /* per residual id: seen in this settle()       */
+    uint32_t cnt[257];
+    int partial;          /* some move leads to FIN_X                      */
+} bld;
+
+#define NONE 0xffffffffu
+
+static void *take(bld *b, size_t n)
+{
+    n = ALIGN8(n);
+    if (b->top < b->rows_end || b->top - b->rows_end < n)
+        return NULL;
+    b->top -= n;
+    return b->buf + b->top;
+}
+
+/* A state's record: [n | v << 31, hash, bytes, then its n positions as
+ * LEB128 deltas (each position + 1 less the one before, so never 0)].
+ * Positions are sorted and close together, so a position takes a byte or
+ * two where a u32 took four: the records were most of a large build's
+ * scratch (a state of 110 "/ *X" rules holds 220 positions). The encoding
+ * is canonical: equal lists have equal bytes. */
+static const uint32_t *rec_of(const bld *b, uint32_t id)
+{
+    return (const uint32_t *)(const void *)(b->buf + b->meta[id]);
+}
+
+static uint16_t *row_of(const bld *b, uint32_t id)
+{
+    return (uint16_t *)(void *)(b->buf + RSC_DFA_HEAD) + (size_t)id * b->ncls;
+}
+
+/* The state (s[0..n), v), added when new: its id, a final code, or NO_ROOM. */
+static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
+{
+    if (n == 0)
+        return v ? FIN_A : FIN_D;
+    uint32_t h = 2166136261u ^ v;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 16777619u;
+    h ^= h >> 16, h *= 0x85ebca6bu, h ^= h >> 13; /* the low bits hear every bit */
+    /* encoded into tmp's second half (free in settle(): 4 bytes a position
+     * hold any delta below 2^28, and npos < 2^27) */
+    uint8_t *e = (uint8_t *)(b->tmp + (size_t)b->npos + 1);
+    uint32_t el = 0, prev = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t dl = s[j] + 1 - prev;
+        prev = s[j] + 1;
+        for (; dl >= 0x80; dl >>= 7)
+            e[el++] = (uint8_t)(dl | 0x80);
+        e[el++] = (uint8_t)dl;
+    }
+    b->work += n;
+    const uint32_t head = n | v << 31;
+    uint32_t i = h & b->hmask;
+    for (; b->hash[i]; i = (i + 1) & b->hmask, b->work++) {
+        const uint32_t *r = rec_of(b, b->hash[i] - 1);
+        if (r[0] == head && r[1] == h && r[2] == el && memcmp(r + 3, e, el) == 0)
+            return b->hash[i] - 1;
+    }
+    if (b->n == MAX_STATES)
+        return NO_ROOM;
+    /* meta and the hash grow by doubling, on the scratch stack (what they
+     * leave behind is at most what they hold): the scratch a build takes
+     * depends on the rules alone, so a build that fits in size bytes fits
+     * in any larger buffer */
+    if (b->n == b->mcap) {
+        uint32_t *m = take(b, (size_t)b->mcap * 8);
+        if (!m)
+            return NO_ROOM;
+        memcpy(m, b->meta, (size_t)b->n * 4);
+        b->meta = m, b->mcap *= 2;
+    }
+    if (2 * ((size_t)b->n + 1) > (size_t)b->hmask + 1) {
+        const uint32_t hs = 2 * (b->hmask + 1);
+        uint32_t *t = take(b, (size_t)hs * 4);
+        if (!t)
+            return NO_ROOM;
+        memset(t, 0, (size_t)hs * 4);
+        for (uint32_t id = 0; id < b->n; id++) {
+            uint32_t j = rec_of(b, id)[1] & (hs - 1);
+            while (t[j])
+                j = (j + 1) & (hs - 1);
+            t[j] = id + 1;
+        }
+        b->hash = t, b->hmask = hs - 1;
+        b->work += b->n;
+        for (i = h & b->hmask; b->hash[i]; i = (i + 1) & b->hmask)
+            ;
+    }
+    b->rows_end += (size_t)b->ncls * 2;
+    uint32_t *r = take(b, 12 + (size_t)el);
+    if (!r) {
+        b->rows_end -= (size_t)b->ncls * 2;
+        return NO_ROOM;
+    }
+    r[0] = head, r[1] = h, r[2] = el;
+    memcpy(r + 3, e, el);
+    b->meta[b->n] = (uint32_t)((uint8_t *)r - b->buf);
+    b->hash[i] = b->n + 1;
+    return b->n++;
+}
+
+/* The state of the sorted positions t[0..n) after a move, the best match
+ * so far having verdict v: the rules a match outranks leave, then the
+ * positions another one dominates (note [dominance]), then the rules of
+ * verdict v below every rule of the other verdict. Writes the kept
+ * positions to out (which may be t) before interning them.
+ *
+ * note [dominance]
+ * A position's residual is what its rule has left to match: the rest of
+ * its text and whether it is end-anchored. Position q dominates p when q's
+ * rule matches on every path on which p's does and outranks it (or is the
+ * same rule): then p can never decide and leaves. Two sufficient cases,
+ * checked by residual id (equal ids, equal residuals):
+ *  (a) q's residual equals p's;
+ *  (b) q's residual is "*X" and p's rule has a '*' at or after p whose
+ *      residual is "*X" too: p's match needs X to match after that '*',
+ *      and then q's matches.
+ * Scanning from the top (positions are in rank order, and within a rule
+ * by offset), every position seen marks its residual, so a mark always
+ * comes from a dominating one. Without this, rules that share a tail
+ * ("/a/ *.pdf", "/b/ *.pdf") multiply the states by every combination of
+ * heads seen; with it such states merge as they are built. */
+static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32_t *out)
+{
+    uint32_t from = 0;
+    for (uint32_t i = n; i-- > 0;)
+        if (b->pcode[t[i]] & P_MATCH) { /* a rule's last position: the rest is above it */
+            v = (b->pcode[t[i]] & P_ALLOW) != 0;
+            from = i + 1;
+            break;
+        }
+    if (++b->clk == 0) { /* never in a build that fits: 2^32 settles */
+        memset(b->mark, 0, ((size_t)b->npos + 1) * 4);
+        b->clk = 1;
+    }
+    uint32_t w = n; /* out[w..n): kept, in order; w - 1 >= i, so out may be t */
+    for (uint32_t i = n; i-- > from;) {
+        const uint32_t p = t[i];
+        int dom = b->mark[b->rid[p]] == b->clk;
+        for (uint32_t k = b->nstar[p]; !dom && k != NONE; k = b->nstar[k + 1], b->work++)
+            dom = b->mark[b->rid[k]] == b->clk;
+        b->mark[b->rid[p]] = b->clk;
+        if (!dom)
+            out[--w] = p;
+    }
+    while (w < n && ((b->pcode[out[w]] & P_ALLOW) != 0) == v)
+        w++;
+    b->work += n;
+    return intern(b, out + w, n - w, v);
+}
+
+/* Adds position p and, after a '*', the one past it (never an end: a
+ * rule's trailing '*'s were dropped), keeping t sorted and unique. */
+static inline void put(uint32_t *t, uint32_t *n, uint32_t p)
+{
+    if (*n == 0 || t[*n - 1] < p)
+        t[(*n)++] = p;
+}
+
+/* Merges the sorted lists a and c into t, without repeats. */
+static uint32_t merge(uint32_t *t, const uint32_t *a, uint32_t na, const uint32_t *c, uint32_t nc)
+{
+    uint32_t i = 0, j = 0, n = 0;
+    while (i < na || j < nc) {
+        uint32_t x = j == nc || (i < na && a[i] <= c[j]) ? a[i++] : c[j++];
+        if (n == 0 || t[n - 1] != x)
+            t[n++] = x;
+    }
+    return n;
+}
+
+/* Fills state k's row. */
+static int expand(bld *b, uint32_t k)
+{
+    const uint32_t *r = rec_of(b, k);
+    const uint32_t n = r[0] & 0x7fffffffu, v = r[0] >> 31;
+    /* the positions, decoded into tmp's second half: read by the next two
+     * passes only, before the moves use that half */
+    uint32_t *L = b->tmp + (size_t)b->npos + 1;
+    {
+        const uint8_t *e = (const uint8_t *)(r + 3);
+        uint32_t prev = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t dl = 0;
+            for (unsigned sh = 0;; sh += 7) {
+                uint8_t x = *e++;
+                dl |= (uint32_t)(x & 0x7f) << sh;
+                if (!(x & 0x80))
+                    break;
+            }
+            prev += dl;
+            L[i] = prev - 1;
+        }
+    }
+    uint32_t ns = 0, endv = v;
+    memset(b->cnt, 0, (size_t)b->ncls * sizeof b->cnt[0]);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = L[i], code = b->pcode[p];
+        if (code & P_STAR) {
+            put(b->star, &ns, p);
+            put(b->star, &ns, p + 1);
+        } else if (code & P_DONE) {
+            endv = (code & P_ALLOW) != 0; /* the last one is the best */
+        } else {
+            b->cnt[code & 0xff]++;
+        }
+    }
+    /* the literal positions by class, in order: a counting sort */
+    uint32_t sum = 0;
+    for (uint32_t c = 0; c < b->ncls; c++) {
+        uint32_t x = b->cnt[c];
+        b->cnt[c] = sum, sum += x;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t code = b->pcode[L[i]];
+        if (!(code & P_KIND))
+            b->lit[b->cnt[code & 0xff]++] = L[i];
+    }
+    b->work += (uint64_t)n * 2 + b->ncls;
+    /* cnt[c] is now the end of class c's run */
+    uint32_t other = settle(b, b->star, ns, v, b->tmp); /* classes no position reads */
+    if (other == NO_ROOM)
+        other = FIN_X, b->partial = 1;
+    uint16_t *row = row_of(b, k); /* after interning: rows do not move */
+    row[0] = endv ? FIN_A : FIN_D;
+    uint32_t lo = 0;
+    for (uint32_t c = 1; c < b->ncls; c++) {
+        uint32_t hi = b->cnt[c], t = other;
+        if (hi > lo) {
+            uint32_t nn = 0;
+            uint32_t *next = b->tmp + (size_t)b->npos + 1; /* the second half */
+            for (uint32_t i = lo; i < hi; i++) {
+                uint32_t p = b->lit[i] + 1;
+                put(next, &nn, p);
+                if (b->pcode[p] & P_STAR)
+                    put(next, &nn, p + 1);
+            }
+            uint32_t m = merge(b->tmp, b->star, ns, next, nn);
+            b->work += m + nn;
+            t = settle(b, b->tmp, m, v, b->tmp);
+            if (t == NO_ROOM)
+                t = FIN_X, b->partial = 1;
+            row = row_of(b, k);
+        }
+        row[c] = (uint16_t)t; /* an id below MAX_STATES, or a final */
+        lo = hi;
+    }
+    return b->work <= b->work_cap;
+}
+
+/* Numbers the positions' residuals (note [dominance]): equal residuals
+ * get equal ids. Each rule is read from its end, a residual being its
+ * first code and the residual after it, interned in a hash table that is
+ * scratch for this pass only. Also links each position to the first '*'
+ * at or after it in its rule. */
+static int residuals(bld *b)
+{
+    const uint32_t np = b->npos;
+    b->rid = take(b, ((size_t)np + 1) * 4);
+    b->nstar = take(b, ((size_t)np + 1) * 4);
+    b->mark = take(b, ((size_t)np + 1) * 4);
+    if (!b->rid || !b->nstar || !b->mark)
+        return 0;
+    memset(b->mark, 0, ((size_t)np + 1) * 4);
+    const size_t top = b->top;
+    const uint32_t hs = np + np / 2 + 2; /* at most two thirds full */
+    uint32_t *h = take(b, (size_t)hs * 12); /* (kind << 16 | 1, next, id) triples */
+    if (!h)
+        return 0;
+    memset(h, 0, (size_t)hs * 12);
+    uint32_t nid = 0;
+    for (uint32_t first = 0, end = 0; end < np; end++) { /* a rule's positions: first..end */
+        if (!(b->pcode[end] & (P_DONE | P_MATCH)))
+            continue;
+        uint32_t next = NONE, star = NONE;
+        for (uint32_t p = end + 1; p-- > first;) {
+            /* the verdict is not part of a residual: (a) holds across them */
+            const uint32_t key = (uint32_t)(b->pcode[p] & ~P_ALLOW) << 16 | 1u;
+            uint32_t x = (key ^ next * 0x9e3779b1u) * 0x85ebca6bu;
+            x ^= x >> 15;
+            uint32_t j = (uint32_t)(((uint64_t)x * hs) >> 32);
+            while (h[3 * j] && (h[3 * j] != key || h[3 * j + 1] != next))
+                j = j + 1 == hs ? 0 : j + 1, b->work++;
+            if (!h[3 * j])
+                h[3 * j] = key, h[3 * j + 1] = next, h[3 * j + 2] = nid++;
+            b->rid[p] = next = h[3 * j + 2];
+            if (b->pcode[p] & P_STAR)
+                star = p;
+            b->nstar[p] = star;
+        }
+        b->work += end + 1 - first;
+        first = end + 1;
+    }
+    b->top = top; /* the table is given back */
+    return 1;
+}
+
+/* Marks the ranks a program can give (its trie's Accept and End, its
+ * edges' Rank): the rules the DFA is built from. Ranks left out by the
+ * encoder can never decide. */
+static void mark_program(const uint8_t *q, uint64_t *bits)
+{
+    uint32_t tsize = rsc_uv(&q);
+    const uint8_t *p = q, *end = q + tsize;
+    while (p < end) { /* a verified trie tiles its bytes in preorder */
+        rsc_node x;
+        rsc_node_head(p, &x);
+        if (x.accept)
+            bits[(x.accept - 1) >> 6] |= 1ull << ((x.accept - 1) & 63);
+        if (x.end)
+            bits[(x.end - 1) >> 6] |= 1ull << ((x.end - 1) & 63);
+        p = rsc_node_next(&x);
+    }
+    rsc_ptab edges;
+    rsc_program_edges(end, &edges);
+    for (uint32_t e = 0; e < edges.n; e++) {
+        uint32_t rank = rsc_ptab_get(&edges, e, E_RANK);
+        if (rank)
+            bits[(rank - 1) >> 6] |= 1ull << ((rank - 1) & 63);
+    }
+}
+
+/* Rule r's match text, cut to what matters: a final '$' (spec E.3) read
+ * off into *anch, runs of '*' made one, trailing '*'s dropped (then a '$'
+ * changes nothing). Writes to out when not NULL; returns the length. */
+static uint32_t rule_text(const rsc_program *prog, uint32_t r, uint8_t *out, int *anch)
+{
+    const int rfc = rsc_program_profile(prog);
+    const uint8_t *t = STR(prog) + rsc_tab(prog, P_RULES, r, rfc ? 3 : 1);
+    uint32_t len = rsc_tab(prog, P_RULES, r, rfc ? 4 : 2), n = 0;
+    *anch = len > 0 && t[len - 1] == '$';
+    len -= (uint32_t)*anch;
+    uint32_t keep = 0; /* the length up to the last byte that is not '*' */
+    for (uint32_t i = 0; i < len; i++) {
+        if (t[i] == '*' && n > 0 && (out ? out[n - 1] == '*' : t[i - 1] == '*'))
+            continue;
+        if (out)
+            out[n] = t[i];
+        n++;
+        if (t[i] != '*')
+            keep = n;
+    }
+    if (keep < n)
+        *anch = 0;
+    return keep;
+}
+
+/* The rows' final codes as states K, K + 1 and K + 2 (to 1), or back (to 0). */
+static void finals_as_states(uint16_t *rows, size_t n, uint32_t K, int to)
+{
+    const uint16_t fin[3] = {FIN_A, FIN_D, FIN_X};
+    for (size_t i = 0; i < n; i++)
+        for (unsigned f = 0; f < 3; f++)
+            if (rows[i] == (to ? fin[f] : K + f)) {
+                rows[i] = to ? (uint16_t)(K + f) : fin[f];
+                break;
+            }
+}
+
+/* Moore's partition refinement over the rows, the two final states taken
+ * as states K (allowed) and K + 1 (disallowed) that stay where they are
+ * (the rows' final codes are made K and K + 1 for the rounds, so a move is
+ * one load): states start apart by their end verdict, and are split while
+ * two of a block move on some class into different blocks. A round hashes
+ * each state's row of blocks as a sum of independent products (no chain
+ * of multiplies from class to class) and compares rows whose hashes meet.
+ * A block holding a final state becomes that final state (matching then
+ * stops there too); the others become one state each, numbered by their
+ * first state, whose row moves down in place (a block's number is never
+ * above its first state). Bounded by its work allowance and the scratch:
+ * without room or time the rows stay as built, which is as exact. Returns
+ * the start. */
+static uint32_t minimise(bld *b, uint32_t start)
+{
+    const uint32_t K = b->n, N = K + 3, ncls = b->ncls; /* N <= MAX_STATES + 3 < 0xfffd */
+    uint32_t hs = 2;
+    while (hs < 2 * (size_t)N)
+        hs <<= 1;
+    uint32_t *old = take(b, (size_t)N * 4), *cur = take(b, (size_t)N * 4);
+    uint32_t *h = take(b, (size_t)hs * 4), *id = take(b, (size_t)N * 4);
+    uint32_t *mul = take(b, (size_t)ncls * 4);
+    if (K < 2 || !old || !cur || !h || !id || !mul)
+        return start;
+    uint16_t *rows = row_of(b, 0);
+    finals_as_states(rows, (size_t)K * ncls, K, 1);
+    b->work += (uint64_t)K * ncls;
+#define TGT(s, c) ((s) >= K ? (s) : rows[(size_t)(s) * ncls + (c)])
+    for (uint32_t c = 0, x = 0x2545f491u; c < ncls; c++) /* odd multipliers */
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5, mul[c] = x | 1;
+    for (uint32_t s = 0; s < N; s++) /* the end verdict: class 0's entry */
+        old[s] = s < K ? rows[(size_t)s * ncls] == K + 1 : s - K;
+    uint32_t blocks = 3;
+    for (;;) {
+        memset(h, 0xff, (size_t)hs * 4);
+        uint32_t nb = 0;
+        b->work += (uint64_t)N * ncls * 2 + hs;
+        if (b->work > b->work_cap) {
+            finals_as_states(rows, (size_t)K * ncls, K, 0);
+            return start;
+        }
+        for (uint32_t s = 0; s < N; s++) {
+            uint32_t x = old[s] * mul[0];
+            if (s < K) {
+                const uint16_t *r = rows + (size_t)s * ncls;
+                for (uint32_t c = 1; c < ncls; c++)
+                    x += old[r[c]] * mul[c];
+            } else {
+                for (uint32_t c = 1; c < ncls; c++)
+                    x += old[s] * mul[c];
+            }
+            x ^= x >> 16, x *= 0x85ebca6bu, x ^= x >> 13;
+            uint32_t j = x & (hs - 1);
+            for (;; j = (j + 1) & (hs - 1)) {
+                uint32_t r = h[j];
+                if (r == UINT32_MAX) {
+                    h[j] = s, cur[s] = nb++;
+                    break;
+                }
+                uint32_t c = 1;
+                if (old[r] == old[s])
+                    while (c < ncls && old[TGT(r, c)] == old[TGT(s, c)])
+                        c++;
+                if (c == ncls && old[r] == old[s]) {
+                    cur[s] = cur[r];
+                    break;
+                }
+            }
+        }
+        uint32_t *t = old;
+        old = cur, cur = t;
+        if (nb == blocks)
+            break;
+        blocks = nb;
+    }
+    /* old: each state's block; the new numbers, by first state */
+    const uint32_t fa = old[K], fd = old[K + 1], fx = old[K + 2];
+    memset(id, 0xff, (size_t)N * 4);
+    uint32_t m = 0;
+    for (uint32_t s = 0; s < K; s++)
+        if (old[s] != fa && old[s] != fd && old[s] != fx && id[old[s]] == UINT32_MAX)
+            id[old[s]] = m++, cur[m - 1] = s; /* cur: each new state's first state */
+#define MAPS(t) ((t) >= K ? ((t) == K ? FIN_A : (t) == K + 1 ? FIN_D : FIN_X) : \
+                 old[t] == fa ? FIN_A : old[t] == fd ? FIN_D : old[t] == fx ? FIN_X : id[old[t]])
+    for (uint32_t j = 0; j < m; j++) { /* row cur[j] >= j is read before row j is written */
+        uint16_t *to = row_of(b, j);
+        for (uint32_t c = 0; c < ncls; c++) {
+            uint32_t e = TGT(cur[j], c);
+            to[c] = (uint16_t)MAPS(e);
+        }
+    }
+    start = start >= K ? start : MAPS(start);
+#undef MAPS
+#undef TGT
+    b->n = m;
+    return start;
+}
+
+/* Classes that every row moves alike are one (RE2's and re2c's byte
+ * ranges are merged the same way, after the fact): a rule set's bytes
+ * are told apart by its texts, but once the states are built many of them
+ * lead to the same places, and each class kept is a column of every row.
+ * Class 0 (the path's end) stays; the first class of each group of equal
+ * columns is kept, in order, so the rows shrink forwards in place.
+ * Returns the new class count. */
+static uint32_t merge_classes(bld *b, dhead *d)
+{
+    const uint32_t K = b->n, ncls = b->ncls;
+    const size_t top = b->top;
+    uint32_t *hc = take(b, (size_t)ncls * 4), *to = take(b, (size_t)ncls * 4);
+    uint32_t *rep = take(b, (size_t)ncls * 4);
+    if (K == 0 || !hc || !to || !rep) {
+        b->top = top;
+        return ncls; /* kept as they are: as exact */
+    }
+    uint16_t *rows = row_of(b, 0);
+    for (uint32_t c = 0; c < ncls; c++)
+        hc[c] = 2166136261u;
+    for (uint32_t k = 0; k < K; k++)
+        for (uint32_t c = 0; c < ncls; c++)
+            hc[c] = (hc[c] ^ rows[(size_t)k * ncls + c]) * 16777619u;
+    b->work += (uint64_t)K * ncls;
+    uint32_t n = 1;
+    to[0] = 0, rep[0] = 0;
+    for (uint32_t c = 1; c < ncls; c++) {
+        uint32_t j = 1;
+        for (; j < n; j++) {
+            if (hc[rep[j]] != hc[c])
+                continue;
+            uint32_t k = 0;
+            while (k < K && rows[(size_t)k * ncls + c] == rows[(size_t)k * ncls + rep[j]])
+                k++;
+            b->work += k;
+            if (k == K)
+                break;
+        }
+        if (j == n)
+            rep[n++] = c;
+        to[c] = j;
+    }
+    if (n < ncls) {
+        for (uint32_t k = 0; k < K; k++) /* rep is increasing: reads stay ahead of writes */
+            for (uint32_t j = 0; j < n; j++)
+                rows[(size_t)k * n + j] = rows[(size_t)k * ncls + rep[j]];
+        for (unsigned m = 0; m < 2; m++)
+            for (unsigned c = 0; c < 256; c++)
+                d->cls[m][c] = (uint8_t)to[d->cls[m][c]];
+        b->rows_end = RSC_DFA_HEAD + (size_t)K * n * 2;
+        b->ncls = n;
+    }
+    b->top = top;
+    return n;
+}
+
+static rsc_status dfa_build(const rsc_program *prog, const uint32_t *roots, uint32_t nroots,
+                            void *buf, size_t size, dense *out)
+{
+    if (size > 0xfffffff8u)
+        size = 0xfffffff8u; /* offsets are u32 */
+    size &= ~(size_t)7u;
+    if (size < RSC_DFA_HEAD)
+        return RSC_E_LIMIT;
+    bld b;
+    memset(&b, 0, sizeof b);
+    b.buf = buf, b.top = size, b.rows_end = RSC_DFA_HEAD;
+    b.work_cap = (uint64_t)size * WORK_PER_BYTE;
+    dhead *d = (dhead *)buf;
+    memset(d, 0, RSC_DFA_HEAD);
+
+    /* the rules: their ranks, from the programs */
+    const uint32_t nr = PRIV(prog, P_RULES_N);
+    uint64_t *bits = take(&b, ((size_t)nr / 64 + 1) * 8);
+    if (!bits)
+        return RSC_E_LIMIT;
+    memset(bits, 0, ((size_t)nr / 64 + 1) * 8);
+    for (uint32_t k = 0; k < nroots; k++)
+        mark_program(prog->base + roots[k], bits);
+    uint64_t npos = 0;
+    uint8_t used_b[256];
+    memset(used_b, 0, sizeof used_b);
+    for (uint32_t r = 0; r < nr; r++)
+        if (bits[r >> 6] >> (r & 63) & 1) {
+            int anch;
+            npos += rule_text(prog, r, NULL, &anch) + 1u;
+            b.nrules++;
+        }
+    if (npos > 0x3fffffffu || npos * 32 > size) /* the scratch a position takes */
+        return RSC_E_LIMIT;
+    b.npos = (uint32_t)npos;
+    b.pcode = take(&b, ((size_t)b.npos + 1) * 2);
+    const size_t text_top = b.top; /* the texts are given back after this pass */
+    uint8_t *text = take(&b, (size_t)b.npos + 1);
+    if (!b.pcode || !text)
+        return RSC_E_LIMIT;
+    /* positions, rule by rule in rank order; the texts' bytes */
+    uint32_t pos = 0, ri = 0;
+    int inner_star = 0; /* some rule has a '*' (rule_text left none last) */
+    for (uint32_t r = 0; r < nr; r++) {
+        if (!(bits[r >> 6] >> (r & 63) & 1))
+            continue;
+        int anch;
+        uint32_t len = rule_text(prog, r, text, &anch);
+        /* Priority 0 never decides (spec E.5): such a rule allows. */
+        const uint16_t allow =
+            (rsc_tab(prog, P_RULES, r, 0) & 1) || rsc_tab(prog, P_RULES, r, 2) == 0 ? P_ALLOW : 0;
+        for (uint32_t j = 0; j < len; j++) {
+            if (text[j] == 0 || text[j] == '#')
+                return RSC_E_LIMIT; /* bytes that end a path: never in an encoder's rule */
+            if (text[j] != '*')
+                used_b[text[j]] = 1;
+            b.pcode[pos + j] = text[j] | allow; /* classes come next */
+        }
+        for (uint32_t j = 0; j < len; j++)
+            if (text[j] == '*')
+                b.pcode[pos + j] = P_STAR | allow, inner_star = 1;
+        b.pcode[pos + len] = (anch ? P_DONE : P_MATCH) | allow;
+        pos += len + 1, ri++;
+    }
+    b.top = text_top;
+    /* byte classes: 0 the path's end, 1 every byte no rule names, then one
+     * for each byte a rule names */
+    uint32_t ncls = 2;
+    for (unsigned c = 0; c < 256; c++) {
+        d->cls[0][c] = used_b[c] ? (uint8_t)ncls : 1;
+        ncls += used_b[c];
+    }
+    if (ncls > 256)
+        return RSC_E_LIMIT; /* never: NUL and '#' are no rule's */
+    d->cls[0][0] = 0;
+    memcpy(d->cls[1], d->cls[0], 256);
+    d->cls[1]['#'] = 0;
+    b.ncls = ncls;
+    for (uint32_t p = 0; p < b.npos; p++)
+        if (!(b.pcode[p] & P_KIND))
+            b.pcode[p] = (uint16_t)((b.pcode[p] & P_ALLOW) | d->cls[0][b.pcode[p] & 0xff]);
+    if (!residuals(&b))
+        return RSC_E_LIMIT;
+    /* a list of distinct positions holds at most npos + 1 */
+    b.star = take(&b, ((size_t)b.npos + 1) * 4);
+    b.lit = take(&b, ((size_t)b.npos + 1) * 4);
+    b.tmp = take(&b, (2 * (size_t)b.npos + 2) * 4);
+    if (!b.star || !b.lit || !b.tmp)
+        return RSC_E_LIMIT;
+    b.mcap = 16, b.hmask = 31;
+    b.meta = take(&b, (size_t)b.mcap * 4);
+    b.hash = take(&b, ((size_t)b.hmask + 1) * 4);
+    if (!b.meta || !b.hash)
+        return RSC_E_LIMIT;
+    memset(b.hash, 0, ((size_t)b.hmask + 1) * 4);
+
+    /* the start: every rule at its first position */
+    uint32_t n0 = 0;
+    pos = 0;
+    for (ri = 0; ri < b.nrules; ri++) {
+        put(b.tmp, &n0, pos);
+        if (b.pcode[pos] & P_STAR)
+            put(b.tmp, &n0, pos + 1);
+        while (!(b.pcode[pos] & (P_DONE | P_MATCH)))
+            pos++;
+        pos++;
+    }
+    uint32_t start = settle(&b, b.tmp, n0, 1, b.tmp);
+    if (start == NO_ROOM)
+        return RSC_E_LIMIT;
+    /* the states in the order they were found (breadth first: the
+     * shallowest, which paths visit most, first); past the work cap the
+     * rest stay unbuilt, and the moves into them become FIN_X */
+    for (uint32_t k = 0; k < b.n; k++)
+        if (!expand(&b, k)) {
+            uint16_t *rows = row_of(&b, 0);
+            for (size_t i = 0; i < (size_t)(k + 1) * ncls; i++)
+                if (rows[i] > k && rows[i] < MAX_STATES)
+                    rows[i] = FIN_X;
+            b.n = k + 1, b.partial = 1;
+            b.rows_end = RSC_DFA_HEAD + (size_t)b.n * ncls * 2;
+            break;
+        }
+    /* Without a '*' inside a rule the programs are a trie walk that stops
+     * where the rules part from the path, a node a path byte: a partial
+     * DFA saves little on the paths it decides and walks twice on the
+     * rest (www.icicibank.com, 362 literal rules, 1,899 of 9,272 states
+     * built: 55.7 ns a URL against the programs' 49.2). */
+    (void)inner_star;
+    if (b.partial)
+        return RSC_E_LIMIT; /* a blob holds whole DFAs only: the programs decide */
+    b.top = size; /* the states' records are done with */
+    if ((size_t)b.n * ncls * 2 > MINIMISE_FROM) {
+        b.work = 0, b.work_cap = (uint64_t)size * MINIMISE_WORK; /* an allowance of its own */
+        start = minimise(&b, start);
+    }
+
+    ncls = merge_classes(&b, d);
+    out->k = b.n, out->ncls = ncls, out->start = start, out->rules = b.nrules;
+    out->rows = row_of(&b, 0);
+    memcpy(out->cls, d->cls[0], 256);
+    return RSC_OK;
+}
+
+/* ---- Encoding (docs/FORMAT.md, DFAS) -------------------------------------
+ *
+ * The dense rows are states x classes; the blob's DFA follows the rules'
+ * bytes instead. Each state gets a default, Other: the target of most
+ * bytes (ties: the bytes no rule names); only the bytes that go elsewhere
+ * are cells (Key, Next), a sparse row. A state with one such byte whose
+ * successor has the same Other and end verdict, and is entered from
+ * nowhere else, is folded into a chain read as a label, as a trie's labels
+ * are: a literal rule costs a row, not a row a byte. (A comb of rows, as
+ * flex's and yacc's tables, was tried first: its holes made small DFAs
+ * twice as large, and first-fit packing was most of the compile time.) */
+
+/* The compile-time budget of one rule set's DFA, from its rules' bytes
+ * rb (each match text's length plus one; docs/DFA.md, "Budget"):
+ * - size: the DFA is kept when its encoding takes at most
+ *   DFA_BYTES_PER_RULE_BYTE x rb + DFA_BYTES_FIXED bytes, so that a blob
+ *   stays near its source's size (on the corpus, the DFAs that pass hold
+ *   about 9 in 10 rule sets: the others are mostly the few large automata
+ *   that made most of the bytes);
+ * - the builder's buffer (rows and scratch, and with it its work, 2 steps a
+ *   byte, and minimisation's, 4 more): DFA_BUF_PER_RULE_BYTE x rb +
+ *   DFA_BUF_FIXED, at most DFA_BUF_MAX (1.0's run-time RSC_DFA_BUDGET),
+ *   room for the dense rows of any DFA that could pass the size cap, so a
+ *   rule set that cannot pass stops early instead of filling 1 MiB;
+ * - a file's builds together get DFA_FILE_BUDGET of buffer (and so of
+ *   work); the sets in order (the SETS order) until it is spent. */
+#define DFA_BYTES_PER_RULE_BYTE 16u
+#define DFA_BYTES_FIXED 2048u
+#define DFA_BUF_PER_RULE_BYTE 192u
+#define DFA_BUF_FIXED ((size_t)16 << 10)
+#define DFA_BUF_MAX ((size_t)1 << 20)
+/* and per file: the buffers of all its rule sets' builds together (a file
+ * of many groups builds many sets); the sets past it keep their programs */
+#define DFA_FILE_BUDGET ((size_t)4 << 20)
+
+typedef struct enc {
+    rsc_mem *m;
+    const uint8_t *str;  /* STRINGS as made, without the labels added here */
+    size_t nstr;
+    rsc_buf *extra;      /* label bytes appended to STRINGS                */
+    size_t search_left;  /* places a search may still try (compile time)  */
+    uint32_t *head[3];   /* per 1-, 2-, 3-byte prefix hash: a place + 1    */
+    uint32_t *next[3];   /* the place before it with the same hash, + 1    */
+    uint32_t mask;       /* of the hash tables                             */
+} enc;
+
+static inline uint32_t gram(const uint8_t *p, unsigned g, uint32_t mask)
+{
+    uint32_t h = p[0];
+    for (unsigned i = 1; i < g; i++)
+        h = h << 8 | p[i];
+    return (h * 0x9e3779b1u) >> 8 & mask;
+}
+
+/* Indexes STRINGS by the hashes of its 1-, 2- and 3-byte grams, so that a
+ * label is found by its first bytes (the later places first). */
+static rsc_status index_strings(enc *e)
+{
+    uint32_t size = 64;
+    while (size < 2 * e->nstr && size < (1u << 30))
+        size *= 2;
+    e->mask = size - 1;
+    for (unsigned g = 0; g < 3; g++) {
+        e->head[g] = rsc_mem_calloc(e->m, size, sizeof *e->head[g]);
+        e->next[g] = rsc_mem_calloc(e->m, e->nstr + 1, sizeof *e->next[g]);
+        if (!e->head[g] || !e->next[g])
+            return RSC_E_NOMEM;
+        for (size_t i = 0; i + g < e->nstr; i++) {
+            uint32_t h = gram(e->str + i, g + 1, e->mask);
+            e->next[g][i] = e->head[g][h], e->head[g][h] = (uint32_t)i + 1;
+        }
+    }
+    return RSC_OK;
+}
+
+static void enc_free(enc *e)
+{
+    for (unsigned g = 0; g < 3; g++) {
+        rsc_mem_free(e->m, e->head[g], e->head[g] ? ((size_t)e->mask + 1) * sizeof *e->head[g] : 0);
+        rsc_mem_free(e->m, e->next[g], e->next[g] ? (e->nstr + 1) * sizeof *e->next[g] : 0);
+    }
+}
+
+/* Where bytes s[0..n) are in STRINGS (as extended): found through the
+ * index, or among the bytes added so far, while the search allowance
+ * lasts; else added. */
+static rsc_status label_off(enc *e, const uint8_t *s, uint32_t n, uint32_t *off)
+{
+    const unsigned g = n < 3 ? n - 1 : 2;
+    unsigned tries = 16; /* places with the label's first bytes, latest first */
+    for (uint32_t i = e->head[g][gram(s, g + 1, e->mask)]; i && tries; i = e->next[g][i - 1]) {
+        tries--;
+        if (i - 1 + (size_t)n <= e->nstr && memcmp(e->str + i - 1, s, n) == 0) {
+            *off = i - 1;
+            return RSC_OK;
+        }
+    }
+    for (size_t i = 0; i + n <= e->extra->len && e->search_left; i++, e->search_left--)
+        if (memcmp(e->extra->p + i, s, n) == 0) {
+            *off = (uint32_t)(e->nstr + i);
+            return RSC_OK;
+        }
+    if (e->nstr + e->extra->len + n > UINT32_MAX)
+        return RSC_E_LIMIT;
+    *off = (uint32_t)(e->nstr + e->extra->len);
+    return rsc_buf_put(e->m, e->extra, s, n) ? RSC_E_NOMEM : RSC_OK;
+}
+
+/* Entry x of a dense row as a target: a state, or NONE_T + 0 / + 1. */
+#define FIN_BASE 0x10000u
+static inline uint32_t tgt(uint16_t x)
+{
+    return x == FIN_A ? FIN_BASE : x == FIN_D ? FIN_BASE + 1 : x;
+}
+
+typedef struct srow {
+    uint32_t other;  /* the default target                              */
+    uint32_t nexp;   /* bytes that go elsewhere                         */
+    uint32_t first;  /* the first of them (the one, for a single)       */
+    uint32_t pred;   /* the single state whose one byte enters it, or NONE */
+    uint32_t refs;   /* moves into it, defaults and the start included  */
+    uint32_t id;     /* its number in the blob, or NONE (in a chain)    */
+    uint32_t base;   /* its first cell (explicit states)                */
+    uint8_t endd;    /* 1: the path's end there is disallowed          */
+    uint8_t implicit;
+} srow;
+
+static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out)
+{
+    rsc_mem *m = e->m;
+    const uint32_t K = d->k, ncls = d->ncls;
+    rsc_status st = RSC_E_NOMEM;
+    srow *r = rsc_mem_calloc(m, (size_t)K + 1, sizeof *r);
+    uint32_t *order = rsc_mem_calloc(m, (size_t)K + 1, sizeof *order);
+    uint8_t *lab = rsc_mem_alloc(m, (size_t)K + 1);
+    uint32_t *tally = rsc_mem_calloc(m, (size_t)K + 2, sizeof *tally);
+    uint32_t *vals = NULL, *cells = NULL;
+    size_t ncells = 0, cap_cells = 0, nvals = 0;
+    if (!r || !order || !lab || !tally)
+        goto out;
+    /* each class's byte count (bytes 1..255: NUL always ends a path) */
+    uint32_t ccount[257] = {0}, cfirst[258];
+    uint8_t cbytes[256]; /* the bytes of class j: cbytes[cfirst[j] .. cfirst[j + 1]), increasing */
+    for (unsigned c = 1; c < 256; c++)
+        ccount[d->cls[c]]++;
+    cfirst[0] = cfirst[1] = 0;
+    for (uint32_t j = 1; j <= ncls; j++)
+        cfirst[j + 1] = cfirst[j] + ccount[j];
+    {
+        uint32_t fill[257];
+        memcpy(fill, cfirst, sizeof fill);
+        for (unsigned c = 1; c < 256; c++)
+            cbytes[fill[d->cls[c]]++] = (uint8_t)c;
+    }
+    for (uint32_t s = 0; s < K; s++) {
+        const uint16_t *row = d->rows + (size_t)s * ncls;
+        /* the default: the target of most bytes (class 1's on a tie),
+         * counted in tally[] (targets K and K + 1: the verdicts) */
+        uint32_t best = tgt(row[1]), bestn = 0;
+        for (uint32_t j = 1; j < ncls; j++) {
+            const uint32_t t = tgt(row[j]), x = t >= FIN_BASE ? K + (t - FIN_BASE) : t;
+            if ((tally[x] += ccount[j]) > bestn || (tally[x] == bestn && t == tgt(row[1])))
+                best = t, bestn = tally[x];
+        }
+        for (uint32_t j = 1; j < ncls; j++) {
+            const uint32_t t = tgt(row[j]);
+            tally[t >= FIN_BASE ? K + (t - FIN_BASE) : t] = 0;
+        }
+        r[s].other = best, r[s].endd = row[0] == FIN_D, r[s].pred = NONE, r[s].id = 0;
+        r[s].first = 256;
+        for (uint32_t j = 1; j < ncls; j++)
+            if (tgt(row[j]) != best) {
+                r[s].nexp += ccount[j];
+                if (cbytes[cfirst[j]] < r[s].first)
+                    r[s].first = cbytes[cfirst[j]];
+            }
+    }
+    if (d->start < K)
+        r[d->start].refs++;
+    for (uint32_t s = 0; s < K; s++) {
+        const uint16_t *row = d->rows + (size_t)s * ncls;
+        if (r[s].other < K)
+            r[r[s].other].refs++;
+        for (uint32_t j = 1; j < ncls; j++) {
+            uint32_t t = tgt(row[j]);
+            if (t != r[s].other && t < K) {
+                r[t].refs += ccount[j];
+                if (r[s].nexp == 1)
+                    r[t].pred = s;
+            }
+        }
+    }
+    for (uint32_t s = 0; s < K; s++) {
+        uint32_t p = r[s].pred;
+        r[s].implicit = r[s].nexp == 1 && r[s].refs == 1 && p != NONE && p != s &&
+                        r[p].other == r[s].other && r[p].endd == r[s].endd;
+    }
+    /* chains from their heads: every single state not folded into one */
+    for (uint32_t pass = 0; pass < 2; pass++)
+        for (uint32_t s = 0; s < K; s++) {
+            if (r[s].nexp != 1 || r[s].id == NONE || r[s].implicit != pass)
+                continue;
+            for (uint32_t x = d->rows[(size_t)s * ncls + d->cls[r[s].first]]; x < K &&
+                 r[x].implicit && r[x].id != NONE && x != s;
+                 x = d->rows[(size_t)x * ncls + d->cls[r[x].first]])
+                r[x].id = NONE;
+            r[s].implicit = 0;
+        }
+    uint32_t K2 = 0;
+    for (uint32_t s = 0; s < K; s++)
+        if (r[s].id != NONE)
+            r[s].id = K2++;
+#define MAPT(t) ((t) >= FIN_BASE ? K2 + ((t) - FIN_BASE) : r[t].id)
+    /* the cells of the explicit states, in state order, keys increasing */
+    for (uint32_t s = 0; s < K; s++) {
+        if (r[s].id == NONE || r[s].nexp == 1)
+            continue;
+        const uint16_t *row = d->rows + (size_t)s * ncls;
+        r[s].base = (uint32_t)ncells;
+        if (rsc_mem_grow(m, (void **)&cells, 2 * sizeof *cells, &cap_cells, ncells + r[s].nexp))
+            goto out;
+        for (uint32_t j = 1; j < ncls; j++) {
+            const uint32_t t = tgt(row[j]);
+            if (t == r[s].other)
+                continue;
+            for (uint32_t i = cfirst[j]; i < cfirst[j + 1]; i++) { /* insertion by key */
+                size_t at = ncells++;
+                for (; at > r[s].base && cells[2 * (at - 1)] > cbytes[i]; at--)
+                    cells[2 * at] = cells[2 * (at - 1)], cells[2 * at + 1] = cells[2 * (at - 1) + 1];
+                cells[2 * at] = cbytes[i], cells[2 * at + 1] = MAPT(t);
+            }
+        }
+    }
+    /* STATES rows */
+    nvals = (size_t)K2 * RSC_DSTATES_COLS;
+    vals = rsc_mem_calloc(m, nvals + 1, sizeof *vals);
+    if (!vals)
+        goto out;
+    for (uint32_t s = 0; s < K; s++) {
+        if (r[s].id == NONE)
+            continue;
+        uint32_t *v = vals + (size_t)r[s].id * RSC_DSTATES_COLS;
+        v[D_OTHER] = MAPT(r[s].other) << 2 | (r[s].nexp == 1) << 1 | r[s].endd;
+        if (r[s].nexp == 1) { /* a chain: its label, and where it ends */
+            uint32_t n = 0, x = s;
+            for (;;) {
+                lab[n++] = (uint8_t)r[x].first;
+                uint32_t t = tgt(d->rows[(size_t)x * ncls + d->cls[r[x].first]]);
+                if (t >= K || r[t].id != NONE || n > K) {
+                    v[D_NEXT] = MAPT(t);
+                    break;
+                }
+                x = t;
+            }
+            if ((st = label_off(e, lab, n, &v[D_LOFF])) != RSC_OK)
+                goto out;
+            v[D_LEN] = n;
+            st = RSC_E_NOMEM;
+        } else {
+            v[D_NEXT] = r[s].nexp ? r[s].base : 0, v[D_LEN] = r[s].nexp;
+        }
+    }
+    const uint32_t start = d->start >= K ? K2 + (d->start == FIN_D) : r[d->start].id;
+#undef MAPT
+    size_t at = out->len;
+    if (rsc_buf_varint(m, out, K2) || rsc_buf_varint(m, out, start) ||
+        rsc_buf_varint(m, out, d->rules) ||
+        rsc_buf_table(m, out, vals, K2, RSC_DSTATES_COLS) ||
+        rsc_buf_table(m, out, cells, ncells, RSC_DCELLS_COLS))
+        goto out;
+    st = RSC_OK;
+    if (out->len - at > DFA_BYTES_FIXED + DFA_BYTES_PER_RULE_BYTE * rule_bytes)
+        out->len = at, st = RSC_E_LIMIT; /* larger than its rules deserve: programs */
+out:
+    rsc_mem_free(m, r, ((size_t)K + 1) * sizeof *r);
+    rsc_mem_free(m, order, ((size_t)K + 1) * sizeof *order);
+    rsc_mem_free(m, lab, (size_t)K + 1);
+    rsc_mem_free(m, tally, ((size_t)K + 2) * sizeof *tally);
+    rsc_mem_free(m, vals, (nvals + 1) * sizeof *vals);
+    rsc_mem_free(m, cells, cap_cells * 2 * sizeof *cells);
+    return st;
+}
+
+/* ---- Every rule set of a blob --------------------------------------------- */
+
+/* Set k's programs (their Data offsets), as the runtime's rsc_select()
+ * resolves them (FORMAT.md, SETS); 0 when there are more than a selection
+ * holds. */
+static uint32_t set_roots(const rsc_program *prog, uint32_t k, uint32_t *roots)
+{
+    uint32_t j = k, end = k + 1, n = 0;
+    if (PRIV(prog, P_SETS))
+        j = rsc_tab(prog, P_SETS, k, 0), end = j + rsc_tab(prog, P_SETS, k, 1);
+    for (; j < end; j++) {
+        uint32_t pr = PRIV(prog, P_SETS) ? rsc_tab(prog, P_SLIST, j, 0) : j;
+        if (n == RSC_MAX_SELECT)
+            return 0;
+        roots[n++] = PRIV(prog, P_PROG_DATA) + (pr ? rsc_tab(prog, P_PROGS, pr - 1, 0) : 0);
+    }
+    return n;
+}
+
+/* The bytes of the rules a set's programs name: what its DFA may cost
+ * (SIZE_MAX: out of memory). */
+static size_t set_rule_bytes(rsc_mem *m, const rsc_program *prog, const uint32_t *roots,
+                             uint32_t n)
+{
+    const uint32_t nr = PRIV(prog, P_RULES_N);
+    const int rfc = rsc_program_profile(prog);
+    uint64_t *bits = rsc_mem_calloc(m, (size_t)nr / 64 + 1, 8);
+    size_t sum = 0;
+    if (!bits)
+        return SIZE_MAX; /* out of memory */
+    for (uint32_t k = 0; k < n; k++)
+        mark_program(prog->base + roots[k], bits);
+    for (uint32_t r = 0; r < nr; r++)
+        if (bits[r >> 6] >> (r & 63) & 1)
+            sum += rsc_tab(prog, P_RULES, r, rfc ? 4 : 2) + 1u;
+    rsc_mem_free(m, bits, ((size_t)nr / 64 + 1) * 8);
+    return sum;
+}
+
+rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
+{
+    rsc_program prog;
+    if (rsc_load(&prog, blob, size, NULL) != RSC_OK)
+        return RSC_E_LIMIT; /* never: the compiler's own blob */
+    const uint32_t nsets = PRIV(&prog, P_SETS_N);
+    rsc_buf data = {NULL, 0, 0}, extra = {NULL, 0, 0};
+    uint32_t *ends = rsc_mem_calloc(&c->m, (size_t)nsets + 1, sizeof *ends);
+    void *buf = NULL;
+    size_t cap = 0, spent_left = DFA_FILE_BUDGET;
+    rsc_status st = RSC_E_NOMEM;
+    enc e = {&c->m, STR(&prog), PRIV(&prog, P_STR_SIZE), &extra, (size_t)1 << 22, {0}, {0}, 0};
+    uint32_t any = 0;
+    if (!ends || index_strings(&e) != RSC_OK)
+        goto out;
+    for (uint32_t k = 0; k < nsets; k++) {
+        uint32_t roots[RSC_MAX_SELECT];
+        const uint32_t n = set_roots(&prog, k, roots);
+        ends[k] = (uint32_t)data.len;
+        if (!n) { /* an empty set allows everything: no state, the start allowed */
+            if (rsc_buf_varint(&c->m, &data, 0) || rsc_buf_varint(&c->m, &data, 0) ||
+                rsc_buf_varint(&c->m, &data, 0) || rsc_buf_varint(&c->m, &data, 0) ||
+                rsc_buf_varint(&c->m, &data, 0))
+                goto out;
+            ends[k] = (uint32_t)data.len, any = 1;
+            continue;
+        }
+        const size_t RB = set_rule_bytes(&c->m, &prog, roots, n);
+        if (RB == SIZE_MAX)
+            goto out;
+        size_t want = RB > (DFA_BUF_MAX - DFA_BUF_FIXED) / DFA_BUF_PER_RULE_BYTE
+                          ? DFA_BUF_MAX
+                          : DFA_BUF_FIXED + DFA_BUF_PER_RULE_BYTE * RB;
+        if (want > spent_left)
+            continue; /* the file's budget is spent: the programs */
+        spent_left -= want;
+        if (want > cap) {
+            rsc_mem_free(&c->m, buf, cap);
+            cap = 0;
+            if (!(buf = rsc_mem_alloc(&c->m, want)))
+                goto out;
+            cap = want;
+        }
+        dense d;
+        if (dfa_build(&prog, roots, n, buf, want, &d) != RSC_OK)
+            continue; /* over the budget: the programs */
+        const size_t kept = extra.len;
+        st = encode(&e, &d, RB, &data);
+        if (st == RSC_E_LIMIT)
+            extra.len = kept; /* the labels of a DFA left out */
+        if (st == RSC_E_NOMEM)
+            goto out;
+        if (data.len > UINT32_MAX) {
+            st = RSC_E_LIMIT;
+            goto out;
+        }
+        ends[k] = (uint32_t)data.len;
+        any |= st == RSC_OK;
+        st = RSC_E_NOMEM; /* what a failed allocation below returns */
+    }
+    st = RSC_OK;
+    if (any) {
+        rsc_buf *b = &c->sec[RSC_SEC_DFAS];
+        if (rsc_buf_table(&c->m, b, ends, nsets, RSC_DFAS_COLS) ||
+            rsc_buf_put(&c->m, b, data.p, data.len) || rsc_buf_put(&c->m, b, NULL, RSC_PAD) ||
+            rsc_buf_put(&c->m, &c->sec[RSC_SEC_STRINGS], extra.p, extra.len))
+            st = RSC_E_NOMEM;
+    }
+out:
+    rsc_mem_free(&c->m, buf, cap);
+    rsc_mem_free(&c->m, ends, ((size_t)nsets + 1) * sizeof *ends);
+    rsc_buf_free(&c->m, &data);
+    rsc_buf_free(&c->m, &extra);
+    enc_free(&e);
+    return st;
+}
