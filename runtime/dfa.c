@@ -104,6 +104,21 @@ static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
     if (slash && s < d->k)
         s = dstep(d, s, &j, '/');
     for (; i < n && s < d->k; i++) {
+        const uint32_t o = rsc_ptab_get(&d->st, s, D_OTHER), len = rsc_ptab_get(&d->st, s, D_LEN);
+        if (o >> 2 == s && !(o & 2) && len - 1 < 4) {
+            /* a state that every byte but its 1 to 4 keys keeps (the one
+             * after "/ *" waiting for ".pdf"): the next key, NUL or term is
+             * searched for with the keys in registers, the row read once */
+            const uint32_t f = rsc_ptab_get(&d->st, s, D_NEXT);
+            uint8_t k[4];
+            for (uint32_t x = 0; x < 4; x++)
+                k[x] = (uint8_t)rsc_ptab_get(&d->ce, f + (x < len ? x : 0), C_KEY);
+            while (i < n && p[i] != k[0] && p[i] != k[1] && p[i] != k[2] && p[i] != k[3] &&
+                   p[i] != 0 && p[i] != term)
+                i++;
+            if (i == n)
+                break;
+        }
         const uint8_t c = p[i];
         if (c == 0 || c == term)
             break;
