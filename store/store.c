@@ -831,10 +831,7 @@ typedef struct cache_entry {
     size_t key_len;
     char key[RSC_ORIGIN_MAX];
     rsc_program prog;
-    rsc_selection sel;
-    void *dfa; /* sel's DFA (runtime.h, rsc_dfa_build), or NULL */
-    uint32_t hits;    /* checks answered from the entry since it was loaded */
-    uint8_t dfa_step; /* DFA builds tried: the next at hits == dfa_hits[step] */
+    rsc_selection sel; /* runs the blob's DFA when its rule set has one */
 } cache_entry;
 
 struct rsc_store_cache {
@@ -849,42 +846,7 @@ struct rsc_store_cache {
     size_t n_agents, agent_cap;
     size_t *agent_len;
     char *agent_buf;
-    void *scratch; /* RSC_DFA_BUDGET bytes for rsc_dfa_build, or NULL */
 };
-
-/* An entry's DFA is built as the entry earns it, not when it is loaded: a
- * build's time is bounded by its budget (docs/DFA.md: about 6 µs at the
- * corpus's median file, up to 24 ms at 1 MiB), a check on the programs
- * takes tens of ns and one on a DFA saves some of them. So the budget grows
- * with the hits: 64 KiB at the 16th (most DFAs fit: the p90 is 28 KB, and
- * the work is capped at a sixteenth of 1 MiB's), 256 KiB at the 256th,
- * RSC_DFA_BUDGET at the 4,096th, each tried only while the last build left
- * states to the programs or none fit. */
-static const uint32_t dfa_hits[] = {16, 256, 4096};
-static const size_t dfa_size[] = {64u << 10, 256u << 10, RSC_DFA_BUDGET};
-#define DFA_STEPS (sizeof dfa_hits / sizeof dfa_hits[0])
-
-/* Builds e's DFA at the budget of its step in the cache's scratch and
- * keeps a copy of its size, when it has one at all (a partial DFA leaves
- * states to the programs); otherwise e keeps what it had. */
-static void entry_dfa(rsc_store_cache *cache, cache_entry *e)
-{
-    const size_t size = dfa_size[e->dfa_step++];
-    if (!cache->scratch)
-        cache->scratch = malloc(RSC_DFA_BUDGET);
-    rsc_selection s = e->sel;
-    size_t du = 0;
-    void *d = NULL;
-    if (!cache->scratch || rsc_dfa_build(&s, cache->scratch, size, &du) != RSC_OK)
-        return; /* the DFA of an earlier step, if any, stays */
-    if (!rsc_dfa_partial(&s))
-        e->dfa_step = DFA_STEPS; /* every state built: no later step */
-    if ((d = realloc(e->dfa, du)) == NULL)
-        return;
-    memcpy(d, cache->scratch, du), e->dfa = d;
-    if (rsc_dfa_attach(&e->sel, d, du) != RSC_OK)
-        e->sel.accel = NULL;
-}
 
 rsc_store_cache *rsc_store_cache_new(size_t slots, int64_t max_age)
 {
@@ -902,7 +864,6 @@ rsc_store_cache *rsc_store_cache_new(size_t slots, int64_t max_age)
     c->mask = n - 1;
     c->clock = 0;
     c->max_age = max_age > 0 ? max_age : 300;
-    c->scratch = NULL;
     c->n_agents = c->agent_cap = 0;
     c->agent_len = NULL;
     c->agent_buf = NULL;
@@ -914,9 +875,8 @@ void rsc_store_cache_free(rsc_store_cache *c)
     if (!c)
         return;
     for (size_t i = 0; i <= c->mask; i++)
-        free(c->e[i].blob), free(c->e[i].dfa);
+        free(c->e[i].blob);
     free(c->e);
-    free(c->scratch);
     free(c->agent_len);
     free(c->agent_buf);
     free(c);
@@ -1018,8 +978,6 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
             e = &set[w];
     if (e && (!now || (now < e->expires && now < e->loaded_at + cache->max_age))) {
         e->stamp = ++cache->clock;
-        if (e->dfa_step < DFA_STEPS && ++e->hits == dfa_hits[e->dfa_step])
-            entry_dfa(cache, e);
         *verdict = rsc_match_url(&e->sel, url, len, NULL) ? RSC_STORE_ALLOW : RSC_STORE_DISALLOW;
         return RSC_STORE_OK;
     }
@@ -1043,8 +1001,6 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
         return RSC_STORE_E_BLOB;
     if (rsc_select(&e->prog, agents, n, &e->sel) != RSC_OK)
         return RSC_STORE_E_ARG;
-    e->sel.accel = NULL; /* the programs until the entry's first DFA step */
-    e->hits = 0, e->dfa_step = 0;
     e->hash = h;
     e->key_len = klen;
     memcpy(e->key, key, klen);

@@ -213,12 +213,9 @@ RSC_API rsc_store_status rsc_store_stat(rsc_store *st, rsc_store_stats *s);
 
 /* Verified programs per origin for one worker thread: a two-way
  * table of `slots` entries, each holding a private copy of the blob, its
- * program and the selection for the cache's agents, and, once the entry
- * is used, the selection's DFA (runtime.h, rsc_dfa_build): at 64 KiB at
- * its 16th hit, and while states are left to the programs at 256 KiB at
- * the 256th and at RSC_DFA_BUDGET at the 4,096th (built in one scratch per
- * cache, a copy of its size kept per entry).
- * An entry is used
+ * program and the selection for the cache's agents, which runs the blob's
+ * DFA when its rule set has one (runtime.h, rsc_select; nothing is built
+ * at run time, the entry keeps no DFA of its own). An entry is used
  * until its record expires or `max_age` seconds after it was loaded
  * (0: 300), whichever is first; then the store is read again. The
  * selections are those of the agents of the latest rsc_store_check(). */

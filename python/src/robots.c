@@ -16,9 +16,6 @@ struct RobotsObject {
     int sel_ua;        /* 1: sel_key was given as user_agent */
     rsc_selection sel;
     PyObject *weakrefs;
-    void *dfa; /* the DFA of the first agent cached (robots_dfa), or NULL */
-    size_t dfa_size;
-    int dfa_tried;
 };
 
 /* 1 when the bytes behind o may change: o (or the object under a
@@ -102,29 +99,9 @@ static void robots_dealloc(RobotsObject *r)
     if (r->weakrefs)
         PyObject_ClearWeakRefs((PyObject *)r);
     Py_CLEAR(r->sel_key);
-    PyMem_Free(r->dfa);
     if (r->has_view)
         PyBuffer_Release(&r->view);
     Py_TYPE(r)->tp_free((PyObject *)r);
-}
-
-/* The DFA engine (runtime.h, rsc_dfa_build) for the cached selection: built
- * once, for the first agent cached, and freed only with the object (a copy
- * of r->sel in a call that released the GIL may still run it); a later
- * cached selection of the same programs runs it too, others the programs. */
-static void robots_dfa(RobotsObject *r)
-{
-    if (!r->dfa_tried) {
-        r->dfa_tried = 1;
-        void *buf = PyMem_Malloc(RSC_DFA_BUDGET);
-        size_t used = 0;
-        if (buf && rsc_dfa_build(&r->sel, buf, RSC_DFA_BUDGET, &used) == RSC_OK &&
-            (r->dfa = PyMem_Malloc(used)) != NULL)
-            memcpy(r->dfa, buf, used), r->dfa_size = used;
-        PyMem_Free(buf);
-    }
-    if (!r->dfa || rsc_dfa_attach(&r->sel, r->dfa, r->dfa_size) != RSC_OK)
-        r->sel.accel = NULL;
 }
 
 /* Fills *sel for agent or ua (agents_get). Returns a pointer to the
@@ -151,8 +128,9 @@ static const rsc_selection *robots_select(RobotsObject *r, PyObject *agent, PyOb
     }
     if (!cacheable)
         return tmp;
+    /* rsc_select() gave a selection that runs the blob's DFA when its rule
+     * set has one (format 5): nothing to build here. */
     memcpy(&r->sel, tmp, sizeof *tmp);
-    robots_dfa(r);
     Py_INCREF(key);
     Py_XSETREF(r->sel_key, key);
     r->sel_ua = use_ua;

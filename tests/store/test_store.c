@@ -500,8 +500,8 @@ static void test_cache(void)
     CHECK(verdict(t, c, "Other", "http://h3.example/a", 200, &s) == RSC_STORE_DISALLOW, "re-read after max_age");
     CHECK(verdict(t, NULL, "Other", "http://h3.example/a", 200, &s) == RSC_STORE_DISALLOW, "uncached");
     rsc_store_end(t);
-    /* One origin checked 200 times: the entry runs the programs, then its
-     * DFA from its 16th hit (store.c, dfa_hits); every verdict equals the
+    /* One origin checked 200 times: the entry's selection runs the blob's
+     * DFA (format 5) from the first check; every verdict equals the
      * uncached one. */
     const char *wild = "User-agent: *\nDisallow: /*.pdf$\nAllow: /*/public/*\nDisallow: /a*b\n";
     rsc_blob bw = compile(wild);
@@ -523,9 +523,9 @@ static void test_cache(void)
           disallowed);
     rsc_store_end(t);
     rsc_blob_free(&bw, NULL);
-    /* And 5,000 times an origin whose DFA is partial at every budget (60
-     * two-star rules): the builds at the 16th, 256th and 4,096th hit each
-     * leave states to the programs; every verdict equals the uncached one. */
+    /* And 5,000 times an origin of 60 two-star rules, whose rule set may be
+     * over the compiler's DFA budget (then the programs answer); every
+     * verdict equals the uncached one. */
     char pbody[4096];
     size_t pl = (size_t)snprintf(pbody, sizeof pbody, "User-agent: *\n");
     for (int i = 1; i <= 60; i++)
