@@ -281,7 +281,7 @@ if [ "$STORE_N" -gt 0 ] && [ -x "$SIDE/old/bench_store" ] && [ -x "$SIDE/new/ben
         b=$(dirname "$(readlink -f "$SIDE/$side/robotsc")")
         # bounded: a slow compiler must not make the run endless (the report
         # then says the store was not measured)
-        STORE_TARGETS_ONLY=1 timeout "$STORE_TIMEOUT" bash "$ROOT/bench/store/run.sh" "$b" "$STORE_N" "$W" >"$W/report.md" 2>"$W/log" ||
+        RSC_SHARED_DIR=$SHARED STORE_TARGETS_ONLY=1 timeout "$STORE_TIMEOUT" bash "$ROOT/bench/store/run.sh" "$b" "$STORE_N" "$W" >"$W/report.md" 2>"$W/log" ||
             { log "  store benchmark ($side) failed or over ${STORE_TIMEOUT}s (see $W/log)"; rm -f "$W/filesize"; }
         rm -f "$W/s.db" "$W/s.db-lock" "$W/o.tsv"
     done

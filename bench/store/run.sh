@@ -13,7 +13,7 @@
 # issue 36's targets need and writes no report (bench/issue36.sh).
 set -eu
 B=$1; N=${2:-1000000}; W=${3:-/tmp/rsc-store-bench}
-C=$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus
+C=${RSC_SHARED_DIR:-$(cd "$(dirname "$0")/../.." && pwd)/../shared}/corpus # RSC_SHARED_DIR: as bench/run.sh
 R=$B/robotsc; S=$B/bench/store/bench_store
 [ -d "$C/robots" ] || { echo "corpus not found at $C" >&2; exit 77; }
 log() { echo "$*" >&2; }
