@@ -247,24 +247,9 @@ rsc_selection *EXPORT(rsj_select)(const rsj_robots *r, const char *buf, const ui
         free(sel);
         return NULL;
     }
-    /* The DFA engine (docs/DFA.md), as the C tools use it: built in a
-     * scratch buffer of the default budget, then copied behind the
-     * selection in its own allocation, so rsj_free() frees both. States
-     * over the budget are left to the programs, with the same verdicts. */
-    const size_t off = (sizeof *sel + 7) & ~(size_t)7;
-    void *scratch = malloc(RSC_DFA_BUDGET);
-    size_t used = 0;
-    if (scratch && rsc_dfa_build(sel, scratch, RSC_DFA_BUDGET, &used) == RSC_OK) {
-        sel->accel = NULL; /* attached again to its copy below */
-        rsc_selection *big = realloc(sel, off + used);
-        if (big) {
-            sel = big;
-            memcpy((char *)sel + off, scratch, used);
-            if (rsc_dfa_attach(sel, (char *)sel + off, used) != RSC_OK)
-                sel->accel = NULL;
-        }
-    }
-    free(scratch);
+    /* Nothing is built here: since format 5 the compiler writes each rule
+     * set's DFA into the blob (docs/DFA.md) and rsc_select() gives a
+     * selection that runs it where there is one, as the C tools do. */
     return sel;
 }
 
