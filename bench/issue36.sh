@@ -234,11 +234,19 @@ else
 fi
 
 # ---- the per-language table ------------------------------------------------------------
-# C's rows: the blob as loaded, and its programs, on the median list, from
-# this run's floor figures (bench_worker floor, new build).
+# C's row: the blob as loaded on the median list, measured now (the
+# language scripts run next; Python's rows, measured just before, take it
+# as their C figure: the machine's load drifts between the steps).
+k=$(awk -F'\t' -v l="$MEDLIST" '$1 == l { print NR - 1; exit }' "$I/jobs.tsv")
+"$N/bench_worker" floor --rounds "$FROUNDS" --min-ms "$FMINMS" --from "$k" --to $((k + 1)) "$I/jobs.tsv" 2>/dev/null |
 awk -F'\t' -v l="$MEDLIST" 'NR == 1 { print "language\tmode\tlist\turls\tns_per_check\tc_ns_per_check\tnote"; next }
     $1 == l && !done { done = 1; print "C\tsingle\t" l "\t" $2 "\t" $4 "\t" $4 "\trsc_match_url, engine " $3 }' \
-    "$I/floor_new.tsv" >"$I/lang/c.tsv" 2>/dev/null || true
+    >"$I/lang/c.tsv" || true
+c=$(awk -F'\t' 'NR == 2 { print $5 }' "$I/lang/c.tsv")
+if [ -n "$c" ] && [ -f "$I/lang/python.tsv" ]; then
+    awk -F'\t' -v OFS='\t' -v c="$c" 'NR > 1 && $6 == "" { $6 = c } { print }' "$I/lang/python.tsv" >"$I/lang/py.tmp" &&
+        mv "$I/lang/py.tmp" "$I/lang/python.tsv"
+fi
 for s in "$ROOT/bench/rust/run.sh" "$ROOT/bench/go/run.sh" "$ROOT/bench/js/lang.sh"; do
     [ -f "$s" ] || continue
     lang=$(basename "$(dirname "$s")")
