@@ -120,16 +120,21 @@ assert rows[2]["verdict"] == "error" and rows[2]["allowed"] is None and rows[2][
 assert rows[2]["error"] == "URL has no robots.txt", rows[2]
 PY
 # store get --json: the record as one object.
+# Its format is the stored blob's Format_Major (byte 4), whatever this
+# release's format is.
+"$R" store get "$DB" https://a.example/x -o "$T/a_get.rbc" >/dev/null 2>&1
 expect_rc 0 "$R" store get "$DB" --json https://a.example/x
-"$PYTHON3" - "$T/out" <<'PY' && ok || bad "store get --json: $(cat "$T/out")"
+"$PYTHON3" - "$T/out" "$T/a_get.rbc" <<'PY' && ok || bad "store get --json: $(cat "$T/out")"
 import json, sys
 lines = open(sys.argv[1], encoding="ascii").read().splitlines()
+blob = open(sys.argv[2], "rb").read()
 assert len(lines) == 1
 r = json.loads(lines[0])
 assert r["origin"] == "https://a.example" and r["source"].endswith("a.example.txt"), r
 assert r["expires"] is None and r["error_since"] is None and r["status"] == 200, r  # files never expire
 assert r["policy"] == "parse" and r["has_copy"] is True and r["profile"] == "google", r
-assert r["etag"] is None and r["last_modified"] is None and r["format"] == 4, r
+assert r["etag"] is None and r["last_modified"] is None and r["format"] == blob[4], r
+assert r["blob_bytes"] == len(blob), r
 assert len(r["source_hash"]) == 16 and r["blob_bytes"] > 0 and r["record_bytes"] > r["blob_bytes"], r
 assert isinstance(r["fetched_at"], int) and r["source_bytes"] > 0, r
 PY
