@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Builds robotsc twice (optimised, and with ASan+UBSan) and runs every test
-# in both builds, then the JavaScript package's tests (js/test.sh). Installs
+# in both builds, then the JavaScript package's tests (js/test.sh), the Rust
+# crates' (rust/test.sh: cargo test) and the Go module's (go/test.sh: go
+# test, linking the optimised build's static libraries). Installs
 # missing build tools first. ../shared (corpus and
 # conformance data) is used when present; corpus tests skip without it.
 set -euo pipefail
@@ -22,3 +24,9 @@ done
 # compared with the release build's CLI).
 echo "== js tests"
 ROBOTSC_CLI=build-test-release/robotsc bash js/test.sh
+# The Rust crates (cargo test, offline: Debian's packaged crates) and the Go
+# module (go test over cgo), each compared with the release build's CLI.
+echo "== rust tests"
+ROBOTSC_CLI=build-test-release/robotsc bash rust/test.sh
+echo "== go tests"
+ROBOTSC_BUILD=build-test-release ROBOTSC_CLI=build-test-release/robotsc bash go/test.sh
