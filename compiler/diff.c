@@ -114,30 +114,14 @@ int rsc_blob_agent(const rsc_program *prog, size_t i, rsc_bytes *token)
 
 /* ---- rfc paths ------------------------------------------------------------- */
 
-static int unreserved(uint8_t c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '-' || c == '.' || c == '_' || c == '~';
-}
-
-/* A path whose rfc normalisation is p[0..n): an unreserved byte that a
- * '%' one or two bytes before could make part of an escape is written as
- * its escape, whose first byte '%' is no hex digit. dst holds 3n bytes. */
+/* A path whose rfc normalisation is p[0..n): p itself. The explorer walks
+ * normalised paths only (every '%' starts an escape of two upper-case hex
+ * digits that is no unreserved byte; a lone '%' normalises to %25), and
+ * normalisation leaves such a path as it is; rfc_normalises_to() checks. */
 static size_t rfc_realise(const uint8_t *p, size_t n, uint8_t *dst)
 {
-    static const char hex[] = "0123456789ABCDEF";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        int risky = unreserved(p[i]) && ((i >= 1 && p[i - 1] == '%') || (i >= 2 && p[i - 2] == '%'));
-        if (risky) {
-            dst[o++] = '%';
-            dst[o++] = (uint8_t)hex[p[i] >> 4];
-            dst[o++] = (uint8_t)hex[p[i] & 15];
-        } else {
-            dst[o++] = p[i];
-        }
-    }
-    return o;
+    memcpy(dst, p, n);
+    return n;
 }
 
 /* Whether the rfc normalisation of r[0..n) is p[0..pn). */

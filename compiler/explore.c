@@ -771,8 +771,20 @@ static const char robots_path[] = "/robots.txt"; /* 11 bytes */
 
 typedef struct xnode {
     uint32_t sa, sb, parent;
-    uint8_t byte, rt;
+    uint8_t byte;
+    uint16_t rt; /* bits 0-3: the "/robots.txt" prefix; 4-8: XESC_* (rfc) */
 } xnode;
+
+/* The rfc profile's paths are normalised (FORMAT.md, Matching): a '%' there
+ * always starts an escape of two upper-case hex digits that is no
+ * unreserved byte (a lone '%' becomes %25). The walk keeps to such paths,
+ * so that every witness is the normalisation of a real path (itself):
+ * 0 outside an escape, XESC_PCT after its '%', XESC_HEX + d after its first
+ * digit d. */
+#define XESC_PCT 1u
+#define XESC_HEX 2u
+#define RT_OF(k) ((k) & 15u)
+#define ESC_OF(k) ((k) >> 4)
 
 struct rsc_xwalk {
     rsc_mem *m;
@@ -822,18 +834,54 @@ static rsc_status walk_add(rsc_xwalk *w, size_t max, uint32_t sa, uint32_t sb, u
     if (rsc_mem_grow(w->m, (void **)&w->nd, sizeof *w->nd, &w->cap, w->n + 1) != 0)
         return RSC_E_NOMEM;
     xnode *q = &w->nd[w->n];
-    q->sa = sa, q->sb = sb, q->rt = (uint8_t)rt, q->parent = parent, q->byte = c;
+    q->sa = sa, q->sb = sb, q->rt = (uint16_t)rt, q->parent = parent, q->byte = c;
     w->slots[h] = (uint32_t)w->n + 1;
     w->n++;
     return RSC_OK;
 }
 
-static int forbidden(int rfc, unsigned c)
+static int hexval(unsigned c)
 {
-    return c == 0 || c == '#' || (rfc && c >= 0x80);
+    return c >= '0' && c <= '9' ? (int)(c - '0') : c >= 'A' && c <= 'F' ? (int)(c - 'A' + 10) : -1;
 }
 
-/* A byte for "every other byte": readable when one is free. */
+static int unreserved_byte(unsigned c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '.' || c == '_' || c == '~';
+}
+
+/* Whether byte c may follow in a path whose escape state is esc. */
+static int forbidden_in(int rfc, unsigned esc, unsigned c)
+{
+    if (c == 0 || c == '#' || (rfc && c >= 0x80))
+        return 1;
+    if (!rfc || esc == 0)
+        return 0;
+    if (hexval(c) < 0)
+        return 1;
+    return esc >= XESC_HEX && unreserved_byte(((esc - XESC_HEX) << 4) | (unsigned)hexval(c));
+}
+
+static int forbidden(int rfc, unsigned c)
+{
+    return forbidden_in(rfc, 0, c);
+}
+
+/* The escape state after byte c (rfc). */
+static unsigned esc_next(int rfc, unsigned esc, unsigned c)
+{
+    if (!rfc)
+        return 0;
+    if (esc == 0)
+        return c == '%' ? XESC_PCT : 0;
+    if (esc == XESC_PCT)
+        return XESC_HEX + (unsigned)hexval(c);
+    return 0;
+}
+
+/* A byte for "every other byte": readable when one is free (used[] marks
+ * the bytes that are taken or forbidden). */
 static int other_byte(const uint8_t *used, int rfc, unsigned avoid)
 {
     static const char nice[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-_.~";
@@ -864,7 +912,9 @@ rsc_status rsc_xwalk_run(rsc_mem *m, rsc_xdfa *a, rsc_xdfa *b, int rfc, size_t m
         st = walk_add(w, max, sa, sb, rfc ? 1 : RT_OFF, UINT32_MAX, '/');
     for (size_t i = 0; st == RSC_OK && i < w->n; i++) {
         const xnode q = w->nd[i];
-        int v = fn(ud, w, (uint32_t)i, q.sa, q.sb, rfc && q.rt == 11);
+        const unsigned qrt = RT_OF(q.rt), qesc = ESC_OF(q.rt);
+        /* A path that ends inside an escape is no normalised path. */
+        int v = qesc ? 0 : fn(ud, w, (uint32_t)i, q.sa, q.sb, rfc && qrt == 11);
         if (v > 0)
             break;
         if (v < 0) {
@@ -878,7 +928,7 @@ rsc_status rsc_xwalk_run(rsc_mem *m, rsc_xdfa *a, rsc_xdfa *b, int rfc, size_t m
             break;
         uint8_t used[256];
         memset(used, 0, sizeof used);
-        unsigned want = q.rt < 11 ? (uint8_t)robots_path[q.rt] : 256;
+        unsigned want = qrt < 11 ? (uint8_t)robots_path[qrt] : 256;
         uint32_t ia = 0, ib = 0;
         while (st == RSC_OK && (ia < ma.n || ib < mb.n)) {
             uint32_t ca = ia < ma.n ? ma.pairs[2 * ia] : 256;
@@ -890,19 +940,22 @@ rsc_status rsc_xwalk_run(rsc_mem *m, rsc_xdfa *a, rsc_xdfa *b, int rfc, size_t m
             if (cb == c)
                 tb = mb.pairs[2 * ib++ + 1];
             used[c] = 1;
-            if (forbidden(rfc, c))
+            if (forbidden_in(rfc, qesc, c))
                 continue;
-            st = walk_add(w, max, ta, tb, c == want ? q.rt + 1u : RT_OFF, (uint32_t)i, (uint8_t)c);
+            st = walk_add(w, max, ta, tb, (c == want ? qrt + 1u : RT_OFF) | esc_next(rfc, qesc, c) << 4,
+                          (uint32_t)i, (uint8_t)c);
         }
         if (st != RSC_OK)
             break;
         for (unsigned c = 0; c < 256; c++)
-            used[c] |= (uint8_t)forbidden(rfc, c);
+            used[c] |= (uint8_t)forbidden_in(rfc, qesc, c);
         int o = other_byte(used, rfc, want);
         if (o >= 0)
-            st = walk_add(w, max, ma.other, mb.other, RT_OFF, (uint32_t)i, (uint8_t)o);
+            st = walk_add(w, max, ma.other, mb.other, RT_OFF | esc_next(rfc, qesc, (unsigned)o) << 4, (uint32_t)i,
+                          (uint8_t)o);
         else if (want < 256 && !used[want]) /* the only byte left */
-            st = walk_add(w, max, ma.other, mb.other, q.rt + 1u, (uint32_t)i, (uint8_t)want);
+            st = walk_add(w, max, ma.other, mb.other, (qrt + 1u) | esc_next(rfc, qesc, want) << 4, (uint32_t)i,
+                          (uint8_t)want);
     }
     if (walk)
         *walk = w;
