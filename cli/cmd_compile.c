@@ -382,21 +382,14 @@ int rsc_cmd_check(int argc, char **argv)
         free(urls);
         return rsc_cli_fail("check", "cannot select agents: %s", rsc_strerror(st));
     }
-    /* The DFA engine (runtime.h, rsc_dfa_build), built at the 16th URL (as
-     * the store's cache does: a build can cost more than a few checks on
-     * the programs save); states over the budget are left to the programs
-     * (a partial DFA), with the same verdicts. */
-    void *dfa = NULL;
+    /* sel runs the blob's DFA when its one rule set has one (format 5:
+     * the compiler built it; nothing is built here), else the programs:
+     * the same verdicts either way. */
     int status = 0;
     char *line = NULL;
     size_t cap = 0, k = 0, seen = 0, len;
     const char *u;
     while (rsc_cli_next_url(urls, (size_t)n_urls, &k, &line, &cap, &u, &len)) {
-        if (seen == 15 && (dfa = malloc(RSC_DFA_BUDGET)) != NULL &&
-            rsc_dfa_build(&sel, dfa, RSC_DFA_BUDGET, NULL) != RSC_OK) {
-            free(dfa);
-            dfa = NULL;
-        }
         int allowed = check_one(&o, &sel, u, len);
         if (n_urls == 1)
             status = allowed ? 0 : 1;
@@ -407,7 +400,6 @@ int rsc_cmd_check(int argc, char **argv)
         status = rsc_cli_fail("check", "cannot write output: %s", strerror(errno));
     else if (seen == 0)
         status = rsc_cli_fail("check", "no URL to check (give URLs as arguments or on standard input)");
-    free(dfa);
     source_free(&s);
     free(urls);
     return status;

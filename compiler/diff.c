@@ -114,17 +114,11 @@ int rsc_blob_agent(const rsc_program *prog, size_t i, rsc_bytes *token)
 
 /* ---- rfc paths ------------------------------------------------------------- */
 
-/* A path whose rfc normalisation is p[0..n): p itself. The explorer walks
- * normalised paths only (every '%' starts an escape of two upper-case hex
- * digits that is no unreserved byte; a lone '%' normalises to %25), and
- * normalisation leaves such a path as it is; rfc_normalises_to() checks. */
-static size_t rfc_realise(const uint8_t *p, size_t n, uint8_t *dst)
-{
-    memcpy(dst, p, n);
-    return n;
-}
-
-/* Whether the rfc normalisation of r[0..n) is p[0..pn). */
+/* Whether the rfc normalisation of r[0..n) is p[0..pn). A witness of the
+ * rfc profile is the explorer's path itself: the explorer walks normalised
+ * paths only (every '%' starts an escape of two upper-case hex digits that
+ * is no unreserved byte; a lone '%' normalises to %25), which
+ * normalisation leaves as they are; the witness is checked to be one. */
 static int rfc_normalises_to(const uint8_t *r, size_t n, const uint8_t *p, size_t pn)
 {
     size_t o = 0, used;
@@ -149,7 +143,7 @@ typedef struct dctx {
     rsc_diff_result *out;
     size_t cap_flips, used_paths;
     size_t *offs; /* each flip's path offset in priv_paths */
-    uint8_t *buf, *rbuf;
+    uint8_t *buf; /* the witness being checked */
     size_t cap_buf;
 } dctx;
 
@@ -181,23 +175,16 @@ static int diff_visit(void *ud, rsc_xwalk *w, uint32_t node, uint32_t sa, uint32
     rsc_diff_result *o = d->out;
     o->outcome = RSC_DIFF_DIFFERENT;
     /* the witness, as the matcher is given it */
-    size_t n = rsc_xwalk_path(w, node, d->buf, d->cap_buf / 4);
-    if (n > d->cap_buf / 4) {
-        size_t cap = d->cap_buf, rcap = d->cap_buf;
-        if (grow_bytes(d->m, &d->buf, &cap, 4 * n) != 0 ||
-            grow_bytes(d->m, &d->rbuf, &rcap, 4 * n) != 0)
+    size_t n = rsc_xwalk_path(w, node, d->buf, d->cap_buf);
+    if (n > d->cap_buf) {
+        if (grow_bytes(d->m, &d->buf, &d->cap_buf, n) != 0)
             return -(int)RSC_E_NOMEM;
-        d->cap_buf = cap < rcap ? cap : rcap;
         rsc_xwalk_path(w, node, d->buf, n);
     }
     const uint8_t *path = d->buf;
-    size_t plen = n;
-    if (d->rfc) {
-        plen = rfc_realise(d->buf, n, d->rbuf);
-        if (!rfc_normalises_to(d->rbuf, plen, d->buf, n))
-            return -(int)RSC_E_CORRUPT;
-        path = d->rbuf;
-    }
+    const size_t plen = n;
+    if (d->rfc && !rfc_normalises_to(path, plen, path, plen))
+        return -(int)RSC_E_CORRUPT;
     rsc_match ma, mb;
     int ra = rsc_match_path(d->sa, (const char *)path, plen, &ma);
     int rb = rsc_match_path(d->sb, (const char *)path, plen, &mb);
@@ -280,10 +267,8 @@ rsc_status rsc_diff(const rsc_selection *old_sel, const rsc_selection *new_sel,
     if (st == RSC_OK)
         st = rsc_xrules_of_sets(&m, new_sel->prog, new_sel->sets, new_sel->n_sets, &rb, &nb);
     if (st == RSC_OK) {
-        size_t cap = 0;
-        if (grow_bytes(&m, &d.buf, &cap, 256) != 0 || (cap = 0, grow_bytes(&m, &d.rbuf, &cap, 256)) != 0)
+        if (grow_bytes(&m, &d.buf, &d.cap_buf, 256) != 0)
             st = RSC_E_NOMEM;
-        d.cap_buf = 256;
     }
     /* Equal rule lists (texts, anchors, verdicts, in rank order: all the
      * explorer reads) decide every path alike: "same" without a walk. A
@@ -300,7 +285,6 @@ rsc_status rsc_diff(const rsc_selection *old_sel, const rsc_selection *new_sel,
             rsc_mem_free(&m, ra, (na + 1) * sizeof *ra);
             rsc_mem_free(&m, rb, (nb + 1) * sizeof *rb);
             rsc_mem_free(&m, d.buf, d.cap_buf);
-            rsc_mem_free(&m, d.rbuf, d.cap_buf);
             return RSC_OK;
         }
     }
@@ -348,7 +332,6 @@ rsc_status rsc_diff(const rsc_selection *old_sel, const rsc_selection *new_sel,
     rsc_mem_free(&m, ra, (na + 1) * sizeof *ra);
     rsc_mem_free(&m, rb, (nb + 1) * sizeof *rb);
     rsc_mem_free(&m, d.buf, d.cap_buf);
-    rsc_mem_free(&m, d.rbuf, d.cap_buf);
     return st;
 }
 
