@@ -8,12 +8,11 @@
  * --rounds samples, after a warm-up; a sample repeats its operation until
  * it lasts at least --min-ms, so the clock's resolution does not matter.
  * Match and floor rounds alternate, so frequency drift hits both alike.
- * Matching is timed three ways: as loaded (the programs), with the
- * selection's dense rows (rsc_accel_build, all of them), and with its DFA
- * (rsc_dfa_build at RSC_DFA_BUDGET: the engine robotsc's tools use; a set
- * refused keeps the programs, and dfa=0 says so; dfa_partial=1: some
- * states were left unbuilt, and a URL that reaches one runs the programs),
- * whose builds are timed on their own.
+ * Matching is timed two ways in the same rounds: on the programs
+ * (rsc_selection_use(RSC_ENGINE_PROGRAMS)) and on the selection as
+ * rsc_select gives it, which runs the blob's DFA when its one rule set has
+ * one (format 5: the compiler builds it) and the programs otherwise;
+ * engine= says which.
  * Every result goes into a volatile bu_sink: no loop can be optimised away. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -56,15 +55,14 @@ static int parse_args(int argc, char **argv, bench_args *a)
                  "(default 7) after a warm-up; a round lasts at least M ms (default 20); a\n"
                  "compile slower than 0.2 s gets fewer rounds (about a second of them).\n"
                  "The floor is FNV-1a 64 over the same URL bytes in the same loop. The agent\n"
-                 "defaults to Googlebot; --agent may be repeated. Matching is timed as loaded\n"
-                 "(the programs), with the selection's dense rows (rsc_accel_build) and with\n"
-                 "its DFA (rsc_dfa_build; dfa=0: refused, the programs: over the budget, or a\n"
-                 "literal rule set that would be partial; dfa_partial=1: states past the budget\n"
-                 "left unbuilt, a URL reaching one runs the programs).\n"
+                 "defaults to Googlebot; --agent may be repeated. Matching is timed on the\n"
+                 "programs (match_ns) and on the selection as rsc_select gives it (dfa_match_ns):\n"
+                 "the blob's DFA when its one rule set has one (engine=dfa), else the programs\n"
+                 "(engine=programs: a rule set over the compiler's DFA budget, several rule\n"
+                 "sets or none).\n"
                  "The last line is:\n"
                  "compile_us=.. blob_bytes=.. source_bytes=.. verify_ns=.. match_ns=.. floor_ns=.. ratio=..\n"
-                 "accel_bytes=.. accel_build_ns=.. accel_match_ns=.. accel_ratio=.. dfa=.. dfa_bytes=..\n"
-                 "dfa_states=.. dfa_classes=.. dfa_build_ns=.. dfa_match_ns=.. dfa_ratio=.. dfa_partial=..");
+                 "engine=dfa|programs dfa_bytes=.. dfa_states=.. dfa_classes=.. dfa_match_ns=.. dfa_ratio=..");
             return -1;
         } else if ((r = rsc_cli_opt(argc, argv, &i, "--agent", &val)) != 0) {
             if (r < 0)
@@ -225,71 +223,23 @@ int rsc_cmd_bench(int argc, char **argv)
     rsc_blob_info bi;
     memset(&bi, 0, sizeof bi);
     rsc_blob_info_get(&prog, &bi);
-    /* 1.1.0 (issue 36): rsc_select gives the blob's DFA when the rule set
-     * has one; "match" times the programs, "dfa" the selection as given */
-    const rsc_selection given = sel;
+    /* rsc_select gives the blob's DFA when the one rule set selected has
+     * one (format 5), else the programs: "match" times the programs,
+     * "dfa" the selection as given, in the same rounds. */
+    const rsc_selection dsel = sel;
+    rsc_engine_info dinfo;
+    const int on_dfa = rsc_selection_engine(&dsel, &dinfo) == RSC_ENGINE_DFA;
     rsc_selection_use(&sel, RSC_ENGINE_PROGRAMS);
 
-    /* Dense rows: built once per selection (the median of a few builds). */
-    rsc_selection asel = sel;
-    size_t accel_bytes = rsc_accel_size(&sel);
-    void *abuf = malloc(accel_bytes);
-    double vb[MAX_ROUNDS];
-    int nb = 0;
-    for (; abuf && nb < a.rounds; nb++) {
-        asel = sel;
-        uint64_t b0 = bu_now_ns();
-        st = rsc_accel_build(&asel, abuf, accel_bytes);
-        vb[nb] = (double)(bu_now_ns() - b0);
-        if (st != RSC_OK)
-            break;
-    }
-    if (st == RSC_E_LIMIT) /* 1.1.0: no dense rows any more, the programs */
-        st = RSC_OK;
-    if (!abuf || st != RSC_OK) {
-        status = rsc_cli_fail("bench", "%s: cannot build dense rows: %s", a.robots,
-                              abuf ? rsc_strerror(st) : "out of memory");
-        free(abuf);
-        goto done;
-    }
-    double accel_build_ns = bu_median(vb, (size_t)nb);
-
-    /* The DFA: built once per selection (the median of a few builds, in
-     * a buffer already touched once), or over the budget (the programs). */
-    rsc_selection dsel = sel;
-    void *dbuf = malloc(RSC_DFA_BUDGET);
-    rsc_status dst = RSC_E_NOMEM;
-    double vd[MAX_ROUNDS];
-    int nd = 0;
-    (void)vd;
-    dsel = given; /* nothing to build: the blob's DFA, or over the budget the programs */
-    dst = dbuf ? rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_DFA ? RSC_OK : RSC_E_LIMIT
-               : RSC_E_NOMEM;
-    if (dst != RSC_OK && dst != RSC_E_LIMIT) {
-        status = rsc_cli_fail("bench", "%s: cannot build the DFA: %s", a.robots,
-                              dbuf ? rsc_strerror(dst) : "out of memory");
-        free(abuf);
-        free(dbuf);
-        goto done;
-    }
-    double dfa_build_ns = nd ? bu_median(vd, (size_t)nd) : 0;
-    rsc_engine_info dinfo;
-    rsc_selection_engine(&dsel, &dinfo);
-    const int dpartial = rsc_dfa_partial(&dsel); /* read now: dbuf is freed before the report */
-
     /* Verdicts, untimed: what the timed loop computes, the same both ways. */
-    size_t disallowed = 0, adisallowed = 0, ddisallowed = 0;
+    size_t disallowed = 0, ddisallowed = 0;
     for (size_t i = 0; i < n; i++) {
         disallowed += !rsc_match_url(&sel, urls[i].ptr, urls[i].len, NULL);
-        adisallowed += !rsc_match_url(&asel, urls[i].ptr, urls[i].len, NULL);
         ddisallowed += !rsc_match_url(&dsel, urls[i].ptr, urls[i].len, NULL);
     }
-    if (adisallowed != disallowed || ddisallowed != disallowed) {
-        status = rsc_cli_fail("bench", "%s: %zu URLs disallowed with dense rows, %zu with the "
-                              "DFA, %zu with the programs", a.robots, adisallowed, ddisallowed,
-                              disallowed);
-        free(abuf);
-        free(dbuf);
+    if (ddisallowed != disallowed) {
+        status = rsc_cli_fail("bench", "%s: %zu URLs disallowed with the DFA, %zu with the programs",
+                              a.robots, ddisallowed, disallowed);
         goto done;
     }
 
@@ -302,11 +252,10 @@ int rsc_cmd_bench(int argc, char **argv)
     uint64_t tf = bu_now_ns() - t0;
     size_t reps = bu_reps(tm > tf ? tm : tf, min_ns);
     bu_pass_match(&sel, urls, n, reps);
-    bu_pass_match(&asel, urls, n, reps);
     bu_pass_match(&dsel, urls, n, reps);
     bu_pass_floor(urls, n, reps);
 
-    double vm[MAX_ROUNDS], va[MAX_ROUNDS], vf[MAX_ROUNDS], vdm[MAX_ROUNDS];
+    double vm[MAX_ROUNDS], vf[MAX_ROUNDS], vdm[MAX_ROUNDS];
     const double per = (double)reps * (double)n;
     for (int k = 0; k < a.rounds; k++) {
         t0 = bu_now_ns();
@@ -316,20 +265,13 @@ int rsc_cmd_bench(int argc, char **argv)
         bu_pass_floor(urls, n, reps);
         vf[k] = (double)(bu_now_ns() - t0) / per;
         t0 = bu_now_ns();
-        bu_pass_match(&asel, urls, n, reps);
-        va[k] = (double)(bu_now_ns() - t0) / per;
-        t0 = bu_now_ns();
         bu_pass_match(&dsel, urls, n, reps);
         vdm[k] = (double)(bu_now_ns() - t0) / per;
     }
-    free(abuf);
-    double dfa_ns = bu_median(vdm, a.rounds);
-    double dfa_ratio = bu_median(vf, a.rounds) > 0 ? dfa_ns / bu_median(vf, a.rounds) : 0;
-    free(dbuf);
     double match_ns = bu_median(vm, a.rounds), floor_ns = bu_median(vf, a.rounds);
-    double accel_ns = bu_median(va, a.rounds);
+    double dfa_ns = bu_median(vdm, a.rounds);
     double ratio = floor_ns > 0 ? match_ns / floor_ns : 0;
-    double accel_ratio = floor_ns > 0 ? accel_ns / floor_ns : 0;
+    double dfa_ratio = floor_ns > 0 ? dfa_ns / floor_ns : 0;
 
     printf("robots:   %s (%zu bytes, %u rules, %u groups, %u agents)\n", a.robots, src_len,
            (unsigned)bi.n_rules, (unsigned)bi.n_groups, (unsigned)bi.n_agents);
@@ -347,30 +289,23 @@ int rsc_cmd_bench(int argc, char **argv)
            blob.size, src_len ? (double)blob.size / (double)src_len : 0.0, (unsigned)bi.n_programs,
            (unsigned)bi.total_nodes, (unsigned)bi.max_nodes, (unsigned)bi.n_globs);
     printf("verify:   %.0f ns (%.2f GB/s)\n", verify_ns, verify_ns > 0 ? (double)blob.size / verify_ns : 0.0);
-    printf("match:    %.2f ns/URL (%.2f M URLs/s, %.3f ns/path byte)\n", match_ns,
+    printf("match:    %.2f ns/URL on the programs (%.2f M URLs/s, %.3f ns/path byte)\n", match_ns,
            match_ns > 0 ? 1e3 / match_ns : 0.0, path_bytes ? match_ns * (double)n / (double)path_bytes : 0.0);
     printf("floor:    %.2f ns/URL (FNV-1a 64 over the whole URL, %.3f ns/URL byte)\n", floor_ns,
            floor_ns * (double)n / (double)url_bytes);
     printf("ratio:    %.3f x floor\n", ratio);
-    printf("dense:    %zu bytes of rows built in %.2f us; match %.2f ns/URL, %.3f x floor\n",
-           accel_bytes, accel_build_ns / 1e3, accel_ns, accel_ratio);
-    if (dst == RSC_OK)
-        printf("dfa:      %zu bytes, %u states%s, %u classes, %u rules, built in %.2f us; match "
+    if (on_dfa)
+        printf("engine:   dfa (the blob's DFA: %zu bytes, %u states, %u classes, %u rules); match "
                "%.2f ns/URL, %.3f x floor\n",
-               dinfo.bytes, dinfo.states,
-               dpartial ? " (partial: URLs reaching a state left unbuilt run the programs)" : "",
-               dinfo.classes, dinfo.rules, dfa_build_ns / 1e3, dfa_ns, dfa_ratio);
+               dinfo.bytes, dinfo.states, dinfo.classes, dinfo.rules, dfa_ns, dfa_ratio);
     else
-        printf("dfa:      over the budget (%zu bytes; %.2f us to find out): the programs, "
-               "%.2f ns/URL, %.3f x floor\n",
-               RSC_DFA_BUDGET, dfa_build_ns / 1e3, dfa_ns, dfa_ratio);
+        printf("engine:   programs (no DFA in the blob for this selection: a rule set over the "
+               "compiler's budget, several rule sets or none); %.2f ns/URL, %.3f x floor\n",
+               dfa_ns, dfa_ratio);
     printf("compile_us=%.3f blob_bytes=%zu source_bytes=%zu verify_ns=%.0f match_ns=%.2f floor_ns=%.2f ratio=%.3f "
-           "accel_bytes=%zu accel_build_ns=%.0f accel_match_ns=%.2f accel_ratio=%.3f "
-           "dfa=%d dfa_bytes=%zu dfa_states=%u dfa_classes=%u dfa_build_ns=%.0f dfa_match_ns=%.2f "
-           "dfa_ratio=%.3f dfa_partial=%d\n",
-           compile_ns / 1e3, blob.size, src_len, verify_ns, match_ns, floor_ns, ratio, accel_bytes,
-           accel_build_ns, accel_ns, accel_ratio, dst == RSC_OK, dinfo.bytes, dinfo.states,
-           dinfo.classes, dfa_build_ns, dfa_ns, dfa_ratio, dpartial);
+           "engine=%s dfa_bytes=%zu dfa_states=%u dfa_classes=%u dfa_match_ns=%.2f dfa_ratio=%.3f\n",
+           compile_ns / 1e3, blob.size, src_len, verify_ns, match_ns, floor_ns, ratio,
+           on_dfa ? "dfa" : "programs", dinfo.bytes, dinfo.states, dinfo.classes, dfa_ns, dfa_ratio);
     if (fflush(stdout) != 0)
         status = rsc_cli_fail("bench", "cannot write output");
 done:
