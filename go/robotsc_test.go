@@ -10,7 +10,6 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -440,89 +439,6 @@ func TestGoroutinesShareOneRobots(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
-}
-
-const googlebotUA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
-
-// A sample of the corpus (../shared/corpus): Go's verdicts equal the CLI's
-// for several agents, through Allowed, AllowedMany and AllowedUserAgent.
-func TestCorpusSampleEqualsCLI(t *testing.T) {
-	corpus := corpusDir(t)
-	cli := cliPath(t)
-	ents, err := os.ReadDir(filepath.Join(corpus, "urls"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hosts []string
-	for _, e := range ents {
-		if _, err := os.Stat(filepath.Join(corpus, "robots", e.Name())); err == nil {
-			hosts = append(hosts, e.Name())
-		}
-	}
-	sort.Strings(hosts)
-	rand.New(rand.NewSource(13)).Shuffle(len(hosts), func(i, j int) { hosts[i], hosts[j] = hosts[j], hosts[i] })
-	if len(hosts) > 60 {
-		hosts = hosts[:60]
-	}
-	if len(hosts) == 0 {
-		t.Fatal("no host has both a robots.txt and a URL list")
-	}
-	total := 0
-	for _, h := range hosts {
-		path := filepath.Join(corpus, "robots", h)
-		body, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := os.ReadFile(filepath.Join(corpus, "urls", h))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var urls []string
-		for _, u := range strings.Split(string(data), "\n") {
-			u = strings.TrimSuffix(u, "\r")
-			if u != "" && len(urls) < 200 {
-				urls = append(urls, u)
-			}
-		}
-		r, perr := robotsc.Parse(body)
-		for _, agent := range []string{"Googlebot", "bingbot", "FooBot", googlebotUA} {
-			ua := agent == googlebotUA
-			want, ok := cliCheck(t, cli, path, agent, ua, urls)
-			if !ok || perr != nil {
-				if ok != (perr == nil) {
-					t.Fatalf("%s: the CLI refused it: %v, Parse: %v", h, !ok, perr)
-				}
-				continue
-			}
-			var got []bool
-			if ua {
-				for _, u := range urls {
-					got = append(got, r.AllowedUserAgent(u, agent))
-				}
-			} else {
-				got = r.AllowedMany(urls, agent)
-				for i, u := range urls {
-					if r.Allowed(u, agent) != got[i] {
-						t.Fatalf("%s %s %s: Allowed and AllowedMany differ", h, agent, u)
-					}
-				}
-			}
-			for i := range urls {
-				if got[i] != want[i] {
-					t.Fatalf("%s %q %s: Go %v, CLI %v", h, agent, urls[i], got[i], want[i])
-				}
-			}
-			total += len(urls)
-		}
-		if r != nil {
-			r.Close()
-		}
-	}
-	if total < 1000 {
-		t.Fatalf("only %d checks", total)
-	}
-	t.Logf("%d hosts, %d checks equal to the CLI", len(hosts), total)
 }
 
 // Empty URLs and agents cross as empty spans (no null pointer arithmetic).

@@ -14,7 +14,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+# cli/setup.sh reads its own $1 (extra packages to install): source it
+# without this script's arguments, which are go test's.
+args=("$@")
+set --
 . cli/setup.sh
+set -- ${args[@]+"${args[@]}"}
 if ! command -v go >/dev/null 2>&1; then
   echo "installing: golang-go"
   SUDO=""
