@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench_util.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +149,70 @@ double bu_median(double *v, size_t n)
         return 0;
     qsort(v, n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double bu_time_median(void (*op)(void *ud), void *ud, size_t per_sample, int rounds)
+{
+    double v[BU_MAX_ROUNDS];
+    if (rounds < 1)
+        return 0;
+    if (rounds > BU_MAX_ROUNDS)
+        rounds = BU_MAX_ROUNDS;
+    if (per_sample == 0)
+        per_sample = 1;
+    for (int r = 0; r < rounds; r++) {
+        uint64_t t0 = bu_now_ns();
+        for (size_t k = 0; k < per_sample; k++)
+            op(ud);
+        v[r] = (double)(bu_now_ns() - t0) / (double)per_sample;
+    }
+    return bu_median(v, (size_t)rounds);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+long bu_dir_names(const char *dir, char ***out)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    size_t n = 0, cap = 0;
+    char **names = NULL;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        char *name = strdup(de->d_name);
+        char **nn = names;
+        if (name && n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            nn = realloc(names, cap * sizeof *names);
+        }
+        if (!name || !nn) {
+            free(name);
+            bu_names_free(names, (long)n);
+            closedir(d);
+            errno = ENOMEM;
+            return -1;
+        }
+        names = nn;
+        names[n++] = name;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_name);
+    *out = names;
+    return (long)n;
+}
+
+void bu_names_free(char **names, long n)
+{
+    for (long k = 0; k < n; k++)
+        free(names[k]);
+    free(names);
 }
 
 void bu_time_match(const rsc_selection *sel, const rsc_bytes *u, size_t n, int path,

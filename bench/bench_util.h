@@ -36,6 +36,17 @@ size_t bu_reps(uint64_t once_ns, uint64_t min_ns);
 double bu_quantile(double *v, size_t n, double q);
 double bu_median(double *v, size_t n);
 
+/* The median ns per call of op(ud) over `rounds` samples (at most
+ * BU_MAX_ROUNDS), each timing `per_sample` calls in a row (at least 1):
+ * the one timing loop of the harness's per-call figures. */
+#define BU_MAX_ROUNDS 1000
+double bu_time_median(void (*op)(void *ud), void *ud, size_t per_sample, int rounds);
+
+/* The names in dir (those starting with '.' left out), sorted, malloc'ed
+ * (free with bu_names_free). Returns the count, -1 on an error (errno). */
+long bu_dir_names(const char *dir, char ***out);
+void bu_names_free(char **names, long n);
+
 /* Median ns per URL of matching and of the floor over u[0..n): warm-up,
  * then `rounds` alternating rounds of >= min_ns each. path: u are paths
  * (rsc_match_path) rather than URLs. */

@@ -60,7 +60,6 @@
  *
  * Nothing here asserts a time. */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,48 +221,44 @@ static int pass(job *j, int mode, size_t n)
     return rsc_selection_engine(&s, NULL);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* One pass of a timed loop: pass(j, mode, n) as bu_time_median's op. */
+typedef struct pass_arg {
+    job *j;
+    int mode;
+    size_t n;
+} pass_arg;
+
+static void pass_op(void *ud)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    const pass_arg *a = ud;
+    pass(a->j, a->mode, a->n);
 }
 
 /* The median of reps timings of one whole pass (after one untimed pass). */
 static double time_list(job *j, int mode, int reps, int *engine)
 {
-    double v[MAX_REPS];
+    pass_arg a = {j, mode, j->n_urls};
     *engine = pass(j, mode, j->n_urls);
-    for (int r = 0; r < reps; r++) {
-        uint64_t t0 = bu_now_ns();
-        pass(j, mode, j->n_urls);
-        v[r] = (double)(bu_now_ns() - t0);
-    }
-    return bu_median(v, (size_t)reps);
+    return bu_time_median(pass_op, &a, 1, reps);
 }
 
 /* Load + select (+ attach) + the first URL: rounds of a loop of at least
  * 20 us each (one pass is far below the clock's resolution to trust). */
 static double time_one(job *j, int mode, int reps)
 {
+    pass_arg a = {j, mode, 1};
     uint64_t t0 = bu_now_ns();
     pass(j, mode, 1);
-    size_t k = bu_reps(bu_now_ns() - t0, 20000);
-    double v[MAX_REPS];
-    for (int r = 0; r < reps; r++) {
-        t0 = bu_now_ns();
-        for (size_t i = 0; i < k; i++)
-            pass(j, mode, 1);
-        v[r] = (double)(bu_now_ns() - t0) / (double)k;
-    }
-    return bu_median(v, (size_t)reps);
+    return bu_time_median(pass_op, &a, bu_reps(bu_now_ns() - t0, 20000), reps);
 }
 
-/* The jobs file, whole: lines of name, robots.txt path, URLs path. */
+/* The jobs file, whole: lines of name, robots.txt path, URLs path; *from
+ * and *to (a negative *to: the end) are clamped to the lines read. */
 typedef struct jobline {
     char *name, *robots, *urls;
 } jobline;
 
-static long read_jobs(const char *path, jobline **out, char **keep)
+static long read_jobs(const char *path, jobline **out, char **keep, long *from, long *to)
 {
     size_t len;
     char *text = (char *)bu_read(path, &len);
@@ -301,6 +296,10 @@ static long read_jobs(const char *path, jobline **out, char **keep)
     }
     *out = v;
     *keep = text;
+    if (*to < 0 || *to > k)
+        *to = k;
+    if (*from < 0)
+        *from = 0;
     return k;
 }
 
@@ -317,8 +316,7 @@ static void summary(const char *mode, double *ns, size_t n, const double *base, 
     double *s = malloc(n * sizeof *s);
     if (!s)
         return;
-    memcpy(s, ns, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_double);
+    memcpy(s, ns, n * sizeof *s); /* bu_quantile sorts its copy */
     printf("# %s: lists %zu, median list %.0f ns, p90 list %.0f ns, total %.0f ns", mode, n,
            bu_quantile(s, n, 0.5), bu_quantile(s, n, 0.9), total);
     if (have_base)
@@ -356,15 +354,10 @@ static int run_worker(const char *jobs_path, const char *modes, int reps, long f
     free(m);
     jobline *jl;
     char *keep;
-    long n = read_jobs(jobs_path, &jl, &keep);
-    if (n < 0) {
+    if (read_jobs(jobs_path, &jl, &keep, &from, &to) < 0) {
         perror(jobs_path);
         return 2;
     }
-    if (to < 0 || to > n)
-        to = n;
-    if (from < 0)
-        from = 0;
     size_t cap = to > from ? (size_t)(to - from) : 1;
     double *ns[M_COUNT];
     for (int k = 0; k < M_COUNT; k++)
@@ -409,15 +402,10 @@ static int run_floor(const char *jobs_path, int rounds, uint64_t min_ns, long fr
 {
     jobline *jl;
     char *keep;
-    long n = read_jobs(jobs_path, &jl, &keep);
-    if (n < 0) {
+    if (read_jobs(jobs_path, &jl, &keep, &from, &to) < 0) {
         perror(jobs_path);
         return 2;
     }
-    if (to < 0 || to > n)
-        to = n;
-    if (from < 0)
-        from = 0;
     printf("name\turls\tengine\tmatch_ns\tfloor_ns\tratio\talt\talt_fit\talt_match_ns\talt_floor_ns\talt_ratio\n");
     for (long i = from; i < to; i++) {
         job j;
@@ -461,35 +449,15 @@ static int run_floor(const char *jobs_path, int rounds, uint64_t min_ns, long fr
     return 0;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int run_selections(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d) {
+    char **names;
+    const long nl = bu_dir_names(dir, &names);
+    if (nl < 0) {
         perror(dir);
         return 2;
     }
-    size_t n = 0, cap = 0;
-    char **names = NULL;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        if (de->d_name[0] == '.')
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 1024;
-            char **nn = realloc(names, cap * sizeof *names);
-            if (!nn)
-                return 2;
-            names = nn;
-        }
-        names[n++] = strdup(de->d_name);
-    }
-    closedir(d);
-    qsort(names, n, sizeof *names, cmp_name);
+    const size_t n = (size_t)nl;
     static const rsc_bytes agents[2] = {{"Googlebot", 9}, {"*", 1}};
     size_t loaded[2] = {0, 0}, runtime[2] = {0, 0}, ok = 0;
     printf("name\tagent\tengine\tloaded_dfa\truntime_dfa\tblob_bytes\n");
@@ -536,9 +504,7 @@ static int run_selections(const char *dir)
     printf("# files %zu, compiled %zu; Googlebot: loaded on a DFA %zu, run-time DFA whole %zu; "
            "*: loaded on a DFA %zu, run-time DFA whole %zu\n",
            n, ok, loaded[0], runtime[0], loaded[1], runtime[1]);
-    for (size_t k = 0; k < n; k++)
-        free(names[k]);
-    free(names);
+    bu_names_free(names, nl);
     return 0;
 }
 
