@@ -10,8 +10,10 @@
  *   bench_scale length [--seed S] [--rounds N] [--min-ms M] [--rules R] [--lengths 10,100,...]
  *       per path length: ns per path and per byte (rsc_match_path) against
  *       the file of R rules (default 1,000), and the floor per byte.
- * Both also time the selection's DFA, built at --budget B bytes (default
- * RSC_DFA_BUDGET). */
+ * "match" is the programs (rsc_selection_use(RSC_ENGINE_PROGRAMS)); both
+ * also time the selection as rsc_select gives it ("dfa": 1 when it runs the
+ * blob's DFA, which the compiler built; 0 when the rule set was over the
+ * compiler's DFA budget, and the programs run again). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,13 +39,16 @@ static size_t parse_list(const char *s, unsigned long *v, size_t max)
 typedef struct compiled {
     rsc_blob blob;
     rsc_program prog;
-    rsc_selection sel;
+    rsc_selection sel;      /* the programs                                  */
+    rsc_selection dsel;     /* as rsc_select gives it: the blob's DFA, if any */
+    rsc_engine_info dinfo;
+    int on_dfa;
     rsc_blob_info info;
     double compile_ns;
 } compiled;
 
 /* Compiles (median of up to `rounds`, fewer when one compile is slow),
- * loads and selects the '*' group. */
+ * loads and selects the '*' group, both ways (see compiled). */
 static int compile_one(const dg_buf *src, int rounds, compiled *c)
 {
     memset(c, 0, sizeof *c);
@@ -66,11 +71,14 @@ static int compile_one(const dg_buf *src, int rounds, compiled *c)
     c->compile_ns = bu_median(v, (size_t)(k < 64 ? k : 64));
     rsc_bytes agent = {"bench-bot", 9};
     if (rsc_load(&c->prog, c->blob.data, c->blob.size, NULL) != RSC_OK ||
-        rsc_select(&c->prog, &agent, 1, &c->sel) != RSC_OK ||
+        rsc_select(&c->prog, &agent, 1, &c->dsel) != RSC_OK ||
         rsc_blob_info_get(&c->prog, &c->info) != RSC_OK) {
         fprintf(stderr, "bench_scale: load failed\n");
         return -1;
     }
+    c->sel = c->dsel;
+    c->on_dfa = rsc_selection_engine(&c->dsel, &c->dinfo) == RSC_ENGINE_DFA;
+    rsc_selection_use(&c->sel, RSC_ENGINE_PROGRAMS);
     return 0;
 }
 
@@ -78,7 +86,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2 || (strcmp(argv[1], "rules") != 0 && strcmp(argv[1], "length") != 0)) {
         fprintf(stderr, "usage: bench_scale rules|length [--seed S] [--rounds N] [--min-ms M] "
-                        "[--counts LIST] [--rules R] [--lengths LIST] [--budget B]\n");
+                        "[--counts LIST] [--rules R] [--lengths LIST]\n");
         return 2;
     }
     int by_rules = strcmp(argv[1], "rules") == 0;
@@ -88,7 +96,6 @@ int main(int argc, char **argv)
     unsigned long counts[32] = {10, 100, 1000, 10000, 50000}, lengths[32] = {10, 30, 100, 300, 1000, 3000, 10000};
     size_t n_counts = 5, n_lengths = 7;
     unsigned long rules = 1000;
-    size_t budget = RSC_DFA_BUDGET;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--seed") == 0)
             seed = strtoull(argv[i + 1], NULL, 10);
@@ -102,8 +109,6 @@ int main(int argc, char **argv)
             n_lengths = parse_list(argv[i + 1], lengths, 32);
         else if (strcmp(argv[i], "--rules") == 0)
             rules = strtoul(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--budget") == 0)
-            budget = strtoull(argv[i + 1], NULL, 10);
         else {
             fprintf(stderr, "bench_scale: unknown option %s\n", argv[i]);
             return 2;
@@ -122,8 +127,7 @@ int main(int argc, char **argv)
         if (dg_urls(seed, 1000, &ub) != 0 || (nu = bu_lines(ub.p, ub.len, &urls)) <= 0)
             return 2;
         printf("rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\t"
-               "ratio\tdisallowed\taccel_bytes\taccel_match_ns\taccel_floor_ns\taccel_ratio\t"
-               "dfa\tdfa_bytes\tdfa_states\tdfa_build_us\tdfa_match_ns\tdfa_floor_ns\tdfa_ratio\n");
+               "ratio\tdisallowed\tdfa\tdfa_bytes\tdfa_states\tdfa_match_ns\tdfa_floor_ns\tdfa_ratio\n");
         for (size_t i = 0; i < n_counts; i++) {
             dg_buf src = {NULL, 0, 0};
             compiled c;
@@ -132,36 +136,13 @@ int main(int argc, char **argv)
             size_t dis = 0;
             for (long k = 0; k < nu; k++)
                 dis += !rsc_match_url(&c.sel, urls[k].ptr, urls[k].len, NULL);
-            bu_match_result m, am;
+            bu_match_result m, dm;
             bu_time_match(&c.sel, urls, (size_t)nu, 0, rounds, min_ns, &m);
-            /* the same with the selection's dense rows (rsc_accel_build) */
-            rsc_selection asel = c.sel;
-            size_t abytes = rsc_accel_size(&asel);
-            void *abuf = malloc(abytes);
-            if (!abuf || rsc_accel_build(&asel, abuf, abytes) != RSC_OK)
-                return 2;
-            bu_time_match(&asel, urls, (size_t)nu, 0, rounds, min_ns, &am);
-            free(abuf);
-            /* the same with the selection's DFA (rsc_dfa_build at --budget;
-             * dfa 0: over it, the programs; 2: partial, states left unbuilt) */
-            rsc_selection dsel = c.sel;
-            bu_match_result dm;
-            void *dbuf = malloc(budget);
-            uint64_t t0 = bu_now_ns();
-            int dok = dbuf && rsc_dfa_build(&dsel, dbuf, budget, NULL) == RSC_OK;
-            double dbuild = (double)(bu_now_ns() - t0) / 1e3;
-            rsc_engine_info di;
-            rsc_selection_engine(&dsel, &di);
-            if (dok && rsc_dfa_partial(&dsel))
-                dok = 2;
-            bu_time_match(&dsel, urls, (size_t)nu, 0, rounds, min_ns, &dm);
-            free(dbuf);
-            printf("%lu\t%zu\t%zu\t%.1f\t%u\t%u\t%u\t%.2f\t%.2f\t%.3f\t%zu\t%zu\t%.2f\t%.2f\t%.3f\t"
-                   "%d\t%zu\t%u\t%.1f\t%.2f\t%.2f\t%.3f\n", counts[i],
-                   src.len, c.blob.size, c.compile_ns / 1e3, (unsigned)c.info.n_programs,
+            bu_time_match(&c.dsel, urls, (size_t)nu, 0, rounds, min_ns, &dm);
+            printf("%lu\t%zu\t%zu\t%.1f\t%u\t%u\t%u\t%.2f\t%.2f\t%.3f\t%zu\t%d\t%zu\t%u\t%.2f\t%.2f\t%.3f\n",
+                   counts[i], src.len, c.blob.size, c.compile_ns / 1e3, (unsigned)c.info.n_programs,
                    (unsigned)c.info.total_nodes, (unsigned)c.info.max_nodes, m.match_ns, m.floor_ns,
-                   m.match_ns / m.floor_ns, dis, abytes, am.match_ns, am.floor_ns,
-                   am.match_ns / am.floor_ns, dok, di.bytes, di.states, dbuild, dm.match_ns,
+                   m.match_ns / m.floor_ns, dis, c.on_dfa, c.dinfo.bytes, c.dinfo.states, dm.match_ns,
                    dm.floor_ns, dm.match_ns / dm.floor_ns);
             fflush(stdout);
             rsc_blob_free(&c.blob, NULL);
@@ -176,13 +157,6 @@ int main(int argc, char **argv)
     compiled c;
     if (dg_robots(seed, (uint32_t)rules, &src) != 0 || compile_one(&src, 1, &c) != 0)
         return 2;
-    /* the same selection with its DFA (dfa 0: over the budget, the programs;
-     * 2: partial, states left unbuilt) */
-    rsc_selection dsel = c.sel;
-    void *dbuf = malloc(budget);
-    int dok = dbuf && rsc_dfa_build(&dsel, dbuf, budget, NULL) == RSC_OK;
-    if (dok && rsc_dfa_partial(&dsel))
-        dok = 2;
     printf("length\tpaths\tmatch_ns\tmatch_ns_per_byte\tfloor_ns\tfloor_ns_per_byte\tdisallowed\t"
            "dfa\tdfa_match_ns\tdfa_match_ns_per_byte\n");
     for (size_t i = 0; i < n_lengths; i++) {
@@ -200,15 +174,14 @@ int main(int argc, char **argv)
         bu_match_result m;
         bu_time_match(&c.sel, paths, (size_t)n, 1, rounds, min_ns, &m);
         bu_match_result dm;
-        bu_time_match(&dsel, paths, (size_t)n, 1, rounds, min_ns, &dm);
+        bu_time_match(&c.dsel, paths, (size_t)n, 1, rounds, min_ns, &dm);
         printf("%zu\t%ld\t%.2f\t%.4f\t%.2f\t%.4f\t%zu\t%d\t%.2f\t%.4f\n", len, n, m.match_ns,
-               m.match_ns / (double)len, m.floor_ns, m.floor_ns / (double)len, dis, dok, dm.match_ns,
+               m.match_ns / (double)len, m.floor_ns, m.floor_ns / (double)len, dis, c.on_dfa, dm.match_ns,
                dm.match_ns / (double)len);
         fflush(stdout);
         free(paths);
         dg_buf_free(&pb);
     }
-    free(dbuf);
     rsc_blob_free(&c.blob, NULL);
     dg_buf_free(&src);
     return 0;

@@ -5,62 +5,11 @@ met or missed from this run's measurements of this tree against 1.0.0
 (3a05c31) built side by side; and the per-language check cost table, from
 whatever RESULTS_DIR/i36/lang/*.tsv exist. Imported by bench/report.py;
 every figure is computed here from the raw files, none is typed in."""
-import csv
 import math
 import os
-import statistics
 
-
-def _tsv(path):
-    """Rows of a TSV file; '#' lines (bench_worker's summaries) skipped."""
-    if not os.path.exists(path):
-        return []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        lines = [x for x in f if not x.startswith("#")]
-    return list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
-
-
-def _kv(path):
-    d = {}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if "=" in line:
-                    k, v = line.rstrip("\n").split("=", 1)
-                    d[k] = v
-    return d
-
-
-def _words(path):
-    d = {}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for tok in f.read().split():
-                if "=" in tok:
-                    k, v = tok.split("=", 1)
-                    d[k] = v
-    return d
-
-
-def _num(x):
-    try:
-        v = float(x)
-        return v if math.isfinite(v) else None
-    except (TypeError, ValueError):
-        return None
-
-
-def _q(v, q):
-    """Nearest-rank quantile (as bench_util.c's bu_quantile)."""
-    v = sorted(x for x in v if x is not None)
-    if not v:
-        return None
-    return v[max(0, min(len(v) - 1, math.ceil(q * len(v)) - 1))]
-
-
-def _med(v):
-    v = [x for x in v if x is not None]
-    return statistics.median(v) if v else None
+# the readers and statistics of bench/report.py (which imports this file)
+from reportlib import num as _num, quantile as _q, read_kv as _kv, read_kv_words as _words, read_tsv as _tsv
 
 
 def _div(a, b):

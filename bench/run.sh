@@ -8,10 +8,13 @@
 # directory, installs the peers when missing (gnuplot and python3-protego
 # from Debian, robots-parser from npm into the build directory), runs:
 #   1. corpus compile    bench_compile over ../shared/corpus/robots; bench_dfa:
-#                        each file's DFA (issue 28): fit, memory, build time
+#                        each file's Googlebot selection on the blob's DFA or
+#                        not, the DFA's size, and what it adds to the blob
+#                        and to the compile (against RSC_COMPILE_NO_DFA)
 #   2. real URL lists    robotsc bench on each of the 374 lists (373
 #                        with a robots.txt) of ../shared/corpus/urls: the
-#                        programs, dense rows and the DFA in the same rounds
+#                        programs and the selection's engine (the blob's
+#                        DFA, or the programs) in the same rounds
 #   3. scaling           bench_scale rules / length (seeded synthetic data)
 #   4. threads           bench_threads, 1 and 2 threads, one shared blob
 #   5. peers             urllib.robotparser, Protego, robots-parser (node)
@@ -19,7 +22,7 @@
 #                        and this one, back to back on each real list and on
 #                        the hostile cases of issue 10 (bench/hostile_cases.py);
 #                        bench_memory: a dependent load per byte over working
-#                        sets as large as those cases' dense rows
+#                        sets as large as those cases' DFAs
 #   7. JavaScript        bench/js/bench.mjs: the WASM build in Node against
 #                        native C and robots-parser (writes bench/JS.md)
 #   8. issue 36          bench/issue36.sh: 1.0.0 (RSC_BENCH_BASE_REF, 3a05c31)
@@ -219,15 +222,16 @@ log "1/6 corpus compile: $CORPUS/robots"
 "$B/bench_compile" --rounds "$CROUNDS" --budget-s "$COMPILE_BUDGET" --progress --out "$RES/compile.tsv" "$CORPUS/robots" >"$RES/compile.txt" \
     2>"$RES/compile.log"
 
-# ---- 1b. the DFA engine over the corpus (issue 28) ----------------------------
-log "1/6 corpus DFA: every file's Googlebot selection at the default budget"
+# ---- 1b. the blob's DFAs over the corpus ------------------------------------------
+log "1/6 corpus DFA: every file's Googlebot selection, compiled with and without DFAs"
 "$B/bench_dfa" --rounds "$CROUNDS" "$CORPUS/robots" >"$RES/dfa_corpus.tsv" 2>"$RES/dfa_corpus.err" ||
     log "  bench_dfa failed (see $RES/dfa_corpus.err)"
 
 # ---- 2. real URL lists -------------------------------------------------------
 awk -F'\t' -v c="$CORPUS" -v n="$NLISTS" -f "$ROOT/bench/jobs.awk" "$CORPUS/urls-index.tsv" >"$RES/jobs.tsv"
 log "2/6 real URL lists: $(wc -l <"$RES/jobs.tsv") lists"
-printf 'name\tn_urls\tdisallowed\trules\tprograms\tnodes\tcompile_us\tblob_bytes\tsource_bytes\tverify_ns\tmatch_ns\tfloor_ns\tratio\taccel_bytes\taccel_build_ns\taccel_match_ns\taccel_ratio\tdfa\tdfa_bytes\tdfa_states\tdfa_build_ns\tdfa_match_ns\tdfa_ratio\tdfa_partial\n' \
+# dfa: 1 when the selection runs the blob's DFA (robotsc bench's engine=dfa)
+printf 'name\tn_urls\tdisallowed\trules\tprograms\tnodes\tcompile_us\tblob_bytes\tsource_bytes\tverify_ns\tmatch_ns\tfloor_ns\tratio\tdfa\tdfa_bytes\tdfa_states\tdfa_match_ns\tdfa_ratio\n' \
     >"$RES/match.tsv"
 while IFS="$(printf '\t')" read -r name robots urls; do
     out=$RES/match/$name.txt
@@ -238,11 +242,10 @@ while IFS="$(printf '\t')" read -r name robots urls; do
             /^verdicts:/ { d = $4 }
             /^blob:/ { a = $0; sub(/.*\(/, "", a); split(a, x, " "); au = x[1]; st = x[3] }
             /^compile_us=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, n, d,
+            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", name, n, d,
                   r, au, st, v["compile_us"], v["blob_bytes"], v["source_bytes"], v["verify_ns"], v["match_ns"],
-                  v["floor_ns"], v["ratio"], v["accel_bytes"], v["accel_build_ns"], v["accel_match_ns"],
-                  v["accel_ratio"], v["dfa"], v["dfa_bytes"], v["dfa_states"], v["dfa_build_ns"],
-                  v["dfa_match_ns"], v["dfa_ratio"], v["dfa_partial"] + 0 }' "$out" >>"$RES/match.tsv"
+                  v["floor_ns"], v["ratio"], v["engine"] == "dfa", v["dfa_bytes"], v["dfa_states"],
+                  v["dfa_match_ns"], v["dfa_ratio"] }' "$out" >>"$RES/match.tsv"
     else
         log "robotsc bench failed on $name (see $out)"
     fi
@@ -251,7 +254,8 @@ done <"$RES/jobs.tsv"
 # again, four times (the two engines in the same rounds each time), so the
 # report can tell a slower engine from one noisy run.
 printf 'name\truns\tmedian\n' >"$RES/match_recheck.tsv"
-awk -F'\t' 'NR > 1 && $18 == "1" && $22 + 0 > 1.05 * $11 { print $1 }' "$RES/match.tsv" |
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            $c["dfa"] == "1" && $c["dfa_match_ns"] + 0 > 1.05 * $c["match_ns"] { print $1 }' "$RES/match.tsv" |
 while read -r name; do
     robots=$(job "$name" 2) urls=$(job "$name" 3) runs=""
     for _ in 1 2 3 4; do
@@ -263,7 +267,7 @@ done
 
 # ---- 3. scaling --------------------------------------------------------------
 log "3/6 scaling: rule counts $COUNTS"
-printf 'rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\tratio\tdisallowed\taccel_bytes\taccel_match_ns\taccel_floor_ns\taccel_ratio\tdfa\tdfa_bytes\tdfa_states\tdfa_build_us\tdfa_match_ns\tdfa_floor_ns\tdfa_ratio\n' \
+printf 'rules\tsource_bytes\tblob_bytes\tcompile_us\tprograms\tnodes\tmax_nodes\tmatch_ns\tfloor_ns\tratio\tdisallowed\tdfa\tdfa_bytes\tdfa_states\tdfa_match_ns\tdfa_floor_ns\tdfa_ratio\n' \
     >"$RES/scale_rules.tsv"
 for n in $(echo "$COUNTS" | tr ',' ' '); do
     if timeout "$SCALE_TIMEOUT" "$B/bench_scale" rules --counts "$n" --rounds "$ROUNDS" --min-ms "$MINMS" \
@@ -275,15 +279,6 @@ for n in $(echo "$COUNTS" | tr ',' ' '); do
             "$(tr '\n' ' ' <"$RES/scale_rules_$n.err")" >>"$RES/scale_rules.tsv"
     fi
 done
-# The growth target counts only the sets whose DFA fits: the same files at a
-# budget of 16 MiB (the default fits only the 10-rule file whole)
-FIT_BUDGET=16777216
-log "3/6 scaling: rule counts $COUNTS at a DFA budget of $FIT_BUDGET bytes"
-if ! timeout "$SCALE_TIMEOUT" "$B/bench_scale" rules --counts "$COUNTS" --rounds "$ROUNDS" --min-ms "$MINMS" \
-    --budget "$FIT_BUDGET" >"$RES/scale_rules_fit.tsv" 2>"$RES/scale_rules_fit.err"; then
-    log "  failed or over ${SCALE_TIMEOUT}s (see $RES/scale_rules_fit.err)"
-    rm -f "$RES/scale_rules_fit.tsv"
-fi
 log "3/6 scaling: path length"
 timeout "$SCALE_TIMEOUT" "$B/bench_scale" length --rules 100 --rounds "$ROUNDS" --min-ms "$MINMS" \
     >"$RES/scale_length.tsv" 2>"$RES/scale_length.err" || log "  path length: failed (see $RES/scale_length.err)"
@@ -354,7 +349,8 @@ fi
 F23=$RES/f23
 mkdir -p "$F23"
 # One row per (case, format): the figures of robotsc bench's last line.
-printf 'kind\tname\tformat\tn_urls\tdisallowed\tcompile_us\tblob_bytes\tsource_bytes\tmatch_ns\tfloor_ns\tratio\taccel_bytes\taccel_match_ns\taccel_ratio\tdfa\tdfa_match_ns\tdfa_ratio\tdfa_partial\n' \
+# (format 2's robotsc bench prints no engine: its dfa columns stay empty)
+printf 'kind\tname\tformat\tn_urls\tdisallowed\tcompile_us\tblob_bytes\tsource_bytes\tmatch_ns\tfloor_ns\tratio\tdfa\tdfa_bytes\tdfa_match_ns\tdfa_ratio\n' \
     >"$RES/f23.tsv"
 f23_one() { # kind name format binary robots urls
     out=$F23/$2.f$3.txt
@@ -363,10 +359,10 @@ f23_one() { # kind name format binary robots urls
             /^urls:/ { n = $3; sub(/\(/, "", n) }
             /^verdicts:/ { d = $4 }
             /^compile_us=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kind, name, f, n, d,
+            END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kind, name, f, n, d,
                   v["compile_us"], v["blob_bytes"], v["source_bytes"], v["match_ns"], v["floor_ns"], v["ratio"],
-                  v["accel_bytes"], v["accel_match_ns"], v["accel_ratio"], v["dfa"], v["dfa_match_ns"],
-                  v["dfa_ratio"], v["dfa_partial"] + 0 }' "$out" >>"$RES/f23.tsv"
+                  (("engine" in v) ? ((v["engine"] == "dfa") "") : ""), v["dfa_bytes"], v["dfa_match_ns"],
+                  v["dfa_ratio"] }' "$out" >>"$RES/f23.tsv"
     else
         log "  format $3: robotsc bench failed on $2 (see $out)"
         printf '%s\t%s\t%s\tFAILED\n' "$1" "$2" "$3" >>"$RES/f23.tsv"
@@ -387,8 +383,10 @@ else
     log "  hostile_cases.py failed (see $RES/hostile.log)"
 fi
 # The memory floor: a dependent load per path byte over working sets the
-# size of the L1 and L2 caches and of the hostile cases' dense rows.
-sizes="16384 262144 $(awk -F'\t' '$1 == "hostile" && $3 == 3 && $12 != "" { print $12 }' "$RES/f23.tsv" | tr '\n' ' ')"
+# size of the L1 and L2 caches and of the hostile cases' DFAs (column 13,
+# dfa_bytes: 0 for a case over the compiler's DFA budget; bench_memory
+# wants 8 bytes at least).
+sizes="16384 262144 $(awk -F'\t' '$1 == "hostile" && $3 == 3 && $13 + 0 >= 8 { print $13 }' "$RES/f23.tsv" | tr '\n' ' ')"
 log "  memory floor: $sizes"
 # shellcheck disable=SC2086
 "$B/bench_memory" --rounds "$ROUNDS" --min-ms "$MINMS" $sizes >"$RES/memory.tsv" 2>"$RES/memory.err" ||
@@ -411,7 +409,7 @@ if [ "$f2_ok" = 1 ]; then
     # binaries back to back each time (which one first alternating), so the
     # report can tell a slower engine from one noisy pair of runs.
     printf 'name\truns\tmedian\n' >"$RES/f2_recheck.tsv"
-    awk -F'\t' '$1 == "real" && $3 == 2 { f2[$2] = $11 } $1 == "real" && $3 == 3 && $17 != "" { f3[$2] = $17 }
+    awk -F'\t' '$1 == "real" && $3 == 2 { f2[$2] = $11 } $1 == "real" && $3 == 3 && $15 != "" { f3[$2] = $15 }
                 END { for (k in f3) if (k in f2 && f3[k] + 0 > 1.05 * f2[k]) print k }' "$RES/f23.tsv" |
     while read -r name; do
         robots=$(job "$name" 2) urls=$(job "$name" 3) runs=""
