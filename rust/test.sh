@@ -5,7 +5,8 @@
 # bison and re2c for the parser, liblmdb and libidn2 for the store), then
 # `cargo test --offline --features store` in rust/. ROBOTSC_CLI (a built
 # robotsc) turns on the blob interchange and corpus tests; ../shared/corpus
-# the corpus sample. Exit 77 (a skip) when no cargo can be installed.
+# the comparison of every corpus URL list. Exit 77 (a skip) when no cargo
+# can be installed.
 set -euo pipefail
 # A relative ROBOTSC_CLI names a file from the caller's directory.
 if [ -n "${ROBOTSC_CLI:-}" ] && [ "${ROBOTSC_CLI#/}" = "$ROBOTSC_CLI" ]; then
