@@ -42,22 +42,6 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(((const entry *)a)->name, ((const entry *)b)->name);
 }
 
-static double time_verify(const rsc_blob *b)
-{
-    rsc_program p;
-    uint64_t t0 = bu_now_ns();
-    bu_sink += (uint64_t)rsc_load(&p, b->data, b->size, NULL);
-    size_t reps = bu_reps(bu_now_ns() - t0, 20000);
-    double v[5];
-    for (int r = 0; r < 5; r++) {
-        t0 = bu_now_ns();
-        for (size_t k = 0; k < reps; k++)
-            bu_sink += (uint64_t)rsc_load(&p, b->data, b->size, NULL);
-        v[r] = (double)(bu_now_ns() - t0) / (double)reps;
-    }
-    return bu_median(v, 5);
-}
-
 int main(int argc, char **argv)
 {
     const char *dir = NULL, *out = NULL;
@@ -154,7 +138,7 @@ int main(int argc, char **argv)
             rsc_program p;
             if (rsc_load(&p, b.data, b.size, NULL) == RSC_OK)
                 rsc_blob_info_get(&p, &e[i].info);
-            e[i].verify_ns = time_verify(&b);
+            e[i].verify_ns = bu_time_load(b.data, b.size, 20000, 5);
         }
         rsc_blob_free(&b, NULL);
     }

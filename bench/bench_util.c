@@ -169,6 +169,26 @@ double bu_time_median(void (*op)(void *ud), void *ud, size_t per_sample, int rou
     return bu_median(v, (size_t)rounds);
 }
 
+typedef struct load_arg {
+    const void *data;
+    size_t size;
+} load_arg;
+
+static void load_op(void *ud)
+{
+    const load_arg *a = ud;
+    rsc_program p;
+    bu_sink += (uint64_t)rsc_load(&p, a->data, a->size, NULL);
+}
+
+double bu_time_load(const void *data, size_t size, uint64_t min_ns, int rounds)
+{
+    load_arg a = {data, size};
+    uint64_t t0 = bu_now_ns();
+    load_op(&a); /* warm-up, and how long one takes */
+    return bu_time_median(load_op, &a, bu_reps(bu_now_ns() - t0, min_ns), rounds);
+}
+
 static int cmp_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);

@@ -45,6 +45,10 @@ double bu_time_median(void (*op)(void *ud), void *ud, size_t per_sample, int rou
 /* The names in dir (those starting with '.' left out), sorted, malloc'ed
  * (free with bu_names_free). Returns the count, -1 on an error (errno). */
 long bu_dir_names(const char *dir, char ***out);
+
+/* The median ns of rsc_load (which verifies the whole blob) over `rounds`
+ * rounds of at least min_ns each, after a warm-up. */
+double bu_time_load(const void *data, size_t size, uint64_t min_ns, int rounds);
 void bu_names_free(char **names, long n);
 
 /* Median ns per URL of matching and of the floor over u[0..n): warm-up,

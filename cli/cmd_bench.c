@@ -148,22 +148,6 @@ static int time_compile(const bench_args *a, const unsigned char *text, size_t l
     return 0;
 }
 
-static double time_verify(const bench_args *a, const rsc_blob *b, uint64_t min_ns)
-{
-    rsc_program p;
-    uint64_t t0 = bu_now_ns();
-    bu_sink += (uint64_t)rsc_load(&p, b->data, b->size, NULL); /* warm-up */
-    size_t reps = bu_reps(bu_now_ns() - t0, min_ns);
-    double v[MAX_ROUNDS];
-    for (int r = 0; r < a->rounds; r++) {
-        t0 = bu_now_ns();
-        for (size_t k = 0; k < reps; k++)
-            bu_sink += (uint64_t)rsc_load(&p, b->data, b->size, NULL);
-        v[r] = (double)(bu_now_ns() - t0) / (double)reps;
-    }
-    return bu_median(v, a->rounds);
-}
-
 int rsc_cmd_bench(int argc, char **argv)
 {
     bench_args a;
@@ -209,7 +193,7 @@ int rsc_cmd_bench(int argc, char **argv)
         free(urls);
         return status;
     }
-    double verify_ns = time_verify(&a, &blob, min_ns);
+    double verify_ns = bu_time_load(blob.data, blob.size, min_ns, a.rounds);
     rsc_program prog;
     rsc_load_error le = {0, NULL};
     rsc_status st = rsc_load(&prog, blob.data, blob.size, &le);
