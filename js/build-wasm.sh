@@ -5,15 +5,7 @@
 # js/setup.sh installs them). The build tree is build-wasm/ at the root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# clang 14 runs a wasm-opt it finds on the PATH after linking, without the
-# SIMD feature flag, and binaryen's then rejects the module: shadow it (the
-# module is the one the linker writes, as on a machine without binaryen).
-if command -v wasm-opt >/dev/null 2>&1; then
-  shadow=$(mktemp -d)
-  trap 'rm -rf "$shadow"' EXIT
-  printf '#!/bin/sh\nexit 0\n' >"$shadow/wasm-opt"
-  chmod +x "$shadow/wasm-opt"
-  PATH=$shadow:$PATH
-fi
+# binaryen is optional and not used: js/CMakeLists.txt keeps clang from
+# running a wasm-opt it finds (the module is the same with or without it).
 cmake --preset wasm >/dev/null
 cmake --build --preset wasm
