@@ -510,6 +510,7 @@ class Robots {
   allowedMany(urls, agents) {
     if (!Array.isArray(urls)) urls = urlList(urls);
     const sel = this.#select(agents);
+    views();
     const count = urls.length;
     let total = 0, strings = true;
     for (let i = 0; i < count; i++) {
@@ -520,42 +521,55 @@ class Robots {
     if (!strings) {
       urls = urls.map(urlOf);
       total = 0;
-      strings = true;
       for (let i = 0; i < count; i++) {
         const u = urls[i];
-        if (typeof u === 'string') total += u.length;
-        else { strings = false; total += bytesMax(u); }
+        total += typeof u === 'string' ? 3 * u.length : bytesMax(u);
       }
+    } else {
+      total *= 3;
     }
-    if (strings) total *= 3;
-    // Layout: offsets (count + 1 words), verdicts (count bytes), the URLs.
-    const offs = 4 * (count + 1);
-    grow(offs + count + 4 + total);
-    const base = scratch, out = base + offs, data = (out + count + 3) & ~3;
-    const o = base >> 2;
-    let at = data;
+    // Layout: the URLs' bytes first (at scratch, so that the encoder writes
+    // through SCR, the view kept for it), then their offsets (count + 1
+    // words, aligned) and the verdicts (count bytes).
+    grow(total + 4 * (count + 1) + count + 8);
+    const data = scratch;
+    let at = -1;
     // All strings: one encoder call for the whole list; when it wrote one
     // byte per character (ASCII), each URL's bytes are where its characters are.
     if (strings && count > 0) {
       const joined = urls.join('');
-      if (enc.encodeInto(joined, H8.subarray(data, data + 3 * joined.length)).written === joined.length) {
+      const n = enc.encodeInto(joined, SCR).written;
+      if (n === joined.length) {
+        const o = ((data + n + 3) & ~3) >> 2;
         for (let i = 0, k = 0; i < count; i++) {
           H32[o + i] = k;
           k += urls[i].length;
         }
-        H32[o + count] = joined.length;
-        at = -1;
+        H32[o + count] = n;
+        at = o << 2;
       }
     }
-    if (at !== -1) {
+    if (at === -1) {
+      // Some URL is not ASCII, or bytes: each in turn, then the offsets.
+      let k = data;
+      const lens = new Array(count);
       for (let i = 0; i < count; i++) {
-        H32[o + i] = at - data;
-        at += put(urls[i], at);
+        const w = put(urls[i], k);
+        lens[i] = w;
+        k += w;
       }
-      H32[o + count] = at - data;
+      const o = ((k + 3) & ~3) >> 2;
+      let off = 0;
+      for (let i = 0; i < count; i++) {
+        H32[o + i] = off;
+        off += lens[i];
+      }
+      H32[o + count] = off;
+      at = o << 2;
     }
-    W.rsj_match_many(sel, data, base, count, out);
-    views();
+    const out = at + 4 * (count + 1);
+    W.rsj_match_many(sel, data, at, count, out);
+    // (rsj_match_many allocates nothing: the views are still those of the memory.)
     const res = new Array(count);
     for (let i = 0; i < count; i++) res[i] = H8[out + i] === 1;
     trim();
