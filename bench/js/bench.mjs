@@ -108,8 +108,10 @@ function native(a, j) {
   if (r.status !== 0) return null;
   const kv = Object.fromEntries(r.stdout.trim().split('\n').pop().split(' ').map((x) => x.split('=')));
   const v = /verdicts: *(\d+) allowed, (\d+) disallowed/.exec(r.stdout);
-  // the engine robotsc check runs by default: the DFA where the rule set fits
-  const matchNs = kv.dfa === '1' ? +kv.dfa_match_ns : +kv.match_ns;
+  // the engine robotsc check runs by default (rsc_match_url on the selection
+  // as rsc_select gives it): dfa_match_ns since engine= (2ecd19f), whatever
+  // the engine; before it, dfa_match_ns when dfa=1
+  const matchNs = kv.engine !== undefined || kv.dfa === '1' ? +kv.dfa_match_ns : +kv.match_ns;
   return { compileUs: +kv.compile_us, matchNs, verifyNs: +kv.verify_ns, disallowed: v ? +v[2] : NaN };
 }
 

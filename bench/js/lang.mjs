@@ -15,7 +15,8 @@
 //   node bench/js/lang.mjs --robots FILE --urls FILE --cli ROBOTSC --out OUT.tsv
 //        [--list NAME] [--turns N] [--rounds R] [--min-ms M] [--agent A]
 //
-// OUT.tsv: a header line, then one line per mode:
+// OUT.tsv: a header line, then one line per mode (single, batch, and
+// wasm-match: the module's matching alone, no JavaScript around it):
 //   language mode list urls ns_per_check c_ns_per_check note
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -71,7 +72,11 @@ function native() {
   if (r.status !== 0) throw new Error(`robotsc bench: ${r.stderr}`);
   const kv = Object.fromEntries(r.stdout.trim().split('\n').pop().split(' ').map((x) => x.split('=')));
   const dis = /verdicts: *(\d+) allowed, (\d+) disallowed/.exec(r.stdout);
-  return { ns: kv.dfa === '1' ? +kv.dfa_match_ns : +kv.match_ns, disallowed: dis ? +dis[2] : NaN };
+  // The selection as rsc_select gives it (what rsc_match_url runs): robotsc
+  // bench's dfa_match_ns since engine= (2ecd19f), whatever the engine;
+  // before it, dfa_match_ns when dfa=1, else match_ns.
+  const ns = kv.engine !== undefined || kv.dfa === '1' ? +kv.dfa_match_ns : +kv.match_ns;
+  return { ns, disallowed: dis ? +dis[2] : NaN };
 }
 
 Robots.agentWarnings = false;
@@ -92,7 +97,40 @@ function warm() {
     sink += robots.allowedMany(urls, agent).length;
   }
 }
-const c = [], single = [], batch = [];
+// The module's matching alone, for the record: a second instance of
+// js/dist/robotsc.wasm, the list's UTF-8 put in its memory once, then
+// rsj_match_many (what allowedMany() calls) timed by itself: what the
+// binding's JavaScript (encoding, offsets, the array of booleans) adds is
+// the batch row less this one.
+function wasmOnly() {
+  const mod = new WebAssembly.Module(readFileSync(join(ROOT, 'js', 'dist', 'robotsc.wasm')));
+  const imp = {};
+  for (const i of WebAssembly.Module.imports(mod)) if (i.kind === 'function') imp[i.name] = () => 52;
+  const W = new WebAssembly.Instance(mod, { wasi_snapshot_preview1: imp }).exports;
+  if (W._initialize) W._initialize();
+  const bytes = urls.map((u) => Buffer.from(u, 'utf8'));
+  const total = bytes.reduce((x, b) => x + b.length, 0);
+  const n = urls.length, name = Buffer.from(agent);
+  const words = W.rsj_alloc(64), src = W.rsj_alloc(body.length), nm = W.rsj_alloc(name.length + 8);
+  const offs = W.rsj_alloc(4 * (n + 1)), out = W.rsj_alloc(n + 1), data = W.rsj_alloc(total + 1);
+  let H8 = new Uint8Array(W.memory.buffer);
+  H8.set(body, src);
+  const r = W.rsj_parse(src, body.length, 0, 0, words);
+  H8 = new Uint8Array(W.memory.buffer);
+  if (!r) throw new Error('rsj_parse failed');
+  new DataView(W.memory.buffer).setUint32(nm, name.length, true);
+  H8.set(name, nm + 4);
+  const sel = W.rsj_select(r, nm + 4, nm, 1, words);
+  if (!sel) throw new Error('rsj_select failed');
+  H8 = new Uint8Array(W.memory.buffer);
+  const dv = new DataView(W.memory.buffer);
+  let k = 0;
+  bytes.forEach((b, i) => { dv.setUint32(offs + 4 * i, k, true); H8.set(b, data + k); k += b.length; });
+  dv.setUint32(offs + 4 * n, k, true);
+  return () => W.rsj_match_many(sel, data, offs, n, out);
+}
+const only = wasmOnly();
+const c = [], single = [], batch = [], match = [];
 let cDis = NaN;
 for (let t = 0; t < a.turns; t++) {
   const n = native();
@@ -101,19 +139,23 @@ for (let t = 0; t < a.turns; t++) {
   warm();
   single.push(timed(() => { for (let i = 0; i < urls.length; i++) if (robots.allowed(urls[i], agent)) sink++; }) / urls.length);
   batch.push(timed(() => { sink += robots.allowedMany(urls, agent).length; }) / urls.length);
+  for (const t0 = Date.now(); Date.now() - t0 < 200;) only();
+  match.push(timed(only) / urls.length);
 }
 robots.free();
 if (sink === -1) console.log(sink);
-const cNs = median(c), sNs = median(single), bNs = median(batch);
+const cNs = median(c), sNs = median(single), bNs = median(batch), mNs = median(match);
 const same = jsDis === cDis ? 'same verdicts as C' : `VERDICTS DIFFER from C (${jsDis} vs ${cDis} disallowed)`;
 const f = (x) => x.toFixed(1);
 const lines = [
   'language\tmode\tlist\turls\tns_per_check\tc_ns_per_check\tnote',
   `JavaScript\tsingle\t${a.list}\t${urls.length}\t${f(sNs)}\t${f(cNs)}\tallowed(url, agent), WASM in Node ${process.version}; ${same}; median of ${a.turns} turns alternating with C, each the median of ${a.rounds} rounds`,
   `JavaScript\tbatch\t${a.list}\t${urls.length}\t${f(bNs)}\t${f(cNs)}\tallowedMany(urls, agent), one call into WASM for the list; ${same}`,
+  `JavaScript\twasm-match\t${a.list}\t${urls.length}\t${f(mNs)}\t${f(cNs)}\tnot an API: the module's rsj_match_many alone on URLs already in its memory (the WASM matching; batch less this is the binding's JavaScript)`,
 ];
 mkdirSync(dirname(a.out), { recursive: true });
 writeFileSync(a.out, lines.join('\n') + '\n');
 process.stdout.write(lines.join('\n') + '\n');
-process.stderr.write(`js/C: single ${(sNs / cNs).toFixed(2)}x, batch ${(bNs / cNs).toFixed(2)}x; ` +
-  `turns: C ${c.map(f).join(' ')}; single ${single.map(f).join(' ')}; batch ${batch.map(f).join(' ')}\n`);
+process.stderr.write(`js/C: single ${(sNs / cNs).toFixed(2)}x, batch ${(bNs / cNs).toFixed(2)}x, ` +
+  `wasm-match ${(mNs / cNs).toFixed(2)}x; turns: C ${c.map(f).join(' ')}; single ${single.map(f).join(' ')}; ` +
+  `batch ${batch.map(f).join(' ')}; wasm-match ${match.map(f).join(' ')}\n`);
