@@ -245,8 +245,18 @@ function report(a, rows, meta) {
     'every check to the one parse, which is what the check figures show.');
   L.push('- `allowed()` encodes the URL straight into the module\'s memory (`TextEncoder.encodeInto` into one ' +
     'reused block) and makes one call; `allowedMany()` encodes the whole list with one encoder call and ' +
-    'crosses into WebAssembly once. What is left over native C is that encoding (Node\'s `encodeInto` costs about ' +
-    'as much per call as a whole native check on a short URL) and the WebAssembly build\'s own matching speed.');
+    'crosses into WebAssembly once. The median list\'s rows above split the cost: `wasm-match` is the ' +
+    'module\'s matching alone (rsj_match_many on URLs already in its memory); `batch` less `wasm-match` is the ' +
+    'binding\'s JavaScript for a list (measured apart in Node 20: the join of the URLs into one string about ' +
+    '11.5 ns a URL, its encoding 3, the offsets 1.5, the array of booleans 2); `single` less `wasm-match` is ' +
+    'mostly `encodeInto`, about 50-55 ns a call whatever the URL\'s length (a call into Node\'s C++; ' +
+    '`Buffer#latin1Write`/`asciiWrite` cost about 45 ns but need an ASCII test first, and a `charCodeAt` loop ' +
+    'into the memory about 2.7 ns a character, 155 ns for the median list\'s 57-byte URLs: neither is faster).');
+  L.push('- The module is built with link-time optimisation (js/CMakeLists.txt): matching alone went from about ' +
+    '1.30x native C to about 1.17x on the median list (other lists 1.0-1.25x). What is left is V8\'s code: its ' +
+    'testing flags `--no-wasm-stack-checks` and `--no-wasm-bounds-checks` take about 4% and 5% off each on ' +
+    'this machine. binaryen\'s `wasm-opt -O3` on the LTO module, `-O2` for `-O3`, and `--lto-O3` measured ' +
+    'no faster; without `-msimd128` it is slower.');
   L.push(`- Per-list figures: \`${a.tsv.replace(ROOT + '/', '')}\`.`);
   return L.join('\n') + '\n';
 }

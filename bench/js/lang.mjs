@@ -147,11 +147,15 @@ if (sink === -1) console.log(sink);
 const cNs = median(c), sNs = median(single), bNs = median(batch), mNs = median(match);
 const same = jsDis === cDis ? 'same verdicts as C' : `VERDICTS DIFFER from C (${jsDis} vs ${cDis} disallowed)`;
 const f = (x) => x.toFixed(1);
+// The ratio within each turn (C, then JavaScript right after), median over
+// turns: the load of the shared machine drifts between turns more than
+// within one, so this says how far apart the two medians' ratio may be.
+const per = (xs) => `${median(xs.map((x, i) => x / c[i])).toFixed(2)}x within a turn (median)`;
 const lines = [
   'language\tmode\tlist\turls\tns_per_check\tc_ns_per_check\tnote',
-  `JavaScript\tsingle\t${a.list}\t${urls.length}\t${f(sNs)}\t${f(cNs)}\tallowed(url, agent), WASM in Node ${process.version}; ${same}; median of ${a.turns} turns alternating with C, each the median of ${a.rounds} rounds`,
-  `JavaScript\tbatch\t${a.list}\t${urls.length}\t${f(bNs)}\t${f(cNs)}\tallowedMany(urls, agent), one call into WASM for the list; ${same}`,
-  `JavaScript\twasm-match\t${a.list}\t${urls.length}\t${f(mNs)}\t${f(cNs)}\tnot an API: the module's rsj_match_many alone on URLs already in its memory (the WASM matching; batch less this is the binding's JavaScript)`,
+  `JavaScript\tsingle\t${a.list}\t${urls.length}\t${f(sNs)}\t${f(cNs)}\tallowed(url, agent), WASM in Node ${process.version}; ${same}; median of ${a.turns} turns alternating with C, each the median of ${a.rounds} rounds; ${per(single)}`,
+  `JavaScript\tbatch\t${a.list}\t${urls.length}\t${f(bNs)}\t${f(cNs)}\tallowedMany(urls, agent), one call into WASM for the list; ${same}; ${per(batch)}`,
+  `JavaScript\twasm-match\t${a.list}\t${urls.length}\t${f(mNs)}\t${f(cNs)}\tnot an API: the module's rsj_match_many alone on URLs already in its memory (the WASM matching; batch less this is the binding's JavaScript); ${per(match)}`,
 ];
 mkdirSync(dirname(a.out), { recursive: true });
 writeFileSync(a.out, lines.join('\n') + '\n');
