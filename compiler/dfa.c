@@ -879,6 +879,7 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
     uint8_t *lab = rsc_mem_alloc(m, (size_t)K + 1);
     uint32_t *tally = rsc_mem_calloc(m, (size_t)K + 2, sizeof *tally);
     uint32_t *vals = NULL, *cells = NULL;
+    uint8_t keys[256];
     size_t ncells = 0, cap_cells = 0, nvals = 0;
     if (!r || !order || !lab || !tally)
         goto out;
@@ -1000,10 +1001,17 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
                 goto out;
             v[D_LEN] = n;
             st = RSC_E_NOMEM;
-        } else {
+        } else { /* its keys, a string in STRINGS; its targets, cells */
             v[D_NEXT] = r[s].nexp ? r[s].base : 0, v[D_LEN] = r[s].nexp;
+            for (uint32_t i = 0; i < r[s].nexp; i++)
+                keys[i] = (uint8_t)cells[2 * (r[s].base + i)];
+            if (r[s].nexp && (st = label_off(e, keys, r[s].nexp, &v[D_LOFF])) != RSC_OK)
+                goto out;
+            st = RSC_E_NOMEM;
         }
     }
+    for (size_t i = 0; i < ncells; i++) /* the targets alone: the Next column */
+        cells[i] = cells[2 * i + 1];
     const uint32_t start = d->start >= K ? K2 + (d->start == FIN_D) : r[d->start].id;
 #undef MAPT
     size_t at = out->len;

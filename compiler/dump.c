@@ -466,7 +466,7 @@ static void dump_dfas(out *o, const rsc_program *prog)
                 say_target(o, nx, k);
             }
             for (uint32_t i = 0; !(oth & 2) && i < len; i++) {
-                uint8_t key = (uint8_t)rsc_ptab_get(&ce, nx + i, C_KEY);
+                const uint8_t key = STR(prog)[rsc_ptab_get(&st, s, D_LOFF) + i];
                 say(o, i ? ", " : ", cells ");
                 say_quoted(o, NULL, 0, &key, 1);
                 say(o, " -> ");

@@ -32,27 +32,77 @@ extern size_t rsc_steps;
 /* sel->accel set to this: the selection runs the programs (rsc_selection_use). */
 static const uint32_t programs_only = 0x50524f47u;
 
+/* A DFA as matching reads it: the rows of its two Tables, each column's
+ * offset in a row and the mask of its width (Next at offset 0 of a state,
+ * Key at offset 0 of a cell). */
 typedef struct dview {
-    rsc_ptab st, ce;       /* STATES and CELLS                              */
-    const uint8_t *str;    /* STRINGS: the labels                           */
-    uint32_t k, start, rules;
-    size_t bytes;
+    const uint8_t *st, *ce, *str; /* STATES and CELLS rows; STRINGS       */
+    const uint8_t *last8;         /* the last byte an 8-byte load may start */
+    uint32_t k, start, ssz, csz;  /* row states; the start; row sizes     */
+    uint32_t o_other, o_loff, o_len;
+    uint32_t m_next, m_other, m_loff, m_len, m_cnext;
 } dview;
 
+/* Extra figures of a DFA, for rsc_selection_engine. */
+typedef struct dinfo {
+    uint32_t rules, cells;
+    size_t bytes;
+} dinfo;
+
 /* The DFA of set k, when it has one (a non-empty span of DFAS Data). */
-static int dfa_of_set(const rsc_program *prog, uint32_t k, dview *d)
+static int dfa_of_set(const rsc_program *prog, uint32_t k, dview *d, dinfo *info)
 {
+    rsc_ptab st, ce;
     if (k >= PRIV(prog, P_DFAS_N))
         return 0;
     uint32_t a = k ? rsc_tab(prog, P_DFAS, k - 1, 0) : 0, b = rsc_tab(prog, P_DFAS, k, 0);
     if (a == b)
         return 0;
     const uint8_t *p = prog->base + PRIV(prog, P_DFA_DATA) + a;
-    d->k = rsc_uv(&p), d->start = rsc_uv(&p), d->rules = rsc_uv(&p);
-    p = rsc_ptab_open(&d->st, p, RSC_DSTATES_COLS);
-    rsc_ptab_open(&d->ce, p, RSC_DCELLS_COLS);
-    d->str = STR(prog), d->bytes = b - a;
+    d->k = rsc_uv(&p), d->start = rsc_uv(&p);
+    const uint32_t rules = rsc_uv(&p);
+    p = rsc_ptab_open(&st, p, RSC_DSTATES_COLS);
+    rsc_ptab_open(&ce, p, RSC_DCELLS_COLS);
+    if (!st.n) /* no row: the start is a verdict; the rows are never read */
+        memset(&st, 0, sizeof st);
+    if (!ce.n)
+        memset(&ce, 0, sizeof ce);
+    d->st = st.rows, d->ce = ce.rows, d->str = STR(prog);
+    d->last8 = prog->base + prog->size - 8; /* a blob has at least 12 bytes */
+    d->ssz = st.size, d->csz = ce.size;
+    d->o_other = st.off[D_OTHER], d->o_loff = st.off[D_LOFF], d->o_len = st.off[D_LEN];
+    d->m_next = st.mask[D_NEXT], d->m_other = st.mask[D_OTHER], d->m_loff = st.mask[D_LOFF];
+    d->m_len = st.mask[D_LEN], d->m_cnext = ce.mask[C_NEXT];
+    if (info)
+        info->rules = rules, info->cells = ce.n, info->bytes = b - a;
     return 1;
+}
+
+/* A selection of one rule set uses only sets[0]: the set's DFA, opened
+ * once by rsc_select() (rsc_dfa_resolve), is kept in sets[1..] so that a
+ * match reads a few words instead of the DFAS table, three varints and two
+ * Table headers (about 150 instructions, more than some whole matches).
+ * Private fields: only this file writes or reads them. */
+enum { V_K = 1, V_START, V_ST, V_CE, V_SIZES, V_OFFS, V_M0, V_END = V_M0 + 5 };
+_Static_assert(V_END <= RSC_MAX_SELECT, "the view fits in sets[1..]");
+
+static const uint32_t dfa_cached = 0x44464121u; /* sel->accel: sets[1..] hold a view */
+
+void rsc_dfa_resolve(rsc_selection *sel)
+{
+    dview d;
+    if (sel->accel || !sel->prog || sel->n_sets != 1 ||
+        !dfa_of_set(sel->prog, sel->sets[0], &d, NULL))
+        return;
+    const uint8_t *b = sel->prog->base;
+    uint32_t *v = sel->sets;
+    v[V_K] = d.k, v[V_START] = d.start;
+    v[V_ST] = d.st ? (uint32_t)(d.st - b) : 0, v[V_CE] = d.ce ? (uint32_t)(d.ce - b) : 0;
+    v[V_SIZES] = d.ssz | d.csz << 8;
+    v[V_OFFS] = d.o_other | d.o_loff << 8 | d.o_len << 16;
+    v[V_M0] = d.m_next, v[V_M0 + 1] = d.m_other, v[V_M0 + 2] = d.m_loff;
+    v[V_M0 + 3] = d.m_len, v[V_M0 + 4] = d.m_cnext;
+    sel->accel = &dfa_cached;
 }
 
 /* The DFA sel runs: its one rule set's, unless sel was told to run the
@@ -61,16 +111,97 @@ static int dfa_of(const rsc_selection *sel, dview *d)
 {
     if (!sel || !sel->prog || sel->n_sets != 1 || sel->accel == (const void *)&programs_only)
         return 0;
-    return dfa_of_set(sel->prog, sel->sets[0], d);
+    if (sel->accel != (const void *)&dfa_cached)
+        return dfa_of_set(sel->prog, sel->sets[0], d, NULL);
+    const uint8_t *b = sel->prog->base;
+    const uint32_t *v = sel->sets;
+    d->k = v[V_K], d->start = v[V_START];
+    d->st = b + v[V_ST], d->ce = b + v[V_CE], d->str = STR(sel->prog);
+    d->last8 = b + sel->prog->size - 8;
+    d->ssz = v[V_SIZES] & 0xff, d->csz = v[V_SIZES] >> 8;
+    d->o_other = v[V_OFFS] & 0xff, d->o_loff = v[V_OFFS] >> 8 & 0xff;
+    d->o_len = v[V_OFFS] >> 16;
+    d->m_next = v[V_M0], d->m_other = v[V_M0 + 1], d->m_loff = v[V_M0 + 2];
+    d->m_len = v[V_M0 + 3], d->m_cnext = v[V_M0 + 4];
+    return 1;
+}
+
+/* Column reads: one 4-byte load masked to the column's width (the DFAS
+ * padding keeps the last row's load inside the section). */
+#define ROW(d, s) ((d)->st + (size_t)(s) * (d)->ssz)
+#define S_NEXT(d, r) (rsc_rd32(r) & (d)->m_next)
+#define S_OTHER(d, r) (rsc_rd32((r) + (d)->o_other) & (d)->m_other)
+#define S_LOFF(d, r) (rsc_rd32((r) + (d)->o_loff) & (d)->m_loff)
+#define S_LEN(d, r) (rsc_rd32((r) + (d)->o_len) & (d)->m_len)
+#define C_NEXTAT(d, i) (rsc_rd32((d)->ce + (size_t)(i) * (d)->csz) & (d)->m_cnext)
+
+/* SWAR (one 64-bit word at a time, portable C): the bytes of x equal to
+ * zero are flagged in 0x80 of their byte; the lowest flag is exact (a borrow
+ * can only flag bytes above a true zero byte). */
+#define ONES 0x0101010101010101ull
+#define ZB(x) (((x) - ONES) & ~(x) & (ONES << 7))
+
+static inline uint64_t rd64le(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+static inline unsigned low_byte(uint64_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(m) >> 3;
+#else
+    unsigned k = 0;
+    while (!(m & 0x80))
+        m >>= 8, k++;
+    return k;
+#endif
+}
+
+/* The lowest byte of x that is not zero (x != 0). */
+static inline unsigned low_set(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(x) >> 3;
+#else
+    unsigned k = 0;
+    while (!(x & 0xff))
+        x >>= 8, k++;
+    return k;
+#endif
+}
+
+/* The index of c among the n keys at k (n when none): eight keys a load
+ * while the blob has eight bytes from there (keys are distinct). */
+RSC_HOT uint32_t key_index(const dview *d, const uint8_t *k, uint32_t n, uint8_t c)
+{
+    const uint64_t b = ONES * c;
+    uint32_t i = 0;
+    for (; i < n && k + i <= d->last8; i += 8) {
+        uint64_t m = ZB(rd64le(k + i) ^ b);
+        if (n - i < 8)
+            m &= (1ull << 8 * (n - i)) - 1;
+        if (m)
+            return i + low_byte(m);
+    }
+    for (; i < n; i++)
+        if (k[i] == c)
+            break;
+    return i;
 }
 
 /* State s (a row) on byte c, *j bytes into its label. */
 RSC_HOT uint32_t dstep(const dview *d, uint32_t s, uint32_t *j, uint8_t c)
 {
-    const uint32_t o = rsc_ptab_get(&d->st, s, D_OTHER), n = rsc_ptab_get(&d->st, s, D_LEN);
-    const uint32_t f = rsc_ptab_get(&d->st, s, D_NEXT);
+    const uint8_t *r = ROW(d, s);
+    const uint32_t o = S_OTHER(d, r), n = S_LEN(d, r), f = S_NEXT(d, r);
     if (o & 2) { /* a chain: its label's byte *j */
-        if (c == d->str[rsc_ptab_get(&d->st, s, D_LOFF) + *j]) {
+        if (c == d->str[S_LOFF(d, r) + *j]) {
             if (++*j < n)
                 return s;
             *j = 0;
@@ -79,23 +210,47 @@ RSC_HOT uint32_t dstep(const dview *d, uint32_t s, uint32_t *j, uint8_t c)
         *j = 0;
         return o >> 2;
     }
-    uint32_t lo = f, hi = f + n; /* a sparse row: its keys increase */
-    while (hi - lo > 4) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (rsc_ptab_get(&d->ce, mid, C_KEY) <= c)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    for (; lo < hi; lo++) {
-        const uint32_t k = rsc_ptab_get(&d->ce, lo, C_KEY);
-        if (k >= c)
-            return k == c ? rsc_ptab_get(&d->ce, lo, C_NEXT) : o >> 2;
-    }
-    return o >> 2;
+    const uint32_t x = key_index(d, d->str + S_LOFF(d, r), n, c); /* a sparse row */
+    return x < n ? C_NEXTAT(d, f + x) : o >> 2;
 }
 
-/* google: the path bytes as they are, up to a NUL or term. */
+/* The first i in [i, n) where p[i] is one of k[0..3], NUL or term (n when
+ * none): a state that every other byte keeps (the one after "/ *" waiting
+ * for ".pdf") reads its path eight bytes a step, its row read once. */
+static size_t scan_keys(const uint8_t *p, size_t i, size_t n, const uint8_t k[4], uint8_t term)
+{
+    const uint64_t b0 = ONES * k[0], b1 = ONES * k[1], b2 = ONES * k[2], b3 = ONES * k[3],
+                   bt = ONES * term;
+    for (; n - i >= 8; i += 8) {
+        const uint64_t x = rd64le(p + i);
+        const uint64_t m = ZB(x) | ZB(x ^ bt) | ZB(x ^ b0) | ZB(x ^ b1) | ZB(x ^ b2) | ZB(x ^ b3);
+        if (m)
+            return i + low_byte(m);
+    }
+    for (; i < n; i++)
+        if (p[i] == k[0] || p[i] == k[1] || p[i] == k[2] || p[i] == k[3] || p[i] == 0 ||
+            p[i] == term)
+            break;
+    return i;
+}
+
+/* As scan_keys for the n keys at k (more than four): a bitmap of them on
+ * the stack, one test a byte. */
+static size_t scan_set(const uint8_t *p, size_t i, size_t n, const uint8_t *k, uint32_t nk,
+                       uint8_t term)
+{
+    uint32_t set[8] = {1, 0, 0, 0, 0, 0, 0, 0}; /* NUL */
+    set[term >> 5] |= 1u << (term & 31);
+    for (uint32_t x = 0; x < nk; x++)
+        set[k[x] >> 5] |= 1u << (k[x] & 31);
+    while (i < n && !(set[p[i] >> 5] >> (p[i] & 31) & 1))
+        i++;
+    return i;
+}
+
+/* google: the path bytes as they are, up to a NUL or term. A chain's
+ * label is compared with the path in one loop; a state whose default is
+ * itself scans for the bytes that leave it (scan_keys). */
 static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, uint8_t term,
                         int slash)
 {
@@ -103,26 +258,52 @@ static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
     size_t i = 0;
     if (slash && s < d->k)
         s = dstep(d, s, &j, '/');
-    for (; i < n && s < d->k; i++) {
-        const uint32_t o = rsc_ptab_get(&d->st, s, D_OTHER), len = rsc_ptab_get(&d->st, s, D_LEN);
-        if (o >> 2 == s && !(o & 2) && len - 1 < 4) {
-            /* a state that every byte but its 1 to 4 keys keeps (the one
-             * after "/ *" waiting for ".pdf"): the next key, NUL or term is
-             * searched for with the keys in registers, the row read once */
-            const uint32_t f = rsc_ptab_get(&d->st, s, D_NEXT);
-            uint8_t k[4];
-            for (uint32_t x = 0; x < 4; x++)
-                k[x] = (uint8_t)rsc_ptab_get(&d->ce, f + (x < len ? x : 0), C_KEY);
-            while (i < n && p[i] != k[0] && p[i] != k[1] && p[i] != k[2] && p[i] != k[3] &&
-                   p[i] != 0 && p[i] != term)
-                i++;
-            if (i == n)
-                break;
+    while (s < d->k) {
+        const uint8_t *r = ROW(d, s);
+        const uint32_t o = S_OTHER(d, r), len = S_LEN(d, r), f = S_NEXT(d, r);
+        if (o & 2) { /* a chain: as many label bytes as the path has */
+            const uint8_t *lab = d->str + S_LOFF(d, r);
+            if (j == 0 && o >> 2 == s) { /* back here on any other byte */
+                const uint8_t k[4] = {lab[0], lab[0], lab[0], lab[0]};
+                i = scan_keys(p, i, n, k, term);
+            }
+            /* eight bytes a step: the first that differs from the label,
+             * is NUL or term ends the run */
+            while (j < len && n - i >= 8 && lab + j <= d->last8) {
+                const uint64_t x = rd64le(p + i), diff = x ^ rd64le(lab + j);
+                const uint64_t stop = ZB(x) | ZB(x ^ (ONES * term));
+                const unsigned a = diff ? low_set(diff) : 8, b = stop ? low_byte(stop) : 8;
+                unsigned k = a < b ? a : b;
+                if (k > len - j)
+                    k = len - j;
+                i += k, j += k;
+                if (k < 8)
+                    break;
+            }
+            while (j < len && i < n && p[i] == lab[j] && p[i] != 0 && p[i] != term)
+                i++, j++;
+            if (j == len) {
+                s = f, j = 0;
+                continue;
+            }
+            if (i == n || p[i] == 0 || p[i] == term)
+                break; /* the path ends in the label: its E */
+            i++, j = 0, s = o >> 2;
+            continue;
         }
-        const uint8_t c = p[i];
-        if (c == 0 || c == term)
+        if (o >> 2 == s && len) {
+            const uint8_t *key = d->str + S_LOFF(d, r);
+            if (len <= 4) {
+                const uint8_t k[4] = {key[0], key[len > 1], key[len > 2 ? 2 : 0],
+                                      key[len > 3 ? 3 : 0]};
+                i = scan_keys(p, i, n, k, term);
+            } else {
+                i = scan_set(p, i, n, key, len, term);
+            }
+        }
+        if (i == n || p[i] == 0 || p[i] == term)
             break;
-        s = dstep(d, s, &j, c);
+        s = dstep(d, s, &j, p[i++]);
     }
     DFA_STEPS(i + 1);
     return s;
@@ -174,7 +355,7 @@ int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_
     } else if (s < d.k) {
         s = run_raw(&d, s, p, n, term, slash);
     }
-    return s < d.k ? !(rsc_ptab_get(&d.st, s, D_OTHER) & 1) : s == d.k;
+    return s < d.k ? !(S_OTHER(&d, ROW(&d, s)) & 1) : s == d.k;
 }
 
 /* ---- The engine of a selection ------------------------------------------ */
@@ -190,7 +371,9 @@ rsc_status rsc_selection_use(rsc_selection *sel, int engine)
     }
     if (engine != RSC_ENGINE_DFA)
         return RSC_E_ARG;
-    sel->accel = NULL;
+    if (sel->accel == (const void *)&programs_only)
+        sel->accel = NULL;
+    rsc_dfa_resolve(sel);
     return dfa_of(sel, &d) ? RSC_OK : RSC_E_LIMIT;
 }
 
@@ -198,11 +381,12 @@ int rsc_selection_engine(const rsc_selection *sel, rsc_engine_info *info)
 {
     rsc_engine_info z;
     dview d;
+    dinfo di;
     memset(&z, 0, sizeof z);
     z.engine = RSC_ENGINE_PROGRAMS;
-    if (dfa_of(sel, &d)) {
+    if (dfa_of(sel, &d) && dfa_of_set(sel->prog, sel->sets[0], &d, &di)) {
         z.engine = RSC_ENGINE_DFA;
-        z.bytes = d.bytes, z.states = d.k, z.classes = d.ce.n, z.rules = d.rules;
+        z.bytes = di.bytes, z.states = d.k, z.classes = di.cells, z.rules = di.rules;
     }
     if (info)
         *info = z;

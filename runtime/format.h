@@ -60,7 +60,7 @@ enum rsc_section_id {
 #define RSC_DIRECTIVES_COLS 6 /* Line, Group, Key_Off, Key_Len, Val_Off, Val_Len */
 #define RSC_DFAS_COLS 1       /* End: one row a set (FORMAT.md, DFAS)      */
 #define RSC_DSTATES_COLS 4    /* Next, Other, Lab_Off, Len                */
-#define RSC_DCELLS_COLS 2     /* Key, Next                                */
+#define RSC_DCELLS_COLS 1     /* Next (an explicit state's keys: STRINGS) */
 
 /* Label_Head = Label_Len << 2 | Kind */
 #define RSC_LABEL_SHIFT 2

@@ -765,8 +765,14 @@ static rsc_status check_dfa(verifier *v, size_t pos, size_t end)
         if (o & 2) /* a label in STRINGS, then a state or a verdict */
             CORRUPT(n && str_ok(v, pcol(&S, r, D_LOFF), n) && f <= k + 1, ra,
                     "DFA label or Next out of range");
-        else /* a sparse row inside CELLS */
-            CORRUPT((uint64_t)f + n <= ce[1], ra, "DFA cells out of range");
+        else { /* a sparse row: its keys in STRINGS, increasing; its cells */
+            const uint32_t ko = pcol(&S, r, D_LOFF);
+            CORRUPT((uint64_t)f + n <= ce[1] && str_ok(v, ko, n), ra,
+                    "DFA cells or keys out of range");
+            const uint8_t *key = v->b + v->sec_off[RSC_SEC_STRINGS] + ko;
+            for (uint32_t i = 1; i < n; i++)
+                CORRUPT(key[i - 1] < key[i], ra, "DFA keys not increasing");
+        }
     }
     for (uint32_t r = 0; r < ce[1]; r++)
         CORRUPT(pcol(&C, r, C_NEXT) <= k + 1, ce[0] + (size_t)r * C.row, "DFA cell out of range");

@@ -55,6 +55,9 @@ uint32_t rsc_program_at(const rsc_program *prog, uint32_t j);
 /* The verdict of sel's DFA for path bytes p[0..n) (ending early at a NUL,
  * or at term when term is '#'), with a '/' in front when slash: 1 allowed,
  * 0 disallowed, -1 when sel runs no DFA (dfa.c). */
+/* Opens the DFA of a selection of one rule set once, into the selection
+ * (dfa.c; called by rsc_select()). */
+void rsc_dfa_resolve(rsc_selection *sel);
 int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash);
 
 #define RSC_TAB_WIDTH(pack, col) (((pack) >> (3 * (col))) & 0x7u)
@@ -126,7 +129,7 @@ enum { O_LEN, O_NEXT, O_MAX, O_EDGE, O_NFLOAT, O_NANCH }; /* OUTS   */
 enum { S_KEY, S_FIRST, S_N, S_FAIL, S_OUT, S_LOFF, S_LLEN }; /* STATES */
 enum { E_PARENT, E_RANK, E_TARGET, E_MAX };              /* EDGES  */
 enum { D_NEXT, D_OTHER, D_LOFF, D_LEN };                  /* a DFA's STATES */
-enum { C_KEY, C_NEXT };                                   /* a DFA's CELLS  */
+enum { C_NEXT };                                          /* a DFA's CELLS  */
 
 /* A verified Table at p of cols columns; returns the byte after it. Its
  * widths (2 bits a column) are read as one word, a column at a time. */

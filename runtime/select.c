@@ -117,6 +117,7 @@ rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
             sel->n_roots++;
         }
     }
+    rsc_dfa_resolve(sel);
     return RSC_OK; /* n_roots > RSC_MAX_SELECT: too many to hold */
 }
 

@@ -3020,7 +3020,10 @@ static void test_trie_nomem(void)
 /* STRINGS holds a rule string that is a prefix of another inside the
  * longer one (compile.c, place_rule_strings): its size is the sum of the
  * distinct strings that are no prefix of another, computed here from the
- * strings RULES reads back, and the verdicts stay those of the reference. */
+ * strings RULES reads back (a blob without DFAs: a DFA's labels and keys
+ * found nowhere in the rules' texts are appended after them, so with DFAs
+ * the same bytes start STRINGS), and the verdicts stay those of the
+ * reference. */
 static void test_shared_strings(void)
 {
     static const char *const bodies[] = {
@@ -3036,9 +3039,17 @@ static void test_shared_strings(void)
                                         "/\xc3\xa9t\xc3\xa9", "/%C3%A9", "/pq", "/qpx", NULL};
     for (size_t i = 0; bodies[i]; i++)
         for (int profile = 0; profile < 2; profile++) {
-            rsc_blob b = compile(bodies[i], profile);
+            rsc_blob b = compile_ex(bodies[i], strlen(bodies[i]), profile, RSC_COMPILE_NO_DFA, NULL);
+            rsc_blob bd = compile(bodies[i], profile);
             bc_table t;
-            bc_blob bb = {0};
+            bc_blob bb = {0}, bbd = {0};
+            if (open_blob(&bd, &bbd) && open_blob(&b, &bb))
+                TU_CHECK(bbd.sec_size[BC_STRINGS] >= bb.sec_size[BC_STRINGS] &&
+                             (!bb.sec_size[BC_STRINGS] ||
+                              memcmp(bbd.sec[BC_STRINGS], bb.sec[BC_STRINGS], bb.sec_size[BC_STRINGS]) == 0),
+                         "body %zu profile %d: with DFAs, STRINGS does not start with the rules' texts",
+                         i, profile);
+            rsc_blob_free(&bd, NULL);
             if (!first_table(&b, BC_RULES, &t, NULL) || !open_blob(&b, &bb)) {
                 TU_CHECK(0, "body %zu profile %d: no RULES", i, profile);
                 rsc_blob_free(&b, NULL);

@@ -2308,7 +2308,7 @@ static inline int bc_check_sections(const bc_blob *b, int pruned, bc_info *info,
     /* DFAS (format 5): one End a set, each span a DFA (K, Start, Rules,
      * STATES of K rows, CELLS), then three zero bytes; the encoder's
      * promises: widths minimal, a label's Len >= 1 inside STRINGS, a
-     * sparse row's keys strictly increasing inside CELLS. */
+     * sparse row's keys strictly increasing in STRINGS, none NUL. */
     bc_section(b, BC_DFAS, &p, &end);
     if (p) {
         if (!bc_read_table(&p, end, 1, &t, "DFAS", e))
@@ -2330,7 +2330,7 @@ static inline int bc_check_sections(const bc_blob *b, int pruned, bc_info *info,
             if (!bc_varint(&q, qe, &k) || !bc_varint(&q, qe, &start) || !bc_varint(&q, qe, &rules) ||
                 start > k + 1 || rules > info->rules)
                 return bc_fail(e, "DFA of set %u: bad head", r);
-            if (!bc_read_table(&q, qe, 4, &S, "DFA STATES", e) || !bc_read_table(&q, qe, 2, &C, "DFA CELLS", e))
+            if (!bc_read_table(&q, qe, 4, &S, "DFA STATES", e) || !bc_read_table(&q, qe, 1, &C, "DFA CELLS", e))
                 return 0;
             if (S.count != k || q != qe)
                 return bc_fail(e, "DFA of set %u: %u rows for %u states, %zu bytes left", r, S.count, k,
@@ -2343,16 +2343,18 @@ static inline int bc_check_sections(const bc_blob *b, int pruned, bc_info *info,
                     if (!n || !bc_strref(b, bc_cell(&S, s, 2), n) || nx > k + 1)
                         return bc_fail(e, "DFA of set %u state %u: bad label", r, s);
                 } else {
-                    if ((uint64_t)nx + n > C.count || bc_cell(&S, s, 2) != 0)
-                        return bc_fail(e, "DFA of set %u state %u: cells outside CELLS", r, s);
-                    for (uint32_t i = 1; i < n; i++)
-                        if (bc_cell(&C, nx + i, 0) <= bc_cell(&C, nx + i - 1, 0))
-                            return bc_fail(e, "DFA of set %u state %u: keys not increasing", r, s);
+                    const uint32_t ko = bc_cell(&S, s, 2);
+                    if ((uint64_t)nx + n > C.count || !bc_strref(b, ko, n) || (!n && ko))
+                        return bc_fail(e, "DFA of set %u state %u: cells outside CELLS or keys outside STRINGS", r, s);
+                    const uint8_t *key = n ? b->sec[BC_STRINGS] + ko : NULL;
+                    for (uint32_t i = 0; i < n; i++)
+                        if (key[i] == 0 || (i && key[i] <= key[i - 1]))
+                            return bc_fail(e, "DFA of set %u state %u: a NUL key or keys not increasing", r, s);
                 }
             }
             for (uint32_t c = 0; c < C.count; c++)
-                if (bc_cell(&C, c, 1) > k + 1 || bc_cell(&C, c, 0) == 0)
-                    return bc_fail(e, "DFA of set %u cell %u: bad key or Next", r, c);
+                if (bc_cell(&C, c, 0) > k + 1)
+                    return bc_fail(e, "DFA of set %u cell %u: bad Next", r, c);
             prev = en;
         }
     }

@@ -548,7 +548,8 @@ static int directives(vstate *v)
  * K, Start <= K + 1, Rules <= Rule_Count, STATES of K rows, CELLS, and
  * nothing more; a state's Other / 4 <= K + 1; a label (Other bit 1) of
  * Len >= 1 bytes in STRINGS and Next <= K + 1; else Next + Len <= the
- * CELLS Count; every cell's Next <= K + 1. Its fields are not recorded. */
+ * CELLS Count and its Len keys in STRINGS at Lab_Off, strictly
+ * increasing; every cell's Next <= K + 1. Its fields are not recorded. */
 static int one_dfa(vstate *v, size_t pos, size_t end)
 {
     const uint8_t *b = v->b;
@@ -564,18 +565,23 @@ static int one_dfa(vstate *v, size_t pos, size_t end)
     at = pos;
     TRY(table(v, &pos, end, 4, &S, 9, 1, 0));
     BAD(S.count == k, at, "DFA STATES count");
-    TRY(table(v, &pos, end, 2, &C, 9, 2, 1));
+    TRY(table(v, &pos, end, 1, &C, 9, 2, 1));
     TRY(filled(v, pos, end));
     for (uint32_t r = 0; r < k; r++) {
         uint32_t nx = bs_cell(b, &S, r, 0), o = bs_cell(b, &S, r, 1), n = bs_cell(b, &S, r, 3);
         BAD(o / 4 <= k + 1, row_at(&S, r), "DFA Other");
         if (o & 2)
             BAD(n >= 1 && in_strings(v, bs_cell(b, &S, r, 2), n) && nx <= k + 1, row_at(&S, r), "DFA label");
-        else
-            BAD((uint64_t)nx + n <= C.count, row_at(&S, r), "DFA cells");
+        else {
+            const uint32_t ko = bs_cell(b, &S, r, 2);
+            BAD((uint64_t)nx + n <= C.count && in_strings(v, ko, n), row_at(&S, r), "DFA cells or keys");
+            const uint8_t *key = b + v->x->sec_off[1] + ko;
+            for (uint32_t i = 1; i < n; i++)
+                BAD(key[i - 1] < key[i], row_at(&S, r), "DFA keys not increasing");
+        }
     }
     for (uint32_t r = 0; r < C.count; r++)
-        BAD(bs_cell(b, &C, r, 1) <= k + 1, row_at(&C, r), "DFA cell Next");
+        BAD(bs_cell(b, &C, r, 0) <= k + 1, row_at(&C, r), "DFA cell Next");
     return 0;
 }
 
