@@ -253,7 +253,8 @@ function report(a, rows, meta) {
     '`Buffer#latin1Write`/`asciiWrite` cost about 45 ns but need an ASCII test first, and a `charCodeAt` loop ' +
     'into the memory about 2.7 ns a character, 155 ns for the median list\'s 57-byte URLs: neither is faster).');
   L.push('- The module is built with link-time optimisation (js/CMakeLists.txt): matching alone went from about ' +
-    '1.30x native C to about 1.17x on the median list (other lists 1.0-1.25x). What is left is V8\'s code: its ' +
+    '1.22x native C to about 1.14x on the median list with 2cef5b2\'s DFA (1.30x to 1.17x with 2ecd19f\'s; other ' +
+    'lists 1.0-1.25x). What is left is V8\'s code: its ' +
     'testing flags `--no-wasm-stack-checks` and `--no-wasm-bounds-checks` take about 4% and 5% off each on ' +
     'this machine. binaryen\'s `wasm-opt -O3` on the LTO module, `-O2` for `-O3`, and `--lto-O3` measured ' +
     'no faster; without `-msimd128` it is slower.');
