@@ -21,9 +21,9 @@ for cfg in release asan; do
   (cd $dir && ctest --output-on-failure -j "$jobs")
 done
 # The JavaScript package (WebAssembly build of the same sources, npm tests,
-# compared with the release build's CLI).
+# compared with the release build's CLI on every corpus URL list).
 echo "== js tests"
-ROBOTSC_CLI=build-test-release/robotsc bash js/test.sh
+ROBOTSC_JS_CORPUS_ALL=1 ROBOTSC_CLI=build-test-release/robotsc bash js/test.sh
 # The Rust crates (cargo test, offline: Debian's packaged crates) and the Go
 # module (go test over cgo), each compared with the release build's CLI.
 echo "== rust tests"
