@@ -151,19 +151,8 @@ static inline uint64_t rd64le(const uint8_t *p)
     return v;
 }
 
-static inline unsigned low_byte(uint64_t m)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return (unsigned)__builtin_ctzll(m) >> 3;
-#else
-    unsigned k = 0;
-    while (!(m & 0x80))
-        m >>= 8, k++;
-    return k;
-#endif
-}
-
-/* The lowest byte of x that is not zero (x != 0). */
+/* The lowest byte of x that is not zero (x != 0): a difference, or the
+ * lowest flag of ZB. */
 static inline unsigned low_set(uint64_t x)
 {
 #if defined(__GNUC__) || defined(__clang__)
@@ -187,7 +176,7 @@ RSC_HOT uint32_t key_index(const dview *d, const uint8_t *k, uint32_t n, uint8_t
         if (n - i < 8)
             m &= (1ull << 8 * (n - i)) - 1;
         if (m)
-            return i + low_byte(m);
+            return i + low_set(m);
     }
     for (; i < n; i++)
         if (k[i] == c)
@@ -225,7 +214,7 @@ static size_t scan_keys(const uint8_t *p, size_t i, size_t n, const uint8_t k[4]
         const uint64_t x = rd64le(p + i);
         const uint64_t m = ZB(x) | ZB(x ^ bt) | ZB(x ^ b0) | ZB(x ^ b1) | ZB(x ^ b2) | ZB(x ^ b3);
         if (m)
-            return i + low_byte(m);
+            return i + low_set(m);
     }
     for (; i < n; i++)
         if (p[i] == k[0] || p[i] == k[1] || p[i] == k[2] || p[i] == k[3] || p[i] == 0 ||
@@ -272,7 +261,7 @@ static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
             while (j < len && n - i >= 8 && lab + j <= d->last8) {
                 const uint64_t x = rd64le(p + i), diff = x ^ rd64le(lab + j);
                 const uint64_t stop = ZB(x) | ZB(x ^ (ONES * term));
-                const unsigned a = diff ? low_set(diff) : 8, b = stop ? low_byte(stop) : 8;
+                const unsigned a = diff ? low_set(diff) : 8, b = stop ? low_set(stop) : 8;
                 unsigned k = a < b ? a : b;
                 if (k > len - j)
                     k = len - j;
