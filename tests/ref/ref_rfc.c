@@ -338,11 +338,11 @@ ref_verdict ref_rfc_check(const ref_robots *r, const ref_str *agents, size_t n_a
         /* 2.2.2: "the match that has the most octets" of the pattern, its
          * '*' and final '$' included: the normalised pattern's octets */
         int prio = (int)n + anchor;
-        if (!matches(path, pn, pat, n, anchor, cur, nxt))
-            continue;
         int allow = l->key == REF_KEY_ALLOW;
         best *b = in_spec ? (allow ? &sa : &sd) : (allow ? &ga : &gd);
-        if (prio > b->prio) /* choice: the first rule in file order reports */
+        /* choice: the first rule in file order reports (a rule that could
+         * not raise b is not matched at all: the same result) */
+        if (prio > b->prio && matches(path, pn, pat, n, anchor, cur, nxt))
             b->prio = prio, b->line = l->number;
     }
     const best *a = NULL, *d = NULL;

@@ -323,29 +323,38 @@ void ref_free(ref_robots *r)
 static int match(const char *path, size_t plen, const char *pat, size_t n,
                  unsigned char *cur, unsigned char *nxt)
 {
+    /* The bytes before the first '*' are a prefix of the path (E.1); a
+     * pattern without '*' is only that (the whole path when it ends with
+     * '$', E.3), so most rules need no position sets. */
+    const char *star = memchr(pat, '*', n);
+    size_t lit = star ? (size_t)(star - pat) : n - (n && pat[n - 1] == '$');
+    if (plen < lit || memcmp(path, pat, lit) != 0)
+        return 0;
+    if (!star)
+        return lit == n || plen == lit;
     memset(cur, 0, plen + 1);
-    cur[0] = 1;
-    for (size_t j = 0; j < n; j++) {
+    cur[lit] = 1; /* the prefix matched; lo: the smallest position set */
+    size_t lo = lit;
+    for (size_t j = lit; j < n; j++) {
         char p = pat[j];
         if (p == '$' && j + 1 == n) /* E.3: end anchor */
             return cur[plen];
-        int any = 0;
+        size_t nlo = plen + 1;
         if (p == '*') { /* E.2: every position from the smallest on */
-            size_t lo = 0;
-            while (!cur[lo])
-                lo++;
             for (size_t i = 0; i <= plen; i++)
                 nxt[i] = i >= lo;
-            any = 1;
+            nlo = lo;
         } else {
-            nxt[0] = 0;
-            for (size_t i = 0; i < plen; i++) {
+            memset(nxt, 0, lo + 1);
+            for (size_t i = lo; i < plen; i++) {
                 nxt[i + 1] = cur[i] && path[i] == p;
-                any |= nxt[i + 1];
+                if (nxt[i + 1] && nlo > plen)
+                    nlo = i + 1;
             }
         }
-        if (!any)
+        if (nlo > plen)
             return 0;
+        lo = nlo;
         memcpy(cur, nxt, plen + 1);
     }
     return 1;
@@ -364,11 +373,13 @@ typedef struct matcher {
 } matcher;
 
 /* One rule (pattern pat of priority prio) against the path; updates *bst
- * when it matches with a strictly higher priority (E.7: first in order). */
+ * when it matches with a strictly higher priority (E.7: first in order).
+ * A rule that could not raise *bst is not matched at all (the same result,
+ * and the fuzzers' time was mostly here). */
 static void apply(const matcher *m, const char *pat, size_t n, int prio, int line,
                   best *bst)
 {
-    if (match(m->path, m->plen, pat, n, m->cur, m->nxt) && prio > bst->prio) {
+    if (prio > bst->prio && match(m->path, m->plen, pat, n, m->cur, m->nxt)) {
         bst->prio = prio;
         bst->line = line;
     }
