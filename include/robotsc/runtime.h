@@ -236,7 +236,7 @@ typedef struct rsc_engine_info {
     int engine;
     size_t bytes;          /* the DFA's bytes in the blob (0: programs)   */
     uint32_t states;       /* its row states (the 2 verdicts apart)       */
-    uint32_t classes;      /* its cells (the comb of explicit moves)      */
+    uint32_t classes;      /* its cells (one a key of an explicit state)  */
     uint32_t rules;        /* the rules it was built from                 */
     uint32_t skip_states;  /* 1.0 only: 0                                 */
 } rsc_engine_info;
