@@ -48,6 +48,48 @@ static inline uint32_t rsc_rdn(const uint8_t *p, unsigned w)
     }
 }
 
+/* ---- SWAR: eight bytes in one 64-bit word, portable C ------------------ */
+
+#define RSC_ONES 0x0101010101010101ull
+
+/* Eight bytes at p as a little-endian word (lane i is p[i]). */
+static inline uint64_t rsc_rd64le(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+/* The high bit of each lane of x that is zero; the lowest one is exact (a
+ * borrow can only flag lanes above a true zero lane). */
+static inline uint64_t rsc_zero_lanes(uint64_t x)
+{
+    return (x - RSC_ONES) & ~x & (RSC_ONES << 7);
+}
+
+/* The high bit of each lane of x equal to c (the lowest one exact). */
+static inline uint64_t rsc_eq_lanes(uint64_t x, uint8_t c)
+{
+    return rsc_zero_lanes(x ^ (RSC_ONES * c));
+}
+
+/* The lowest lane of x that is not zero (x != 0): a difference, or the
+ * lowest flag of rsc_zero_lanes. */
+static inline unsigned rsc_low_lane(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(x) >> 3;
+#else
+    unsigned k = 0;
+    while (!(x & 0xff))
+        x >>= 8, k++;
+    return k;
+#endif
+}
+
 /* A Table's packed widths at w (Conventions) as one word: 2 bits a
  * column from bit 0 (cols <= RSC_TAB_MAX_COLS: one or two bytes). */
 static inline uint32_t rsc_tab_widths(const uint8_t *w, unsigned cols)

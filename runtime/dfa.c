@@ -6,13 +6,14 @@
  * selection of one rule set that has a DFA runs it; any other selection,
  * and every call that wants the deciding rule, runs the programs.
  *
- * A DFA is a table of row states and one of cells: a state's cells are a
- * sparse row, the bytes that do not go to its Other state, keys
- * increasing. A state with a label stands for a chain of single-successor
- * states: it reads the label's bytes one by one and goes to Next after the
- * last, to Other on any other byte. Two codes past the rows are the verdicts: K allowed, K + 1
- * disallowed. Every path byte is one step, so the time is linear in the
- * path whatever the blob holds. */
+ * A DFA is a table of row states and one of cells: an explicit state's
+ * keys, the bytes that do not go to its Other state, are a string of
+ * STRINGS (increasing), each with a cell, its target. A state with a label
+ * stands for a chain of single-successor states: it reads the label's
+ * bytes and goes to Next after the last, to Other on any other byte. Two
+ * codes past the rows are the verdicts: K allowed, K + 1 disallowed. At
+ * most one step a path byte (a label or a scan reads eight a word), so the
+ * time is linear in the path whatever the blob holds. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -33,8 +34,8 @@ extern size_t rsc_steps;
 static const uint32_t programs_only = 0x50524f47u;
 
 /* A DFA as matching reads it: the rows of its two Tables, each column's
- * offset in a row and the mask of its width (Next at offset 0 of a state,
- * Key at offset 0 of a cell). */
+ * offset in a row and the mask of its width (Next at offset 0 of a state
+ * and of a cell). */
 typedef struct dview {
     const uint8_t *st, *ce, *str; /* STATES and CELLS rows; STRINGS       */
     const uint8_t *last8;         /* the last byte an 8-byte load may start */
@@ -135,48 +136,17 @@ static int dfa_of(const rsc_selection *sel, dview *d)
 #define S_LEN(d, r) (rsc_rd32((r) + (d)->o_len) & (d)->m_len)
 #define C_NEXTAT(d, i) (rsc_rd32((d)->ce + (size_t)(i) * (d)->csz) & (d)->m_cnext)
 
-/* SWAR (one 64-bit word at a time, portable C): the bytes of x equal to
- * zero are flagged in 0x80 of their byte; the lowest flag is exact (a borrow
- * can only flag bytes above a true zero byte). */
-#define ONES 0x0101010101010101ull
-#define ZB(x) (((x) - ONES) & ~(x) & (ONES << 7))
-
-static inline uint64_t rd64le(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-
-/* The lowest byte of x that is not zero (x != 0): a difference, or the
- * lowest flag of ZB. */
-static inline unsigned low_set(uint64_t x)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return (unsigned)__builtin_ctzll(x) >> 3;
-#else
-    unsigned k = 0;
-    while (!(x & 0xff))
-        x >>= 8, k++;
-    return k;
-#endif
-}
-
 /* The index of c among the n keys at k (n when none): eight keys a load
  * while the blob has eight bytes from there (keys are distinct). */
 RSC_HOT uint32_t key_index(const dview *d, const uint8_t *k, uint32_t n, uint8_t c)
 {
-    const uint64_t b = ONES * c;
     uint32_t i = 0;
     for (; i < n && k + i <= d->last8; i += 8) {
-        uint64_t m = ZB(rd64le(k + i) ^ b);
+        uint64_t m = rsc_eq_lanes(rsc_rd64le(k + i), c);
         if (n - i < 8)
             m &= (1ull << 8 * (n - i)) - 1;
         if (m)
-            return i + low_set(m);
+            return i + rsc_low_lane(m);
     }
     for (; i < n; i++)
         if (k[i] == c)
@@ -208,13 +178,12 @@ RSC_HOT uint32_t dstep(const dview *d, uint32_t s, uint32_t *j, uint8_t c)
  * for ".pdf") reads its path eight bytes a step, its row read once. */
 static size_t scan_keys(const uint8_t *p, size_t i, size_t n, const uint8_t k[4], uint8_t term)
 {
-    const uint64_t b0 = ONES * k[0], b1 = ONES * k[1], b2 = ONES * k[2], b3 = ONES * k[3],
-                   bt = ONES * term;
     for (; n - i >= 8; i += 8) {
-        const uint64_t x = rd64le(p + i);
-        const uint64_t m = ZB(x) | ZB(x ^ bt) | ZB(x ^ b0) | ZB(x ^ b1) | ZB(x ^ b2) | ZB(x ^ b3);
+        const uint64_t x = rsc_rd64le(p + i);
+        const uint64_t m = rsc_zero_lanes(x) | rsc_eq_lanes(x, term) | rsc_eq_lanes(x, k[0]) |
+                           rsc_eq_lanes(x, k[1]) | rsc_eq_lanes(x, k[2]) | rsc_eq_lanes(x, k[3]);
         if (m)
-            return i + low_set(m);
+            return i + rsc_low_lane(m);
     }
     for (; i < n; i++)
         if (p[i] == k[0] || p[i] == k[1] || p[i] == k[2] || p[i] == k[3] || p[i] == 0 ||
@@ -238,8 +207,9 @@ static size_t scan_set(const uint8_t *p, size_t i, size_t n, const uint8_t *k, u
 }
 
 /* google: the path bytes as they are, up to a NUL or term. A chain's
- * label is compared with the path in one loop; a state whose default is
- * itself scans for the bytes that leave it (scan_keys). */
+ * label is compared with the path eight bytes a word; a state whose
+ * default is itself scans for the bytes that leave it (scan_keys,
+ * scan_set). */
 static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, uint8_t term,
                         int slash)
 {
@@ -259,9 +229,9 @@ static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
             /* eight bytes a step: the first that differs from the label,
              * is NUL or term ends the run */
             while (j < len && n - i >= 8 && lab + j <= d->last8) {
-                const uint64_t x = rd64le(p + i), diff = x ^ rd64le(lab + j);
-                const uint64_t stop = ZB(x) | ZB(x ^ (ONES * term));
-                const unsigned a = diff ? low_set(diff) : 8, b = stop ? low_set(stop) : 8;
+                const uint64_t x = rsc_rd64le(p + i), diff = x ^ rsc_rd64le(lab + j);
+                const uint64_t stop = rsc_zero_lanes(x) | rsc_eq_lanes(x, term);
+                const unsigned a = diff ? rsc_low_lane(diff) : 8, b = stop ? rsc_low_lane(stop) : 8;
                 unsigned k = a < b ? a : b;
                 if (k > len - j)
                     k = len - j;

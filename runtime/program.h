@@ -52,12 +52,12 @@ int rsc_path_start(const char *url, size_t len, size_t *off, int *slash);
 void rsc_set_span(const rsc_program *prog, uint32_t k, uint32_t *j, uint32_t *end);
 /* The Data offset of the program at position j of a set span. */
 uint32_t rsc_program_at(const rsc_program *prog, uint32_t j);
-/* The verdict of sel's DFA for path bytes p[0..n) (ending early at a NUL,
- * or at term when term is '#'), with a '/' in front when slash: 1 allowed,
- * 0 disallowed, -1 when sel runs no DFA (dfa.c). */
 /* Opens the DFA of a selection of one rule set once, into the selection
  * (dfa.c; called by rsc_select()). */
 void rsc_dfa_resolve(rsc_selection *sel);
+/* The verdict of sel's DFA for path bytes p[0..n) (ending early at a NUL,
+ * or at term when term is '#'), with a '/' in front when slash: 1 allowed,
+ * 0 disallowed, -1 when sel runs no DFA (dfa.c). */
 int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash);
 
 #define RSC_TAB_WIDTH(pack, col) (((pack) >> (3 * (col))) & 0x7u)

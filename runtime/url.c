@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "codec.h"
 #include "format.h"
 #include "program.h"
 #include "robotsc/runtime.h"
@@ -15,16 +16,6 @@
 /* Bytes that start a path (G.3): '/', '?' and ';'; and '#', which ends it
  * (G.4). A table keeps the byte loop at one load and one test. */
 static const uint8_t special[256] = {['/'] = 1, ['?'] = 1, [';'] = 1, ['#'] = 1};
-
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define ONES 0x0101010101010101ull
-/* High bit of each byte of x equal to c (the lowest one is exact). */
-static uint64_t bytes_eq(uint64_t x, uint8_t c)
-{
-    uint64_t v = x ^ (ONES * c);
-    return (v - ONES) & ~v & (ONES << 7);
-}
-#endif
 
 /* The first special byte of u[from..len), or len: sixteen bytes a step,
  * then eight. from <= len. */
@@ -39,15 +30,13 @@ static size_t first_special(const char *u, size_t len, size_t from)
             return i + k;
     }
 #endif
-#ifdef ONES
     for (; len - i >= 8; i += 8) {
-        uint64_t x;
-        memcpy(&x, u + i, 8);
-        uint64_t m = bytes_eq(x, '/') | bytes_eq(x, '?') | bytes_eq(x, ';') | bytes_eq(x, '#');
+        const uint64_t x = rsc_rd64le((const uint8_t *)u + i);
+        uint64_t m = rsc_eq_lanes(x, '/') | rsc_eq_lanes(x, '?') | rsc_eq_lanes(x, ';') |
+                     rsc_eq_lanes(x, '#');
         if (m)
-            return i + ((unsigned)__builtin_ctzll(m) >> 3);
+            return i + rsc_low_lane(m);
     }
-#endif
     while (i < len && !special[(uint8_t)u[i]])
         i++;
     return i;
