@@ -1036,8 +1036,10 @@ out:
 /* ---- Every rule set of a blob --------------------------------------------- */
 
 /* Set k's programs (their Data offsets), as the runtime's rsc_select()
- * resolves them (FORMAT.md, SETS); 0 when there are more than a selection
- * holds. */
+ * resolves them (FORMAT.md, SETS); 0 for an empty set, TOO_MANY when there
+ * are more than a selection holds (a rule set split for the programs'
+ * budgets, compiler/programs.c: such a set keeps its programs). */
+#define TOO_MANY UINT32_MAX
 static uint32_t set_roots(const rsc_program *prog, uint32_t k, uint32_t *roots)
 {
     uint32_t j = k, end = k + 1, n = 0;
@@ -1046,7 +1048,7 @@ static uint32_t set_roots(const rsc_program *prog, uint32_t k, uint32_t *roots)
     for (; j < end; j++) {
         uint32_t pr = PRIV(prog, P_SETS) ? rsc_tab(prog, P_SLIST, j, 0) : j;
         if (n == RSC_MAX_SELECT)
-            return 0;
+            return TOO_MANY;
         roots[n++] = PRIV(prog, P_PROG_DATA) + (pr ? rsc_tab(prog, P_PROGS, pr - 1, 0) : 0);
     }
     return n;
@@ -1091,6 +1093,8 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
         uint32_t roots[RSC_MAX_SELECT];
         const uint32_t n = set_roots(&prog, k, roots);
         ends[k] = (uint32_t)data.len;
+        if (n == TOO_MANY)
+            continue; /* its programs decide (an empty DFA would allow all) */
         if (!n) { /* an empty set allows everything: no state, the start allowed */
             if (rsc_buf_varint(&c->m, &data, 0) || rsc_buf_varint(&c->m, &data, 0) ||
                 rsc_buf_varint(&c->m, &data, 0) || rsc_buf_varint(&c->m, &data, 0) ||

@@ -435,6 +435,41 @@ int main(void)
             rsc_blob_free(&blob, NULL);
         }
     }
+    {
+        /* A rule set over the programs' budgets is split into programs
+         * (compiler/programs.c); past RSC_MAX_SELECT of them it gets no DFA
+         * and its programs decide. Before the fix the compiler wrote an
+         * empty DFA for it, which allowed every path. */
+        const int nr = 3000;
+        char *body = malloc((size_t)nr * 48 + 32), *at = body;
+        unsigned long long x = 99;
+        at += sprintf(at, "User-agent: *\n");
+        for (int i = 0; i < nr; i++) {
+            at += sprintf(at, "Disallow: /");
+            for (int j = 0; j < 12; j++)
+                at += sprintf(at, "*%c", lcg(&x) >> 40 & 1 ? 'a' : 'b');
+            at += sprintf(at, "x%d\n", i);
+        }
+        rset big = {"split set", 0, body};
+        rsc_blob blob;
+        rsc_program prog;
+        rsc_selection sel;
+        if (load(&big, &blob, &prog, &sel)) {
+            char path[64], *q = path; /* rule 0's bytes without its '*'s: it matches */
+            for (const char *r = strstr(body, "Disallow: ") + 10; *r != '\n'; r++)
+                if (*r != '*')
+                    *q++ = *r;
+            rsc_match m;
+            TU_CHECK(sel.n_roots > RSC_MAX_SELECT && rsc_selection_engine(&sel, NULL) == RSC_ENGINE_PROGRAMS,
+                     "split set: %u programs, no DFA", sel.n_roots);
+            TU_CHECK(rsc_match_path(&sel, path, (size_t)(q - path), NULL) == 0 &&
+                         rsc_match_path(&sel, path, (size_t)(q - path), &m) == 0 && m.decided && m.line == 2,
+                     "split set: %.*s disallowed by line 2", (int)(q - path), path);
+            TU_CHECK(differ(&sel) == 0, "split set: DFA and programs differ");
+            rsc_blob_free(&blob, NULL);
+        }
+        free(body);
+    }
     printf("test_dfa: %ld damaged DFAS sections refused by verification\n", refused);
     return tu_report("test_dfa", tu_passed);
 }
