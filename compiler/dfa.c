@@ -68,7 +68,7 @@ typedef struct dense {
 /* Rows of more bytes than this (in u16) are minimised: below it the table
  * fits a 32 KiB level-1 cache anyway, and Moore's rounds would cost more than
  * the whole construction (measured: a median build of 4 µs took 47). */
-#define MINIMISE_FROM 32768u
+#define MINIMISE_FROM 12288u
 
 typedef struct bld {
     uint8_t *buf;
@@ -444,80 +444,103 @@ static void finals_as_states(uint16_t *rows, size_t n, uint32_t K, int to)
             }
 }
 
-/* Moore's partition refinement over the rows, the two final states taken
- * as states K (allowed) and K + 1 (disallowed) that stay where they are
- * (the rows' final codes are made K and K + 1 for the rounds, so a move is
- * one load): states start apart by their end verdict, and are split while
- * two of a block move on some class into different blocks. A round hashes
- * each state's row of blocks as a sum of independent products (no chain
- * of multiplies from class to class) and compares rows whose hashes meet.
- * A block holding a final state becomes that final state (matching then
- * stops there too); the others become one state each, numbered by their
- * first state, whose row moves down in place (a block's number is never
- * above its first state). Bounded by its work allowance and the scratch:
- * without room or time the rows stay as built, which is as exact. Returns
- * the start. */
-static uint32_t minimise(bld *b, uint32_t start)
+/* Hopcroft's partition refinement over the rows, the final states taken as
+ * states K (allowed), K + 1 (disallowed) and K + 2 (unbuilt) that every
+ * byte keeps (the rows' final codes are made K.. for the pass, so a move
+ * is one load). The blocks start as {states whose path end is allowed, K},
+ * {disallowed, K + 1}, {K + 2}; a block is split while some class moves
+ * part of it into a splitter block and part elsewhere. Each split puts the
+ * smaller half on the work list (the other half is covered by the block it
+ * came from), so every state is a splitter at most log2 N times: O(N C log
+ * N) in all, where Moore's rounds cost N C a round for as many rounds as
+ * the longest rule (1.0's runtime used them, under a work allowance most
+ * large rule sets ran out of, and the compiler kept their rows
+ * unminimised). A block holding a final state becomes that final state
+ * (matching then stops there too); the others become one state each,
+ * numbered by their first state, whose row moves down in place (a block's
+ * number is never above its first state). Without memory the rows stay as
+ * built, which is as exact. Returns the start. */
+static uint32_t minimise(bld *b, rsc_mem *mem, uint32_t start)
 {
     const uint32_t K = b->n, N = K + 3, ncls = b->ncls; /* N <= MAX_STATES + 3 < 0xfffd */
-    uint32_t hs = 2;
-    while (hs < 2 * (size_t)N)
-        hs <<= 1;
-    uint32_t *old = take(b, (size_t)N * 4), *cur = take(b, (size_t)N * 4);
-    uint32_t *h = take(b, (size_t)hs * 4), *id = take(b, (size_t)N * 4);
-    uint32_t *mul = take(b, (size_t)ncls * 4);
-    if (K < 2 || !old || !cur || !h || !id || !mul)
+    const size_t E = (size_t)N * ncls; /* moves, the finals' own included */
+    if (K < 2)
         return start;
+    uint32_t *head = rsc_mem_alloc(mem, (E + 1) * 4), *src = rsc_mem_alloc(mem, E * 4);
+    uint32_t *arr = rsc_mem_alloc(mem, (size_t)N * 4 * 11);
+    if (!head || !src || !arr)
+        goto out; /* no memory: the rows as built */
+    uint32_t *el = arr, *loc = el + N, *old = loc + N, *first = old + N, *end = first + N;
+    uint32_t *mark = end + N, *touched = mark + N, *wl = touched + N, *snap = wl + N;
+    uint32_t *id = snap + N, *cur = id + N;
     uint16_t *rows = row_of(b, 0);
     finals_as_states(rows, (size_t)K * ncls, K, 1);
-    b->work += (uint64_t)K * ncls;
 #define TGT(s, c) ((s) >= K ? (s) : rows[(size_t)(s) * ncls + (c)])
-    for (uint32_t c = 0, x = 0x2545f491u; c < ncls; c++) /* odd multipliers */
-        x ^= x << 13, x ^= x >> 17, x ^= x << 5, mul[c] = x | 1;
-    for (uint32_t s = 0; s < N; s++) /* the end verdict: class 0's entry */
+    /* the moves backwards: head[c * N + t] .. head[c * N + t + 1) in src
+     * are the states that class c takes to t */
+    memset(head, 0, E * 4);
+    for (uint32_t s = 0; s < N; s++)
+        for (uint32_t c = 0; c < ncls; c++)
+            head[(size_t)c * N + TGT(s, c)]++;
+    for (size_t x = 1; x < E; x++)
+        head[x] += head[x - 1];
+    head[E] = (uint32_t)E;
+    for (uint32_t s = N; s-- > 0;)
+        for (uint32_t c = 0; c < ncls; c++)
+            src[--head[(size_t)c * N + TGT(s, c)]] = s;
+    /* the first blocks, by the path end's verdict (class 0's move) */
+    uint32_t nb = 3, nwl = 0;
+    for (uint32_t s = 0; s < N; s++)
         old[s] = s < K ? rows[(size_t)s * ncls] == K + 1 : s - K;
-    uint32_t blocks = 3;
-    for (;;) {
-        memset(h, 0xff, (size_t)hs * 4);
-        uint32_t nb = 0;
-        b->work += (uint64_t)N * ncls * 2 + hs;
-        if (b->work > b->work_cap) {
-            finals_as_states(rows, (size_t)K * ncls, K, 0);
-            return start;
-        }
-        for (uint32_t s = 0; s < N; s++) {
-            uint32_t x = old[s] * mul[0];
-            if (s < K) {
-                const uint16_t *r = rows + (size_t)s * ncls;
-                for (uint32_t c = 1; c < ncls; c++)
-                    x += old[r[c]] * mul[c];
-            } else {
-                for (uint32_t c = 1; c < ncls; c++)
-                    x += old[s] * mul[c];
-            }
-            x ^= x >> 16, x *= 0x85ebca6bu, x ^= x >> 13;
-            uint32_t j = x & (hs - 1);
-            for (;; j = (j + 1) & (hs - 1)) {
-                uint32_t r = h[j];
-                if (r == UINT32_MAX) {
-                    h[j] = s, cur[s] = nb++;
-                    break;
-                }
-                uint32_t c = 1;
-                if (old[r] == old[s])
-                    while (c < ncls && old[TGT(r, c)] == old[TGT(s, c)])
-                        c++;
-                if (c == ncls && old[r] == old[s]) {
-                    cur[s] = cur[r];
-                    break;
+    memset(first, 0, 3 * 4), memset(mark, 0, (size_t)N * 4);
+    for (uint32_t s = 0; s < N; s++)
+        first[old[s]]++;
+    for (uint32_t x = 0, at = 0; x < 3; x++)
+        end[x] = at + first[x], first[x] = at, at = end[x];
+    /* the work list: the first blocks but the largest (the partition is
+     * stable for all the states, so for the largest once for the others) */
+    const uint32_t big = end[0] - first[0] >= end[1] - first[1] ? 0 : 1;
+    for (uint32_t x = 0; x < 3; x++) {
+        if (x != big)
+            wl[nwl++] = x;
+        mark[x] = first[x]; /* mark: a fill cursor here */
+    }
+    for (uint32_t s = 0; s < N; s++)
+        el[mark[old[s]]] = s, loc[s] = mark[old[s]]++;
+    memset(mark, 0, 3 * 4); /* from here: how many of a block's first states are marked */
+    while (nwl) {
+        const uint32_t B = wl[--nwl], n = end[B] - first[B];
+        memcpy(snap, el + first[B], (size_t)n * 4); /* B may split below */
+        for (uint32_t c = 0; c < ncls; c++) {
+            uint32_t nt = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                const size_t x = (size_t)c * N + snap[i];
+                for (uint32_t j = head[x]; j < head[x + 1]; j++) {
+                    const uint32_t s = src[j], X = old[s], q = first[X] + mark[X], at = loc[s];
+                    if (at < q)
+                        continue; /* marked already */
+                    const uint32_t u = el[q];
+                    el[q] = s, loc[s] = q, el[at] = u, loc[u] = at;
+                    if (mark[X]++ == 0)
+                        touched[nt++] = X;
                 }
             }
+            for (uint32_t i = 0; i < nt; i++) {
+                const uint32_t X = touched[i], mk = mark[X], size = end[X] - first[X];
+                mark[X] = 0;
+                if (mk == size)
+                    continue;
+                const uint32_t Y = nb++; /* the smaller half, a new block */
+                if (mk <= size - mk)
+                    first[Y] = first[X], end[Y] = first[X] + mk, first[X] += mk;
+                else
+                    first[Y] = first[X] + mk, end[Y] = end[X], end[X] = first[X] + mk;
+                mark[Y] = 0;
+                for (uint32_t q = first[Y]; q < end[Y]; q++)
+                    old[el[q]] = Y;
+                wl[nwl++] = Y; /* X listed or not, Y is the half to add (Hopcroft) */
+            }
         }
-        uint32_t *t = old;
-        old = cur, cur = t;
-        if (nb == blocks)
-            break;
-        blocks = nb;
     }
     /* old: each state's block; the new numbers, by first state */
     const uint32_t fa = old[K], fd = old[K + 1], fx = old[K + 2];
@@ -539,6 +562,10 @@ static uint32_t minimise(bld *b, uint32_t start)
 #undef MAPS
 #undef TGT
     b->n = m;
+out:
+    rsc_mem_free(mem, head, head ? (E + 1) * 4 : 0);
+    rsc_mem_free(mem, src, src ? E * 4 : 0);
+    rsc_mem_free(mem, arr, arr ? (size_t)N * 4 * 11 : 0);
     return start;
 }
 
@@ -599,7 +626,7 @@ static uint32_t merge_classes(bld *b, dhead *d)
 }
 
 static rsc_status dfa_build(const rsc_program *prog, const uint32_t *roots, uint32_t nroots,
-                            void *buf, size_t size, dense *out)
+                            void *buf, size_t size, rsc_mem *mem, dense *out)
 {
     if (size > 0xfffffff8u)
         size = 0xfffffff8u; /* offsets are u32 */
@@ -732,7 +759,7 @@ static rsc_status dfa_build(const rsc_program *prog, const uint32_t *roots, uint
     b.top = size; /* the states' records are done with */
     if ((size_t)b.n * ncls * 2 > MINIMISE_FROM) {
         b.work = 0, b.work_cap = (uint64_t)size * MINIMISE_WORK; /* an allowance of its own */
-        start = minimise(&b, start);
+        start = minimise(&b, mem, start);
     }
 
     ncls = merge_classes(&b, d);
@@ -1054,25 +1081,75 @@ static uint32_t set_roots(const rsc_program *prog, uint32_t k, uint32_t *roots)
     return n;
 }
 
-/* The bytes of the rules a set's programs name: what its DFA may cost
- * (SIZE_MAX: out of memory). */
-static size_t set_rule_bytes(rsc_mem *m, const rsc_program *prog, const uint32_t *roots,
-                             uint32_t n)
+/* The rules a set's programs name (the bits of their RULES rows), and
+ * their bytes: what its DFA may cost. */
+static size_t set_rules(const rsc_program *prog, const uint32_t *roots, uint32_t n, uint64_t *bits)
 {
     const uint32_t nr = PRIV(prog, P_RULES_N);
     const int rfc = rsc_program_profile(prog);
-    uint64_t *bits = rsc_mem_calloc(m, (size_t)nr / 64 + 1, 8);
     size_t sum = 0;
-    if (!bits)
-        return SIZE_MAX; /* out of memory */
+    memset(bits, 0, ((size_t)nr / 64 + 1) * 8);
     for (uint32_t k = 0; k < n; k++)
         mark_program(prog->base + roots[k], bits);
     for (uint32_t r = 0; r < nr; r++)
         if (bits[r >> 6] >> (r & 63) & 1)
             sum += rsc_tab(prog, P_RULES, r, rfc ? 4 : 2) + 1u;
-    rsc_mem_free(m, bits, ((size_t)nr / 64 + 1) * 8);
     return sum;
 }
+
+/* What a set's DFA is made of: each of its rules, in rank order, as its
+ * match text and whether it allows (dfa_build() reads nothing else). Two
+ * sets alike here get the same DFA: a file often gives many agents the
+ * same lines, each in a group of its own. */
+static const uint8_t *rule_of(const rsc_program *prog, uint32_t r, uint32_t *len, int *allow)
+{
+    const int rfc = rsc_program_profile(prog);
+    *allow = (rsc_tab(prog, P_RULES, r, 0) & 1) || rsc_tab(prog, P_RULES, r, 2) == 0;
+    *len = rsc_tab(prog, P_RULES, r, rfc ? 4 : 2);
+    return STR(prog) + rsc_tab(prog, P_RULES, r, rfc ? 3 : 1);
+}
+
+static uint64_t rules_hash(const rsc_program *prog, const uint64_t *bits)
+{
+    const uint32_t nr = PRIV(prog, P_RULES_N);
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t r = 0; r < nr; r++)
+        if (bits[r >> 6] >> (r & 63) & 1) {
+            uint32_t len;
+            int allow;
+            const uint8_t *t = rule_of(prog, r, &len, &allow);
+            h = (h ^ (len << 1 | (unsigned)allow)) * 1099511628211ull;
+            for (uint32_t i = 0; i < len; i++)
+                h = (h ^ t[i]) * 1099511628211ull;
+        }
+    return h;
+}
+
+static int same_rules(const rsc_program *prog, const uint64_t *a, const uint64_t *b)
+{
+    const uint32_t nr = PRIV(prog, P_RULES_N);
+    uint32_t i = 0, j = 0;
+    for (;;) {
+        while (i < nr && !(a[i >> 6] >> (i & 63) & 1))
+            i++;
+        while (j < nr && !(b[j >> 6] >> (j & 63) & 1))
+            j++;
+        if (i == nr || j == nr)
+            return i == nr && j == nr;
+        uint32_t la, lb;
+        int va, vb;
+        const uint8_t *ta = rule_of(prog, i++, &la, &va), *tb = rule_of(prog, j++, &lb, &vb);
+        if (la != lb || va != vb || memcmp(ta, tb, la) != 0)
+            return 0;
+    }
+}
+
+/* A set already built: its rules' hash and its DFA, Data[a .. b) (empty: it
+ * has none). */
+typedef struct built {
+    uint64_t h;
+    uint32_t set, a, b;
+} built;
 
 rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
 {
@@ -1086,8 +1163,11 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
     size_t cap = 0, spent_left = DFA_FILE_BUDGET;
     rsc_status st = RSC_E_NOMEM;
     enc e = {&c->m, STR(&prog), PRIV(&prog, P_STR_SIZE), &extra, (size_t)1 << 22, {0}, {0}, 0};
-    uint32_t any = 0;
-    if (!ends || index_strings(&e) != RSC_OK)
+    uint32_t any = 0, ndone = 0;
+    const size_t nbits = (size_t)PRIV(&prog, P_RULES_N) / 64 + 1;
+    uint64_t *bits = rsc_mem_alloc(&c->m, nbits * 8 * 2), *bits2 = bits ? bits + nbits : NULL;
+    built *done = rsc_mem_alloc(&c->m, ((size_t)nsets + 1) * sizeof *done);
+    if (!ends || !bits || !done || index_strings(&e) != RSC_OK)
         goto out;
     for (uint32_t k = 0; k < nsets; k++) {
         uint32_t roots[RSC_MAX_SELECT];
@@ -1103,9 +1183,32 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
             ends[k] = (uint32_t)data.len, any = 1;
             continue;
         }
-        const size_t RB = set_rule_bytes(&c->m, &prog, roots, n);
-        if (RB == SIZE_MAX)
-            goto out;
+        const size_t RB = set_rules(&prog, roots, n, bits);
+        const uint64_t h = rules_hash(&prog, bits);
+        uint32_t j = 0;
+        for (; j < ndone; j++) {
+            if (done[j].h != h)
+                continue;
+            uint32_t r2[RSC_MAX_SELECT];
+            set_rules(&prog, r2, set_roots(&prog, done[j].set, r2), bits2);
+            if (same_rules(&prog, bits, bits2))
+                break;
+        }
+        if (j < ndone) { /* the same rules as an earlier set: its DFA again, or none */
+            const size_t at = data.len, len = done[j].b - done[j].a;
+            if (rsc_buf_put(&c->m, &data, NULL, len))
+                goto out;
+            if (len)
+                memcpy(data.p + at, data.p + done[j].a, len);
+            if (data.len > UINT32_MAX) {
+                st = RSC_E_LIMIT;
+                goto out;
+            }
+            ends[k] = (uint32_t)data.len, any |= len > 0;
+            continue;
+        }
+        done[ndone].h = h, done[ndone].set = k, done[ndone].a = done[ndone].b = (uint32_t)data.len;
+        ndone++;
         size_t want = RB > (DFA_BUF_MAX - DFA_BUF_FIXED) / DFA_BUF_PER_RULE_BYTE
                           ? DFA_BUF_MAX
                           : DFA_BUF_FIXED + DFA_BUF_PER_RULE_BYTE * RB;
@@ -1120,7 +1223,7 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
             cap = want;
         }
         dense d;
-        if (dfa_build(&prog, roots, n, buf, want, &d) != RSC_OK)
+        if (dfa_build(&prog, roots, n, buf, want, &c->m, &d) != RSC_OK)
             continue; /* over the budget: the programs */
         const size_t kept = extra.len;
         st = encode(&e, &d, RB, &data);
@@ -1132,7 +1235,7 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
             st = RSC_E_LIMIT;
             goto out;
         }
-        ends[k] = (uint32_t)data.len;
+        ends[k] = done[ndone - 1].b = (uint32_t)data.len;
         any |= st == RSC_OK;
         st = RSC_E_NOMEM; /* what a failed allocation below returns */
     }
@@ -1147,6 +1250,8 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
 out:
     rsc_mem_free(&c->m, buf, cap);
     rsc_mem_free(&c->m, ends, ((size_t)nsets + 1) * sizeof *ends);
+    rsc_mem_free(&c->m, bits, bits ? nbits * 8 * 2 : 0);
+    rsc_mem_free(&c->m, done, done ? ((size_t)nsets + 1) * sizeof *done : 0);
     rsc_buf_free(&c->m, &data);
     rsc_buf_free(&c->m, &extra);
     enc_free(&e);
