@@ -457,8 +457,8 @@ static void dump_dfas(out *o, const rsc_program *prog)
         for (uint32_t s = 0; s < k; s++) {
             const uint32_t oth = rsc_ptab_get(&st, s, D_OTHER), len = rsc_ptab_get(&st, s, D_LEN);
             const uint32_t nx = rsc_ptab_get(&st, s, D_NEXT);
-            say(o, "    %u: end %s, other ", s, oth & 1 ? "disallow" : "allow");
-            say_target(o, oth >> 2, k);
+            say(o, "    %u: end %s, %s ", s, oth & 1 ? "disallow" : "allow", oth & 4 ? "else as" : "other");
+            say_target(o, oth >> 3, k);
             if (oth & 2) {
                 say(o, ", label ");
                 say_str(o, prog, rsc_ptab_get(&st, s, D_LOFF), len);

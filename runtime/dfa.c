@@ -10,10 +10,12 @@
  * keys, the bytes that do not go to its Other state, are a string of
  * STRINGS (increasing), each with a cell, its target. A state with a label
  * stands for a chain of single-successor states: it reads the label's
- * bytes and goes to Next after the last, to Other on any other byte. Two
- * codes past the rows are the verdicts: K allowed, K + 1 disallowed. At
- * most one step a path byte (a label or a scan reads eight a word), so the
- * time is linear in the path whatever the blob holds. */
+ * bytes and goes to Next after the last, to Other on any other byte. A
+ * state that falls back (Other bit 2) reads any other byte again in Other,
+ * a state whose own Other is itself (verified). Two codes past the rows
+ * are the verdicts: K allowed, K + 1 disallowed. At most two steps a path
+ * byte (a label or a scan reads eight a word), so the time is linear in
+ * the path whatever the blob holds. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -154,25 +156,32 @@ RSC_HOT uint32_t key_index(const dview *d, const uint8_t *k, uint32_t n, uint8_t
     return i;
 }
 
-/* State s (a row) on byte c, *j bytes into its label. */
+/* State s (a row) on byte c, *j bytes into its label. A byte that a
+ * falling-back state does not take is read again in its Other, which
+ * verification made a state that never falls back: one more turn at most. */
 RSC_HOT uint32_t dstep(const dview *d, uint32_t s, uint32_t *j, uint8_t c)
 {
-    const uint8_t *r = ROW(d, s);
-    const uint32_t o = S_OTHER(d, r), n = S_LEN(d, r), f = S_NEXT(d, r);
-    if (o & 2) { /* a chain: its label's byte *j */
-        if (c == d->str[S_LOFF(d, r) + *j]) {
-            if (++*j < n)
-                return s;
+    for (;;) {
+        const uint8_t *r = ROW(d, s);
+        const uint32_t o = S_OTHER(d, r), n = S_LEN(d, r), f = S_NEXT(d, r);
+        if (o & 2) { /* a chain: its label's byte *j */
+            if (c == d->str[S_LOFF(d, r) + *j]) {
+                if (++*j < n)
+                    return s;
+                *j = 0;
+                return f;
+            }
             *j = 0;
-            return f;
+        } else {
+            const uint32_t x = key_index(d, d->str + S_LOFF(d, r), n, c); /* a sparse row */
+            if (x < n)
+                return C_NEXTAT(d, f + x);
         }
-        *j = 0;
-        return o >> 2;
+        if (!(o & 4))
+            return o >> 3;
+        s = o >> 3;
     }
-    const uint32_t x = key_index(d, d->str + S_LOFF(d, r), n, c); /* a sparse row */
-    return x < n ? C_NEXTAT(d, f + x) : o >> 2;
 }
-
 /* The first i in [i, n) where p[i] is one of k[0..3], NUL or term (n when
  * none): a state that every other byte keeps (the one after "/ *" waiting
  * for ".pdf") reads its path eight bytes a step, its row read once. */
@@ -222,7 +231,7 @@ static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
         const uint32_t o = S_OTHER(d, r), len = S_LEN(d, r), f = S_NEXT(d, r);
         if (o & 2) { /* a chain: as many label bytes as the path has */
             const uint8_t *lab = d->str + S_LOFF(d, r);
-            if (j == 0 && o >> 2 == s) { /* back here on any other byte */
+            if (j == 0 && o >> 3 == s) { /* back here on any other byte */
                 const uint8_t k[4] = {lab[0], lab[0], lab[0], lab[0]};
                 i = scan_keys(p, i, n, k, term);
             }
@@ -247,10 +256,10 @@ static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
             }
             if (i == n || p[i] == 0 || p[i] == term)
                 break; /* the path ends in the label: its E */
-            i++, j = 0, s = o >> 2;
+            i += !(o & 4), j = 0, s = o >> 3; /* a fall-back reads p[i] again there */
             continue;
         }
-        if (o >> 2 == s && len) {
+        if (o >> 3 == s && len) {
             const uint8_t *key = d->str + S_LOFF(d, r);
             if (len <= 4) {
                 const uint8_t k[4] = {key[0], key[len > 1], key[len > 2 ? 2 : 0],

@@ -761,7 +761,12 @@ static rsc_status check_dfa(verifier *v, size_t pos, size_t end)
     for (uint32_t r = 0; r < k; r++) {
         const uint32_t o = pcol(&S, r, D_OTHER), n = pcol(&S, r, D_LEN), f = pcol(&S, r, D_NEXT);
         const size_t ra = st[0] + (size_t)r * S.row;
-        CORRUPT(o >> 2 <= k + 1, ra, "DFA Other out of range");
+        CORRUPT(o >> 3 <= k + 1, ra, "DFA Other out of range");
+        if (o & 4) { /* falls back to a state that keeps every byte it does not list */
+            const uint32_t od = o >> 3 < k ? pcol(&S, o >> 3, D_OTHER) : 0;
+            CORRUPT(o >> 3 < k && od >> 3 == o >> 3 && !(od & 4), ra,
+                    "DFA fall-back state out of range or not its own default");
+        }
         if (o & 2) /* a label in STRINGS, then a state or a verdict */
             CORRUPT(n && str_ok(v, pcol(&S, r, D_LOFF), n) && f <= k + 1, ra,
                     "DFA label or Next out of range");

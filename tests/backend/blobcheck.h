@@ -2337,8 +2337,11 @@ static inline int bc_check_sections(const bc_blob *b, int pruned, bc_info *info,
                                (size_t)(qe - q));
             for (uint32_t s = 0; s < k; s++) {
                 uint32_t nx = bc_cell(&S, s, 0), o = bc_cell(&S, s, 1), n = bc_cell(&S, s, 3);
-                if (o / 4 > k + 1)
-                    return bc_fail(e, "DFA of set %u state %u: Other %u", r, s, o / 4);
+                if (o / 8 > k + 1)
+                    return bc_fail(e, "DFA of set %u state %u: Other %u", r, s, o / 8);
+                if ((o & 4) && (o / 8 >= k || bc_cell(&S, o / 8, 1) / 8 != o / 8 || (bc_cell(&S, o / 8, 1) & 4)))
+                    return bc_fail(e, "DFA of set %u state %u: falls back to %u, not a state that is its own default",
+                                   r, s, o / 8);
                 if (o & 2) {
                     if (!n || !bc_strref(b, bc_cell(&S, s, 2), n) || nx > k + 1)
                         return bc_fail(e, "DFA of set %u state %u: bad label", r, s);

@@ -546,7 +546,9 @@ static int directives(vstate *v)
 /* DFAS (rule 16): one End a set, non-decreasing, the last the size of
  * Data less its final three zero bytes; each non-empty span one DFA:
  * K, Start <= K + 1, Rules <= Rule_Count, STATES of K rows, CELLS, and
- * nothing more; a state's Other / 4 <= K + 1; a label (Other bit 1) of
+ * nothing more; a state's Other / 8 <= K + 1, and when it falls back
+ * (Other bit 2) Other / 8 < K and that row's Other / 8 is itself with
+ * bit 2 clear; a label (Other bit 1) of
  * Len >= 1 bytes in STRINGS and Next <= K + 1; else Next + Len <= the
  * CELLS Count and its Len keys in STRINGS at Lab_Off, strictly
  * increasing; every cell's Next <= K + 1. Its fields are not recorded. */
@@ -569,7 +571,11 @@ static int one_dfa(vstate *v, size_t pos, size_t end)
     TRY(filled(v, pos, end));
     for (uint32_t r = 0; r < k; r++) {
         uint32_t nx = bs_cell(b, &S, r, 0), o = bs_cell(b, &S, r, 1), n = bs_cell(b, &S, r, 3);
-        BAD(o / 4 <= k + 1, row_at(&S, r), "DFA Other");
+        BAD(o / 8 <= k + 1, row_at(&S, r), "DFA Other");
+        if (o & 4) {
+            const uint32_t d = o / 8, od = d < k ? bs_cell(b, &S, d, 1) : 0;
+            BAD(d < k && od / 8 == d && !(od & 4), row_at(&S, r), "DFA fall-back");
+        }
         if (o & 2)
             BAD(n >= 1 && in_strings(v, bs_cell(b, &S, r, 2), n) && nx <= k + 1, row_at(&S, r), "DFA label");
         else {
