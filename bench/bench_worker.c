@@ -55,7 +55,9 @@
  * Googlebot and for '*': one row a file and agent with the engine as
  * loaded (loaded_dfa: 1 when rsc_selection_engine says RSC_ENGINE_DFA
  * right after rsc_select) and, with RSC_BW_DFA_API, whether the run-time
- * DFA at RSC_DFA_BUDGET is whole (runtime_dfa: 1 whole, 2 partial, 0 none).
+ * DFA at RSC_DFA_BUDGET is whole (runtime_dfa: 1 whole, 2 partial, 0 none);
+ * no_set 1 when the selection holds no rule set (the file has no group
+ * for the agent and no '*' group: nothing to run, every path allowed).
  * Compile failures are rows with engine -1.
  *
  * Nothing here asserts a time. */
@@ -460,7 +462,7 @@ static int run_selections(const char *dir)
     const size_t n = (size_t)nl;
     static const rsc_bytes agents[2] = {{"Googlebot", 9}, {"*", 1}};
     size_t loaded[2] = {0, 0}, runtime[2] = {0, 0}, ok = 0;
-    printf("name\tagent\tengine\tloaded_dfa\truntime_dfa\tblob_bytes\n");
+    printf("name\tagent\tengine\tloaded_dfa\truntime_dfa\tblob_bytes\tno_set\n");
     for (size_t k = 0; k < n; k++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[k]);
@@ -496,7 +498,8 @@ static int run_selections(const char *dir)
 #endif
             loaded[a] += ld;
             runtime[a] += rt == 1;
-            printf("%s\t%s\t%d\t%d\t%d\t%zu\n", names[k], agents[a].ptr, engine, ld, rt, b.size);
+            printf("%s\t%s\t%d\t%d\t%d\t%zu\t%d\n", names[k], agents[a].ptr, engine, ld, rt, b.size,
+                   s.n_sets == 0);
         }
         free(text);
         rsc_blob_free(&b, NULL);

@@ -148,10 +148,11 @@ def _selections(i36, side):
     files = len({r["name"] for r in _tsv(os.path.join(i36, f"sel_{side}.tsv"))})
     # every agent is counted over every file: a file this build failed to
     # compile or load is a selection on no DFA
-    by = {ag: {"n": files, "loaded": 0, "runtime": 0, "partial": 0} for ag in ("Googlebot", "*")} if files else {}
+    by = {ag: {"n": files, "loaded": 0, "runtime": 0, "partial": 0, "noset": 0} for ag in ("Googlebot", "*")} if files else {}
     for r in rows:
-        a = by.setdefault(r["agent"], {"n": files, "loaded": 0, "runtime": 0, "partial": 0})
+        a = by.setdefault(r["agent"], {"n": files, "loaded": 0, "runtime": 0, "partial": 0, "noset": 0})
         a["loaded"] += r["loaded_dfa"] == "1"
+        a["noset"] += r["loaded_dfa"] != "1" and r.get("no_set") == "1"
         a["runtime"] += r["runtime_dfa"] == "1"
         a["partial"] += r["runtime_dfa"] == "2"
     return files, by
@@ -480,13 +481,14 @@ def section(res, w, hl=None):
           "1 MiB, whole or partial.")
         w("")
         srows = []
-        tot_n = tot_l = 0
+        tot_n = tot_l = tot_e = 0
         for ag in ("Googlebot", "*"):
             x, y = sn_.get(ag), so_.get(ag)
             if not x:
                 continue
             tot_n += x["n"]
             tot_l += x["loaded"]
+            tot_e += x["noset"]
             srows.append([ag, f"{x['n']:,}", f"{x['loaded']:,} ({100 * x['loaded'] / x['n']:.1f}%)",
                           f"{y['runtime']:,} ({100 * y['runtime'] / y['n']:.1f}%), {y['partial']:,} partial" if y else "n/a"])
         w(_table(["agent", "selections", "this tree: on the blob's DFA", "1.0.0: run-time DFA whole"], srows))
@@ -495,6 +497,12 @@ def section(res, w, hl=None):
         if bad_n:
             w(f"**This tree failed to compile or load {bad_n:,} files** (counted as selections on no DFA; "
               "`results/i36/sel_new.err` says why).")
+            w("")
+        if tot_e:
+            w(f"Of the {tot_n - tot_l:,} selections of this tree not on a DFA, {tot_e:,} hold no rule set at all "
+              "(the file names no group for the agent and has no `*` group: nothing runs, every path is allowed "
+              f"at once); on a DFA or with nothing to run: {100 * (tot_l + tot_e) / tot_n:.1f}%. The target below "
+              "counts them as misses.")
             w("")
         share = 100.0 * tot_l / tot_n if tot_n else None
         target("selections", "corpus selections on a whole DFA >= 98%", share, ">=", 98.0,
