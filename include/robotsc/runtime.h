@@ -6,7 +6,7 @@
  * (docs/LIMITS.md, "Matching one URL"; counted by the tests). Since format
  * 5 the compiler also writes the DFA of each rule set that fits its budget
  * into the blob (docs/DFA.md): a selection of such a rule set runs it from
- * the first URL, one step a path byte, stopping as soon as the verdict is
+ * the first URL, at most two rows a path byte, stopping as soon as the verdict is
  * decided, with nothing built at run time; other selections run the
  * programs (one per rule set unless a rule set was over a budget).
  *
