@@ -407,14 +407,26 @@ static void mark_program(const uint8_t *q, uint64_t *bits)
     }
 }
 
+/* Rule r as a DFA reads it: its match text (FORMAT.md, RULES) and whether
+ * it allows (priority 0 never decides, spec E.5: such a rule allows).
+ * dfa_build() reads nothing else of a rule, so sets whose rules are alike
+ * here, in rank order, get the same DFA (rsc_make_dfas). */
+static const uint8_t *rule_of(const rsc_program *prog, uint32_t r, uint32_t *len, int *allow)
+{
+    const int rfc = rsc_program_profile(prog);
+    *allow = (rsc_tab(prog, P_RULES, r, 0) & 1) || rsc_tab(prog, P_RULES, r, 2) == 0;
+    *len = rsc_tab(prog, P_RULES, r, rfc ? 4 : 2);
+    return STR(prog) + rsc_tab(prog, P_RULES, r, rfc ? 3 : 1);
+}
+
 /* Rule r's match text, cut to what matters: a final '$' (spec E.3) read
  * off into *anch, runs of '*' made one, trailing '*'s dropped (then a '$'
  * changes nothing). Writes to out when not NULL; returns the length. */
 static uint32_t rule_text(const rsc_program *prog, uint32_t r, uint8_t *out, int *anch)
 {
-    const int rfc = rsc_program_profile(prog);
-    const uint8_t *t = STR(prog) + rsc_tab(prog, P_RULES, r, rfc ? 3 : 1);
-    uint32_t len = rsc_tab(prog, P_RULES, r, rfc ? 4 : 2), n = 0;
+    uint32_t len, n = 0;
+    int allow;
+    const uint8_t *t = rule_of(prog, r, &len, &allow);
     *anch = len > 0 && t[len - 1] == '$';
     len -= (uint32_t)*anch;
     uint32_t keep = 0; /* the length up to the last byte that is not '*' */
@@ -625,8 +637,10 @@ static uint32_t merge_classes(bld *b, dhead *d)
     return n;
 }
 
-static rsc_status dfa_build(const rsc_program *prog, const uint32_t *roots, uint32_t nroots,
-                            void *buf, size_t size, rsc_mem *mem, dense *out)
+/* The DFA of the rules whose RULES rows are set in bits (a set's, from
+ * set_rules()), built in buf[0..size). */
+static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, void *buf, size_t size,
+                            rsc_mem *mem, dense *out)
 {
     if (size > 0xfffffff8u)
         size = 0xfffffff8u; /* offsets are u32 */
@@ -640,14 +654,13 @@ static rsc_status dfa_build(const rsc_program *prog, const uint32_t *roots, uint
     dhead *d = (dhead *)buf;
     memset(d, 0, RSC_DFA_HEAD);
 
-    /* the rules: their ranks, from the programs */
+    /* the rules, copied into the buffer: the scratch a build takes, and so
+     * which builds fit, is what it was when dfa_build marked them itself */
     const uint32_t nr = PRIV(prog, P_RULES_N);
     uint64_t *bits = take(&b, ((size_t)nr / 64 + 1) * 8);
     if (!bits)
         return RSC_E_LIMIT;
-    memset(bits, 0, ((size_t)nr / 64 + 1) * 8);
-    for (uint32_t k = 0; k < nroots; k++)
-        mark_program(prog->base + roots[k], bits);
+    memcpy(bits, set_bits, ((size_t)nr / 64 + 1) * 8);
     uint64_t npos = 0;
     uint8_t used_b[256];
     memset(used_b, 0, sizeof used_b);
@@ -671,11 +684,10 @@ static rsc_status dfa_build(const rsc_program *prog, const uint32_t *roots, uint
     for (uint32_t r = 0; r < nr; r++) {
         if (!(bits[r >> 6] >> (r & 63) & 1))
             continue;
-        int anch;
-        uint32_t len = rule_text(prog, r, text, &anch);
-        /* Priority 0 never decides (spec E.5): such a rule allows. */
-        const uint16_t allow =
-            (rsc_tab(prog, P_RULES, r, 0) & 1) || rsc_tab(prog, P_RULES, r, 2) == 0 ? P_ALLOW : 0;
+        int anch, allows;
+        uint32_t len = rule_text(prog, r, text, &anch), raw;
+        rule_of(prog, r, &raw, &allows);
+        const uint16_t allow = allows ? P_ALLOW : 0;
         for (uint32_t j = 0; j < len; j++) {
             if (text[j] == 0 || text[j] == '#')
                 return RSC_E_LIMIT; /* bytes that end a path: never in an encoder's rule */
@@ -1112,27 +1124,18 @@ static uint32_t set_roots(const rsc_program *prog, uint32_t k, uint32_t *roots)
 static size_t set_rules(const rsc_program *prog, const uint32_t *roots, uint32_t n, uint64_t *bits)
 {
     const uint32_t nr = PRIV(prog, P_RULES_N);
-    const int rfc = rsc_program_profile(prog);
     size_t sum = 0;
     memset(bits, 0, ((size_t)nr / 64 + 1) * 8);
     for (uint32_t k = 0; k < n; k++)
         mark_program(prog->base + roots[k], bits);
     for (uint32_t r = 0; r < nr; r++)
-        if (bits[r >> 6] >> (r & 63) & 1)
-            sum += rsc_tab(prog, P_RULES, r, rfc ? 4 : 2) + 1u;
+        if (bits[r >> 6] >> (r & 63) & 1) {
+            uint32_t len;
+            int allow;
+            rule_of(prog, r, &len, &allow);
+            sum += len + 1u;
+        }
     return sum;
-}
-
-/* What a set's DFA is made of: each of its rules, in rank order, as its
- * match text and whether it allows (dfa_build() reads nothing else). Two
- * sets alike here get the same DFA: a file often gives many agents the
- * same lines, each in a group of its own. */
-static const uint8_t *rule_of(const rsc_program *prog, uint32_t r, uint32_t *len, int *allow)
-{
-    const int rfc = rsc_program_profile(prog);
-    *allow = (rsc_tab(prog, P_RULES, r, 0) & 1) || rsc_tab(prog, P_RULES, r, 2) == 0;
-    *len = rsc_tab(prog, P_RULES, r, rfc ? 4 : 2);
-    return STR(prog) + rsc_tab(prog, P_RULES, r, rfc ? 3 : 1);
 }
 
 static uint64_t rules_hash(const rsc_program *prog, const uint64_t *bits)
@@ -1249,7 +1252,7 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
             cap = want;
         }
         dense d;
-        if (dfa_build(&prog, roots, n, buf, want, &c->m, &d) != RSC_OK)
+        if (dfa_build(&prog, bits, buf, want, &c->m, &d) != RSC_OK)
             continue; /* over the budget: the programs */
         const size_t kept = extra.len;
         st = encode(&e, &d, RB, &data);
