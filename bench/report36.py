@@ -148,9 +148,11 @@ def _selections(i36, side):
     files = len({r["name"] for r in _tsv(os.path.join(i36, f"sel_{side}.tsv"))})
     # every agent is counted over every file: a file this build failed to
     # compile or load is a selection on no DFA
-    by = {ag: {"n": files, "loaded": 0, "runtime": 0, "partial": 0, "noset": 0} for ag in ("Googlebot", "*")} if files else {}
+    def counts():
+        return {"n": files, "loaded": 0, "runtime": 0, "partial": 0, "noset": 0}
+    by = {ag: counts() for ag in ("Googlebot", "*")} if files else {}
     for r in rows:
-        a = by.setdefault(r["agent"], {"n": files, "loaded": 0, "runtime": 0, "partial": 0, "noset": 0})
+        a = by.setdefault(r["agent"], counts())
         a["loaded"] += r["loaded_dfa"] == "1"
         a["noset"] += r["loaded_dfa"] != "1" and r.get("no_set") == "1"
         a["runtime"] += r["runtime_dfa"] == "1"
