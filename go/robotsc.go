@@ -2,8 +2,10 @@
 
 // Package robotsc gives Go programs Google's robots.txt verdicts from the
 // robotsc C library (RFC 9309 as Google's own matcher reads it): a
-// robots.txt is compiled once into a verified blob, then every check is one
-// call into C that allocates nothing and copies nothing.
+// robots.txt is compiled once into a verified blob (in C), then a check
+// runs the blob's DFA in Go (dfa.go: no cgo call), or, for the selections
+// without one and the rfc profile, is one call into C; neither allocates
+// or copies the URL.
 //
 //	r, err := robotsc.Parse(body)
 //	if err != nil { ... }
@@ -61,6 +63,7 @@ type selKey struct {
 type selection struct {
 	key selKey
 	sel unsafe.Pointer
+	d   *dfa // the blob's DFA, run in Go (dfa.go); nil: C answers
 }
 
 // Agents cached per Robots; checks for more agents than this select at
@@ -210,8 +213,11 @@ func (r *Robots) selectKey(k selKey) *selection {
 		}
 		// A failed selection (more than 32 rule sets named) stays cached:
 		// it answers disallowed, as rsc_match_url does for one.
-		C.rscgo_select(r.progArg(), name, &end, 1, ua, C.uintptr_t(uintptr(mem)))
+		st := C.rscgo_select(r.progArg(), name, &end, 1, ua, C.uintptr_t(uintptr(mem)))
 		s = &selection{key: k, sel: mem}
+		if st == C.RSC_OK {
+			s.d = dfaOf(r, mem)
+		}
 		if r.sels == nil {
 			r.sels = make(map[selKey]*selection)
 		}
@@ -226,7 +232,9 @@ func (r *Robots) check(url, agent string, ua bool) bool {
 		return false
 	}
 	var ok bool
-	if s := r.selectKey(selKey{agent, ua}); s != nil {
+	if s := r.selectKey(selKey{agent, ua}); s != nil && s.d != nil {
+		ok = s.d.allowedURL(url)
+	} else if s != nil {
 		ok = matchOne(s.sel, url, false)
 	} else {
 		u, un := strArg(url)
@@ -256,9 +264,10 @@ func (r *Robots) Allowed(url, agent string) bool { return r.check(url, agent, fa
 // is used as given.
 func (r *Robots) AllowedUserAgent(url, header string) bool { return r.check(url, header, true) }
 
-// AllowedMany checks urls for agent in one call into C and returns the
-// verdicts in order. The URLs are packed into one buffer (cgo's rules let
-// C read no Go memory that holds Go pointers, as a []string does).
+// AllowedMany checks urls for agent and returns the verdicts in order: in
+// Go when the selection runs in Go (Selection.RunsInGo), else in one call
+// into C with the URLs packed into one buffer (cgo's rules let C read no
+// Go memory that holds Go pointers, as a []string does).
 func (r *Robots) AllowedMany(urls []string, agent string) []bool {
 	out := make([]bool, len(urls))
 	r.AllowedManyTo(out, urls, agent)
@@ -279,6 +288,12 @@ func (r *Robots) AllowedManyTo(out []bool, urls []string, agent string) {
 	if s == nil {
 		for i, u := range urls {
 			out[i] = r.check(u, agent, false)
+		}
+		return
+	}
+	if s.d != nil { // in Go: no crossing, no copy (dfa.go)
+		for i, u := range urls {
+			out[i] = s.d.allowedURL(u)
 		}
 		return
 	}

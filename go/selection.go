@@ -18,6 +18,7 @@ import (
 type Selection struct {
 	r   *Robots
 	sel unsafe.Pointer // C memory: the rsc_selection
+	d   *dfa           // the blob's DFA, run in Go (dfa.go); nil: C answers
 	// NotTokens counts the names given that are not product tokens: Google
 	// gives them the '*' group, whatever the file says about them.
 	NotTokens int
@@ -64,7 +65,8 @@ func (r *Robots) selectNames(agents []string, ua bool) (*Selection, error) {
 		C.free(mem)
 		return nil, statusErr("select", st)
 	}
-	s := &Selection{r: r, sel: mem, NotTokens: int(C.rscgo_not_tokens(C.uintptr_t(uintptr(mem))))}
+	s := &Selection{r: r, sel: mem, NotTokens: int(C.rscgo_not_tokens(C.uintptr_t(uintptr(mem)))),
+		d: dfaOf(r, mem)}
 	runtime.SetFinalizer(s, (*Selection).Close)
 	return s, nil
 }
@@ -79,14 +81,26 @@ func (s *Selection) Close() {
 	}
 }
 
+// RunsInGo says whether the selection's checks (Allowed, AllowedPath,
+// AllowedManyTo) run its blob's DFA in Go, with no cgo call (dfa.go): true
+// for a selection of one rule set that has a DFA, on the google profile;
+// else each check is a call into C. The verdicts are the same either way.
+func (s *Selection) RunsInGo() bool { return s.d != nil && s.live() }
+
 func (s *Selection) live() bool { return s.sel != nil && s.r.prog != nil }
 
-// Allowed is the verdict for url: one call into C, no copy.
+// Allowed is the verdict for url: in Go (RunsInGo), else one call into C;
+// no copy either way.
 func (s *Selection) Allowed(url string) bool {
 	if !s.live() {
 		return false
 	}
-	ok := matchOne(s.sel, url, false)
+	var ok bool
+	if s.d != nil {
+		ok = s.d.allowedURL(url)
+	} else {
+		ok = matchOne(s.sel, url, false)
+	}
 	runtime.KeepAlive(s)
 	return ok
 }
@@ -99,13 +113,18 @@ func (s *Selection) AllowedPath(path string) bool {
 	if !s.live() {
 		return false
 	}
-	ok := matchOne(s.sel, path, true)
+	var ok bool
+	if s.d != nil {
+		ok = s.d.allowedPath(path)
+	} else {
+		ok = matchOne(s.sel, path, true)
+	}
 	runtime.KeepAlive(s)
 	return ok
 }
 
-// AllowedManyTo writes the verdicts of urls into out[:len(urls)], in one
-// call into C.
+// AllowedManyTo writes the verdicts of urls into out[:len(urls)]: in Go
+// (RunsInGo), else in one call into C.
 func (s *Selection) AllowedManyTo(out []bool, urls []string) {
 	out = out[:len(urls)]
 	if !s.live() {
@@ -114,7 +133,13 @@ func (s *Selection) AllowedManyTo(out []bool, urls []string) {
 		}
 		return
 	}
-	matchMany(s.sel, out, urls)
+	if s.d != nil { // in Go: no crossing, no copy (dfa.go)
+		for i, u := range urls {
+			out[i] = s.d.allowedURL(u)
+		}
+	} else {
+		matchMany(s.sel, out, urls)
+	}
 	runtime.KeepAlive(s)
 }
 

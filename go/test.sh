@@ -46,10 +46,16 @@ if go env GOOS GOARCH | tr '\n' ' ' | grep -Eq '^linux (amd64|arm64) '; then
 fi
 echo "== go test $race ./... (CLI: $ROBOTSC_CLI)"
 go test $race -count=1 ./... "$@"
+# The DFA run in Go (dfa.go) against C under Go's fuzzer for a while (its
+# seeds already ran as tests above).
+if [ $# -eq 0 ]; then
+  echo "== go test -fuzz FuzzDFAGoEqualsC (${ROBOTSC_GO_FUZZTIME:-20s})"
+  go test -run '^$' -fuzz '^FuzzDFAGoEqualsC$' -fuzztime "${ROBOTSC_GO_FUZZTIME:-20s}" .
+fi
 # The opt-in build that calls the check through runtime.asmcgocall
 # (call_fast.go): the same verdicts, without the CLI comparisons.
 if [ $# -eq 0 ] && go env GOARCH | grep -Eq '^(amd64|arm64)$'; then
   echo "== go test $race -tags robotsc_fastcall (the checks' tests)"
   go test $race -count=1 -tags robotsc_fastcall \
-    -run 'Conformance|Damaged|InputKinds|API|Close|NoAllocation|Goroutines|Empty|Long|Shared|Google|UserAgent|Paths' . ./robotstxt
+    -run 'Conformance|Damaged|InputKinds|API|Close|NoAllocation|Goroutines|Empty|Long|Shared|Google|UserAgent|Paths|DFA' . ./robotstxt
 fi

@@ -345,6 +345,22 @@ rsc_status rsc_selection_use(rsc_selection *sel, int engine)
     return dfa_of(sel, &d) ? RSC_OK : RSC_E_LIMIT;
 }
 
+int rsc_selection_dfa(const rsc_selection *sel, rsc_dfa_view *v)
+{
+    dview d;
+    if (!v || !dfa_of(sel, &d) || rsc_program_profile(sel->prog))
+        return 0;
+    const uint8_t *b = sel->prog->base;
+    v->states = d.k, v->start = d.start;
+    v->st = d.st ? (uint32_t)(d.st - b) : 0, v->ce = d.ce ? (uint32_t)(d.ce - b) : 0;
+    v->str = (uint32_t)(d.str - b);
+    v->st_size = d.ssz, v->ce_size = d.csz;
+    v->off_other = d.o_other, v->off_loff = d.o_loff, v->off_len = d.o_len;
+    v->m_next = d.m_next, v->m_other = d.m_other, v->m_loff = d.m_loff;
+    v->m_len = d.m_len, v->m_cnext = d.m_cnext;
+    return 1;
+}
+
 int rsc_selection_engine(const rsc_selection *sel, rsc_engine_info *info)
 {
     rsc_engine_info z;

@@ -217,6 +217,7 @@ func main() {
 				os.Exit(1)
 			}
 		}
+		inGo := sel.RunsInGo()
 		sel.Close()
 		r.Close()
 		face.Close()
@@ -228,7 +229,7 @@ func main() {
 		}
 		ratios["go_parse"] = append(ratios["go_parse"], f["go_parse"]/f["c_parse"])
 		if *langTSV != "" && done == 0 {
-			langRows(j.name, len(urls), f)
+			langRows(j.name, len(urls), f, inGo)
 		}
 		if lists != nil {
 			fmt.Fprintf(lists, "%s\t%d", j.name, len(urls))
@@ -293,7 +294,7 @@ func report(n int, res, ratios map[string][]float64, crossing float64) {
 
 // langRows appends bench/run.sh's per-language rows (its comment: language,
 // mode, list, urls, ns_per_check, c_ns_per_check, note) for one list.
-func langRows(list string, n int, f map[string]float64) {
+func langRows(list string, n int, f map[string]float64, inGo bool) {
 	_, err := os.Stat(*langTSV)
 	fresh := os.IsNotExist(err)
 	fh, err := os.OpenFile(*langTSV, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -305,6 +306,12 @@ func langRows(list string, n int, f map[string]float64) {
 	how := "cgo"
 	if robotsc.FastCall {
 		how = "-tags robotsc_fastcall"
+	}
+	if inGo {
+		how = "the blob's DFA run in Go, no cgo call"
+		if robotsc.FastCall {
+			how += "; -tags robotsc_fastcall"
+		}
 	}
 	row := func(mode, m, note string) {
 		fmt.Fprintf(fh, "Go\t%s\t%s\t%d\t%.2f\t%.2f\t%s (%s; C in the same process)\n", mode, list, n, f[m], f["c"], note, how)

@@ -251,6 +251,23 @@ RSC_API int rsc_dfa_partial(const rsc_selection *sel);
  * engine. Time O(1); sel stays immutable afterwards. */
 RSC_API rsc_status rsc_selection_use(rsc_selection *sel, int engine);
 
+/* Where the blob's DFA that sel runs lies, for a binding that runs it in
+ * its own language instead of crossing into C for every check (go/ does:
+ * a cgo call costs about as much as a whole check). Offsets are into the
+ * blob rsc_load() verified, laid out as docs/FORMAT.md "DFAS" says and
+ * read as runtime/dfa.c reads them: a STATES column is a 4-byte
+ * little-endian read at its offset in the row, masked. Returns 1 and fills
+ * *v when sel runs a DFA (RSC_ENGINE_DFA) and its blob has the google
+ * profile; else 0 (run rsc_match_url()). Valid while the blob is. */
+typedef struct rsc_dfa_view {
+    uint32_t states, start;    /* K row states (K allowed, K + 1 disallowed) */
+    uint32_t st, ce, str;      /* offsets of STATES rows, CELLS rows, STRINGS */
+    uint32_t st_size, ce_size; /* their row sizes in bytes                   */
+    uint32_t off_other, off_loff, off_len; /* columns' offsets (Next at 0) */
+    uint32_t m_next, m_other, m_loff, m_len, m_cnext; /* columns' masks    */
+} rsc_dfa_view;
+RSC_API int rsc_selection_dfa(const rsc_selection *sel, rsc_dfa_view *v);
+
 /* The rule that decided a verdict. */
 typedef struct rsc_match {
     int allowed;         /* the verdict: 1 allowed, 0 disallowed          */

@@ -288,9 +288,19 @@ int main(void)
                      (!has || (info.bytes > 0 && info.bytes < blob.size)),
                  "%s: the selection runs the blob's DFA (%zu bytes)", sets[i].name, info.bytes);
         TU_CHECK(differ(&sel) == 0, "%s: DFA and programs differ", sets[i].name);
+        /* where a binding finds the DFA (rsc_selection_dfa): inside the
+         * blob, and only for a selection that runs one */
+        rsc_dfa_view v;
+        const int runs = has && !sets[i].rfc; /* the rfc profile's stay in C */
+        TU_CHECK(rsc_selection_dfa(&sel, &v) == runs && rsc_selection_dfa(NULL, &v) == 0 &&
+                     rsc_selection_dfa(&sel, NULL) == 0 &&
+                     (!runs || (v.str < blob.size && v.st < blob.size && v.ce < blob.size &&
+                                v.start <= v.states + 1 && (v.states == 0 || v.st_size > 0))),
+                 "%s: rsc_selection_dfa", sets[i].name);
         rsc_selection ps = sel;
         TU_CHECK(rsc_selection_use(&ps, RSC_ENGINE_PROGRAMS) == RSC_OK &&
-                     rsc_selection_engine(&ps, NULL) == RSC_ENGINE_PROGRAMS && differ(&ps) == 0,
+                     rsc_selection_engine(&ps, NULL) == RSC_ENGINE_PROGRAMS && differ(&ps) == 0 &&
+                     rsc_selection_dfa(&ps, &v) == 0,
                  "%s: on the programs", sets[i].name);
         for (size_t k = 0; k < sizeof wants / sizeof wants[0]; k++) {
             if (wants[k].set != i)

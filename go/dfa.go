@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package robotsc
+
+// #include "rscgo.h"
+import "C"
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+)
+
+// A check in Go, without cgo: a cgo call costs about as much as a whole
+// check on a typical list (bench/REPORT.md, per-language table), so a
+// selection that runs its blob's DFA (most of them: rsc_selection_engine)
+// runs it here, reading the tables of the blob that C's rsc_load verified,
+// where rsc_selection_dfa says they are. This is runtime/dfa.c's run_raw
+// and dstep for the google profile, and url.c's path start, step for
+// step; the blob's layout is docs/FORMAT.md "DFAS". The rfc profile, the
+// selections that run the programs and Explain stay in C. Tests compare
+// the two on every corpus list and on random paths (dfa_test.go).
+//
+// At selection time the rows are decoded from the blob into Go memory (16
+// bytes a state, 4 a cell: O(the DFA's size), no determinisation), and
+// every index a row holds is checked against them, so a step reads a Go
+// struct instead of masked words and can never index out of range.
+type dfa struct {
+	rows     []drow
+	cells    []uint32
+	str      []byte // STRINGS (C memory, valid while its Robots is open)
+	k, start uint32 // row states; K allowed, K + 1 disallowed
+}
+
+// drow is a STATES row: Next, Other (D << 3 | F << 2 | L << 1 | E), the
+// label's or keys' offset in STRINGS and their count.
+type drow struct{ next, other, loff, n uint32 }
+
+// maxGoStates bounds the Go copy of a DFA (16 bytes a state): larger ones
+// stay in C.
+const maxGoStates = 1 << 16
+
+// dfaOf is the DFA sel runs in Go, or nil (C then answers).
+func dfaOf(r *Robots, sel unsafe.Pointer) *dfa {
+	var v C.rsc_dfa_view
+	if sel == nil || r.blob == nil || C.rsc_selection_dfa((*C.rsc_selection)(sel), &v) != 1 {
+		return nil
+	}
+	b := unsafe.Slice((*byte)(r.blob), r.size)
+	k, start := uint32(v.states), uint32(v.start)
+	if k > maxGoStates || start > k+1 || int(v.str) > len(b) {
+		return nil
+	}
+	d := &dfa{rows: make([]drow, k), str: b[v.str:], k: k, start: start}
+	ssz, ncells := uint64(v.st_size), uint64(0)
+	for s := range d.rows {
+		r := uint64(v.st) + uint64(s)*ssz
+		w := &d.rows[s]
+		w.next = rd32(b, r) & uint32(v.m_next)
+		w.other = rd32(b, r+uint64(v.off_other)) & uint32(v.m_other)
+		w.loff = rd32(b, r+uint64(v.off_loff)) & uint32(v.m_loff)
+		w.n = rd32(b, r+uint64(v.off_len)) & uint32(v.m_len)
+		if uint64(w.loff)+uint64(w.n) > uint64(len(d.str)) || w.other>>3 > k+1 ||
+			(w.other&4 != 0 && w.other>>3 >= k) {
+			return nil // never in a verified blob: C answers
+		}
+		if w.other&2 != 0 {
+			if w.n == 0 || w.next > k+1 {
+				return nil
+			}
+		} else if end := uint64(w.next) + uint64(w.n); w.n != 0 && end > ncells {
+			ncells = end
+		}
+	}
+	if ncells > uint64(len(b)) {
+		return nil
+	}
+	d.cells = make([]uint32, ncells)
+	for i := range d.cells {
+		d.cells[i] = rd32(b, uint64(v.ce)+uint64(i)*uint64(v.ce_size)) & uint32(v.m_cnext)
+		if d.cells[i] > k+1 {
+			return nil
+		}
+	}
+	for s := range d.rows { // a falling-back row's Other never falls back
+		if o := d.rows[s].other; o&4 != 0 && d.rows[o>>3].other&4 != 0 {
+			return nil
+		}
+	}
+	return d
+}
+
+// rd32 is a little-endian word at b[i:], the bytes past b's end read as 0
+// (verification keeps every column inside the blob; this keeps a read in
+// bounds whatever happens).
+func rd32(b []byte, i uint64) uint32 {
+	if i+4 <= uint64(len(b)) {
+		return binary.LittleEndian.Uint32(b[i:])
+	}
+	var x uint32
+	for k := uint64(0); k < 4 && i+k < uint64(len(b)); k++ {
+		x |= uint32(b[i+k]) << (8 * k)
+	}
+	return x
+}
+
+// Eight bytes a word (url.c and dfa.c do the same with codec.h's helpers).
+const ones = 0x0101010101010101
+
+func zeroLanes(x uint64) uint64       { return (x - ones) & ^x & (ones << 7) }
+func eqLanes(x uint64, c byte) uint64 { return zeroLanes(x ^ ones*uint64(c)) }
+func lowLane(m uint64) int            { return bits.TrailingZeros64(m) >> 3 }
+
+// keyIndex is the index of c among keys (len(keys) when none).
+func keyIndex(keys []byte, c byte) uint32 {
+	for i, k := range keys {
+		if k == c {
+			return uint32(i)
+		}
+	}
+	return uint32(len(keys))
+}
+
+// step is dstep: state s on byte c, *j bytes into its label. A byte that a
+// falling-back state does not take is read again in its Other, which
+// verification made a state that never falls back.
+func (d *dfa) step(s uint32, j *uint32, c byte) uint32 {
+	for turn := 0; ; turn++ {
+		w := &d.rows[s]
+		o, n, f := w.other, w.n, w.next
+		if o&2 != 0 { // a chain: its label's byte *j
+			if c == d.str[w.loff+*j] {
+				if *j++; *j < n {
+					return s
+				}
+				*j = 0
+				return f
+			}
+			*j = 0
+		} else {
+			if x := keyIndex(d.str[w.loff:w.loff+n], c); x < n {
+				return d.cells[f+x]
+			}
+		}
+		if o&4 == 0 || turn > 0 {
+			return o >> 3
+		}
+		s = o >> 3
+	}
+}
+
+// scan is the first i in [i, len(p)) where p[i] is one of keys, NUL or
+// term (len(p) when none): a state that every other byte keeps reads its
+// path a word at a time (scan_keys and scan_set in C).
+func scan(p []byte, i int, keys []byte, term byte) int {
+	if len(keys) == 1 { // a chain's first byte, or a state of one key
+		k := keys[0]
+		for ; len(p)-i >= 8; i += 8 {
+			x := binary.LittleEndian.Uint64(p[i:])
+			if m := zeroLanes(x) | eqLanes(x, term) | eqLanes(x, k); m != 0 {
+				return i + lowLane(m)
+			}
+		}
+		for ; i < len(p); i++ {
+			if c := p[i]; c == k || c == 0 || c == term {
+				break
+			}
+		}
+		return i
+	}
+	if len(keys) <= 4 {
+		var k [4]byte
+		for x := range k {
+			k[x] = keys[0]
+			if x < len(keys) {
+				k[x] = keys[x]
+			}
+		}
+		for ; len(p)-i >= 8; i += 8 {
+			x := binary.LittleEndian.Uint64(p[i:])
+			if m := zeroLanes(x) | eqLanes(x, term) | eqLanes(x, k[0]) | eqLanes(x, k[1]) |
+				eqLanes(x, k[2]) | eqLanes(x, k[3]); m != 0 {
+				return i + lowLane(m)
+			}
+		}
+		for ; i < len(p); i++ {
+			if c := p[i]; c == k[0] || c == k[1] || c == k[2] || c == k[3] || c == 0 || c == term {
+				break
+			}
+		}
+		return i
+	}
+	var set [8]uint32
+	set[0] = 1 // NUL
+	set[term>>5] |= 1 << (term & 31)
+	for _, c := range keys {
+		set[c>>5] |= 1 << (c & 31)
+	}
+	for i < len(p) && set[p[i]>>5]>>(p[i]&31)&1 == 0 {
+		i++
+	}
+	return i
+}
+
+// run is run_raw: the google profile's path bytes as they are, up to a NUL
+// or term.
+func (d *dfa) run(s uint32, p []byte, term byte, slash bool) uint32 {
+	var j uint32
+	i := 0
+	if slash && s < d.k {
+		s = d.step(s, &j, '/')
+	}
+	for s < d.k {
+		w := &d.rows[s]
+		o, n, f, lo := w.other, w.n, w.next, w.loff
+		if o&2 != 0 { // a chain: as many label bytes as the path has
+			lab := d.str[lo : lo+n]
+			if j == 0 && o>>3 == s { // back here on any other byte
+				i = scan(p, i, lab[:1], term)
+			}
+			// eight bytes a step: the first that differs from the label,
+			// is NUL or term ends the run (the word may read past the
+			// label, inside STRINGS: those bytes are not counted)
+			for j < n && len(p)-i >= 8 && uint64(lo)+uint64(j)+8 <= uint64(len(d.str)) {
+				x := binary.LittleEndian.Uint64(p[i:])
+				diff := x ^ binary.LittleEndian.Uint64(d.str[lo+j:])
+				k := uint32(8)
+				if m := diff | zeroLanes(x) | eqLanes(x, term); m != 0 {
+					k = uint32(lowLane(m))
+				}
+				if k > n-j {
+					k = n - j
+				}
+				i += int(k)
+				j += k
+				if k < 8 {
+					break
+				}
+			}
+			for j < n && i < len(p) && p[i] == lab[j] && p[i] != 0 && p[i] != term {
+				i++
+				j++
+			}
+			if j == n {
+				s, j = f, 0
+				continue
+			}
+			if i == len(p) || p[i] == 0 || p[i] == term {
+				break // the path ends in the label: its E
+			}
+			if o&4 == 0 { // a fall-back reads p[i] again there
+				i++
+			}
+			j, s = 0, o>>3
+			continue
+		}
+		if o>>3 == s && n != 0 {
+			i = scan(p, i, d.str[lo:lo+n], term)
+		}
+		if i == len(p) || p[i] == 0 || p[i] == term {
+			break
+		}
+		s = d.step(s, &j, p[i])
+		i++
+	}
+	return s
+}
+
+// verdict is rsc_dfa_verdict for the google profile.
+func (d *dfa) verdict(p []byte, term byte, slash bool) bool {
+	s := d.start
+	if s < d.k {
+		s = d.run(s, p, term, slash)
+	}
+	if s < d.k {
+		return d.rows[s].other&1 == 0
+	}
+	return s == d.k
+}
+
+// special marks the bytes that start a path ('/', '?', ';') or end it
+// ('#'), spec G.3 and G.4.
+var special = [256]bool{'/': true, '?': true, ';': true, '#': true}
+
+func firstSpecial(u []byte, i int) int {
+	for ; len(u)-i >= 8; i += 8 {
+		x := binary.LittleEndian.Uint64(u[i:])
+		if m := eqLanes(x, '/') | eqLanes(x, '?') | eqLanes(x, ';') | eqLanes(x, '#'); m != 0 {
+			return i + lowLane(m)
+		}
+	}
+	for i < len(u) && !special[u[i]] {
+		i++
+	}
+	return i
+}
+
+// allowedURL is rsc_match_url: spec G's path of url (url.c's
+// rsc_path_start), then the DFA.
+func (d *dfa) allowedURL(url string) bool {
+	u := strBytes(url)
+	s := 0
+	if len(u) >= 2 && u[0] == '/' && u[1] == '/' { // G.1
+		s = 2
+	}
+	var ps int
+	h := 0
+	if len(u) >= 8 && u[0] == 'h' && u[1] == 't' && u[2] == 't' && u[3] == 'p' {
+		h = 4
+		if u[4] == 's' {
+			h = 5
+		}
+	}
+	if h != 0 && u[h] == ':' && u[h+1] == '/' && u[h+2] == '/' {
+		ps = firstSpecial(u, h+3)
+	} else {
+		ps = firstSpecial(u, s)
+		if ps > s && ps+1 < len(u) && u[ps-1] == ':' && u[ps] == '/' && u[ps+1] == '/' {
+			ps = firstSpecial(u, ps+2) // G.2, G.3
+		}
+	}
+	if ps == len(u) || u[ps] == '#' { // G.3, G.4: the path is "/"
+		return d.verdict(nil, 0, true)
+	}
+	return d.verdict(u[ps:], '#', u[ps] != '/')
+}
+
+// allowedPath is rscgo_match_path: the path up to a '#', as it is.
+func (d *dfa) allowedPath(path string) bool {
+	p := strBytes(path)
+	for i, c := range p {
+		if c == '#' {
+			p = p[:i]
+			break
+		}
+	}
+	return d.verdict(p, 0, false)
+}
+
+// strBytes views a string's bytes (read only, no copy; Go 1.19 has no
+// unsafe.StringData).
+func strBytes(s string) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice(*(**byte)(unsafe.Pointer(&s)), len(s))
+}
