@@ -85,6 +85,8 @@ typedef struct bld {
                              its rule, or NONE                           */
     uint32_t *mark, clk;  /* per residual id: seen in this settle()       */
     uint32_t cnt[257];
+    uint64_t owed;        /* the least work of the states found, not yet
+                             expanded (note [owed work])                  */
     int partial;          /* some move leads to FIN_X                      */
 } bld;
 
@@ -115,26 +117,52 @@ static uint16_t *row_of(const bld *b, uint32_t id)
     return (uint16_t *)(void *)(b->buf + RSC_DFA_HEAD) + (size_t)id * b->ncls;
 }
 
+/* note [owed work]
+ * Every state found is expanded unless the build fails first, and
+ * expand() counts at least this much work for a state of n positions, ns
+ * in its list of '*'s (two a '*': the '*' and the one past it) and nl
+ * literal ones, which read nc classes: 2n + ncls for the sort; ns for
+ * settling that list (the classes no position reads); and for each class
+ * read by c of the nl, at least c moves, merged with the '*' list into
+ * m >= max(ns, c) positions (merge() counts m + c, settle() m more), in
+ * all nl + 2 x max(ns x nc, nl) at least. So once the work done plus
+ * what the found states owe exceeds the cap, the build will fail: it stops
+ * there, with the same result (the set keeps its programs), instead of
+ * when the cap is reached. It is a bound, not an estimate (on the corpus's
+ * failing builds a state's work is about 1.8 times it, and few states
+ * are found ahead of those expanded), so it stops them only somewhat
+ * early, at a median 90% of the cap; an estimate that stops them earlier
+ * could stop builds that fit (some use 99.9% of their cap). The bound is a
+ * function of the positions alone, so intern() adds and expand() takes
+ * off the same. */
+static uint64_t least_work(const bld *b, uint32_t n, uint32_t ns, uint32_t nl, uint32_t nc)
+{
+    const uint64_t sc = (uint64_t)ns * nc;
+    return 2 * (uint64_t)n + b->ncls + ns + nl + 2 * (sc > nl ? sc : nl);
+}
+
 /* The state (s[0..n), v), added when new: its id, a final code, or NO_ROOM. */
 static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
 {
     if (n == 0)
         return v ? FIN_A : FIN_D;
+    /* hashed and encoded in one pass: the hash is a chain of multiplies,
+     * one a position, and the encoding runs in its shadow (in two passes
+     * the chain had the core to itself: a third of intern()'s time); the
+     * encoding goes into tmp's second half (free in settle(): 4 bytes a
+     * position hold any delta below 2^28, and npos < 2^27) */
     uint32_t h = 2166136261u ^ v;
-    for (uint32_t i = 0; i < n; i++)
-        h = (h ^ s[i]) * 16777619u;
-    h ^= h >> 16, h *= 0x85ebca6bu, h ^= h >> 13; /* the low bits hear every bit */
-    /* encoded into tmp's second half (free in settle(): 4 bytes a position
-     * hold any delta below 2^28, and npos < 2^27) */
     uint8_t *e = (uint8_t *)(b->tmp + (size_t)b->npos + 1);
     uint32_t el = 0, prev = 0;
     for (uint32_t j = 0; j < n; j++) {
+        h = (h ^ s[j]) * 16777619u;
         uint32_t dl = s[j] + 1 - prev;
         prev = s[j] + 1;
         for (; dl >= 0x80; dl >>= 7)
             e[el++] = (uint8_t)(dl | 0x80);
         e[el++] = (uint8_t)dl;
     }
+    h ^= h >> 16, h *= 0x85ebca6bu, h ^= h >> 13; /* the low bits hear every bit */
     b->work += n;
     const uint32_t head = n | v << 31;
     uint32_t i = h & b->hmask;
@@ -181,6 +209,19 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
     }
     r[0] = head, r[1] = h, r[2] = el;
     memcpy(r + 3, e, el);
+    uint32_t ns = 0, nl = 0, nc = 0;
+    uint64_t seen[4] = {0, 0, 0, 0}; /* the classes read */
+    for (uint32_t j = 0; j < n; j++) {
+        const uint32_t code = b->pcode[s[j]];
+        if (code & P_STAR)
+            ns += 2;
+        else if (!(code & P_DONE)) { /* as expand() sorts them */
+            nl++;
+            nc += !(seen[(code & 0xff) >> 6] >> (code & 63) & 1);
+            seen[(code & 0xff) >> 6] |= 1ull << (code & 63);
+        }
+    }
+    b->owed += least_work(b, n, ns, nl, nc);
     b->meta[b->n] = (uint32_t)((uint8_t *)r - b->buf);
     b->hash[i] = b->n + 1;
     return b->n++;
@@ -209,20 +250,19 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
  * heads seen; with it such states merge as they are built. */
 static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32_t *out)
 {
-    uint32_t from = 0;
-    for (uint32_t i = n; i-- > 0;)
-        if (b->pcode[t[i]] & P_MATCH) { /* a rule's last position: the rest is above it */
-            v = (b->pcode[t[i]] & P_ALLOW) != 0;
-            from = i + 1;
-            break;
-        }
     if (++b->clk == 0) { /* never in a build that fits: 2^32 settles */
         memset(b->mark, 0, ((size_t)b->npos + 1) * 4);
         b->clk = 1;
     }
+    /* from the top down to the best rule that matched, if any (a rule's
+     * last position: those below it are outranked), in one pass */
     uint32_t w = n; /* out[w..n): kept, in order; w - 1 >= i, so out may be t */
-    for (uint32_t i = n; i-- > from;) {
+    for (uint32_t i = n; i-- > 0;) {
         const uint32_t p = t[i];
+        if (b->pcode[p] & P_MATCH) {
+            v = (b->pcode[p] & P_ALLOW) != 0;
+            break;
+        }
         int dom = b->mark[b->rid[p]] == b->clk;
         for (uint32_t k = b->nstar[p]; !dom && k != NONE; k = b->nstar[k + 1], b->work++)
             dom = b->mark[b->rid[k]] == b->clk;
@@ -244,15 +284,21 @@ static inline void put(uint32_t *t, uint32_t *n, uint32_t p)
         t[(*n)++] = p;
 }
 
-/* Merges the sorted lists a and c into t, without repeats. */
+/* Merges the increasing lists a and c into t (apart from both), without
+ * repeats: a position in both is taken from both at once. Without
+ * branches on the data: which list goes next is hard to predict. */
 static uint32_t merge(uint32_t *t, const uint32_t *a, uint32_t na, const uint32_t *c, uint32_t nc)
 {
     uint32_t i = 0, j = 0, n = 0;
-    while (i < na || j < nc) {
-        uint32_t x = j == nc || (i < na && a[i] <= c[j]) ? a[i++] : c[j++];
-        if (n == 0 || t[n - 1] != x)
-            t[n++] = x;
+    while (i < na && j < nc) {
+        const uint32_t x = a[i], y = c[j];
+        t[n++] = x < y ? x : y;
+        i += x <= y, j += y <= x;
     }
+    while (i < na)
+        t[n++] = a[i++];
+    while (j < nc)
+        t[n++] = c[j++];
     return n;
 }
 
@@ -293,10 +339,10 @@ static int expand(bld *b, uint32_t k)
         }
     }
     /* the literal positions by class, in order: a counting sort */
-    uint32_t sum = 0;
+    uint32_t sum = 0, nc = 0; /* nc: the classes read, as intern() counts them */
     for (uint32_t c = 0; c < b->ncls; c++) {
         uint32_t x = b->cnt[c];
-        b->cnt[c] = sum, sum += x;
+        b->cnt[c] = sum, sum += x, nc += x > 0;
     }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t code = b->pcode[L[i]];
@@ -332,7 +378,8 @@ static int expand(bld *b, uint32_t k)
         row[c] = (uint16_t)t; /* an id below MAX_STATES, or a final */
         lo = hi;
     }
-    return b->work <= b->work_cap;
+    b->owed -= least_work(b, n, ns, sum, nc); /* as intern() counted it: sum is nl */
+    return b->work + b->owed <= b->work_cap; /* note [owed work] */
 }
 
 /* Numbers the positions' residuals (note [dominance]): equal residuals
@@ -444,16 +491,13 @@ static uint32_t rule_text(const rsc_program *prog, uint32_t r, uint8_t *out, int
     return keep;
 }
 
-/* The rows' final codes as states K, K + 1 and K + 2 (to 1), or back (to 0). */
-static void finals_as_states(uint16_t *rows, size_t n, uint32_t K, int to)
+/* The rows' final codes as states K (FIN_A), K + 1 (FIN_D) and K + 2
+ * (FIN_X): the codes are FIN_X.. FIN_D, above every state. */
+static void finals_as_states(uint16_t *rows, size_t n, uint32_t K)
 {
-    const uint16_t fin[3] = {FIN_A, FIN_D, FIN_X};
     for (size_t i = 0; i < n; i++)
-        for (unsigned f = 0; f < 3; f++)
-            if (rows[i] == (to ? fin[f] : K + f)) {
-                rows[i] = to ? (uint16_t)(K + f) : fin[f];
-                break;
-            }
+        if (rows[i] >= FIN_X)
+            rows[i] = (uint16_t)(K + (rows[i] - FIN_X + 2u) % 3u); /* X, A, D: 2, 0, 1 */
 }
 
 /* Hopcroft's partition refinement over the rows, the final states taken as
@@ -478,28 +522,56 @@ static uint32_t minimise(bld *b, rsc_mem *mem, uint32_t start)
     const size_t E = (size_t)N * ncls; /* moves, the finals' own included */
     if (K < 2)
         return start;
-    uint32_t *head = rsc_mem_alloc(mem, (E + 1) * 4), *src = rsc_mem_alloc(mem, E * 4);
-    uint32_t *arr = rsc_mem_alloc(mem, (size_t)N * 4 * 11);
-    if (!head || !src || !arr)
+    uint32_t *head = rsc_mem_alloc(mem, ((size_t)N + 1) * 4), *src = rsc_mem_alloc(mem, E * 4);
+    uint32_t *by = rsc_mem_alloc(mem, E * 4);
+    uint32_t *arr = rsc_mem_alloc(mem, (size_t)N * 4 * 10);
+    if (!head || !src || !by || !arr)
         goto out; /* no memory: the rows as built */
     uint32_t *el = arr, *loc = el + N, *old = loc + N, *first = old + N, *end = first + N;
-    uint32_t *mark = end + N, *touched = mark + N, *wl = touched + N, *snap = wl + N;
-    uint32_t *id = snap + N, *cur = id + N;
+    uint32_t *mark = end + N, *touched = mark + N, *wl = touched + N;
+    uint32_t *id = wl + N, *cur = id + N;
     uint16_t *rows = row_of(b, 0);
-    finals_as_states(rows, (size_t)K * ncls, K, 1);
-#define TGT(s, c) ((s) >= K ? (s) : rows[(size_t)(s) * ncls + (c)])
-    /* the moves backwards: head[c * N + t] .. head[c * N + t + 1) in src
-     * are the states that class c takes to t */
-    memset(head, 0, E * 4);
-    for (uint32_t s = 0; s < N; s++)
+    finals_as_states(rows, (size_t)K * ncls, K);
+    /* the moves backwards, by target: src[head[t] .. head[t + 1]) are the
+     * moves into t, each c << 16 | s (N < 2^16). A splitter's moves are
+     * then sorted by class (below), so a class none of them reads costs
+     * nothing: most states are entered by a few moves, and a layout by
+     * class and target, read for every class of every splitter state,
+     * was half of the minimisation's time. A row's moves are counted
+     * and placed a run of equal targets at a time: most of a row goes to
+     * its default, and counting move by move into the same few counters
+     * made one long chain of dependent stores. */
+    memset(head, 0, ((size_t)N + 1) * 4);
+    for (uint32_t s = K; s < N; s++)
+        head[s] = ncls; /* a final keeps every class */
+    for (uint32_t s = 0; s < K; s++) {
+        const uint16_t *row = rows + (size_t)s * ncls;
+        for (uint32_t c = 0, c2; c < ncls; c = c2) {
+            const uint32_t t = row[c];
+            for (c2 = c + 1; c2 < ncls && row[c2] == t; c2++)
+                ;
+            head[t] += c2 - c;
+        }
+    }
+    for (uint32_t t = 1; t < N; t++)
+        head[t] += head[t - 1];
+    head[N] = (uint32_t)E;
+    for (uint32_t s = N; s-- > K;) {
+        uint32_t *at = src + (head[s] -= ncls);
         for (uint32_t c = 0; c < ncls; c++)
-            head[(size_t)c * N + TGT(s, c)]++;
-    for (size_t x = 1; x < E; x++)
-        head[x] += head[x - 1];
-    head[E] = (uint32_t)E;
-    for (uint32_t s = N; s-- > 0;)
-        for (uint32_t c = 0; c < ncls; c++)
-            src[--head[(size_t)c * N + TGT(s, c)]] = s;
+            *at++ = c << 16 | s;
+    }
+    for (uint32_t s = K; s-- > 0;) {
+        const uint16_t *row = rows + (size_t)s * ncls;
+        for (uint32_t c = 0, c2; c < ncls; c = c2) {
+            const uint32_t t = row[c];
+            for (c2 = c + 1; c2 < ncls && row[c2] == t; c2++)
+                ;
+            uint32_t *at = src + (head[t] -= c2 - c);
+            for (uint32_t x = c; x < c2; x++)
+                *at++ = x << 16 | s;
+        }
+    }
     /* the first blocks, by the path end's verdict (class 0's move) */
     uint32_t nb = 3, nwl = 0;
     for (uint32_t s = 0; s < N; s++)
@@ -521,21 +593,46 @@ static uint32_t minimise(bld *b, rsc_mem *mem, uint32_t start)
         el[mark[old[s]]] = s, loc[s] = mark[old[s]]++;
     memset(mark, 0, 3 * 4); /* from here: how many of a block's first states are marked */
     while (nwl) {
-        const uint32_t B = wl[--nwl], n = end[B] - first[B];
-        memcpy(snap, el + first[B], (size_t)n * 4); /* B may split below */
-        for (uint32_t c = 0; c < ncls; c++) {
-            uint32_t nt = 0;
-            for (uint32_t i = 0; i < n; i++) {
-                const size_t x = (size_t)c * N + snap[i];
-                for (uint32_t j = head[x]; j < head[x + 1]; j++) {
-                    const uint32_t s = src[j], X = old[s], q = first[X] + mark[X], at = loc[s];
-                    if (at < q)
-                        continue; /* marked already */
-                    const uint32_t u = el[q];
-                    el[q] = s, loc[s] = q, el[at] = u, loc[u] = at;
-                    if (mark[X]++ == 0)
-                        touched[nt++] = X;
+        const uint32_t B = wl[--nwl];
+        /* the moves into B (as it is now: B may split below), sorted by
+         * class into by[0 .. nm): a few by insertion, more by counting
+         * (a sort by counting costs every class, and most splitters are a
+         * state or two entered by a move or two) */
+        uint32_t nm = 0;
+        for (uint32_t i = first[B]; i < end[B]; i++)
+            nm += head[el[i] + 1] - head[el[i]];
+        if (nm <= 16) {
+            nm = 0;
+            for (uint32_t i = first[B]; i < end[B]; i++)
+                for (uint32_t j = head[el[i]]; j < head[el[i] + 1]; j++) {
+                    uint32_t at = nm++;
+                    for (; at > 0 && by[at - 1] > src[j]; at--)
+                        by[at] = by[at - 1];
+                    by[at] = src[j];
                 }
+        } else {
+            uint32_t cnt[257];
+            memset(cnt, 0, ((size_t)ncls + 1) * sizeof cnt[0]);
+            for (uint32_t i = first[B]; i < end[B]; i++)
+                for (uint32_t j = head[el[i]]; j < head[el[i] + 1]; j++)
+                    cnt[(src[j] >> 16) + 1]++;
+            for (uint32_t c = 1; c <= ncls; c++)
+                cnt[c] += cnt[c - 1];
+            for (uint32_t i = first[B]; i < end[B]; i++)
+                for (uint32_t j = head[el[i]]; j < head[el[i] + 1]; j++)
+                    by[cnt[src[j] >> 16]++] = src[j];
+        }
+        for (uint32_t j = 0; j < nm;) { /* a class at a time */
+            const uint32_t c = by[j] >> 16;
+            uint32_t nt = 0;
+            for (; j < nm && by[j] >> 16 == c; j++) {
+                const uint32_t s = by[j] & 0xffffu, X = old[s], q = first[X] + mark[X], at = loc[s];
+                if (at < q)
+                    continue; /* marked already */
+                const uint32_t u = el[q];
+                el[q] = s, loc[s] = q, el[at] = u, loc[u] = at;
+                if (mark[X]++ == 0)
+                    touched[nt++] = X;
             }
             for (uint32_t i = 0; i < nt; i++) {
                 const uint32_t X = touched[i], mk = mark[X], size = end[X] - first[X];
@@ -563,21 +660,23 @@ static uint32_t minimise(bld *b, rsc_mem *mem, uint32_t start)
             id[old[s]] = m++, cur[m - 1] = s; /* cur: each new state's first state */
 #define MAPS(t) ((t) >= K ? ((t) == K ? FIN_A : (t) == K + 1 ? FIN_D : FIN_X) : \
                  old[t] == fa ? FIN_A : old[t] == fd ? FIN_D : old[t] == fx ? FIN_X : id[old[t]])
+    uint32_t *code = loc; /* each state's new code, once (loc is done with) */
+    for (uint32_t t = 0; t < N; t++)
+        code[t] = MAPS(t);
     for (uint32_t j = 0; j < m; j++) { /* row cur[j] >= j is read before row j is written */
         uint16_t *to = row_of(b, j);
-        for (uint32_t c = 0; c < ncls; c++) {
-            uint32_t e = TGT(cur[j], c);
-            to[c] = (uint16_t)MAPS(e);
-        }
+        const uint16_t *from = rows + (size_t)cur[j] * ncls; /* cur[j] < K */
+        for (uint32_t c = 0; c < ncls; c++)
+            to[c] = (uint16_t)code[from[c]];
     }
     start = start >= K ? start : MAPS(start);
 #undef MAPS
-#undef TGT
     b->n = m;
 out:
-    rsc_mem_free(mem, head, head ? (E + 1) * 4 : 0);
+    rsc_mem_free(mem, head, head ? ((size_t)N + 1) * 4 : 0);
     rsc_mem_free(mem, src, src ? E * 4 : 0);
-    rsc_mem_free(mem, arr, arr ? (size_t)N * 4 * 11 : 0);
+    rsc_mem_free(mem, by, by ? E * 4 : 0);
+    rsc_mem_free(mem, arr, arr ? (size_t)N * 4 * 10 : 0);
     return start;
 }
 
@@ -822,11 +921,14 @@ typedef struct enc {
     size_t nstr;
     rsc_buf *extra;      /* label bytes appended to STRINGS                */
     size_t search_left;  /* places a search may still try (compile time)  */
+    size_t scan_left;    /* places scans may still read before indexing   */
     uint32_t *head[3];   /* per 1-, 2-, 3-byte prefix hash: a place + 1    */
     uint32_t *next[3];   /* the place before it with the same hash, + 1    */
     uint32_t mask;       /* of the hash tables                             */
+    int indexed;         /* head and next are built                        */
 } enc;
 
+/* (label_off() rolls the same hash along STRINGS) */
 static inline uint32_t gram(const uint8_t *p, unsigned g, uint32_t mask)
 {
     uint32_t h = p[0];
@@ -835,17 +937,39 @@ static inline uint32_t gram(const uint8_t *p, unsigned g, uint32_t mask)
     return (h * 0x9e3779b1u) >> 8 & mask;
 }
 
-/* Indexes STRINGS by the hashes of its 1-, 2- and 3-byte grams, so that a
- * label is found by its first bytes (the later places first). */
-static rsc_status index_strings(enc *e)
+/* The places a search reads through scans, a STRINGS byte, before
+ * indexing it instead (note [lazy index]). */
+#define SCAN_PER_BYTE 8u
+
+/* note [lazy index]
+ * A label is looked for among the places whose 1-, 2- or 3-byte gram has
+ * its hash, the later places first: a chain of the index below, or, the
+ * same places in the same order, a scan of STRINGS from its end. The
+ * index costs some 40 ns a STRINGS byte (head tables of twice its size,
+ * zeroed, and random writes into them) and was a sixth of the corpus's
+ * compile time, while most files look up few labels: a scan reads a place
+ * in about 1 ns. So scans are used until they have read SCAN_PER_BYTE
+ * places a STRINGS byte, and the index is built at the first look-up past
+ * that; both find the same place, so the blob is the same either way. */
+static void strings_mask(enc *e)
 {
     uint32_t size = 64;
     while (size < 2 * e->nstr && size < (1u << 30))
         size *= 2;
     e->mask = size - 1;
+    e->scan_left = e->nstr * SCAN_PER_BYTE;
+}
+
+/* Indexes STRINGS by the hashes of its 1-, 2- and 3-byte grams, so that a
+ * label is found by its first bytes (the later places first). */
+static rsc_status index_strings(enc *e)
+{
+    const size_t size = (size_t)e->mask + 1;
+    e->indexed = 1; /* enc_free() frees what was allocated */
     for (unsigned g = 0; g < 3; g++) {
         e->head[g] = rsc_mem_calloc(e->m, size, sizeof *e->head[g]);
-        e->next[g] = rsc_mem_calloc(e->m, e->nstr + 1, sizeof *e->next[g]);
+        /* only next[i], i + g < nstr, is ever read, and each is written */
+        e->next[g] = rsc_mem_alloc(e->m, (e->nstr + 1) * sizeof *e->next[g]);
         if (!e->head[g] || !e->next[g])
             return RSC_E_NOMEM;
         for (size_t i = 0; i + g < e->nstr; i++) {
@@ -870,12 +994,38 @@ static void enc_free(enc *e)
 static rsc_status label_off(enc *e, const uint8_t *s, uint32_t n, uint32_t *off)
 {
     const unsigned g = n < 3 ? n - 1 : 2;
+    const uint32_t h = gram(s, g + 1, e->mask);
     unsigned tries = 16; /* places with the label's first bytes, latest first */
-    for (uint32_t i = e->head[g][gram(s, g + 1, e->mask)]; i && tries; i = e->next[g][i - 1]) {
-        tries--;
-        if (i - 1 + (size_t)n <= e->nstr && memcmp(e->str + i - 1, s, n) == 0) {
-            *off = i - 1;
-            return RSC_OK;
+    if (!e->indexed && e->scan_left < e->nstr) {
+        rsc_status st = index_strings(e);
+        if (st != RSC_OK)
+            return st;
+    }
+    if (e->indexed) {
+        for (uint32_t i = e->head[g][h]; i && tries; i = e->next[g][i - 1]) {
+            tries--;
+            if (i - 1 + (size_t)n <= e->nstr && memcmp(e->str + i - 1, s, n) == 0) {
+                *off = i - 1;
+                return RSC_OK;
+            }
+        }
+    } else if (e->nstr > g) { /* the chain's places, read from STRINGS (note [lazy index]) */
+        size_t i = e->nstr - g - 1;
+        uint32_t key = 0; /* the gram at i, as gram() reads it; rolled to i - 1 below */
+        for (unsigned x = 0; x <= g; x++)
+            key = key << 8 | e->str[i + x];
+        for (;; key = key >> 8 | (uint32_t)e->str[--i] << (8 * g)) {
+            e->scan_left--;
+            if (((key * 0x9e3779b1u) >> 8 & e->mask) == h) {
+                if (i + n <= e->nstr && memcmp(e->str + i, s, n) == 0) {
+                    *off = (uint32_t)i;
+                    return RSC_OK;
+                }
+                if (--tries == 0)
+                    break;
+            }
+            if (i == 0)
+                break;
         }
     }
     for (size_t i = 0; i + n <= e->extra->len && e->search_left; i++, e->search_left--)
@@ -937,28 +1087,39 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
         for (unsigned c = 1; c < 256; c++)
             cbytes[fill[d->cls[c]]++] = (uint8_t)c;
     }
+    uint32_t minb[257]; /* each class's least byte (256: none, never for 1..) */
+    for (uint32_t j = 0; j < ncls; j++)
+        minb[j] = cfirst[j + 1] > cfirst[j] ? cbytes[cfirst[j]] : 256;
     for (uint32_t s = 0; s < K; s++) {
         const uint16_t *row = d->rows + (size_t)s * ncls;
         /* the default: the target of most bytes (class 1's on a tie),
          * counted in tally[] (targets K and K + 1: the verdicts) */
-        uint32_t best = tgt(row[1]), bestn = 0;
-        for (uint32_t j = 1; j < ncls; j++) {
+        uint32_t best = tgt(row[1]), bestn = 0, tx[256], ntx = 0;
+        uint16_t braw = row[1]; /* best as the row holds it */
+        for (uint32_t j = 1, j2; j < ncls; j = j2) {
+            /* a run of classes with one target at a time: most of a row
+             * goes to its default, and a count at a time made one long
+             * chain of dependent stores into its tally. The test below
+             * holds after the run's last count iff it held after the
+             * first that it did hold after (counts are positive) */
+            uint32_t cn = ccount[j];
+            for (j2 = j + 1; j2 < ncls && row[j2] == row[j]; j2++)
+                cn += ccount[j2];
             const uint32_t t = tgt(row[j]), x = t >= FIN_BASE ? K + (t - FIN_BASE) : t;
-            if ((tally[x] += ccount[j]) > bestn || (tally[x] == bestn && t == tgt(row[1])))
-                best = t, bestn = tally[x];
+            tx[ntx++] = x;
+            if ((tally[x] += cn) > bestn || (tally[x] == bestn && t == tgt(row[1])))
+                best = t, bestn = tally[x], braw = row[j];
         }
-        for (uint32_t j = 1; j < ncls; j++) {
-            const uint32_t t = tgt(row[j]);
-            tally[t >= FIN_BASE ? K + (t - FIN_BASE) : t] = 0;
-        }
+        for (uint32_t i = 0; i < ntx; i++)
+            tally[tx[i]] = 0;
         r[s].other = best, r[s].endd = row[0] == FIN_D, r[s].pred = NONE, r[s].id = 0;
-        r[s].first = 256;
+        uint32_t nexp = 0, first = 256;
         for (uint32_t j = 1; j < ncls; j++)
-            if (tgt(row[j]) != best) {
-                r[s].nexp += ccount[j];
-                if (cbytes[cfirst[j]] < r[s].first)
-                    r[s].first = cbytes[cfirst[j]];
+            if (row[j] != braw) {
+                nexp += ccount[j];
+                first = minb[j] < first ? minb[j] : first;
             }
+        r[s].nexp = nexp, r[s].first = first;
     }
     /* A state whose default D keeps every byte it does not list (D's own
      * default is D: the state after "/ *") may fall back to D instead: a
@@ -976,8 +1137,7 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
         for (uint32_t j = 1; j < ncls; j++)
             if (row[j] != rd[j]) {
                 n += ccount[j];
-                if (cbytes[cfirst[j]] < first)
-                    first = cbytes[cfirst[j]];
+                first = minb[j] < first ? minb[j] : first;
             }
         if (n < r[s].nexp)
             r[s].fb = 1, r[s].nexp = n, r[s].first = first;
@@ -990,9 +1150,14 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
         const uint16_t *row = d->rows + (size_t)s * ncls;
         if (r[s].other < K)
             r[r[s].other].refs++;
+        /* LISTED, as a compare of the row's entries: with the default's row
+         * (fb), or with the default as the row holds it */
+        const uint32_t o = r[s].other;
+        const uint16_t oraw = (uint16_t)(o == FIN_BASE ? FIN_A : o == FIN_BASE + 1 ? FIN_D : o);
+        const uint16_t *rd = r[s].fb ? d->rows + (size_t)o * ncls : NULL;
         for (uint32_t j = 1; j < ncls; j++) {
-            uint32_t t = tgt(row[j]);
-            if (LISTED(s, row, j) && t < K) {
+            const uint16_t t = row[j];
+            if (t < K && (rd ? t != rd[j] : t != oraw)) { /* t < K: a state, not a final */
                 r[t].refs += ccount[j];
                 if (r[s].nexp == 1)
                     r[t].pred = s;
@@ -1191,12 +1356,13 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
     void *buf = NULL;
     size_t cap = 0, spent_left = DFA_FILE_BUDGET;
     rsc_status st = RSC_E_NOMEM;
-    enc e = {&c->m, STR(&prog), PRIV(&prog, P_STR_SIZE), &extra, (size_t)1 << 22, {0}, {0}, 0};
+    enc e = {&c->m, STR(&prog), PRIV(&prog, P_STR_SIZE), &extra, (size_t)1 << 22, 0, {0}, {0}, 0, 0};
     uint32_t any = 0, ndone = 0;
     const size_t nbits = (size_t)PRIV(&prog, P_RULES_N) / 64 + 1;
     uint64_t *bits = rsc_mem_alloc(&c->m, nbits * 8 * 2), *bits2 = bits ? bits + nbits : NULL;
     built *done = rsc_mem_alloc(&c->m, ((size_t)nsets + 1) * sizeof *done);
-    if (!ends || !bits || !done || index_strings(&e) != RSC_OK)
+    strings_mask(&e);
+    if (!ends || !bits || !done)
         goto out;
     for (uint32_t k = 0; k < nsets; k++) {
         uint32_t roots[RSC_MAX_SELECT];

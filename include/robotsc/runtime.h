@@ -252,10 +252,10 @@ RSC_API int rsc_dfa_partial(const rsc_selection *sel);
 RSC_API rsc_status rsc_selection_use(rsc_selection *sel, int engine);
 
 /* Where the blob's DFA that sel runs lies, for a binding that runs it in
- * its own language instead of crossing into C for every check (go/ does:
- * a cgo call costs about as much as a whole check). Offsets are into the
- * blob rsc_load() verified, laid out as docs/FORMAT.md "DFAS" says and
- * read as runtime/dfa.c reads them: a STATES column is a 4-byte
+ * its own language instead of crossing into C for every check (the Go
+ * binding does: a cgo call costs about as much as a whole check). Offsets
+ * are into the blob rsc_load() verified, laid out as docs/FORMAT.md "DFAS"
+ * says and read as the runtime reads them: a STATES column is a 4-byte
  * little-endian read at its offset in the row, masked. Returns 1 and fills
  * *v when sel runs a DFA (RSC_ENGINE_DFA) and its blob has the google
  * profile; else 0 (run rsc_match_url()). Valid while the blob is. */
