@@ -325,6 +325,31 @@ func (d *dfa) allowedURL(url string) bool {
 	return d.verdict(u[ps:], '#', u[ps] != '/')
 }
 
+// verdictOf is sel's verdict for u, a URL or (path) a path: in Go when
+// the selection has d, else one call into C. The caller keeps the Robots
+// alive until it returns (d reads the blob's C memory).
+func verdictOf(d *dfa, sel unsafe.Pointer, u string, path bool) bool {
+	switch {
+	case d == nil:
+		return matchOne(sel, u, path)
+	case path:
+		return d.allowedPath(u)
+	}
+	return d.allowedURL(u)
+}
+
+// verdictsOf writes sel's verdicts of urls into out (as long): a loop in
+// Go when the selection has d, else one call into C for the list.
+func verdictsOf(d *dfa, sel unsafe.Pointer, out []bool, urls []string) {
+	if d == nil {
+		matchMany(sel, out, urls)
+		return
+	}
+	for i, u := range urls {
+		out[i] = d.allowedURL(u)
+	}
+}
+
 // allowedPath is rscgo_match_path: the path up to a '#', as it is.
 func (d *dfa) allowedPath(path string) bool {
 	p := strBytes(path)

@@ -232,10 +232,8 @@ func (r *Robots) check(url, agent string, ua bool) bool {
 		return false
 	}
 	var ok bool
-	if s := r.selectKey(selKey{agent, ua}); s != nil && s.d != nil {
-		ok = s.d.allowedURL(url)
-	} else if s != nil {
-		ok = matchOne(s.sel, url, false)
+	if s := r.selectKey(selKey{agent, ua}); s != nil {
+		ok = verdictOf(s.d, s.sel, url, false)
 	} else {
 		u, un := strArg(url)
 		a, an := strArg(agent)
@@ -291,14 +289,8 @@ func (r *Robots) AllowedManyTo(out []bool, urls []string, agent string) {
 		}
 		return
 	}
-	if s.d != nil { // in Go: no crossing, no copy (dfa.go)
-		for i, u := range urls {
-			out[i] = s.d.allowedURL(u)
-		}
-		return
-	}
-	matchMany(s.sel, out, urls)
-	runtime.KeepAlive(r)
+	verdictsOf(s.d, s.sel, out, urls)
+	runtime.KeepAlive(r) // the DFA's rows point into r's blob
 }
 
 // scratch: packed URLs and their ends, pooled between batch calls.

@@ -95,12 +95,7 @@ func (s *Selection) Allowed(url string) bool {
 	if !s.live() {
 		return false
 	}
-	var ok bool
-	if s.d != nil {
-		ok = s.d.allowedURL(url)
-	} else {
-		ok = matchOne(s.sel, url, false)
-	}
+	ok := verdictOf(s.d, s.sel, url, false)
 	runtime.KeepAlive(s)
 	return ok
 }
@@ -113,12 +108,7 @@ func (s *Selection) AllowedPath(path string) bool {
 	if !s.live() {
 		return false
 	}
-	var ok bool
-	if s.d != nil {
-		ok = s.d.allowedPath(path)
-	} else {
-		ok = matchOne(s.sel, path, true)
-	}
+	ok := verdictOf(s.d, s.sel, path, true)
 	runtime.KeepAlive(s)
 	return ok
 }
@@ -133,13 +123,7 @@ func (s *Selection) AllowedManyTo(out []bool, urls []string) {
 		}
 		return
 	}
-	if s.d != nil { // in Go: no crossing, no copy (dfa.go)
-		for i, u := range urls {
-			out[i] = s.d.allowedURL(u)
-		}
-	} else {
-		matchMany(s.sel, out, urls)
-	}
+	verdictsOf(s.d, s.sel, out, urls)
 	runtime.KeepAlive(s)
 }
 
