@@ -14,8 +14,8 @@
  * state that falls back (Other bit 2) reads any other byte again in Other,
  * a state whose own Other is itself (verified). Two codes past the rows
  * are the verdicts: K allowed, K + 1 disallowed. At most two steps a path
- * byte (a label or a scan reads eight a word), so the time is linear in
- * the path whatever the blob holds. */
+ * byte (a label reads eight bytes a word, a scan eight or sixteen), so the
+ * time is linear in the path whatever the blob holds. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -37,13 +37,19 @@ static const uint32_t programs_only = 0x50524f47u;
 
 /* A DFA as matching reads it: the rows of its two Tables, each column's
  * offset in a row and the mask of its width (Next at offset 0 of a state
- * and of a cell). */
+ * and of a cell). The words are also one array, fix, which a selection
+ * keeps as it is (rsc_dfa_resolve): a match copies it in three moves. */
 typedef struct dview {
     const uint8_t *st, *ce, *str; /* STATES and CELLS rows; STRINGS       */
     const uint8_t *last8;         /* the last byte an 8-byte load may start */
-    uint32_t k, start, ssz, csz;  /* row states; the start; row sizes     */
-    uint32_t o_other, o_loff, o_len;
-    uint32_t m_next, m_other, m_loff, m_len, m_cnext;
+    union {
+        struct {
+            uint32_t k, start, ssz, csz; /* row states; the start; row sizes */
+            uint32_t o_other, o_loff, o_len;
+            uint32_t m_next, m_other, m_loff, m_len, m_cnext;
+        };
+        uint32_t fix[12];
+    };
 } dview;
 
 /* Extra figures of a DFA, for rsc_selection_engine. */
@@ -86,7 +92,7 @@ static int dfa_of_set(const rsc_program *prog, uint32_t k, dview *d, dinfo *info
  * match reads a few words instead of the DFAS table, three varints and two
  * Table headers (about 150 instructions, more than some whole matches).
  * Private fields: only this file writes or reads them. */
-enum { V_K = 1, V_START, V_ST, V_CE, V_SIZES, V_OFFS, V_M0, V_END = V_M0 + 5 };
+enum { V_ST = 1, V_CE, V_FIX, V_END = V_FIX + 12 };
 _Static_assert(V_END <= RSC_MAX_SELECT, "the view fits in sets[1..]");
 
 static const uint32_t dfa_cached = 0x44464121u; /* sel->accel: sets[1..] hold a view */
@@ -94,17 +100,18 @@ static const uint32_t dfa_cached = 0x44464121u; /* sel->accel: sets[1..] hold a 
 void rsc_dfa_resolve(rsc_selection *sel)
 {
     dview d;
-    if (sel->accel || !sel->prog || sel->n_sets != 1 ||
-        !dfa_of_set(sel->prog, sel->sets[0], &d, NULL))
+    if (sel->accel || !sel->prog || sel->n_sets != 1)
         return;
+    if (!dfa_of_set(sel->prog, sel->sets[0], &d, NULL)) {
+        /* no DFA (over the budget): marked, so that a match does not look
+         * for it in DFAS again (2.7% of the programs' time, 30 lists) */
+        sel->accel = &programs_only;
+        return;
+    }
     const uint8_t *b = sel->prog->base;
     uint32_t *v = sel->sets;
-    v[V_K] = d.k, v[V_START] = d.start;
     v[V_ST] = d.st ? (uint32_t)(d.st - b) : 0, v[V_CE] = d.ce ? (uint32_t)(d.ce - b) : 0;
-    v[V_SIZES] = d.ssz | d.csz << 8;
-    v[V_OFFS] = d.o_other | d.o_loff << 8 | d.o_len << 16;
-    v[V_M0] = d.m_next, v[V_M0 + 1] = d.m_other, v[V_M0 + 2] = d.m_loff;
-    v[V_M0 + 3] = d.m_len, v[V_M0 + 4] = d.m_cnext;
+    memcpy(v + V_FIX, d.fix, sizeof d.fix);
     sel->accel = &dfa_cached;
 }
 
@@ -118,14 +125,9 @@ static int dfa_of(const rsc_selection *sel, dview *d)
         return dfa_of_set(sel->prog, sel->sets[0], d, NULL);
     const uint8_t *b = sel->prog->base;
     const uint32_t *v = sel->sets;
-    d->k = v[V_K], d->start = v[V_START];
     d->st = b + v[V_ST], d->ce = b + v[V_CE], d->str = STR(sel->prog);
     d->last8 = b + sel->prog->size - 8;
-    d->ssz = v[V_SIZES] & 0xff, d->csz = v[V_SIZES] >> 8;
-    d->o_other = v[V_OFFS] & 0xff, d->o_loff = v[V_OFFS] >> 8 & 0xff;
-    d->o_len = v[V_OFFS] >> 16;
-    d->m_next = v[V_M0], d->m_other = v[V_M0 + 1], d->m_loff = v[V_M0 + 2];
-    d->m_len = v[V_M0 + 3], d->m_cnext = v[V_M0 + 4];
+    memcpy(d->fix, v + V_FIX, sizeof d->fix);
     return 1;
 }
 
@@ -184,9 +186,20 @@ RSC_HOT uint32_t dstep(const dview *d, uint32_t s, uint32_t *j, uint8_t c)
 }
 /* The first i in [i, n) where p[i] is one of k[0..3], NUL or term (n when
  * none): a state that every other byte keeps (the one after "/ *" waiting
- * for ".pdf") reads its path eight bytes a step, its row read once. */
+ * for ".pdf") reads its path sixteen bytes a step (eight where the target
+ * has no vectors), its row read once. Sixteen: 2.7% fewer instructions
+ * over the corpus lists, 3.4% less time (www.news.com.au: 4.4%). */
 static size_t scan_keys(const uint8_t *p, size_t i, size_t n, const uint8_t k[4], uint8_t term)
 {
+#ifdef RSC_V16
+    for (; n - i >= 16; i += 16) {
+        const rsc_v16 x = rsc_v16_load(p + i);
+        const unsigned f = rsc_v16_first((rsc_v16)((x == 0) | (x == term) | (x == k[0]) |
+                                                   (x == k[1]) | (x == k[2]) | (x == k[3])));
+        if (f < 16)
+            return i + f;
+    }
+#endif
     for (; n - i >= 8; i += 8) {
         const uint64_t x = rsc_rd64le(p + i);
         const uint64_t m = rsc_zero_lanes(x) | rsc_eq_lanes(x, term) | rsc_eq_lanes(x, k[0]) |
