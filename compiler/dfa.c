@@ -928,13 +928,20 @@ typedef struct enc {
     int indexed;         /* head and next are built                        */
 } enc;
 
-/* (label_off() rolls the same hash along STRINGS) */
+/* The hash of a gram's bytes, read big-endian into key: one function, as
+ * label_off()'s scan rolls key along STRINGS and must find what the index
+ * (gram()) finds. */
+static inline uint32_t gram_hash(uint32_t key, uint32_t mask)
+{
+    return (key * 0x9e3779b1u) >> 8 & mask;
+}
+
 static inline uint32_t gram(const uint8_t *p, unsigned g, uint32_t mask)
 {
     uint32_t h = p[0];
     for (unsigned i = 1; i < g; i++)
         h = h << 8 | p[i];
-    return (h * 0x9e3779b1u) >> 8 & mask;
+    return gram_hash(h, mask);
 }
 
 /* The places a search reads through scans, a STRINGS byte, before
@@ -1016,7 +1023,7 @@ static rsc_status label_off(enc *e, const uint8_t *s, uint32_t n, uint32_t *off)
             key = key << 8 | e->str[i + x];
         for (;; key = key >> 8 | (uint32_t)e->str[--i] << (8 * g)) {
             e->scan_left--;
-            if (((key * 0x9e3779b1u) >> 8 & e->mask) == h) {
+            if (gram_hash(key, e->mask) == h) {
                 if (i + n <= e->nstr && memcmp(e->str + i, s, n) == 0) {
                     *off = (uint32_t)i;
                     return RSC_OK;
@@ -1044,6 +1051,12 @@ static rsc_status label_off(enc *e, const uint8_t *s, uint32_t n, uint32_t *off)
 static inline uint32_t tgt(uint16_t x)
 {
     return x == FIN_A ? FIN_BASE : x == FIN_D ? FIN_BASE + 1 : x;
+}
+
+/* tgt()'s inverse: target t as a dense row holds it. */
+static inline uint16_t raw(uint32_t t)
+{
+    return (uint16_t)(t == FIN_BASE ? FIN_A : t == FIN_BASE + 1 ? FIN_D : t);
 }
 
 typedef struct srow {
@@ -1142,22 +1155,23 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
         if (n < r[s].nexp)
             r[s].fb = 1, r[s].nexp = n, r[s].first = first;
     }
-#define LISTED(s, row, j) (r[s].fb ? (row)[j] != d->rows[(size_t)r[s].other * ncls + (j)] \
-                                   : tgt((row)[j]) != r[s].other)
+    /* Whether state s lists class j, its row holding x there: a compare of
+     * row entries, with its default's row when it falls back to it (fb),
+     * else with its default as a row holds it (tgt() maps entries one to
+     * one); rd and oraw are set per state by LISTING(s) */
+#define LISTING(s) const uint16_t oraw = raw(r[s].other), \
+                    *rd = r[s].fb ? d->rows + (size_t)r[s].other * ncls : NULL
+#define LISTED(x, j) (rd ? (x) != rd[j] : (x) != oraw)
     if (d->start < K)
         r[d->start].refs++;
     for (uint32_t s = 0; s < K; s++) {
         const uint16_t *row = d->rows + (size_t)s * ncls;
         if (r[s].other < K)
             r[r[s].other].refs++;
-        /* LISTED, as a compare of the row's entries: with the default's row
-         * (fb), or with the default as the row holds it */
-        const uint32_t o = r[s].other;
-        const uint16_t oraw = (uint16_t)(o == FIN_BASE ? FIN_A : o == FIN_BASE + 1 ? FIN_D : o);
-        const uint16_t *rd = r[s].fb ? d->rows + (size_t)o * ncls : NULL;
+        LISTING(s);
         for (uint32_t j = 1; j < ncls; j++) {
             const uint16_t t = row[j];
-            if (t < K && (rd ? t != rd[j] : t != oraw)) { /* t < K: a state, not a final */
+            if (t < K && LISTED(t, j)) { /* t < K: a state, not a final */
                 r[t].refs += ccount[j];
                 if (r[s].nexp == 1)
                     r[t].pred = s;
@@ -1193,10 +1207,11 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
         r[s].base = (uint32_t)ncells;
         if (rsc_mem_grow(m, (void **)&cells, 2 * sizeof *cells, &cap_cells, ncells + r[s].nexp))
             goto out;
+        LISTING(s);
         for (uint32_t j = 1; j < ncls; j++) {
-            const uint32_t t = tgt(row[j]);
-            if (!LISTED(s, row, j))
+            if (!LISTED(row[j], j))
                 continue;
+            const uint32_t t = tgt(row[j]);
             for (uint32_t i = cfirst[j]; i < cfirst[j + 1]; i++) { /* insertion by key */
                 size_t at = ncells++;
                 for (; at > r[s].base && cells[2 * (at - 1)] > cbytes[i]; at--)
@@ -1244,6 +1259,7 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
     const uint32_t start = d->start >= K ? K2 + (d->start == FIN_D) : r[d->start].id;
 #undef MAPT
 #undef LISTED
+#undef LISTING
     size_t at = out->len;
     if (rsc_buf_varint(m, out, K2) || rsc_buf_varint(m, out, start) ||
         rsc_buf_varint(m, out, d->rules) ||
