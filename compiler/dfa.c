@@ -325,8 +325,11 @@ static int expand(bld *b, uint32_t k)
             L[i] = prev - 1;
         }
     }
+    /* the classes read, as a bitmap: a state reads a few of the set's
+     * classes, and the loops over all of them were 4.0G of expand()'s 29.1G
+     * instructions on the corpus */
     uint32_t ns = 0, endv = v;
-    memset(b->cnt, 0, (size_t)b->ncls * sizeof b->cnt[0]);
+    uint64_t used[4] = {0, 0, 0, 0};
     for (uint32_t i = 0; i < n; i++) {
         uint32_t p = L[i], code = b->pcode[p];
         if (code & P_STAR) {
@@ -335,15 +338,17 @@ static int expand(bld *b, uint32_t k)
         } else if (code & P_DONE) {
             endv = (code & P_ALLOW) != 0; /* the last one is the best */
         } else {
-            b->cnt[code & 0xff]++;
+            b->cnt[code & 0xff]++; /* zero but while expand() runs */
+            used[(code & 0xff) >> 6] |= 1ull << (code & 63);
         }
     }
     /* the literal positions by class, in order: a counting sort */
     uint32_t sum = 0, nc = 0; /* nc: the classes read, as intern() counts them */
-    for (uint32_t c = 0; c < b->ncls; c++) {
-        uint32_t x = b->cnt[c];
-        b->cnt[c] = sum, sum += x, nc += x > 0;
-    }
+    for (unsigned w = 0; w < 4; w++)
+        for (uint64_t x = used[w]; x; x &= x - 1) {
+            const uint32_t c = w * 64 + (uint32_t)__builtin_ctzll(x), cn = b->cnt[c];
+            b->cnt[c] = sum, sum += cn, nc++;
+        }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t code = b->pcode[L[i]];
         if (!(code & P_KIND))
@@ -356,10 +361,13 @@ static int expand(bld *b, uint32_t k)
         other = FIN_X, b->partial = 1;
     uint16_t *row = row_of(b, k); /* after interning: rows do not move */
     row[0] = endv ? FIN_A : FIN_D;
+    for (uint32_t c = 1; c < b->ncls; c++)
+        row[c] = (uint16_t)other;
     uint32_t lo = 0;
-    for (uint32_t c = 1; c < b->ncls; c++) {
-        uint32_t hi = b->cnt[c], t = other;
-        if (hi > lo) {
+    for (unsigned w = 0; w < 4; w++)
+        for (uint64_t x = used[w]; x; x &= x - 1) { /* the classes in order */
+            const uint32_t c = w * 64 + (uint32_t)__builtin_ctzll(x), hi = b->cnt[c];
+            b->cnt[c] = 0;
             uint32_t nn = 0;
             uint32_t *next = b->tmp + (size_t)b->npos + 1; /* the second half */
             for (uint32_t i = lo; i < hi; i++) {
@@ -370,14 +378,13 @@ static int expand(bld *b, uint32_t k)
             }
             uint32_t m = merge(b->tmp, b->star, ns, next, nn);
             b->work += m + nn;
-            t = settle(b, b->tmp, m, v, b->tmp);
+            uint32_t t = settle(b, b->tmp, m, v, b->tmp);
             if (t == NO_ROOM)
                 t = FIN_X, b->partial = 1;
             row = row_of(b, k);
+            row[c] = (uint16_t)t; /* an id below MAX_STATES, or a final */
+            lo = hi;
         }
-        row[c] = (uint16_t)t; /* an id below MAX_STATES, or a final */
-        lo = hi;
-    }
     b->owed -= least_work(b, n, ns, sum, nc); /* as intern() counted it: sum is nl */
     return b->work + b->owed <= b->work_cap; /* note [owed work] */
 }
