@@ -286,10 +286,33 @@ static inline void put(uint32_t *t, uint32_t *n, uint32_t p)
 
 /* Merges the increasing lists a and c into t (apart from both), without
  * repeats: a position in both is taken from both at once. Without
- * branches on the data: which list goes next is hard to predict. */
+ * branches on the data: which list goes next is hard to predict. When c
+ * is much the shorter (a state's '*' list, and the few positions a class
+ * moves on), each of c is placed by a binary search and the runs of a
+ * between them are copied whole: the merge by elements was 5% of the
+ * corpus's compile time. */
 static uint32_t merge(uint32_t *t, const uint32_t *a, uint32_t na, const uint32_t *c, uint32_t nc)
 {
     uint32_t i = 0, j = 0, n = 0;
+    if (nc * 8 < na) {
+        for (; j < nc; j++) {
+            const uint32_t y = c[j];
+            uint32_t lo = i, hi = na; /* the first of a[i..) not below y */
+            while (lo < hi) {
+                const uint32_t mid = lo + (hi - lo) / 2;
+                if (a[mid] < y)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            memcpy(t + n, a + i, (size_t)(lo - i) * 4);
+            n += lo - i, i = lo;
+            t[n++] = y;
+            i += i < na && a[i] == y;
+        }
+        memcpy(t + n, a + i, (size_t)(na - i) * 4);
+        return n + na - i;
+    }
     while (i < na && j < nc) {
         const uint32_t x = a[i], y = c[j];
         t[n++] = x < y ? x : y;
