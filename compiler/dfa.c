@@ -255,24 +255,31 @@ static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32
         b->clk = 1;
     }
     /* from the top down to the best rule that matched, if any (a rule's
-     * last position: those below it are outranked), in one pass */
+     * last position: those below it are outranked), in one pass. The
+     * builder's fields are read into locals, and the work counted in one:
+     * as far as the compiler knows, a store into mark or out could change
+     * b->clk (both uint32_t), which was read again at every position */
+    const uint32_t clk = b->clk, *rid = b->rid, *nstar = b->nstar;
+    const uint16_t *pcode = b->pcode;
+    uint32_t *mark = b->mark;
+    uint64_t work = n;
     uint32_t w = n; /* out[w..n): kept, in order; w - 1 >= i, so out may be t */
     for (uint32_t i = n; i-- > 0;) {
-        const uint32_t p = t[i];
-        if (b->pcode[p] & P_MATCH) {
-            v = (b->pcode[p] & P_ALLOW) != 0;
+        const uint32_t p = t[i], r = rid[p];
+        if (pcode[p] & P_MATCH) {
+            v = (pcode[p] & P_ALLOW) != 0;
             break;
         }
-        int dom = b->mark[b->rid[p]] == b->clk;
-        for (uint32_t k = b->nstar[p]; !dom && k != NONE; k = b->nstar[k + 1], b->work++)
-            dom = b->mark[b->rid[k]] == b->clk;
-        b->mark[b->rid[p]] = b->clk;
+        int dom = mark[r] == clk;
+        for (uint32_t k = nstar[p]; !dom && k != NONE; k = nstar[k + 1], work++)
+            dom = mark[rid[k]] == clk;
+        mark[r] = clk;
         if (!dom)
             out[--w] = p;
     }
-    while (w < n && ((b->pcode[out[w]] & P_ALLOW) != 0) == v)
+    while (w < n && ((pcode[out[w]] & P_ALLOW) != 0) == v)
         w++;
-    b->work += n;
+    b->work += work;
     return intern(b, out + w, n - w, v);
 }
 
