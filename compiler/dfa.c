@@ -332,6 +332,19 @@ static uint32_t merge(uint32_t *t, const uint32_t *a, uint32_t na, const uint32_
     return n;
 }
 
+/* The lowest set bit of x != 0. */
+static inline uint32_t low_bit(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (uint32_t)__builtin_ctzll(x);
+#else
+    uint32_t k = 0;
+    for (; !(x & 1); x >>= 1)
+        k++;
+    return k;
+#endif
+}
+
 /* Fills state k's row. */
 static int expand(bld *b, uint32_t k)
 {
@@ -376,7 +389,7 @@ static int expand(bld *b, uint32_t k)
     uint32_t sum = 0, nc = 0; /* nc: the classes read, as intern() counts them */
     for (unsigned w = 0; w < 4; w++)
         for (uint64_t x = used[w]; x; x &= x - 1) {
-            const uint32_t c = w * 64 + (uint32_t)__builtin_ctzll(x), cn = b->cnt[c];
+            const uint32_t c = w * 64 + low_bit(x), cn = b->cnt[c];
             b->cnt[c] = sum, sum += cn, nc++;
         }
     for (uint32_t i = 0; i < n; i++) {
@@ -396,7 +409,7 @@ static int expand(bld *b, uint32_t k)
     uint32_t lo = 0;
     for (unsigned w = 0; w < 4; w++)
         for (uint64_t x = used[w]; x; x &= x - 1) { /* the classes in order */
-            const uint32_t c = w * 64 + (uint32_t)__builtin_ctzll(x), hi = b->cnt[c];
+            const uint32_t c = w * 64 + low_bit(x), hi = b->cnt[c];
             b->cnt[c] = 0;
             uint32_t nn = 0;
             uint32_t *next = b->tmp + (size_t)b->npos + 1; /* the second half */
@@ -542,6 +555,24 @@ static void finals_as_states(uint16_t *rows, size_t n, uint32_t K)
     }
 }
 
+/* The end of the run of entries equal to row[c] from c: four entries a
+ * compare, as one word (codec.h's SWAR); runs are some nine entries long
+ * on the corpus's rows. */
+static inline uint32_t run_end(const uint16_t *row, uint32_t c, uint32_t ncls)
+{
+    const uint16_t four[4] = {row[c], row[c], row[c], row[c]};
+    const uint64_t t = rsc_rd64le((const uint8_t *)four);
+    uint32_t c2 = c + 1;
+    for (; c2 + 4 <= ncls; c2 += 4) {
+        const uint64_t x = rsc_rd64le((const uint8_t *)(row + c2)) ^ t;
+        if (x)
+            return c2 + (rsc_low_lane(x) >> 1);
+    }
+    while (c2 < ncls && row[c2] == row[c])
+        c2++;
+    return c2;
+}
+
 /* Hopcroft's partition refinement over the rows, the final states taken as
  * states K (allowed), K + 1 (disallowed) and K + 2 (unbuilt) that every
  * byte keeps (the rows' final codes are made K.. for the pass, so a move
@@ -582,18 +613,25 @@ static uint32_t minimise(bld *b, rsc_mem *mem, uint32_t start)
      * was half of the minimisation's time. A row's moves are counted
      * and placed a run of equal targets at a time: most of a row goes to
      * its default, and counting move by move into the same few counters
-     * made one long chain of dependent stores. */
+     * made one long chain of dependent stores. The rows are read once:
+     * their runs, t << 16 | c << 8 | length - 1, wait in by (free until
+     * the splitters) for the placing pass, and id[s] (free until the
+     * numbering) is where row s's end. Where a move goes in t's list
+     * changes nothing: the coarsest stable partition is one, whatever
+     * order its splits are found in. */
     memset(head, 0, ((size_t)N + 1) * 4);
     for (uint32_t s = K; s < N; s++)
         head[s] = ncls; /* a final keeps every class */
+    uint32_t nruns = 0;
     for (uint32_t s = 0; s < K; s++) {
         const uint16_t *row = rows + (size_t)s * ncls;
         for (uint32_t c = 0, c2; c < ncls; c = c2) {
             const uint32_t t = row[c];
-            for (c2 = c + 1; c2 < ncls && row[c2] == t; c2++)
-                ;
+            c2 = run_end(row, c, ncls);
             head[t] += c2 - c;
+            by[nruns++] = t << 16 | c << 8 | (c2 - c - 1);
         }
+        id[s] = nruns;
     }
     for (uint32_t t = 1; t < N; t++)
         head[t] += head[t - 1];
@@ -603,17 +641,13 @@ static uint32_t minimise(bld *b, rsc_mem *mem, uint32_t start)
         for (uint32_t c = 0; c < ncls; c++)
             *at++ = c << 16 | s;
     }
-    for (uint32_t s = K; s-- > 0;) {
-        const uint16_t *row = rows + (size_t)s * ncls;
-        for (uint32_t c = 0, c2; c < ncls; c = c2) {
-            const uint32_t t = row[c];
-            for (c2 = c + 1; c2 < ncls && row[c2] == t; c2++)
-                ;
+    for (uint32_t s = 0, j = 0; s < K; s++)
+        for (; j < id[s]; j++) {
+            const uint32_t t = by[j] >> 16, c = by[j] >> 8 & 0xffu, c2 = c + (by[j] & 0xffu) + 1;
             uint32_t *at = src + (head[t] -= c2 - c);
             for (uint32_t x = c; x < c2; x++)
                 *at++ = x << 16 | s;
         }
-    }
     /* the first blocks, by the path end's verdict (class 0's move) */
     uint32_t nb = 3, nwl = 0;
     for (uint32_t s = 0; s < N; s++)
