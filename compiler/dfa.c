@@ -555,22 +555,35 @@ static void finals_as_states(uint16_t *rows, size_t n, uint32_t K)
     }
 }
 
-/* The end of the run of entries equal to row[c] from c: four entries a
- * compare, as one word (codec.h's SWAR); runs are some nine entries long
- * on the corpus's rows. */
-static inline uint32_t run_end(const uint16_t *row, uint32_t c, uint32_t ncls)
+/* Row scans, four entries a compare as one word (codec.h's SWAR): the
+ * first j' >= j below n where row[j'] is not x, and where row and ref
+ * differ. Rows are mostly runs of their default (some nine entries long
+ * on the corpus's), and a compare an entry was most of the time of the
+ * passes over every row (minimise(), encode()). */
+static inline uint32_t skip_eq(const uint16_t *row, uint16_t x, uint32_t j, uint32_t n)
 {
-    const uint16_t four[4] = {row[c], row[c], row[c], row[c]};
-    const uint64_t t = rsc_rd64le((const uint8_t *)four);
-    uint32_t c2 = c + 1;
-    for (; c2 + 4 <= ncls; c2 += 4) {
-        const uint64_t x = rsc_rd64le((const uint8_t *)(row + c2)) ^ t;
-        if (x)
-            return c2 + (rsc_low_lane(x) >> 1);
+    const uint16_t four[4] = {x, x, x, x};
+    const uint64_t w = rsc_rd64le((const uint8_t *)four);
+    for (; j + 4 <= n; j += 4) {
+        const uint64_t d = rsc_rd64le((const uint8_t *)(row + j)) ^ w;
+        if (d)
+            return j + (rsc_low_lane(d) >> 1);
     }
-    while (c2 < ncls && row[c2] == row[c])
-        c2++;
-    return c2;
+    while (j < n && row[j] == x)
+        j++;
+    return j;
+}
+
+static inline uint32_t skip_same(const uint16_t *row, const uint16_t *ref, uint32_t j, uint32_t n)
+{
+    for (; j + 4 <= n; j += 4) {
+        const uint64_t d = rsc_rd64le((const uint8_t *)(row + j)) ^ rsc_rd64le((const uint8_t *)(ref + j));
+        if (d)
+            return j + (rsc_low_lane(d) >> 1);
+    }
+    while (j < n && row[j] == ref[j])
+        j++;
+    return j;
 }
 
 /* Hopcroft's partition refinement over the rows, the final states taken as
@@ -613,12 +626,12 @@ static uint32_t minimise(bld *b, rsc_mem *mem, uint32_t start)
      * was half of the minimisation's time. A row's moves are counted
      * and placed a run of equal targets at a time: most of a row goes to
      * its default, and counting move by move into the same few counters
-     * made one long chain of dependent stores. The rows are read once:
-     * their runs, t << 16 | c << 8 | length - 1, wait in by (free until
-     * the splitters) for the placing pass, and id[s] (free until the
-     * numbering) is where row s's end. Where a move goes in t's list
-     * changes nothing: the coarsest stable partition is one, whatever
-     * order its splits are found in. */
+     * made one long chain of dependent stores. The rows are read once
+     * (skip_eq()): their runs, t << 16 | c << 8 | length - 1, wait in by
+     * (free until the splitters) for the placing pass, and id[s] (free
+     * until the numbering) is where row s's runs end. Where a move goes
+     * in t's list changes nothing: the coarsest stable partition is one,
+     * whatever order its splits are found in. */
     memset(head, 0, ((size_t)N + 1) * 4);
     for (uint32_t s = K; s < N; s++)
         head[s] = ncls; /* a final keeps every class */
@@ -627,7 +640,7 @@ static uint32_t minimise(bld *b, rsc_mem *mem, uint32_t start)
         const uint16_t *row = rows + (size_t)s * ncls;
         for (uint32_t c = 0, c2; c < ncls; c = c2) {
             const uint32_t t = row[c];
-            c2 = run_end(row, c, ncls);
+            c2 = skip_eq(row, row[c], c + 1, ncls);
             head[t] += c2 - c;
             by[nruns++] = t << 16 | c << 8 | (c2 - c - 1);
         }
@@ -1191,9 +1204,8 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
              * chain of dependent stores into its tally. The test below
              * holds after the run's last count iff it held after the
              * first that it did hold after (counts are positive) */
-            uint32_t cn = ccount[j];
-            for (j2 = j + 1; j2 < ncls && row[j2] == row[j]; j2++)
-                cn += ccount[j2];
+            j2 = skip_eq(row, row[j], j + 1, ncls);
+            const uint32_t cn = cfirst[j2] - cfirst[j]; /* ccount[j .. j2) */
             const uint32_t t = tgt(row[j]), x = t >= FIN_BASE ? K + (t - FIN_BASE) : t;
             tx[ntx++] = x;
             if ((tally[x] += cn) > bestn || (tally[x] == bestn && t == tgt(row[1])))
@@ -1203,11 +1215,10 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
             tally[tx[i]] = 0;
         r[s].other = best, r[s].endd = row[0] == FIN_D, r[s].pred = NONE, r[s].id = 0;
         uint32_t nexp = 0, first = 256;
-        for (uint32_t j = 1; j < ncls; j++)
-            if (row[j] != braw) {
-                nexp += ccount[j];
-                first = minb[j] < first ? minb[j] : first;
-            }
+        for (uint32_t j = skip_eq(row, braw, 1, ncls); j < ncls; j = skip_eq(row, braw, j + 1, ncls)) {
+            nexp += ccount[j];
+            first = minb[j] < first ? minb[j] : first;
+        }
         r[s].nexp = nexp, r[s].first = first;
     }
     /* A state whose default D keeps every byte it does not list (D's own
@@ -1223,21 +1234,20 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
             continue;
         const uint16_t *row = d->rows + (size_t)s * ncls, *rd = d->rows + (size_t)D * ncls;
         uint32_t n = 0, first = 256;
-        for (uint32_t j = 1; j < ncls; j++)
-            if (row[j] != rd[j]) {
-                n += ccount[j];
-                first = minb[j] < first ? minb[j] : first;
-            }
+        for (uint32_t j = skip_same(row, rd, 1, ncls); j < ncls; j = skip_same(row, rd, j + 1, ncls)) {
+            n += ccount[j];
+            first = minb[j] < first ? minb[j] : first;
+        }
         if (n < r[s].nexp)
             r[s].fb = 1, r[s].nexp = n, r[s].first = first;
     }
-    /* Whether state s lists class j, its row holding x there: a compare of
-     * row entries, with its default's row when it falls back to it (fb),
-     * else with its default as a row holds it (tgt() maps entries one to
-     * one); rd and oraw are set per state by LISTING(s) */
+    /* The classes state s lists, from j on: where its row differs from
+     * its default's row when it falls back to it (fb), else from its
+     * default as a row holds it (tgt() maps entries one to one); rd and
+     * oraw are set per state by LISTING(s) */
 #define LISTING(s) const uint16_t oraw = raw(r[s].other), \
                     *rd = r[s].fb ? d->rows + (size_t)r[s].other * ncls : NULL
-#define LISTED(x, j) (rd ? (x) != rd[j] : (x) != oraw)
+#define NEXT_LISTED(j) (rd ? skip_same(row, rd, j, ncls) : skip_eq(row, oraw, j, ncls))
     if (d->start < K)
         r[d->start].refs++;
     for (uint32_t s = 0; s < K; s++) {
@@ -1245,9 +1255,9 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
         if (r[s].other < K)
             r[r[s].other].refs++;
         LISTING(s);
-        for (uint32_t j = 1; j < ncls; j++) {
+        for (uint32_t j = NEXT_LISTED(1); j < ncls; j = NEXT_LISTED(j + 1)) {
             const uint16_t t = row[j];
-            if (t < K && LISTED(t, j)) { /* t < K: a state, not a final */
+            if (t < K) { /* a state, not a final */
                 r[t].refs += ccount[j];
                 if (r[s].nexp == 1)
                     r[t].pred = s;
@@ -1284,9 +1294,7 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
         if (rsc_mem_grow(m, (void **)&cells, 2 * sizeof *cells, &cap_cells, ncells + r[s].nexp))
             goto out;
         LISTING(s);
-        for (uint32_t j = 1; j < ncls; j++) {
-            if (!LISTED(row[j], j))
-                continue;
+        for (uint32_t j = NEXT_LISTED(1); j < ncls; j = NEXT_LISTED(j + 1)) {
             const uint32_t t = tgt(row[j]);
             for (uint32_t i = cfirst[j]; i < cfirst[j + 1]; i++) { /* insertion by key */
                 size_t at = ncells++;
@@ -1334,7 +1342,7 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
         cells[i] = cells[2 * i + 1];
     const uint32_t start = d->start >= K ? K2 + (d->start == FIN_D) : r[d->start].id;
 #undef MAPT
-#undef LISTED
+#undef NEXT_LISTED
 #undef LISTING
     size_t at = out->len;
     if (rsc_buf_varint(m, out, K2) || rsc_buf_varint(m, out, start) ||
