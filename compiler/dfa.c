@@ -345,6 +345,25 @@ static inline uint32_t low_bit(uint64_t x)
 #endif
 }
 
+/* The first rule at or after r whose bit is set in bits (a set's rules,
+ * nr / 64 + 1 words), or nr: a word at a time, as most of a large file's
+ * rules are other sets' (the loops a rule at a time over every set's
+ * bits were 3.6% of the instructions compiling 599 sample files). */
+static inline uint32_t next_rule(const uint64_t *bits, uint32_t r, uint32_t nr)
+{
+    if (r >= nr)
+        return nr;
+    uint32_t w = r >> 6;
+    uint64_t x = bits[w] & (~0ull << (r & 63));
+    while (!x) {
+        if (++w > nr / 64)
+            return nr;
+        x = bits[w];
+    }
+    r = w * 64 + low_bit(x);
+    return r < nr ? r : nr;
+}
+
 /* Fills state k's row. */
 static int expand(bld *b, uint32_t k)
 {
@@ -857,12 +876,11 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
     uint64_t npos = 0;
     uint8_t used_b[256];
     memset(used_b, 0, sizeof used_b);
-    for (uint32_t r = 0; r < nr; r++)
-        if (bits[r >> 6] >> (r & 63) & 1) {
-            int anch;
-            npos += rule_text(prog, r, NULL, &anch) + 1u;
-            b.nrules++;
-        }
+    for (uint32_t r = next_rule(bits, 0, nr); r < nr; r = next_rule(bits, r + 1, nr)) {
+        int anch;
+        npos += rule_text(prog, r, NULL, &anch) + 1u;
+        b.nrules++;
+    }
     if (npos > 0x3fffffffu || npos * 32 > size) /* the scratch a position takes */
         return RSC_E_LIMIT;
     b.npos = (uint32_t)npos;
@@ -874,9 +892,7 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
     /* positions, rule by rule in rank order; the texts' bytes */
     uint32_t pos = 0, ri = 0;
     int inner_star = 0; /* some rule has a '*' (rule_text left none last) */
-    for (uint32_t r = 0; r < nr; r++) {
-        if (!(bits[r >> 6] >> (r & 63) & 1))
-            continue;
+    for (uint32_t r = next_rule(bits, 0, nr); r < nr; r = next_rule(bits, r + 1, nr)) {
         int anch, allows;
         uint32_t len = rule_text(prog, r, text, &anch), raw;
         rule_of(prog, r, &raw, &allows);
@@ -1398,13 +1414,12 @@ static size_t set_rules(const rsc_program *prog, const uint32_t *roots, uint32_t
     memset(bits, 0, ((size_t)nr / 64 + 1) * 8);
     for (uint32_t k = 0; k < n; k++)
         mark_program(prog->base + roots[k], bits);
-    for (uint32_t r = 0; r < nr; r++)
-        if (bits[r >> 6] >> (r & 63) & 1) {
-            uint32_t len;
-            int allow;
-            rule_of(prog, r, &len, &allow);
-            sum += len + 1u;
-        }
+    for (uint32_t r = next_rule(bits, 0, nr); r < nr; r = next_rule(bits, r + 1, nr)) {
+        uint32_t len;
+        int allow;
+        rule_of(prog, r, &len, &allow);
+        sum += len + 1u;
+    }
     return sum;
 }
 
@@ -1412,15 +1427,14 @@ static uint64_t rules_hash(const rsc_program *prog, const uint64_t *bits)
 {
     const uint32_t nr = PRIV(prog, P_RULES_N);
     uint64_t h = 1469598103934665603ull;
-    for (uint32_t r = 0; r < nr; r++)
-        if (bits[r >> 6] >> (r & 63) & 1) {
-            uint32_t len;
-            int allow;
-            const uint8_t *t = rule_of(prog, r, &len, &allow);
-            h = (h ^ (len << 1 | (unsigned)allow)) * 1099511628211ull;
-            for (uint32_t i = 0; i < len; i++)
-                h = (h ^ t[i]) * 1099511628211ull;
-        }
+    for (uint32_t r = next_rule(bits, 0, nr); r < nr; r = next_rule(bits, r + 1, nr)) {
+        uint32_t len;
+        int allow;
+        const uint8_t *t = rule_of(prog, r, &len, &allow);
+        h = (h ^ (len << 1 | (unsigned)allow)) * 1099511628211ull;
+        for (uint32_t i = 0; i < len; i++)
+            h = (h ^ t[i]) * 1099511628211ull;
+    }
     return h;
 }
 
@@ -1429,10 +1443,7 @@ static int same_rules(const rsc_program *prog, const uint64_t *a, const uint64_t
     const uint32_t nr = PRIV(prog, P_RULES_N);
     uint32_t i = 0, j = 0;
     for (;;) {
-        while (i < nr && !(a[i >> 6] >> (i & 63) & 1))
-            i++;
-        while (j < nr && !(b[j >> 6] >> (j & 63) & 1))
-            j++;
+        i = next_rule(a, i, nr), j = next_rule(b, j, nr);
         if (i == nr || j == nr)
             return i == nr && j == nr;
         uint32_t la, lb;
