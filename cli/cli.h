@@ -74,6 +74,11 @@ unsigned char *rsc_cli_read(const char *path, size_t *len);
  * rsc_cli_write_error(errno). */
 int rsc_cli_write_atomic(const char *path, const void *data, size_t len);
 const char *rsc_cli_write_error(int err);
+/* 1 when out names the file in was read from (both exist and stat() gives
+ * the same device and inode: the same name, a link to it, a hard link);
+ * in "-" is standard input, compared when it is a regular file. Writing
+ * out would then destroy the input. */
+int rsc_cli_same_file(const char *in, const char *out);
 
 /* 1 when p[0..n) looks like UTF-16 text: a byte order mark, or ASCII with a
  * NUL after (or before) each character in the first bytes. */

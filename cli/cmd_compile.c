@@ -126,7 +126,8 @@ int rsc_cmd_compile(int argc, char **argv)
                  "directory, renamed): on any failure it is left as it was. A symbolic link is\n"
                  "followed and the file it names replaced so (the link stays); a FIFO or a\n"
                  "character device (/dev/null, /dev/stdout) is written through; any other OUT (a\n"
-                 "directory, a socket, a block device) is refused.\n"
+                 "directory, a socket, a block device) is refused, and so is an OUT that is the\n"
+                 "ROBOTS.txt itself (by any name: a link, a hard link, standard input's file).\n"
                  "An input that is already a compiled blob is refused (exit 2, \"already a compiled\n"
                  "blob\": robotsc info or dump reads it), as is one that looks like a damaged blob.\n"
                  "--text reads any bytes as a robots.txt, as Google's parser does (a blob then\n"
@@ -158,6 +159,11 @@ int rsc_cmd_compile(int argc, char **argv)
     if (!in || !out)
         return rsc_cli_fail("compile",
                             "usage: robotsc compile [--profile P] [--strict] [--text] ROBOTS.txt -o OUT.rbc");
+    /* A blob written over its robots.txt would destroy the source (the
+     * blob keeps the rules, not the text): refused before anything is read. */
+    if (rsc_cli_same_file(in, out))
+        return rsc_cli_fail("compile", "%s: -o names the robots.txt being compiled; it would be "
+                            "destroyed (nothing written)", out);
     size_t len;
     unsigned char *text = rsc_cli_read(in, &len);
     if (!text)

@@ -292,6 +292,16 @@ int rsc_cli_write_atomic(const char *path, const void *data, size_t len)
     return r;
 }
 
+int rsc_cli_same_file(const char *in, const char *out)
+{
+    struct stat a, b;
+    if (strcmp(out, "-") == 0 || stat(out, &b) != 0 || !S_ISREG(b.st_mode))
+        return 0; /* nothing there yet, or written through (a FIFO, a device) */
+    if (strcmp(in, "-") == 0 ? fstat(STDIN_FILENO, &a) != 0 : stat(in, &a) != 0)
+        return 0;
+    return S_ISREG(a.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 const char *rsc_cli_write_error(int err)
 {
     return err == EINVAL ? "not a regular file, FIFO or character device" : strerror(err);

@@ -98,6 +98,19 @@ if "$R" store --help >/dev/null 2>&1; then
     "$R" check --agent a "$T/got.rbc" /x >/dev/null; [ $? -le 1 ] && [ -L "$T/gotlink" ] && ok || bad "store get -o link"
 fi
 
+# OUT is the robots.txt being compiled (by its name, a symbolic link, a
+# hard link, or standard input's file): refused (exit 2), the source kept.
+cp "$EX/robots.txt" "$T/src.txt"; ln -s src.txt "$T/srclink"; ln "$T/src.txt" "$T/srchard"
+for o in "$T/src.txt" "$T/srclink" "$T/srchard"; do
+  "$R" compile "$T/src.txt" -o "$o" 2>"$T/err"; rc=$?
+  [ $rc = 2 ] && cmp -s "$T/src.txt" "$EX/robots.txt" && grep -q "would be destroyed" "$T/err" && ok ||
+    bad "compile -o its own source ($o): exit $rc $(cat "$T/err")"
+done
+"$R" compile - -o "$T/src.txt" <"$T/src.txt" 2>"$T/err"; rc=$?
+[ $rc = 2 ] && cmp -s "$T/src.txt" "$EX/robots.txt" && ok || bad "compile - -o the file on stdin: exit $rc"
+# ... while another file, and stdin from a pipe, still compile.
+cat "$T/src.txt" | "$R" compile - -o "$T/piped.rbc" && same "$T/piped.rbc" && ok || bad "compile - from a pipe"
+
 # fetch -o: the same writer, from a local server. A FIFO gets the blob and
 # no OUT.meta record beside it; a link keeps its link and gets the record.
 mkdir -p "$T/www"; cp "$EX/robots.txt" "$T/www/robots.txt"
