@@ -32,8 +32,8 @@ extern size_t rsc_steps;
 #define DFA_STEPS(n) ((void)0)
 #endif
 
-/* sel->accel set to this: the selection runs the programs (rsc_selection_use). */
-static const uint32_t programs_only = 0x50524f47u;
+/* sel->accel set to this: the selection runs the programs (program.h). */
+const uint32_t rsc_dfa_programs_only = 0x50524f47u;
 
 /* A DFA as matching reads it: the rows of its two Tables, each column's
  * offset in a row and the mask of its width (Next at offset 0 of a state
@@ -109,7 +109,7 @@ void rsc_dfa_resolve(rsc_selection *sel)
         /* no DFA (over the budget): marked, so that a match does not look
          * for it in DFAS again (1.3% of the programs' instructions over
          * the 30 corpus lists that run them) */
-        sel->accel = &programs_only;
+        sel->accel = &rsc_dfa_programs_only;
         return;
     }
     const uint8_t *b = sel->prog->base;
@@ -121,9 +121,9 @@ void rsc_dfa_resolve(rsc_selection *sel)
 
 /* The DFA sel runs: its one rule set's, unless sel was told to run the
  * programs. */
-static int dfa_of(const rsc_selection *sel, dview *d)
+RSC_HOT int dfa_of(const rsc_selection *sel, dview *d)
 {
-    if (!sel || !sel->prog || sel->n_sets != 1 || sel->accel == (const void *)&programs_only)
+    if (!sel || !sel->prog || sel->n_sets != 1 || sel->accel == (const void *)&rsc_dfa_programs_only)
         return 0;
     if (sel->accel != (const void *)&dfa_cached)
         return dfa_of_set(sel->prog, sel->sets[0], d, NULL);
@@ -352,12 +352,12 @@ rsc_status rsc_selection_use(rsc_selection *sel, int engine)
     if (!sel || !sel->prog)
         return RSC_E_ARG;
     if (engine == RSC_ENGINE_PROGRAMS) {
-        sel->accel = &programs_only;
+        sel->accel = &rsc_dfa_programs_only;
         return RSC_OK;
     }
     if (engine != RSC_ENGINE_DFA)
         return RSC_E_ARG;
-    if (sel->accel == (const void *)&programs_only)
+    if (sel->accel == (const void *)&rsc_dfa_programs_only)
         sel->accel = NULL;
     rsc_dfa_resolve(sel);
     return dfa_of(sel, &d) ? RSC_OK : RSC_E_LIMIT;

@@ -743,11 +743,11 @@ static int programs_verdict(const rsc_selection *sel, const uint8_t *p, size_t n
     return allowed;
 }
 
-static int verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash,
-                   rsc_match *m)
+RSC_HOT int verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash,
+                    rsc_match *m)
 {
     /* the verdict alone: the blob's DFA, when sel runs one (dfa.c) */
-    if (!m) {
+    if (!m && (!sel || sel->accel != (const void *)&rsc_dfa_programs_only)) {
         int v = rsc_dfa_verdict(sel, p, n, term, slash);
         if (v >= 0)
             return v;
