@@ -103,12 +103,13 @@ static const uint32_t dfa_cached = 0x44464121u; /* sel->accel: sets[1..] hold a 
 void rsc_dfa_resolve(rsc_selection *sel)
 {
     dview d;
-    if (sel->accel || !sel->prog || sel->n_sets != 1)
+    if (sel->accel || !sel->prog)
         return;
-    if (!dfa_of_set(sel->prog, sel->sets[0], &d, NULL)) {
-        /* no DFA (over the budget): marked, so that a match does not look
-         * for it in DFAS again (1.3% of the programs' instructions over
-         * the 30 corpus lists that run them) */
+    if (sel->n_sets != 1 || !dfa_of_set(sel->prog, sel->sets[0], &d, NULL)) {
+        /* no DFA to run (no rule set, several, or one over the budget):
+         * marked, so that a match does not look for one again (1.3% of
+         * the programs' instructions over the 30 corpus lists that run
+         * them) */
         sel->accel = &rsc_dfa_programs_only;
         return;
     }

@@ -768,6 +768,11 @@ int rsc_match_url(const rsc_selection *sel, const char *url, size_t len,
 {
     size_t off;
     int slash;
+    /* No program to run (the file has no group for the agent and no '*'
+     * group, or the groups hold no rule): every URL is allowed, and its
+     * path is not looked for (that was most of such a check). */
+    if (!m && sel && sel->prog && !sel->n_roots)
+        return 1;
     if (!rsc_path_start(url, len, &off, &slash))
         return verdict(sel, (const uint8_t *)"", 0, 0, 1, m);
     return verdict(sel, (const uint8_t *)url + off, len - off, '#', slash, m);
