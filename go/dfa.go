@@ -43,7 +43,16 @@ const maxGoStates = 1 << 16
 // dfaOf is the DFA sel runs in Go, or nil (C then answers).
 func dfaOf(r *Robots, sel unsafe.Pointer) *dfa {
 	var v C.rsc_dfa_view
-	if sel == nil || r.blob == nil || C.rsc_selection_dfa((*C.rsc_selection)(sel), &v) != 1 {
+	if sel == nil || r.blob == nil {
+		return nil
+	}
+	if C.rsc_selection_dfa((*C.rsc_selection)(sel), &v) != 1 {
+		if cs := (*C.rsc_selection)(sel); cs.prog != nil && cs.n_roots == 0 {
+			// No program at all (no group for the agent and no '*'
+			// group, or groups without rules): every path is allowed,
+			// a DFA of no state whose start is the allowed verdict.
+			return &dfa{}
+		}
 		return nil
 	}
 	b := unsafe.Slice((*byte)(r.blob), r.size)
@@ -298,6 +307,9 @@ func firstSpecial(u []byte, i int) int {
 // allowedURL is rsc_match_url: spec G's path of url (url.c's
 // rsc_path_start), then the DFA.
 func (d *dfa) allowedURL(url string) bool {
+	if d.start >= d.k { // the start is a verdict: every path's
+		return d.start == d.k
+	}
 	u := strBytes(url)
 	s := 0
 	if len(u) >= 2 && u[0] == '/' && u[1] == '/' { // G.1

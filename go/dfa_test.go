@@ -112,6 +112,35 @@ func TestDFAGoEqualsCRandom(t *testing.T) {
 	t.Logf("%d of %d selections ran the Go DFA", inGo, 3*files)
 }
 
+// A selection that holds no rule (no group names the agent and there is no
+// '*' group, or its groups hold no rule) allows every URL, in Go, in both
+// profiles; C says the same.
+func TestDFANoRulesInGo(t *testing.T) {
+	urls := []string{"https://e.com/", "https://e.com/a?b#c", "//e.com", "ftp:x", "/robots.txt", "", "\x00/a"}
+	for _, prof := range []Profile{Google, RFC} {
+		for _, text := range []string{"User-agent: FooBot\nDisallow: /\n", "User-agent: *\n", "Sitemap: https://e.com/s\n", ""} {
+			r, err := ParseText([]byte(text), prof)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := r.Select("other")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.d == nil || !s.RunsInGo() {
+				t.Fatalf("%q, profile %v: a selection without rules does not run in Go", text, prof)
+			}
+			for _, u := range urls {
+				if !s.Allowed(u) || !s.AllowedPath(u) || !matchOne(s.sel, u, false) {
+					t.Fatalf("%q, profile %v: %q not allowed", text, prof, u)
+				}
+			}
+			s.Close()
+			r.Close()
+		}
+	}
+}
+
 // The rfc profile's selections stay in C (its path normalisation is C's).
 func TestDFARfcStaysInC(t *testing.T) {
 	r, err := ParseText([]byte("User-agent: *\nDisallow: /a\n"), RFC)

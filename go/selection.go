@@ -83,8 +83,9 @@ func (s *Selection) Close() {
 
 // RunsInGo says whether the selection's checks (Allowed, AllowedPath,
 // AllowedManyTo) run its blob's DFA in Go, with no cgo call (dfa.go): true
-// for a selection of one rule set that has a DFA, on the google profile;
-// else each check is a call into C. The verdicts are the same either way.
+// for a selection of one rule set that has a DFA, on the google profile,
+// and for one that holds no rule (every URL allowed); else each check is a
+// call into C. The verdicts are the same either way.
 func (s *Selection) RunsInGo() bool { return s.d != nil && s.live() }
 
 func (s *Selection) live() bool { return s.sel != nil && s.r.prog != nil }
