@@ -254,6 +254,12 @@ static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
                 const uint8_t k[4] = {lab[0], lab[0], lab[0], lab[0]};
                 i = scan_keys(p, i, n, k, term);
             }
+            if (i < n && p[i] != lab[j]) { /* the usual way out: its first byte */
+                if (p[i] == 0 || p[i] == term)
+                    break;
+                i += !(o & 4), j = 0, s = o >> 3;
+                continue;
+            }
             /* eight bytes a step: the first that differs from the label,
              * is NUL or term ends the run */
             while (j < len && n - i >= 8 && lab + j <= d->last8) {
