@@ -227,6 +227,16 @@ func (d *dfa) run(s uint32, p []byte, term byte, slash bool) uint32 {
 			if j == 0 && o>>3 == s { // back here on any other byte
 				i = scan(p, i, lab[:1], term)
 			}
+			if i < len(p) && p[i] != lab[j] { // the usual way out: its first byte
+				if p[i] == 0 || p[i] == term {
+					break
+				}
+				if o&4 == 0 {
+					i++
+				}
+				j, s = 0, o>>3
+				continue
+			}
 			// eight bytes a step: the first that differs from the label,
 			// is NUL or term ends the run (the word may read past the
 			// label, inside STRINGS: those bytes are not counted)
