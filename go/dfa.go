@@ -273,14 +273,23 @@ func (d *dfa) run(s uint32, p []byte, term byte, slash bool) uint32 {
 			j, s = 0, o>>3
 			continue
 		}
+		keys := d.str[lo : lo+n]
 		if o>>3 == s && n != 0 {
-			i = scan(p, i, d.str[lo:lo+n], term)
+			i = scan(p, i, keys, term)
 		}
 		if i == len(p) || p[i] == 0 || p[i] == term {
 			break
 		}
-		s = d.step(s, &j, p[i])
+		// step() on this row, whose columns are read already
+		c := p[i]
 		i++
+		if x := keyIndex(keys, c); x < n {
+			s = d.cells[f+x]
+		} else if o&4 != 0 {
+			s = d.step(o>>3, &j, c)
+		} else {
+			s = o >> 3
+		}
 	}
 	return s
 }

@@ -284,8 +284,8 @@ static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
             i += !(o & 4), j = 0, s = o >> 3; /* a fall-back reads p[i] again there */
             continue;
         }
+        const uint8_t *key = d->str + S_LOFF(d, r);
         if (o >> 3 == s && len) {
-            const uint8_t *key = d->str + S_LOFF(d, r);
             if (len <= 4) {
                 const uint8_t k[4] = {key[0], key[len > 1], key[len > 2 ? 2 : 0],
                                       key[len > 3 ? 3 : 0]};
@@ -296,7 +296,13 @@ static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
         }
         if (i == n || p[i] == 0 || p[i] == term)
             break;
-        s = dstep(d, s, &j, p[i++]);
+        /* dstep() on this row, whose columns are read already */
+        const uint8_t c = p[i++];
+        const uint32_t x = key_index(d, key, len, c);
+        if (x < len)
+            s = C_NEXTAT(d, f + x);
+        else
+            s = o & 4 ? dstep(d, o >> 3, &j, c) : o >> 3;
     }
     DFA_STEPS(i + 1);
     return s;
