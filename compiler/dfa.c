@@ -87,7 +87,6 @@ typedef struct bld {
     uint32_t cnt[257];
     uint64_t owed;        /* the least work of the states found, not yet
                              expanded (note [owed work])                  */
-    int partial;          /* some move leads to FIN_X                      */
 } bld;
 
 #define NONE 0xffffffffu
@@ -364,7 +363,21 @@ static inline uint32_t next_rule(const uint64_t *bits, uint32_t r, uint32_t nr)
     return r < nr ? r : nr;
 }
 
-/* Fills state k's row. */
+/* Fills state k's row; 0 when the build cannot fit.
+ *
+ * note [no partial DFA]
+ * A build fails when a state found has no room in the buffer (or the
+ * states run out) or when the work done and owed passes the cap (note
+ * [owed work]). The builder once kept going after a state without room,
+ * marking the moves into it FIN_X (the programs decide there), but a blob
+ * holds whole DFAs only: without a '*' inside a rule the programs are a
+ * trie walk that stops where the rules part from the path, and a partial
+ * DFA saves little on the paths it decides and walks twice on the rest
+ * (www.icicibank.com, 362 literal rules, 1,899 of 9,272 states built:
+ * 55.7 ns a URL against the programs' 49.2). So the first state without
+ * room ends the build, with the outcome it had at the cap (the set keeps
+ * its programs); the states expanded after it until then were thrown
+ * away. */
 static int expand(bld *b, uint32_t k)
 {
     const uint32_t *r = rec_of(b, k);
@@ -418,9 +431,9 @@ static int expand(bld *b, uint32_t k)
     }
     b->work += (uint64_t)n * 2 + b->ncls;
     /* cnt[c] is now the end of class c's run */
-    uint32_t other = settle(b, b->star, ns, v, b->tmp); /* classes no position reads */
+    const uint32_t other = settle(b, b->star, ns, v, b->tmp); /* classes no position reads */
     if (other == NO_ROOM)
-        other = FIN_X, b->partial = 1;
+        return 0; /* note [no partial DFA] */
     uint16_t *row = row_of(b, k); /* after interning: rows do not move */
     row[0] = endv ? FIN_A : FIN_D;
     for (uint32_t c = 1; c < b->ncls; c++)
@@ -440,9 +453,9 @@ static int expand(bld *b, uint32_t k)
             }
             uint32_t m = merge(b->tmp, b->star, ns, next, nn);
             b->work += m + nn;
-            uint32_t t = settle(b, b->tmp, m, v, b->tmp);
+            const uint32_t t = settle(b, b->tmp, m, v, b->tmp);
             if (t == NO_ROOM)
-                t = FIN_X, b->partial = 1;
+                return 0;
             row = row_of(b, k);
             row[c] = (uint16_t)t; /* an id below MAX_STATES, or a final */
             lo = hi;
@@ -891,7 +904,6 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
         return RSC_E_LIMIT;
     /* positions, rule by rule in rank order; the texts' bytes */
     uint32_t pos = 0, ri = 0;
-    int inner_star = 0; /* some rule has a '*' (rule_text left none last) */
     for (uint32_t r = next_rule(bits, 0, nr); r < nr; r = next_rule(bits, r + 1, nr)) {
         int anch, allows;
         uint32_t len = rule_text(prog, r, text, &anch), raw;
@@ -906,7 +918,7 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
         }
         for (uint32_t j = 0; j < len; j++)
             if (text[j] == '*')
-                b.pcode[pos + j] = P_STAR | allow, inner_star = 1;
+                b.pcode[pos + j] = P_STAR | allow;
         b.pcode[pos + len] = (anch ? P_DONE : P_MATCH) | allow;
         pos += len + 1, ri++;
     }
@@ -957,26 +969,12 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
     if (start == NO_ROOM)
         return RSC_E_LIMIT;
     /* the states in the order they were found (breadth first: the
-     * shallowest, which paths visit most, first); past the work cap the
-     * rest stay unbuilt, and the moves into them become FIN_X */
+     * shallowest, which paths visit most, first), until the buffer or the
+     * work cap runs out: then the set keeps its programs, as a blob holds
+     * whole DFAs only, so the build stops there (note [no partial DFA]) */
     for (uint32_t k = 0; k < b.n; k++)
-        if (!expand(&b, k)) {
-            uint16_t *rows = row_of(&b, 0);
-            for (size_t i = 0; i < (size_t)(k + 1) * ncls; i++)
-                if (rows[i] > k && rows[i] < MAX_STATES)
-                    rows[i] = FIN_X;
-            b.n = k + 1, b.partial = 1;
-            b.rows_end = RSC_DFA_HEAD + (size_t)b.n * ncls * 2;
-            break;
-        }
-    /* Without a '*' inside a rule the programs are a trie walk that stops
-     * where the rules part from the path, a node a path byte: a partial
-     * DFA saves little on the paths it decides and walks twice on the
-     * rest (www.icicibank.com, 362 literal rules, 1,899 of 9,272 states
-     * built: 55.7 ns a URL against the programs' 49.2). */
-    (void)inner_star;
-    if (b.partial)
-        return RSC_E_LIMIT; /* a blob holds whole DFAs only: the programs decide */
+        if (!expand(&b, k))
+            return RSC_E_LIMIT;
     b.top = size; /* the states' records are done with */
     if ((size_t)b.n * ncls * 2 > MINIMISE_FROM) {
         b.work = 0, b.work_cap = (uint64_t)size * MINIMISE_WORK; /* an allowance of its own */
