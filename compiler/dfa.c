@@ -270,8 +270,18 @@ static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32
             break;
         }
         int dom = mark[r] == clk;
-        for (uint32_t k = nstar[p]; !dom && k != NONE; k = nstar[k + 1], work++)
-            dom = mark[rid[k]] == clk;
+        if (!dom) { /* the '*'s at or after p, counted one a step */
+            uint32_t k = nstar[p];
+            if (k == p) /* p's own, read just above: a step, no load */
+                k = nstar[p + 1], work++;
+            for (; k != NONE; k = nstar[k + 1]) {
+                work++;
+                if (mark[rid[k]] == clk) {
+                    dom = 1;
+                    break;
+                }
+            }
+        }
         mark[r] = clk;
         if (!dom)
             out[--w] = p;
