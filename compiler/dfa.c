@@ -69,6 +69,9 @@ typedef struct dense {
  * fits a 32 KiB level-1 cache anyway, and Moore's rounds would cost more than
  * the whole construction (measured: a median build of 4 µs took 47). */
 #define MINIMISE_FROM 12288u
+/* A state's list of '*'s is scanned once for all its moves from this
+ * length on (note [shared '*' list]) */
+#define SHARED_FROM 8u
 
 typedef struct bld {
     uint8_t *buf;
@@ -87,6 +90,18 @@ typedef struct bld {
     uint32_t cnt[257];
     uint64_t owed;        /* the least work of the states found, not yet
                              expanded (note [owed work])                  */
+    /* note [shared '*' list]: outside the buffer, so that they change
+     * neither which builds fit nor the work; NULL when not allocated */
+    uint32_t *sm, *stop;  /* per residual: marked by the '*' list (sm ==
+                             sclk), and its highest position marking it   */
+    uint32_t *sck;        /* per residual: some position of the list checks
+                             it (sck == sclk)                             */
+    uint32_t *ssum;       /* per index i of the list: the steps of its
+                             positions i.. (ns + 1 of them)                */
+    uint32_t *sbelow;     /* per index i: how many of the positions below i
+                             are kept (ns + 1)                            */
+    uint32_t *skept;      /* the positions kept, increasing               */
+    uint32_t sclk;
 } bld;
 
 #define NONE 0xffffffffu
@@ -247,18 +262,36 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
  * comes from a dominating one. Without this, rules that share a tail
  * ("/a/ *.pdf", "/b/ *.pdf") multiply the states by every combination of
  * heads seen; with it such states merge as they are built. */
-static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32_t *out)
+/* A fresh stamp for b->mark. */
+static uint32_t next_clk(bld *b)
 {
     if (++b->clk == 0) { /* never in a build that fits: 2^32 settles */
         memset(b->mark, 0, ((size_t)b->npos + 1) * 4);
         b->clk = 1;
     }
+    return b->clk;
+}
+
+/* settle()'s end: out[w..n) kept, in order, after the scan that counted
+ * work; the rules of verdict v below every rule of the other verdict
+ * leave, and the rest is interned. */
+static uint32_t settled(bld *b, uint32_t *out, uint32_t w, uint32_t n, uint32_t v, uint64_t work)
+{
+    const uint16_t *pcode = b->pcode;
+    while (w < n && ((pcode[out[w]] & P_ALLOW) != 0) == v)
+        w++;
+    b->work += work;
+    return intern(b, out + w, n - w, v);
+}
+
+static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32_t *out)
+{
     /* from the top down to the best rule that matched, if any (a rule's
      * last position: those below it are outranked), in one pass. The
      * builder's fields are read into locals, and the work counted in one:
      * as far as the compiler knows, a store into mark or out could change
      * b->clk (both uint32_t), which was read again at every position */
-    const uint32_t clk = b->clk, *rid = b->rid, *nstar = b->nstar;
+    const uint32_t clk = next_clk(b), *rid = b->rid, *nstar = b->nstar;
     const uint16_t *pcode = b->pcode;
     uint32_t *mark = b->mark;
     uint64_t work = n;
@@ -286,10 +319,165 @@ static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32
         if (!dom)
             out[--w] = p;
     }
-    while (w < n && ((pcode[out[w]] & P_ALLOW) != 0) == v)
-        w++;
-    b->work += work;
-    return intern(b, out + w, n - w, v);
+    return settled(b, out, w, n, v, work);
+}
+
+/* note [shared '*' list]
+ * Every move of a state merges its list of '*'s (S: each '*' and the
+ * position past it) with the class's few moves (N), and settle() scans the
+ * lot: on the sample, 85% of the positions the moves settled were S's,
+ * scanned again for every class. A position's fate in the scan (kept or
+ * dominated, and the steps its walk counts) depends only on the residuals
+ * marked above it. S holds no rule's end, so its own scan (the move on
+ * the classes no position reads) never stops early; settle_star() does
+ * that scan as settle() does and keeps, per position of S, its steps and
+ * whether it was dominated, per residual the highest position of S that
+ * marks it, and every residual some position of S checks (its own and its
+ * '*'s'). A class's move (move_star()) then scans only N (those of N not
+ * in S): one of them is dominated by a residual marked above it by N, or
+ * by S (a position of S above it marks it); and a position of S fares as
+ * in S's scan unless a position of N above it marks a residual it checks.
+ * When no position of N scanned marks a residual that any position of S
+ * checks, S's fates and steps are taken as they were, in order with N's:
+ * the same kept positions and the same work as settle() of the merged
+ * list; otherwise the move is merged and settled as before. */
+static uint32_t settle_star(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32_t *out)
+{ /* out apart from t */
+    if (++b->sclk == 0) {
+        memset(b->sm, 0, ((size_t)b->npos + 1) * 4);
+        memset(b->sck, 0, ((size_t)b->npos + 1) * 4);
+        b->sclk = 1;
+    }
+    const uint32_t sclk = b->sclk, *rid = b->rid, *nstar = b->nstar;
+    uint32_t *sm = b->sm, *stop = b->stop, *sck = b->sck, *ssum = b->ssum;
+    uint64_t work = n;
+    uint32_t w = n;
+    ssum[n] = 0;
+    for (uint32_t i = n; i-- > 0;) {
+        const uint32_t p = t[i], r = rid[p];
+        uint32_t steps = 0;
+        int dom = sm[r] == sclk;
+        if (!dom) {
+            uint32_t k = nstar[p];
+            if (k == p)
+                k = nstar[p + 1], steps++;
+            for (; k != NONE; k = nstar[k + 1]) {
+                steps++;
+                if (sm[rid[k]] == sclk) {
+                    dom = 1;
+                    break;
+                }
+            }
+        }
+        if (sm[r] != sclk)
+            sm[r] = sclk, stop[r] = p; /* the first to mark it is the highest */
+        sck[r] = sclk;
+        for (uint32_t k = nstar[p]; k != NONE; k = nstar[k + 1])
+            sck[rid[k]] = sclk;
+        ssum[i] = ssum[i + 1] + steps; /* below the work cap: no overflow */
+        work += steps;
+        if (!dom)
+            out[--w] = p;
+    }
+    memcpy(b->skept, out + w, (size_t)(n - w) * 4);
+    for (uint32_t i = 0, k = w; i < n; i++) { /* out[w..n) is t's kept, in order */
+        b->sbelow[i] = k - w;
+        k += k < n && out[k] == t[i];
+    }
+    b->sbelow[n] = n - w;
+    return settled(b, out, w, n, v, work);
+}
+
+/* The move merging S[0..ns) (scanned by settle_star()) with N[0..nn) (the
+ * class's moves, increasing), into out (apart from both), as merge() and
+ * settle() make it and with the same work (note [shared '*' list]); or
+ * NONE - 1 when the positions of N may change some of S's fates: then
+ * nothing is counted or changed. */
+#define NOT_SHARED (NONE - 1)
+static uint32_t move_star(bld *b, const uint32_t *S, uint32_t ns, const uint32_t *N, uint32_t nn,
+                          uint32_t v, uint32_t *out)
+{
+    const uint32_t *rid = b->rid, *nstar = b->nstar, *sm = b->sm, *stop = b->stop, *sck = b->sck;
+    const uint32_t sclk = b->sclk;
+    const uint16_t *pcode = b->pcode;
+    /* N less S, at out's bottom: a position of N is in S only when it is a
+     * '*' or past one (then found by a binary search) */
+    uint32_t *x = out, nx = 0;
+    for (uint32_t j = 0; j < nn; j++) {
+        const uint32_t p = N[j];
+        if ((pcode[p] & P_STAR) || (pcode[p - 1] & P_STAR)) {
+            uint32_t lo = 0, hi = ns;
+            while (lo < hi) {
+                const uint32_t mid = lo + (hi - lo) / 2;
+                if (S[mid] < p)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < ns && S[lo] == p)
+                continue;
+        }
+        x[nx++] = p;
+    }
+    /* the positions of N the scan reaches (down to the first rule's end)
+     * must mark no residual a position of S checks */
+    for (uint32_t j = nx; j-- > 0;) {
+        if (pcode[x[j]] & P_MATCH)
+            break;
+        if (sck[rid[x[j]]] == sclk)
+            return NOT_SHARED;
+    }
+    const uint32_t m = ns + nx, clk = next_clk(b);
+    uint32_t *mark = b->mark;
+    const uint32_t *ssum = b->ssum, *sbelow = b->sbelow, *skept = b->skept;
+    uint64_t work = (uint64_t)m + nn + m; /* merge()'s count and settle()'s */
+    /* out[w..m): kept. S's positions above each of N's are copied as a
+     * run, kept as in S's scan. w >= i + j, so the writes stay above the
+     * positions of N still to read (out[0..j)) */
+    uint32_t w = m, i = ns, j = nx;
+    for (;;) {
+        const uint32_t p = j ? x[j - 1] : 0;
+        uint32_t lo = 0, hi = i; /* S[lo..i): above p (all of them at the end) */
+        while (j && lo < hi) {
+            const uint32_t mid = lo + (hi - lo) / 2;
+            if (S[mid] <= p)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        const uint32_t nk = sbelow[i] - sbelow[lo];
+        w -= nk;
+        memcpy(out + w, skept + sbelow[lo], (size_t)nk * 4);
+        work += ssum[lo] - ssum[i];
+        i = lo;
+        if (!j)
+            break;
+        j--;
+        const uint32_t r = rid[p];
+        if (pcode[p] & P_MATCH) {
+            v = (pcode[p] & P_ALLOW) != 0;
+            break;
+        }
+#define MARKED(q) (mark[q] == clk || (sm[q] == sclk && stop[q] > p))
+        int dom = MARKED(r);
+        if (!dom) {
+            uint32_t k = nstar[p];
+            if (k == p)
+                k = nstar[p + 1], work++;
+            for (; k != NONE; k = nstar[k + 1]) {
+                work++;
+                if (MARKED(rid[k])) {
+                    dom = 1;
+                    break;
+                }
+            }
+        }
+#undef MARKED
+        mark[r] = clk;
+        if (!dom)
+            out[--w] = p;
+    }
+    return settled(b, out, w, m, v, work);
 }
 
 /* Adds position p and, after a '*', the one past it (never an end: a
@@ -441,7 +629,10 @@ static int expand(bld *b, uint32_t k)
     }
     b->work += (uint64_t)n * 2 + b->ncls;
     /* cnt[c] is now the end of class c's run */
-    const uint32_t other = settle(b, b->star, ns, v, b->tmp); /* classes no position reads */
+    /* note [shared '*' list]: worth it for a long list of '*'s */
+    const int shared = b->sm && ns >= SHARED_FROM;
+    const uint32_t other = shared ? settle_star(b, b->star, ns, v, b->tmp)
+                                  : settle(b, b->star, ns, v, b->tmp); /* classes no position reads */
     if (other == NO_ROOM)
         return 0; /* note [no partial DFA] */
     uint16_t *row = row_of(b, k); /* after interning: rows do not move */
@@ -461,9 +652,12 @@ static int expand(bld *b, uint32_t k)
                 if (b->pcode[p] & P_STAR)
                     put(next, &nn, p + 1);
             }
-            uint32_t m = merge(b->tmp, b->star, ns, next, nn);
-            b->work += m + nn;
-            const uint32_t t = settle(b, b->tmp, m, v, b->tmp);
+            uint32_t t = shared ? move_star(b, b->star, ns, next, nn, v, b->tmp) : NOT_SHARED;
+            if (t == NOT_SHARED) {
+                const uint32_t m = merge(b->tmp, b->star, ns, next, nn);
+                b->work += m + nn;
+                t = settle(b, b->tmp, m, v, b->tmp);
+            }
             if (t == NO_ROOM)
                 return 0;
             row = row_of(b, k);
@@ -874,8 +1068,15 @@ static uint32_t merge_classes(bld *b, dhead *d)
 
 /* The DFA of the rules whose RULES rows are set in bits (a set's, from
  * set_rules()), built in buf[0..size). */
+/* Memory of the builds of one file, outside their buffers, kept from one
+ * build to the next: u32s, n of them (note [shared '*' list]). */
+typedef struct aux_mem {
+    uint32_t *p;
+    size_t n;
+} aux_mem;
+
 static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, void *buf, size_t size,
-                            rsc_mem *mem, dense *out)
+                            rsc_mem *mem, aux_mem *aux, dense *out)
 {
     if (size > 0xfffffff8u)
         size = 0xfffffff8u; /* offsets are u32 */
@@ -914,6 +1115,7 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
         return RSC_E_LIMIT;
     /* positions, rule by rule in rank order; the texts' bytes */
     uint32_t pos = 0, ri = 0;
+    int inner_star = 0; /* some rule has a '*' (rule_text left none last) */
     for (uint32_t r = next_rule(bits, 0, nr); r < nr; r = next_rule(bits, r + 1, nr)) {
         int anch, allows;
         uint32_t len = rule_text(prog, r, text, &anch), raw;
@@ -928,7 +1130,7 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
         }
         for (uint32_t j = 0; j < len; j++)
             if (text[j] == '*')
-                b.pcode[pos + j] = P_STAR | allow;
+                b.pcode[pos + j] = P_STAR | allow, inner_star = 1;
         b.pcode[pos + len] = (anch ? P_DONE : P_MATCH) | allow;
         pos += len + 1, ri++;
     }
@@ -957,6 +1159,27 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
     b.tmp = take(&b, (2 * (size_t)b.npos + 2) * 4);
     if (!b.star || !b.lit || !b.tmp)
         return RSC_E_LIMIT;
+    /* note [shared '*' list]: six u32s a position (npos <= size / 32, so
+     * at most 3/4 of the buffer's size), kept for the file's next builds.
+     * Without them every move settles its merged list, to the same end:
+     * their allocation failing is no error */
+    if (inner_star) {
+        const size_t want = 6 * ((size_t)b.npos + 2);
+        if (aux->n < want) {
+            const int failed = mem->failed;
+            rsc_mem_free(mem, aux->p, aux->n * 4);
+            aux->n = 0;
+            if ((aux->p = rsc_mem_alloc(mem, want * 4)) != NULL)
+                aux->n = want;
+            mem->failed = failed;
+        }
+        if (aux->p) {
+            const size_t np = (size_t)b.npos + 2;
+            b.sm = aux->p, b.sck = b.sm + np, b.stop = b.sck + np;
+            b.ssum = b.stop + np, b.sbelow = b.ssum + np, b.skept = b.sbelow + np;
+            memset(b.sm, 0, 2 * np * 4);
+        }
+    }
     b.mcap = 16, b.hmask = 31;
     b.meta = take(&b, (size_t)b.mcap * 4);
     b.hash = take(&b, ((size_t)b.hmask + 1) * 4);
@@ -1478,6 +1701,7 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
     rsc_buf data = {NULL, 0, 0}, extra = {NULL, 0, 0};
     uint32_t *ends = rsc_mem_calloc(&c->m, (size_t)nsets + 1, sizeof *ends);
     void *buf = NULL;
+    aux_mem aux = {NULL, 0};
     size_t cap = 0, spent_left = DFA_FILE_BUDGET;
     rsc_status st = RSC_E_NOMEM;
     enc e = {&c->m, STR(&prog), PRIV(&prog, P_STR_SIZE), &extra, (size_t)1 << 22, 0, {0}, {0}, 0, 0};
@@ -1542,7 +1766,7 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
             cap = want;
         }
         dense d;
-        if (dfa_build(&prog, bits, buf, want, &c->m, &d) != RSC_OK)
+        if (dfa_build(&prog, bits, buf, want, &c->m, &aux, &d) != RSC_OK)
             continue; /* over the budget: the programs */
         const size_t kept = extra.len;
         st = encode(&e, &d, RB, &data);
@@ -1568,6 +1792,7 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
     }
 out:
     rsc_mem_free(&c->m, buf, cap);
+    rsc_mem_free(&c->m, aux.p, aux.n * 4);
     rsc_mem_free(&c->m, ends, ((size_t)nsets + 1) * sizeof *ends);
     rsc_mem_free(&c->m, bits, bits ? nbits * 8 * 2 : 0);
     rsc_mem_free(&c->m, done, done ? ((size_t)nsets + 1) * sizeof *done : 0);
