@@ -371,7 +371,7 @@ static uint32_t settle_star(bld *b, const uint32_t *t, uint32_t n, uint32_t v, u
         b->sclk = 1;
     }
     const uint32_t sclk = b->sclk, *rid = b->rid, *nstar = b->nstar;
-    uint32_t *sm = b->sm, *stop = b->stop, *sck = b->sck, *ssum = b->ssum;
+    uint32_t *sm = b->sm, *stop = b->stop, *sck = b->sck, *ssum = b->ssum, *sbelow = b->sbelow;
     uint64_t work = n;
     uint32_t w = n;
     ssum[n] = 0;
@@ -397,16 +397,18 @@ static uint32_t settle_star(bld *b, const uint32_t *t, uint32_t n, uint32_t v, u
         for (uint32_t k = nstar[p]; k != NONE; k = nstar[k + 1])
             sck[rid[k]] = sclk;
         ssum[i] = ssum[i + 1] + steps; /* below the work cap: no overflow */
+        sbelow[i] = !dom;                /* counted up below */
         work += steps;
         if (!dom)
             out[--w] = p;
     }
     memcpy(b->skept, out + w, (size_t)(n - w) * 4);
-    for (uint32_t i = 0, k = w; i < n; i++) { /* out[w..n) is t's kept, in order */
-        b->sbelow[i] = k - w;
-        k += k < n && out[k] == t[i];
+    uint32_t kept = 0; /* a sum, not a compare with out: no branch to guess */
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t x = sbelow[i];
+        sbelow[i] = kept, kept += x;
     }
-    b->sbelow[n] = n - w;
+    sbelow[n] = kept;
     return settled(b, out, w, n, v, work);
 }
 
@@ -459,13 +461,15 @@ static uint32_t move_star(bld *b, const uint32_t *S, uint32_t ns, const uint32_t
     uint32_t w = m, i = ns, j = nx;
     for (;;) {
         const uint32_t p = j ? x[j - 1] : 0;
-        uint32_t lo = 0, hi = i; /* S[lo..i): above p (all of them at the end) */
-        while (j && lo < hi) {
-            const uint32_t mid = lo + (hi - lo) / 2;
-            if (S[mid] <= p)
-                lo = mid + 1;
-            else
-                hi = mid;
+        uint32_t lo = 0; /* S[lo..i): above p (all of them at the end) */
+        if (j && i) { /* a search without branches: where p falls is random */
+            uint32_t len = i;
+            while (len > 1) {
+                const uint32_t half = len / 2;
+                lo = S[lo + half - 1] <= p ? lo + half : lo;
+                len -= half;
+            }
+            lo += S[lo] <= p;
         }
         const uint32_t nk = sbelow[i] - sbelow[lo];
         w -= nk;
