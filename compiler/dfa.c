@@ -101,6 +101,8 @@ typedef struct bld {
     uint32_t *sbelow;     /* per index i: how many of the positions below i
                              are kept (ns + 1)                            */
     uint32_t *skept;      /* the positions kept, increasing               */
+    uint32_t *lrank;      /* per literal position of the state being
+                             expanded: note [ranks]                       */
     uint32_t sclk;
 } bld;
 
@@ -412,37 +414,31 @@ static uint32_t settle_star(bld *b, const uint32_t *t, uint32_t n, uint32_t v, u
     return settled(b, out, w, n, v, work);
 }
 
-/* The move merging S[0..ns) (scanned by settle_star()) with N[0..nn) (the
- * class's moves, increasing), into out (apart from both), as merge() and
- * settle() make it and with the same work (note [shared '*' list]); or
- * NONE - 1 when the positions of N may change some of S's fates: then
- * nothing is counted or changed. */
+/* note [ranks]
+ * S holds each '*' q of the state and q + 1, so the positions of S below
+ * x number 2 x (the '*'s of the state below x), and x + 1 for x a '*' of
+ * the state. A literal position p moves to p + 1, and to p + 2 too when
+ * p + 1 is a '*' (never a '*' after it): both are in S when p + 1 is a
+ * '*' of the state, and neither is otherwise, and then S has as many
+ * positions below each as below p, the ns counted so far as expand()
+ * reads the state's positions in order. It keeps that count, and whether
+ * p + 1 is a '*' of the state, per position, for the class moves: they
+ * need no search of S. */
+
+/* The move merging S (b->star[0..ns), scanned by settle_star()) with the class's
+ * moves, nn of them, as merge() and settle() make it and with the same
+ * work (note [shared '*' list]): those not in S are out[0..nx), increasing,
+ * and xr[j] is how many of S are below out[j] (expand() knows both, note
+ * [ranks]); or NOT_SHARED when the moves may change some of S's fates:
+ * then nothing is counted or changed. */
 #define NOT_SHARED (NONE - 1)
-static uint32_t move_star(bld *b, const uint32_t *S, uint32_t ns, const uint32_t *N, uint32_t nn,
-                          uint32_t v, uint32_t *out)
+static uint32_t move_star(bld *b, uint32_t ns, const uint32_t *xr, uint32_t nx, uint32_t nn, uint32_t v,
+                          uint32_t *out)
 {
     const uint32_t *rid = b->rid, *nstar = b->nstar, *sm = b->sm, *stop = b->stop, *sck = b->sck;
     const uint32_t sclk = b->sclk;
     const uint16_t *pcode = b->pcode;
-    /* N less S, at out's bottom: a position of N is in S only when it is a
-     * '*' or past one (then found by a binary search) */
-    uint32_t *x = out, nx = 0;
-    for (uint32_t j = 0; j < nn; j++) {
-        const uint32_t p = N[j];
-        if ((pcode[p] & P_STAR) || (pcode[p - 1] & P_STAR)) {
-            uint32_t lo = 0, hi = ns;
-            while (lo < hi) {
-                const uint32_t mid = lo + (hi - lo) / 2;
-                if (S[mid] < p)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo < ns && S[lo] == p)
-                continue;
-        }
-        x[nx++] = p;
-    }
+    const uint32_t *x = out;
     /* the positions of N the scan reaches (down to the first rule's end)
      * must mark no residual a position of S checks */
     for (uint32_t j = nx; j-- > 0;) {
@@ -461,16 +457,7 @@ static uint32_t move_star(bld *b, const uint32_t *S, uint32_t ns, const uint32_t
     uint32_t w = m, i = ns, j = nx;
     for (;;) {
         const uint32_t p = j ? x[j - 1] : 0;
-        uint32_t lo = 0; /* S[lo..i): above p (all of them at the end) */
-        if (j && i) { /* a search without branches: where p falls is random */
-            uint32_t len = i;
-            while (len > 1) {
-                const uint32_t half = len / 2;
-                lo = S[lo + half - 1] <= p ? lo + half : lo;
-                len -= half;
-            }
-            lo += S[lo] <= p;
-        }
+        const uint32_t lo = j ? xr[j - 1] : 0; /* S[lo..i): above p (all at the end) */
         const uint32_t nk = sbelow[i] - sbelow[lo];
         w -= nk;
         memcpy(out + w, skept + sbelow[lo], (size_t)nk * 4);
@@ -639,6 +626,8 @@ static int expand(bld *b, uint32_t k)
         } else {
             b->cnt[code & 0xff]++; /* zero but while expand() runs */
             used[(code & 0xff) >> 6] |= 1ull << (code & 63);
+            if (b->lrank) /* note [ranks] */
+                b->lrank[p] = ns << 1 | (i + 1 < n && L[i + 1] == p + 1 && (b->pcode[p + 1] & P_STAR));
         }
     }
     /* the literal positions by class, in order: a counting sort */
@@ -670,16 +659,31 @@ static int expand(bld *b, uint32_t k)
         for (uint64_t x = used[w]; x; x &= x - 1) { /* the classes in order */
             const uint32_t c = w * 64 + low_bit(x), hi = b->cnt[c];
             b->cnt[c] = 0;
-            uint32_t nn = 0;
+            uint32_t nn = 0, t = NOT_SHARED;
             uint32_t *next = b->tmp + (size_t)b->npos + 1; /* the second half */
-            for (uint32_t i = lo; i < hi; i++) {
-                uint32_t p = b->lit[i] + 1;
-                put(next, &nn, p);
-                if (b->pcode[p] & P_STAR)
-                    put(next, &nn, p + 1);
+            if (shared) { /* the moves not in S, and their ranks (note [ranks]) */
+                uint32_t nx = 0, *xr = next;
+                for (uint32_t i = lo; i < hi; i++) {
+                    const uint32_t p = b->lit[i], rk = b->lrank[p];
+                    if (!(b->pcode[p + 1] & P_STAR)) {
+                        b->tmp[nx] = p + 1, xr[nx++] = rk >> 1, nn++;
+                    } else if (!(rk & 1)) {
+                        b->tmp[nx] = p + 1, xr[nx++] = rk >> 1;
+                        b->tmp[nx] = p + 2, xr[nx++] = rk >> 1, nn += 2;
+                    } else {
+                        nn += 2; /* p + 1 and p + 2: both in S */
+                    }
+                }
+                t = move_star(b, ns, xr, nx, nn, v, b->tmp);
             }
-            uint32_t t = shared ? move_star(b, b->star, ns, next, nn, v, b->tmp) : NOT_SHARED;
             if (t == NOT_SHARED) {
+                nn = 0;
+                for (uint32_t i = lo; i < hi; i++) {
+                    uint32_t p = b->lit[i] + 1;
+                    put(next, &nn, p);
+                    if (b->pcode[p] & P_STAR)
+                        put(next, &nn, p + 1);
+                }
                 const uint32_t m = merge(b->tmp, b->star, ns, next, nn);
                 b->work += m + nn;
                 t = settle(b, b->tmp, m, v, b->tmp);
@@ -1185,12 +1189,12 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
     b.tmp = take(&b, (2 * (size_t)b.npos + 2) * 4);
     if (!b.star || !b.lit || !b.tmp)
         return RSC_E_LIMIT;
-    /* note [shared '*' list]: six u32s a position (npos <= size / 32, so
-     * at most 3/4 of the buffer's size), kept for the file's next builds.
+    /* note [shared '*' list]: seven u32s a position (npos <= size / 32,
+     * so at most 7/8 of the buffer's size), kept for the file's next builds.
      * Without them every move settles its merged list, to the same end:
      * their allocation failing is no error */
     if (inner_star) {
-        const size_t want = 6 * ((size_t)b.npos + 2);
+        const size_t want = 7 * ((size_t)b.npos + 2);
         if (aux->n < want) {
             const int failed = mem->failed;
             rsc_mem_free(mem, aux->p, aux->n * 4);
@@ -1203,6 +1207,7 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
             const size_t np = (size_t)b.npos + 2;
             b.sm = aux->p, b.sck = b.sm + np, b.stop = b.sck + np;
             b.ssum = b.stop + np, b.sbelow = b.ssum + np, b.skept = b.sbelow + np;
+            b.lrank = b.skept + np;
             memset(b.sm, 0, 2 * np * 4);
         }
     }
