@@ -593,9 +593,16 @@ static int expand(bld *b, uint32_t k)
 {
     const uint32_t *r = rec_of(b, k);
     const uint32_t n = r[0] & 0x7fffffffu, v = r[0] >> 31;
-    /* the positions, decoded into tmp's second half: read by the next two
-     * passes only, before the moves use that half */
-    uint32_t *L = b->tmp + (size_t)b->npos + 1;
+    /* the positions, decoded and sorted in one pass: the '*'s and the
+     * positions past them into S (b->star), the literal ones, in order,
+     * into tmp's second half (read by the counting sort below only, before
+     * the moves use that half), and the classes they read as a bitmap: a
+     * state reads a few of the set's classes, and the loops over all of
+     * them were 4.0G of expand()'s 29.1G instructions on the corpus */
+    const uint16_t *pcode = b->pcode;
+    uint32_t *L = b->tmp + (size_t)b->npos + 1, *lrank = b->lrank, *cnt = b->cnt;
+    uint32_t ns = 0, endv = v, nl = 0, last = NONE; /* last: the last literal position */
+    uint64_t used[4] = {0, 0, 0, 0};
     {
         const uint8_t *e = (const uint8_t *)(r + 3);
         uint32_t prev = 0;
@@ -608,40 +615,32 @@ static int expand(bld *b, uint32_t k)
                     break;
             }
             prev += dl;
-            L[i] = prev - 1;
-        }
-    }
-    /* the classes read, as a bitmap: a state reads a few of the set's
-     * classes, and the loops over all of them were 4.0G of expand()'s 29.1G
-     * instructions on the corpus */
-    uint32_t ns = 0, endv = v;
-    uint64_t used[4] = {0, 0, 0, 0};
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t p = L[i], code = b->pcode[p];
-        if (code & P_STAR) {
-            put(b->star, &ns, p);
-            put(b->star, &ns, p + 1);
-        } else if (code & P_DONE) {
-            endv = (code & P_ALLOW) != 0; /* the last one is the best */
-        } else {
-            b->cnt[code & 0xff]++; /* zero but while expand() runs */
-            used[(code & 0xff) >> 6] |= 1ull << (code & 63);
-            if (b->lrank) /* note [ranks] */
-                b->lrank[p] = ns << 1 | (i + 1 < n && L[i + 1] == p + 1 && (b->pcode[p + 1] & P_STAR));
+            const uint32_t p = prev - 1, code = pcode[p];
+            if (code & P_STAR) {
+                put(b->star, &ns, p);
+                put(b->star, &ns, p + 1);
+                if (lrank && last != NONE && last + 1 == p) /* note [ranks]: last moves into S */
+                    lrank[last] |= 1;
+            } else if (code & P_DONE) {
+                endv = (code & P_ALLOW) != 0; /* the last one is the best */
+            } else {
+                cnt[code & 0xff]++; /* zero but while expand() runs */
+                used[(code & 0xff) >> 6] |= 1ull << (code & 63);
+                if (lrank)
+                    lrank[p] = ns << 1;
+                L[nl++] = last = p;
+            }
         }
     }
     /* the literal positions by class, in order: a counting sort */
     uint32_t sum = 0, nc = 0; /* nc: the classes read, as intern() counts them */
     for (unsigned w = 0; w < 4; w++)
         for (uint64_t x = used[w]; x; x &= x - 1) {
-            const uint32_t c = w * 64 + low_bit(x), cn = b->cnt[c];
-            b->cnt[c] = sum, sum += cn, nc++;
+            const uint32_t c = w * 64 + low_bit(x), cn = cnt[c];
+            cnt[c] = sum, sum += cn, nc++;
         }
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t code = b->pcode[L[i]];
-        if (!(code & P_KIND))
-            b->lit[b->cnt[code & 0xff]++] = L[i];
-    }
+    for (uint32_t i = 0; i < nl; i++)
+        b->lit[cnt[pcode[L[i]] & 0xff]++] = L[i];
     b->work += (uint64_t)n * 2 + b->ncls;
     /* cnt[c] is now the end of class c's run */
     /* note [shared '*' list]: worth it for a long list of '*'s */
