@@ -1388,22 +1388,34 @@ static rsc_status label_off(enc *e, const uint8_t *s, uint32_t n, uint32_t *off)
             }
         }
     } else if (e->nstr > g) { /* the chain's places, read from STRINGS (note [lazy index]) */
-        size_t i = e->nstr - g - 1;
+        const size_t top = e->nstr - g - 1;
+        size_t i = top;
         uint32_t key = 0; /* the gram at i, as gram() reads it; rolled to i - 1 below */
         for (unsigned x = 0; x <= g; x++)
             key = key << 8 | e->str[i + x];
-        for (;; key = key >> 8 | (uint32_t)e->str[--i] << (8 * g)) {
-            e->scan_left--;
-            if (gram_hash(key, e->mask) == h) {
-                if (i + n <= e->nstr && memcmp(e->str + i, s, n) == 0) {
-                    *off = (uint32_t)i;
-                    return RSC_OK;
+        /* the fields in locals, scan_left counted once at the end: a store
+         * through e might change them, as far as the compiler knows, so it
+         * kept them in memory, a load or a store a place */
+        const uint8_t *str = e->str;
+        const uint32_t mask = e->mask;
+        const size_t nstr = e->nstr;
+        int found = 0;
+        for (;; key = key >> 8 | (uint32_t)str[--i] << (8 * g)) {
+            if (gram_hash(key, mask) == h) {
+                if (i + n <= nstr && memcmp(str + i, s, n) == 0) {
+                    found = 1;
+                    break;
                 }
                 if (--tries == 0)
                     break;
             }
             if (i == 0)
                 break;
+        }
+        e->scan_left -= top - i + 1; /* the places read, i.. top */
+        if (found) {
+            *off = (uint32_t)i;
+            return RSC_OK;
         }
     }
     for (size_t i = 0; i + n <= e->extra->len && e->search_left; i++, e->search_left--)
