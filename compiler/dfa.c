@@ -91,7 +91,7 @@ typedef struct bld {
     uint64_t owed;        /* the least work of the states found, not yet
                              expanded (note [owed work])                  */
     /* note [shared '*' list]: outside the buffer, so that they change
-     * neither which builds fit nor the work; NULL when not allocated */
+     * neither which builds fit nor the work; NULL without a '*' in the set */
     uint32_t *sm, *stop;  /* per residual: marked by the '*' list (sm ==
                              sclk), and its highest position marking it   */
     uint32_t *sck;        /* per residual: some position of the list checks
@@ -1189,26 +1189,22 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
     if (!b.star || !b.lit || !b.tmp)
         return RSC_E_LIMIT;
     /* note [shared '*' list]: seven u32s a position (npos <= size / 32,
-     * so at most 7/8 of the buffer's size), kept for the file's next builds.
-     * Without them every move settles its merged list, to the same end:
-     * their allocation failing is no error */
+     * so at most 7/8 of the buffer's size), kept for the file's next
+     * builds. A failed allocation is the compile's NOMEM, as any other */
     if (inner_star) {
         const size_t want = 7 * ((size_t)b.npos + 2);
         if (aux->n < want) {
-            const int failed = mem->failed;
             rsc_mem_free(mem, aux->p, aux->n * 4);
             aux->n = 0;
-            if ((aux->p = rsc_mem_alloc(mem, want * 4)) != NULL)
-                aux->n = want;
-            mem->failed = failed;
+            if ((aux->p = rsc_mem_alloc(mem, want * 4)) == NULL)
+                return RSC_E_NOMEM;
+            aux->n = want;
         }
-        if (aux->p) {
-            const size_t np = (size_t)b.npos + 2;
-            b.sm = aux->p, b.sck = b.sm + np, b.stop = b.sck + np;
-            b.ssum = b.stop + np, b.sbelow = b.ssum + np, b.skept = b.sbelow + np;
-            b.lrank = b.skept + np;
-            memset(b.sm, 0, 2 * np * 4);
-        }
+        const size_t np = (size_t)b.npos + 2;
+        b.sm = aux->p, b.sck = b.sm + np, b.stop = b.sck + np;
+        b.ssum = b.stop + np, b.sbelow = b.ssum + np, b.skept = b.sbelow + np;
+        b.lrank = b.skept + np;
+        memset(b.sm, 0, 2 * np * 4);
     }
     b.mcap = 16, b.hmask = 31;
     b.meta = take(&b, (size_t)b.mcap * 4);
@@ -1808,7 +1804,10 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
             cap = want;
         }
         dense d;
-        if (dfa_build(&prog, bits, buf, want, &c->m, &aux, &d) != RSC_OK)
+        const rsc_status bs = dfa_build(&prog, bits, buf, want, &c->m, &aux, &d);
+        if (bs == RSC_E_NOMEM)
+            goto out;
+        if (bs != RSC_OK)
             continue; /* over the budget: the programs */
         const size_t kept = extra.len;
         st = encode(&e, &d, RB, &data);
