@@ -69,6 +69,9 @@ typedef struct dense {
  * fits a 32 KiB level-1 cache anyway, and Moore's rounds would cost more than
  * the whole construction (measured: a median build of 4 µs took 47). */
 #define MINIMISE_FROM 12288u
+/* A state's list of '*'s is scanned once for all its moves from this
+ * length on (note [shared '*' list]) */
+#define SHARED_FROM 8u
 
 typedef struct bld {
     uint8_t *buf;
@@ -87,7 +90,20 @@ typedef struct bld {
     uint32_t cnt[257];
     uint64_t owed;        /* the least work of the states found, not yet
                              expanded (note [owed work])                  */
-    int partial;          /* some move leads to FIN_X                      */
+    /* note [shared '*' list]: outside the buffer, so that they change
+     * neither which builds fit nor the work; NULL without a '*' in the set */
+    uint32_t *sm, *stop;  /* per residual: marked by the '*' list (sm ==
+                             sclk), and its highest position marking it   */
+    uint32_t *sck;        /* per residual: some position of the list checks
+                             it (sck == sclk)                             */
+    uint32_t *ssum;       /* per index i of the list: the steps of its
+                             positions i.. (ns + 1 of them)                */
+    uint32_t *sbelow;     /* per index i: how many of the positions below i
+                             are kept (ns + 1)                            */
+    uint32_t *skept;      /* the positions kept, increasing               */
+    uint32_t *lrank;      /* per literal position of the state being
+                             expanded: note [ranks]                       */
+    uint32_t sclk;
 } bld;
 
 #define NONE 0xffffffffu
@@ -153,11 +169,33 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
      * position hold any delta below 2^28, and npos < 2^27) */
     uint32_t h = 2166136261u ^ v;
     uint8_t *e = (uint8_t *)(b->tmp + (size_t)b->npos + 1);
-    uint32_t el = 0, prev = 0;
-    for (uint32_t j = 0; j < n; j++) {
-        h = (h ^ s[j]) * 16777619u;
-        uint32_t dl = s[j] + 1 - prev;
-        prev = s[j] + 1;
+    uint32_t el = 0, prev = 0, k = 0;
+    /* four positions a round, their deltas tested at once: almost all
+     * take a byte (the loop a position at a time was half of intern()'s
+     * instructions in its control and the test) */
+    for (; k + 4 <= n; k += 4) {
+        const uint32_t a0 = s[k], a1 = s[k + 1], a2 = s[k + 2], a3 = s[k + 3];
+        h = (h ^ a0) * 16777619u, h = (h ^ a1) * 16777619u;
+        h = (h ^ a2) * 16777619u, h = (h ^ a3) * 16777619u;
+        const uint32_t d0 = a0 + 1 - prev, d1 = a1 - a0, d2 = a2 - a1, d3 = a3 - a2;
+        prev = a3 + 1;
+        if ((d0 | d1 | d2 | d3) < 0x80) {
+            e[el] = (uint8_t)d0, e[el + 1] = (uint8_t)d1, e[el + 2] = (uint8_t)d2, e[el + 3] = (uint8_t)d3;
+            el += 4;
+            continue;
+        }
+        const uint32_t d[4] = {d0, d1, d2, d3};
+        for (unsigned q = 0; q < 4; q++) {
+            uint32_t dl = d[q];
+            for (; dl >= 0x80; dl >>= 7)
+                e[el++] = (uint8_t)(dl | 0x80);
+            e[el++] = (uint8_t)dl;
+        }
+    }
+    for (; k < n; k++) {
+        h = (h ^ s[k]) * 16777619u;
+        uint32_t dl = s[k] + 1 - prev;
+        prev = s[k] + 1;
         for (; dl >= 0x80; dl >>= 7)
             e[el++] = (uint8_t)(dl | 0x80);
         e[el++] = (uint8_t)dl;
@@ -248,18 +286,36 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
  * comes from a dominating one. Without this, rules that share a tail
  * ("/a/ *.pdf", "/b/ *.pdf") multiply the states by every combination of
  * heads seen; with it such states merge as they are built. */
-static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32_t *out)
+/* A fresh stamp for b->mark. */
+static uint32_t next_clk(bld *b)
 {
     if (++b->clk == 0) { /* never in a build that fits: 2^32 settles */
         memset(b->mark, 0, ((size_t)b->npos + 1) * 4);
         b->clk = 1;
     }
+    return b->clk;
+}
+
+/* settle()'s end: out[w..n) kept, in order, after the scan that counted
+ * work; the rules of verdict v below every rule of the other verdict
+ * leave, and the rest is interned. */
+static uint32_t settled(bld *b, uint32_t *out, uint32_t w, uint32_t n, uint32_t v, uint64_t work)
+{
+    const uint16_t *pcode = b->pcode;
+    while (w < n && ((pcode[out[w]] & P_ALLOW) != 0) == v)
+        w++;
+    b->work += work;
+    return intern(b, out + w, n - w, v);
+}
+
+static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32_t *out)
+{
     /* from the top down to the best rule that matched, if any (a rule's
      * last position: those below it are outranked), in one pass. The
      * builder's fields are read into locals, and the work counted in one:
      * as far as the compiler knows, a store into mark or out could change
      * b->clk (both uint32_t), which was read again at every position */
-    const uint32_t clk = b->clk, *rid = b->rid, *nstar = b->nstar;
+    const uint32_t clk = next_clk(b), *rid = b->rid, *nstar = b->nstar;
     const uint16_t *pcode = b->pcode;
     uint32_t *mark = b->mark;
     uint64_t work = n;
@@ -271,16 +327,170 @@ static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32
             break;
         }
         int dom = mark[r] == clk;
-        for (uint32_t k = nstar[p]; !dom && k != NONE; k = nstar[k + 1], work++)
-            dom = mark[rid[k]] == clk;
+        if (!dom) { /* the '*'s at or after p, counted one a step */
+            uint32_t k = nstar[p];
+            if (k == p) /* p's own, read just above: a step, no load */
+                k = nstar[p + 1], work++;
+            for (; k != NONE; k = nstar[k + 1]) {
+                work++;
+                if (mark[rid[k]] == clk) {
+                    dom = 1;
+                    break;
+                }
+            }
+        }
         mark[r] = clk;
         if (!dom)
             out[--w] = p;
     }
-    while (w < n && ((pcode[out[w]] & P_ALLOW) != 0) == v)
-        w++;
-    b->work += work;
-    return intern(b, out + w, n - w, v);
+    return settled(b, out, w, n, v, work);
+}
+
+/* note [shared '*' list]
+ * Every move of a state merges its list of '*'s (S: each '*' and the
+ * position past it) with the class's few moves (N), and settle() scans the
+ * lot: on the sample, 85% of the positions the moves settled were S's,
+ * scanned again for every class. A position's fate in the scan (kept or
+ * dominated, and the steps its walk counts) depends only on the residuals
+ * marked above it. S holds no rule's end, so its own scan (the move on
+ * the classes no position reads) never stops early; settle_star() does
+ * that scan as settle() does and keeps, per position of S, its steps and
+ * whether it was dominated, per residual the highest position of S that
+ * marks it, and every residual some position of S checks (its own and its
+ * '*'s'). A class's move (move_star()) then scans only N (those of N not
+ * in S): one of them is dominated by a residual marked above it by N, or
+ * by S (a position of S above it marks it); and a position of S fares as
+ * in S's scan unless a position of N above it marks a residual it checks.
+ * When no position of N scanned marks a residual that any position of S
+ * checks, S's fates and steps are taken as they were, in order with N's:
+ * the same kept positions and the same work as settle() of the merged
+ * list; otherwise the move is merged and settled as before. */
+static uint32_t settle_star(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32_t *out)
+{ /* out apart from t */
+    if (++b->sclk == 0) {
+        memset(b->sm, 0, ((size_t)b->npos + 1) * 4);
+        memset(b->sck, 0, ((size_t)b->npos + 1) * 4);
+        b->sclk = 1;
+    }
+    const uint32_t sclk = b->sclk, *rid = b->rid, *nstar = b->nstar;
+    uint32_t *sm = b->sm, *stop = b->stop, *sck = b->sck, *ssum = b->ssum, *sbelow = b->sbelow;
+    uint64_t work = n;
+    uint32_t w = n;
+    ssum[n] = 0;
+    for (uint32_t i = n; i-- > 0;) {
+        const uint32_t p = t[i], r = rid[p];
+        uint32_t steps = 0;
+        int dom = sm[r] == sclk;
+        if (!dom) {
+            uint32_t k = nstar[p];
+            if (k == p)
+                k = nstar[p + 1], steps++;
+            for (; k != NONE; k = nstar[k + 1]) {
+                steps++;
+                if (sm[rid[k]] == sclk) {
+                    dom = 1;
+                    break;
+                }
+            }
+        }
+        if (sm[r] != sclk)
+            sm[r] = sclk, stop[r] = p; /* the first to mark it is the highest */
+        sck[r] = sclk;
+        for (uint32_t k = nstar[p]; k != NONE; k = nstar[k + 1])
+            sck[rid[k]] = sclk;
+        ssum[i] = ssum[i + 1] + steps; /* below the work cap: no overflow */
+        sbelow[i] = !dom;                /* counted up below */
+        work += steps;
+        if (!dom)
+            out[--w] = p;
+    }
+    memcpy(b->skept, out + w, (size_t)(n - w) * 4);
+    uint32_t kept = 0; /* a sum, not a compare with out: no branch to guess */
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t x = sbelow[i];
+        sbelow[i] = kept, kept += x;
+    }
+    sbelow[n] = kept;
+    return settled(b, out, w, n, v, work);
+}
+
+/* note [ranks]
+ * S holds each '*' q of the state and q + 1, so the positions of S below
+ * x number 2 x (the '*'s of the state below x), and x + 1 for x a '*' of
+ * the state. A literal position p moves to p + 1, and to p + 2 too when
+ * p + 1 is a '*' (never a '*' after it): both are in S when p + 1 is a
+ * '*' of the state, and neither is otherwise, and then S has as many
+ * positions below each as below p, the ns counted so far as expand()
+ * reads the state's positions in order. It keeps that count, and whether
+ * p + 1 is a '*' of the state, per position, for the class moves: they
+ * need no search of S. */
+
+/* The move merging S (b->star[0..ns), scanned by settle_star()) with the class's
+ * moves, nn of them, as merge() and settle() make it and with the same
+ * work (note [shared '*' list]): those not in S are out[0..nx), increasing,
+ * and xr[j] is how many of S are below out[j] (expand() knows both, note
+ * [ranks]); or NOT_SHARED when the moves may change some of S's fates:
+ * then nothing is counted or changed. */
+#define NOT_SHARED (NONE - 1)
+static uint32_t move_star(bld *b, uint32_t ns, const uint32_t *xr, uint32_t nx, uint32_t nn, uint32_t v,
+                          uint32_t *out)
+{
+    const uint32_t *rid = b->rid, *nstar = b->nstar, *sm = b->sm, *stop = b->stop, *sck = b->sck;
+    const uint32_t sclk = b->sclk;
+    const uint16_t *pcode = b->pcode;
+    const uint32_t *x = out;
+    /* the positions of N the scan reaches (down to the first rule's end)
+     * must mark no residual a position of S checks */
+    for (uint32_t j = nx; j-- > 0;) {
+        if (pcode[x[j]] & P_MATCH)
+            break;
+        if (sck[rid[x[j]]] == sclk)
+            return NOT_SHARED;
+    }
+    const uint32_t m = ns + nx, clk = next_clk(b);
+    uint32_t *mark = b->mark;
+    const uint32_t *ssum = b->ssum, *sbelow = b->sbelow, *skept = b->skept;
+    uint64_t work = (uint64_t)m + nn + m; /* merge()'s count and settle()'s */
+    /* out[w..m): kept. S's positions above each of N's are copied as a
+     * run, kept as in S's scan. w >= i + j, so the writes stay above the
+     * positions of N still to read (out[0..j)) */
+    uint32_t w = m, i = ns, j = nx;
+    for (;;) {
+        const uint32_t p = j ? x[j - 1] : 0;
+        const uint32_t lo = j ? xr[j - 1] : 0; /* S[lo..i): above p (all at the end) */
+        const uint32_t nk = sbelow[i] - sbelow[lo];
+        w -= nk;
+        memcpy(out + w, skept + sbelow[lo], (size_t)nk * 4);
+        work += ssum[lo] - ssum[i];
+        i = lo;
+        if (!j)
+            break;
+        j--;
+        const uint32_t r = rid[p];
+        if (pcode[p] & P_MATCH) {
+            v = (pcode[p] & P_ALLOW) != 0;
+            break;
+        }
+#define MARKED(q) (mark[q] == clk || (sm[q] == sclk && stop[q] > p))
+        int dom = MARKED(r);
+        if (!dom) {
+            uint32_t k = nstar[p];
+            if (k == p)
+                k = nstar[p + 1], work++;
+            for (; k != NONE; k = nstar[k + 1]) {
+                work++;
+                if (MARKED(rid[k])) {
+                    dom = 1;
+                    break;
+                }
+            }
+        }
+#undef MARKED
+        mark[r] = clk;
+        if (!dom)
+            out[--w] = p;
+    }
+    return settled(b, out, w, m, v, work);
 }
 
 /* Adds position p and, after a '*', the one past it (never an end: a
@@ -364,14 +574,35 @@ static inline uint32_t next_rule(const uint64_t *bits, uint32_t r, uint32_t nr)
     return r < nr ? r : nr;
 }
 
-/* Fills state k's row. */
+/* Fills state k's row; 0 when the build cannot fit.
+ *
+ * note [no partial DFA]
+ * A build fails when a state found has no room in the buffer (or the
+ * states run out) or when the work done and owed passes the cap (note
+ * [owed work]). The builder once kept going after a state without room,
+ * marking the moves into it FIN_X (the programs decide there), but a blob
+ * holds whole DFAs only: without a '*' inside a rule the programs are a
+ * trie walk that stops where the rules part from the path, and a partial
+ * DFA saves little on the paths it decides and walks twice on the rest
+ * (www.icicibank.com, 362 literal rules, 1,899 of 9,272 states built:
+ * 55.7 ns a URL against the programs' 49.2). So the first state without
+ * room ends the build, with the outcome it had at the cap (the set keeps
+ * its programs); the states expanded after it until then were thrown
+ * away. */
 static int expand(bld *b, uint32_t k)
 {
     const uint32_t *r = rec_of(b, k);
     const uint32_t n = r[0] & 0x7fffffffu, v = r[0] >> 31;
-    /* the positions, decoded into tmp's second half: read by the next two
-     * passes only, before the moves use that half */
-    uint32_t *L = b->tmp + (size_t)b->npos + 1;
+    /* the positions, decoded and sorted in one pass: the '*'s and the
+     * positions past them into S (b->star), the literal ones, in order,
+     * into tmp's second half (read by the counting sort below only, before
+     * the moves use that half), and the classes they read as a bitmap: a
+     * state reads a few of the set's classes, and the loops over all of
+     * them were 4.0G of expand()'s 29.1G instructions on the corpus */
+    const uint16_t *pcode = b->pcode;
+    uint32_t *L = b->tmp + (size_t)b->npos + 1, *lrank = b->lrank, *cnt = b->cnt;
+    uint32_t ns = 0, endv = v, nl = 0, last = NONE; /* last: the last literal position */
+    uint64_t used[4] = {0, 0, 0, 0};
     {
         const uint8_t *e = (const uint8_t *)(r + 3);
         uint32_t prev = 0;
@@ -384,43 +615,40 @@ static int expand(bld *b, uint32_t k)
                     break;
             }
             prev += dl;
-            L[i] = prev - 1;
-        }
-    }
-    /* the classes read, as a bitmap: a state reads a few of the set's
-     * classes, and the loops over all of them were 4.0G of expand()'s 29.1G
-     * instructions on the corpus */
-    uint32_t ns = 0, endv = v;
-    uint64_t used[4] = {0, 0, 0, 0};
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t p = L[i], code = b->pcode[p];
-        if (code & P_STAR) {
-            put(b->star, &ns, p);
-            put(b->star, &ns, p + 1);
-        } else if (code & P_DONE) {
-            endv = (code & P_ALLOW) != 0; /* the last one is the best */
-        } else {
-            b->cnt[code & 0xff]++; /* zero but while expand() runs */
-            used[(code & 0xff) >> 6] |= 1ull << (code & 63);
+            const uint32_t p = prev - 1, code = pcode[p];
+            if (code & P_STAR) {
+                put(b->star, &ns, p);
+                put(b->star, &ns, p + 1);
+                if (lrank && last != NONE && last + 1 == p) /* note [ranks]: last moves into S */
+                    lrank[last] |= 1;
+            } else if (code & P_DONE) {
+                endv = (code & P_ALLOW) != 0; /* the last one is the best */
+            } else {
+                cnt[code & 0xff]++; /* zero but while expand() runs */
+                used[(code & 0xff) >> 6] |= 1ull << (code & 63);
+                if (lrank)
+                    lrank[p] = ns << 1;
+                L[nl++] = last = p;
+            }
         }
     }
     /* the literal positions by class, in order: a counting sort */
     uint32_t sum = 0, nc = 0; /* nc: the classes read, as intern() counts them */
     for (unsigned w = 0; w < 4; w++)
         for (uint64_t x = used[w]; x; x &= x - 1) {
-            const uint32_t c = w * 64 + low_bit(x), cn = b->cnt[c];
-            b->cnt[c] = sum, sum += cn, nc++;
+            const uint32_t c = w * 64 + low_bit(x), cn = cnt[c];
+            cnt[c] = sum, sum += cn, nc++;
         }
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t code = b->pcode[L[i]];
-        if (!(code & P_KIND))
-            b->lit[b->cnt[code & 0xff]++] = L[i];
-    }
+    for (uint32_t i = 0; i < nl; i++)
+        b->lit[cnt[pcode[L[i]] & 0xff]++] = L[i];
     b->work += (uint64_t)n * 2 + b->ncls;
     /* cnt[c] is now the end of class c's run */
-    uint32_t other = settle(b, b->star, ns, v, b->tmp); /* classes no position reads */
+    /* note [shared '*' list]: worth it for a long list of '*'s */
+    const int shared = b->sm && ns >= SHARED_FROM;
+    const uint32_t other = shared ? settle_star(b, b->star, ns, v, b->tmp)
+                                  : settle(b, b->star, ns, v, b->tmp); /* classes no position reads */
     if (other == NO_ROOM)
-        other = FIN_X, b->partial = 1;
+        return 0; /* note [no partial DFA] */
     uint16_t *row = row_of(b, k); /* after interning: rows do not move */
     row[0] = endv ? FIN_A : FIN_D;
     for (uint32_t c = 1; c < b->ncls; c++)
@@ -430,19 +658,37 @@ static int expand(bld *b, uint32_t k)
         for (uint64_t x = used[w]; x; x &= x - 1) { /* the classes in order */
             const uint32_t c = w * 64 + low_bit(x), hi = b->cnt[c];
             b->cnt[c] = 0;
-            uint32_t nn = 0;
+            uint32_t nn = 0, t = NOT_SHARED;
             uint32_t *next = b->tmp + (size_t)b->npos + 1; /* the second half */
-            for (uint32_t i = lo; i < hi; i++) {
-                uint32_t p = b->lit[i] + 1;
-                put(next, &nn, p);
-                if (b->pcode[p] & P_STAR)
-                    put(next, &nn, p + 1);
+            if (shared) { /* the moves not in S, and their ranks (note [ranks]) */
+                uint32_t nx = 0, *xr = next;
+                for (uint32_t i = lo; i < hi; i++) {
+                    const uint32_t p = b->lit[i], rk = b->lrank[p];
+                    if (!(b->pcode[p + 1] & P_STAR)) {
+                        b->tmp[nx] = p + 1, xr[nx++] = rk >> 1, nn++;
+                    } else if (!(rk & 1)) {
+                        b->tmp[nx] = p + 1, xr[nx++] = rk >> 1;
+                        b->tmp[nx] = p + 2, xr[nx++] = rk >> 1, nn += 2;
+                    } else {
+                        nn += 2; /* p + 1 and p + 2: both in S */
+                    }
+                }
+                t = move_star(b, ns, xr, nx, nn, v, b->tmp);
             }
-            uint32_t m = merge(b->tmp, b->star, ns, next, nn);
-            b->work += m + nn;
-            uint32_t t = settle(b, b->tmp, m, v, b->tmp);
+            if (t == NOT_SHARED) {
+                nn = 0;
+                for (uint32_t i = lo; i < hi; i++) {
+                    uint32_t p = b->lit[i] + 1;
+                    put(next, &nn, p);
+                    if (b->pcode[p] & P_STAR)
+                        put(next, &nn, p + 1);
+                }
+                const uint32_t m = merge(b->tmp, b->star, ns, next, nn);
+                b->work += m + nn;
+                t = settle(b, b->tmp, m, v, b->tmp);
+            }
             if (t == NO_ROOM)
-                t = FIN_X, b->partial = 1;
+                return 0;
             row = row_of(b, k);
             row[c] = (uint16_t)t; /* an id below MAX_STATES, or a final */
             lo = hi;
@@ -851,8 +1097,15 @@ static uint32_t merge_classes(bld *b, dhead *d)
 
 /* The DFA of the rules whose RULES rows are set in bits (a set's, from
  * set_rules()), built in buf[0..size). */
+/* Memory of the builds of one file, outside their buffers, kept from one
+ * build to the next: u32s, n of them (note [shared '*' list]). */
+typedef struct aux_mem {
+    uint32_t *p;
+    size_t n;
+} aux_mem;
+
 static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, void *buf, size_t size,
-                            rsc_mem *mem, dense *out)
+                            rsc_mem *mem, aux_mem *aux, dense *out)
 {
     if (size > 0xfffffff8u)
         size = 0xfffffff8u; /* offsets are u32 */
@@ -935,6 +1188,24 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
     b.tmp = take(&b, (2 * (size_t)b.npos + 2) * 4);
     if (!b.star || !b.lit || !b.tmp)
         return RSC_E_LIMIT;
+    /* note [shared '*' list]: seven u32s a position (npos <= size / 32,
+     * so at most 7/8 of the buffer's size), kept for the file's next
+     * builds. A failed allocation is the compile's NOMEM, as any other */
+    if (inner_star) {
+        const size_t want = 7 * ((size_t)b.npos + 2);
+        if (aux->n < want) {
+            rsc_mem_free(mem, aux->p, aux->n * 4);
+            aux->n = 0;
+            if ((aux->p = rsc_mem_alloc(mem, want * 4)) == NULL)
+                return RSC_E_NOMEM;
+            aux->n = want;
+        }
+        const size_t np = (size_t)b.npos + 2;
+        b.sm = aux->p, b.sck = b.sm + np, b.stop = b.sck + np;
+        b.ssum = b.stop + np, b.sbelow = b.ssum + np, b.skept = b.sbelow + np;
+        b.lrank = b.skept + np;
+        memset(b.sm, 0, 2 * np * 4);
+    }
     b.mcap = 16, b.hmask = 31;
     b.meta = take(&b, (size_t)b.mcap * 4);
     b.hash = take(&b, ((size_t)b.hmask + 1) * 4);
@@ -957,26 +1228,12 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
     if (start == NO_ROOM)
         return RSC_E_LIMIT;
     /* the states in the order they were found (breadth first: the
-     * shallowest, which paths visit most, first); past the work cap the
-     * rest stay unbuilt, and the moves into them become FIN_X */
+     * shallowest, which paths visit most, first), until the buffer or the
+     * work cap runs out: then the set keeps its programs, as a blob holds
+     * whole DFAs only, so the build stops there (note [no partial DFA]) */
     for (uint32_t k = 0; k < b.n; k++)
-        if (!expand(&b, k)) {
-            uint16_t *rows = row_of(&b, 0);
-            for (size_t i = 0; i < (size_t)(k + 1) * ncls; i++)
-                if (rows[i] > k && rows[i] < MAX_STATES)
-                    rows[i] = FIN_X;
-            b.n = k + 1, b.partial = 1;
-            b.rows_end = RSC_DFA_HEAD + (size_t)b.n * ncls * 2;
-            break;
-        }
-    /* Without a '*' inside a rule the programs are a trie walk that stops
-     * where the rules part from the path, a node a path byte: a partial
-     * DFA saves little on the paths it decides and walks twice on the
-     * rest (www.icicibank.com, 362 literal rules, 1,899 of 9,272 states
-     * built: 55.7 ns a URL against the programs' 49.2). */
-    (void)inner_star;
-    if (b.partial)
-        return RSC_E_LIMIT; /* a blob holds whole DFAs only: the programs decide */
+        if (!expand(&b, k))
+            return RSC_E_LIMIT;
     b.top = size; /* the states' records are done with */
     if ((size_t)b.n * ncls * 2 > MINIMISE_FROM) {
         b.work = 0, b.work_cap = (uint64_t)size * MINIMISE_WORK; /* an allowance of its own */
@@ -1127,22 +1384,34 @@ static rsc_status label_off(enc *e, const uint8_t *s, uint32_t n, uint32_t *off)
             }
         }
     } else if (e->nstr > g) { /* the chain's places, read from STRINGS (note [lazy index]) */
-        size_t i = e->nstr - g - 1;
+        const size_t top = e->nstr - g - 1;
+        size_t i = top;
         uint32_t key = 0; /* the gram at i, as gram() reads it; rolled to i - 1 below */
         for (unsigned x = 0; x <= g; x++)
             key = key << 8 | e->str[i + x];
-        for (;; key = key >> 8 | (uint32_t)e->str[--i] << (8 * g)) {
-            e->scan_left--;
-            if (gram_hash(key, e->mask) == h) {
-                if (i + n <= e->nstr && memcmp(e->str + i, s, n) == 0) {
-                    *off = (uint32_t)i;
-                    return RSC_OK;
+        /* the fields in locals, scan_left counted once at the end: a store
+         * through e might change them, as far as the compiler knows, so it
+         * kept them in memory, a load or a store a place */
+        const uint8_t *str = e->str;
+        const uint32_t mask = e->mask;
+        const size_t nstr = e->nstr;
+        int found = 0;
+        for (;; key = key >> 8 | (uint32_t)str[--i] << (8 * g)) {
+            if (gram_hash(key, mask) == h) {
+                if (i + n <= nstr && memcmp(str + i, s, n) == 0) {
+                    found = 1;
+                    break;
                 }
                 if (--tries == 0)
                     break;
             }
             if (i == 0)
                 break;
+        }
+        e->scan_left -= top - i + 1; /* the places read, i.. top */
+        if (found) {
+            *off = (uint32_t)i;
+            return RSC_OK;
         }
     }
     for (size_t i = 0; i + n <= e->extra->len && e->search_left; i++, e->search_left--)
@@ -1470,6 +1739,7 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
     rsc_buf data = {NULL, 0, 0}, extra = {NULL, 0, 0};
     uint32_t *ends = rsc_mem_calloc(&c->m, (size_t)nsets + 1, sizeof *ends);
     void *buf = NULL;
+    aux_mem aux = {NULL, 0};
     size_t cap = 0, spent_left = DFA_FILE_BUDGET;
     rsc_status st = RSC_E_NOMEM;
     enc e = {&c->m, STR(&prog), PRIV(&prog, P_STR_SIZE), &extra, (size_t)1 << 22, 0, {0}, {0}, 0, 0};
@@ -1534,7 +1804,10 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
             cap = want;
         }
         dense d;
-        if (dfa_build(&prog, bits, buf, want, &c->m, &d) != RSC_OK)
+        const rsc_status bs = dfa_build(&prog, bits, buf, want, &c->m, &aux, &d);
+        if (bs == RSC_E_NOMEM)
+            goto out;
+        if (bs != RSC_OK)
             continue; /* over the budget: the programs */
         const size_t kept = extra.len;
         st = encode(&e, &d, RB, &data);
@@ -1560,6 +1833,7 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
     }
 out:
     rsc_mem_free(&c->m, buf, cap);
+    rsc_mem_free(&c->m, aux.p, aux.n * 4);
     rsc_mem_free(&c->m, ends, ((size_t)nsets + 1) * sizeof *ends);
     rsc_mem_free(&c->m, bits, bits ? nbits * 8 * 2 : 0);
     rsc_mem_free(&c->m, done, done ? ((size_t)nsets + 1) * sizeof *done : 0);
