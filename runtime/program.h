@@ -61,7 +61,8 @@ void rsc_dfa_resolve(rsc_selection *sel);
 int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash);
 /* sel->accel of a selection that runs its programs (a rule set without a
  * DFA, or rsc_selection_use()): match.c does not call rsc_dfa_verdict(),
- * whose call alone cost 5% of such a check (dfa.c). */
+ * whose call alone was 3.7% of the programs' instructions over the 373
+ * corpus lists (dfa.c). */
 extern const uint32_t rsc_dfa_programs_only;
 
 #define RSC_TAB_WIDTH(pack, col) (((pack) >> (3 * (col))) & 0x7u)
