@@ -286,6 +286,31 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
  * comes from a dominating one. Without this, rules that share a tail
  * ("/a/ *.pdf", "/b/ *.pdf") multiply the states by every combination of
  * heads seen; with it such states merge as they are built. */
+/* The dominance test of settle() for position p of residual r: r itself
+ * is marked, or the residual of a '*' at or after p in its rule is (p's
+ * own '*' first, read by the caller just before: a step without a load).
+ * Marked means mark[q] == clk, or, with sm given (move_star()), sm[q] ==
+ * sclk from a position above p (stop[q] > p). Each '*' walked is a step,
+ * added to *steps: the work all three scans count. */
+RSC_HOT int dominated(const uint32_t *rid, const uint32_t *nstar, uint32_t p, uint32_t r,
+                      const uint32_t *mark, uint32_t clk, const uint32_t *sm, uint32_t sclk,
+                      const uint32_t *stop, uint32_t *steps)
+{
+#define MARKED(q) (mark[q] == clk || (sm && sm[q] == sclk && stop[q] > p))
+    if (MARKED(r))
+        return 1;
+    uint32_t k = nstar[p];
+    if (k == p)
+        k = nstar[p + 1], ++*steps;
+    for (; k != NONE; k = nstar[k + 1]) {
+        ++*steps;
+        if (MARKED(rid[k]))
+            return 1;
+    }
+    return 0;
+#undef MARKED
+}
+
 /* A fresh stamp for b->mark. */
 static uint32_t next_clk(bld *b)
 {
@@ -326,19 +351,9 @@ static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32
             v = (pcode[p] & P_ALLOW) != 0;
             break;
         }
-        int dom = mark[r] == clk;
-        if (!dom) { /* the '*'s at or after p, counted one a step */
-            uint32_t k = nstar[p];
-            if (k == p) /* p's own, read just above: a step, no load */
-                k = nstar[p + 1], work++;
-            for (; k != NONE; k = nstar[k + 1]) {
-                work++;
-                if (mark[rid[k]] == clk) {
-                    dom = 1;
-                    break;
-                }
-            }
-        }
+        uint32_t steps = 0;
+        const int dom = dominated(rid, nstar, p, r, mark, clk, NULL, 0, NULL, &steps);
+        work += steps;
         mark[r] = clk;
         if (!dom)
             out[--w] = p;
@@ -380,19 +395,7 @@ static uint32_t settle_star(bld *b, const uint32_t *t, uint32_t n, uint32_t v, u
     for (uint32_t i = n; i-- > 0;) {
         const uint32_t p = t[i], r = rid[p];
         uint32_t steps = 0;
-        int dom = sm[r] == sclk;
-        if (!dom) {
-            uint32_t k = nstar[p];
-            if (k == p)
-                k = nstar[p + 1], steps++;
-            for (; k != NONE; k = nstar[k + 1]) {
-                steps++;
-                if (sm[rid[k]] == sclk) {
-                    dom = 1;
-                    break;
-                }
-            }
-        }
+        const int dom = dominated(rid, nstar, p, r, sm, sclk, NULL, 0, NULL, &steps);
         if (sm[r] != sclk)
             sm[r] = sclk, stop[r] = p; /* the first to mark it is the highest */
         sck[r] = sclk;
@@ -471,21 +474,9 @@ static uint32_t move_star(bld *b, uint32_t ns, const uint32_t *xr, uint32_t nx, 
             v = (pcode[p] & P_ALLOW) != 0;
             break;
         }
-#define MARKED(q) (mark[q] == clk || (sm[q] == sclk && stop[q] > p))
-        int dom = MARKED(r);
-        if (!dom) {
-            uint32_t k = nstar[p];
-            if (k == p)
-                k = nstar[p + 1], work++;
-            for (; k != NONE; k = nstar[k + 1]) {
-                work++;
-                if (MARKED(rid[k])) {
-                    dom = 1;
-                    break;
-                }
-            }
-        }
-#undef MARKED
+        uint32_t steps = 0;
+        const int dom = dominated(rid, nstar, p, r, mark, clk, sm, sclk, stop, &steps);
+        work += steps;
         mark[r] = clk;
         if (!dom)
             out[--w] = p;
