@@ -360,11 +360,231 @@ static uint32_t run_rfc(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
     return s;
 }
 
+/* ---- Dense rows (rsc_accel_build) --------------------------------------
+ * For a hot selection, the blob's DFA written out in the caller's memory
+ * so that most steps are one load: a u16 row per explicit state, indexed
+ * by the byte's class, where the blob's rows take a row read, a key search
+ * and a cell. Nothing is determinised: a row is its state's Other with
+ * its keys' cells over it (a falling-back state's: dstep() on a byte of
+ * each class), so the verdicts are the blob's DFA's. Classes split bytes
+ * that some state sends to different places (and a chain's first byte);
+ * class 0 ends the path (NUL; and '#' in a URL), a row's cell 0 is its
+ * verdict there. Three kinds of states, numbered in this order so that one
+ * compare tells the common one apart: [0, t) a byte a step; [t, t2) a
+ * state every byte keeps but at most four, which scans for them as
+ * run_raw() does; [t2, n) a chain's first and second positions, with no
+ * row: a chain's label is compared eight bytes at a time from the blob.
+ * Codes n and n + 1 are the verdicts, allowed and disallowed. */
+#define DENSE_MAX 0xfff0u /* states: the verdicts' codes fit in a u16 */
+static const uint32_t dense_magic = 0x52534e44u;
+typedef struct dspec {
+    uint32_t a;     /* a scan's four keys; a chain's label rest in STRINGS */
+    uint32_t len;   /* the label's rest                                */
+    uint32_t next;  /* after the label's last byte                     */
+    uint32_t other; /* on another byte (read again there: fb)          */
+    uint8_t wait;   /* the label waits for its first byte: scan for it */
+    uint8_t fb, end, pad; /* end: 1 disallowed where the path ends     */
+} dspec;
+typedef struct drows {
+    const void *magic;    /* &dense_magic                               */
+    const uint8_t *base;  /* the blob it was built from                 */
+    const uint8_t *last8; /* the blob's last 8-byte load                */
+    const uint8_t *str;   /* its STRINGS                                */
+    const dspec *spec;    /* of states t.. n - 1                        */
+    uint32_t n, ncls, start, t, t2, pad;
+    uint8_t cls[2][256];  /* [0] a path's bytes, [1] a URL's ('#' ends) */
+    uint16_t rows[];      /* t2 x ncls, the specs, then k u32s (scratch) */
+} drows;
+
+/* The partition of the bytes into classes, refined state by state: bytes
+ * of a class that the state sends to different places part. A class whose
+ * bytes are all keys of the state keeps its id for its first group, so no
+ * class empties and ids stay below 256. */
+typedef struct dpart {
+    uint8_t cls[256];
+    uint32_t cnt[256], hit[256], mark[256], nc, stamp;
+    uint32_t hs[512], hk[512], hv[512]; /* (class, target) -> new class */
+} dpart;
+
+static uint32_t *dpart_slot(dpart *q, uint32_t o, uint32_t t)
+{
+    const uint32_t key = t << 8 | o;
+    uint32_t h = (key * 0x9e3779b1u) >> 23;
+    for (; q->hs[h] == q->stamp; h = (h + 1) & 511)
+        if (q->hk[h] == key)
+            return &q->hv[h];
+    q->hs[h] = q->stamp, q->hk[h] = key, q->hv[h] = 256;
+    return &q->hv[h];
+}
+
+/* Refines by the n keys at key going to tg(i): cells from f, or one place */
+static void refine(dpart *q, const uint8_t *key, uint32_t n, const dview *d, uint32_t f)
+{
+    q->stamp++;
+    for (uint32_t i = 0; i < n; i++)
+        q->hit[q->cls[key[i]]] = 0;
+    for (uint32_t i = 0; i < n; i++)
+        q->hit[q->cls[key[i]]]++;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t c = key[i], o = q->cls[c];
+        uint32_t *id = dpart_slot(q, o, d ? C_NEXTAT(d, f + i) : 0);
+        if (*id == 256) {
+            if (q->hit[o] == q->cnt[o] && q->mark[o] != q->stamp)
+                *id = o, q->mark[o] = q->stamp; /* every byte of o a key here */
+            else
+                *id = q->nc++;
+        }
+        if (*id != o)
+            q->cls[c] = (uint8_t)*id, q->cnt[o]--, q->cnt[*id]++;
+    }
+}
+
+/* An explicit state's exits when its Other is itself (it keeps every other
+ * byte), at most four of them into keys; 5 when there are more or it does
+ * not keep the others. */
+static uint32_t scan_exits(const dview *d, uint32_t s, uint8_t keys[4])
+{
+    const uint8_t *r = ROW(d, s);
+    const uint32_t o = S_OTHER(d, r), len = S_LEN(d, r), f = S_NEXT(d, r);
+    const uint8_t *key = d->str + S_LOFF(d, r);
+    uint32_t e = 0;
+    if ((o & 6) || o >> 3 != s)
+        return 5;
+    for (uint32_t i = 0; i < len && e < 5; i++)
+        if (C_NEXTAT(d, f + i) != s) {
+            if (e < 4)
+                keys[e] = key[i];
+            e++;
+        }
+    return e;
+}
+
+/* Kind of blob state s: 0 a byte a step, 1 a scan, 2 a chain. */
+static int dense_kind(const dview *d, uint32_t s)
+{
+    uint8_t keys[4];
+    return S_OTHER(d, ROW(d, s)) & 2 ? 2 : scan_exits(d, s, keys) <= 4;
+}
+
+/* The classes (h->cls[0]) and the count of each kind of state. */
+static void dense_shape(const dview *d, drows *h)
+{
+    dpart q;
+    uint64_t cnt[3] = {0, 0, 0};
+    memset(&q, 0, sizeof q);
+    memset(q.cls, 1, 256);
+    q.cls[0] = 0, q.cls['#'] = 2;
+    q.cnt[0] = 1, q.cnt[1] = 254, q.cnt[2] = 1, q.nc = 3;
+    for (uint32_t s = 0; s < d->k; s++) {
+        const uint8_t *r = ROW(d, s);
+        const int kind = dense_kind(d, s);
+        if (kind == 2) /* its first byte: a falling-back state's row reads it */
+            refine(&q, d->str + S_LOFF(d, r), 1, NULL, 0);
+        else
+            refine(&q, d->str + S_LOFF(d, r), S_LEN(d, r), d, S_NEXT(d, r));
+        cnt[kind] += kind == 2 && S_LEN(d, r) > 1 ? 2 : 1;
+    }
+    memcpy(h->cls[0], q.cls, 256);
+    const uint64_t n = cnt[0] + cnt[1] + cnt[2];
+    h->n = n <= DENSE_MAX ? (uint32_t)n : 0, h->ncls = q.nc;
+    h->t = (uint32_t)cnt[0], h->t2 = (uint32_t)(cnt[0] + cnt[1]);
+}
+
+/* The bytes of h's rows and specs, then k u32s of the build's scratch. */
+static size_t dense_size(const drows *h, uint32_t k)
+{
+    return sizeof *h + (((size_t)h->t2 * h->ncls * 2 + 3) & ~(size_t)3) +
+           (size_t)(h->n - h->t) * sizeof(dspec) + (size_t)k * 4;
+}
+
+/* sel's dense rows, when rsc_accel_build() gave it some. */
+static const drows *dense_of(const rsc_selection *sel)
+{
+    const void *a = sel ? sel->accel : NULL;
+    if (!a || a == (const void *)&dfa_cached || a == (const void *)&rsc_dfa_programs_only)
+        return NULL;
+    const drows *h = a;
+    return h->magic == &dense_magic && h->base == sel->prog->base ? h : NULL;
+}
+
+/* State s (a row, or a chain's first position) on byte c, not an end. */
+static uint32_t dense_step(const drows *h, uint32_t s, uint8_t c)
+{
+    if (s < h->t2)
+        return h->rows[(size_t)s * h->ncls + h->cls[0][c]];
+    const dspec *x = &h->spec[s - h->t];
+    if (c == h->str[x->a])
+        return x->len > 1 ? s + 1 : x->next;
+    return x->fb ? dense_step(h, x->other, c) : x->other;
+}
+
+static int dense_verdict(const drows *h, const uint8_t *p, size_t n, uint8_t term, int slash)
+{
+    const uint8_t *cls = h->cls[term == '#'];
+    const uint16_t *rows = h->rows;
+    const uint32_t N = h->n, nc = h->ncls, T = h->t, T2 = h->t2;
+    uint32_t s = h->start;
+    size_t i = 0;
+    if (slash && s < N)
+        s = dense_step(h, s, '/');
+    while (s < N) {
+        if (s < T) { /* one byte a step */
+            if (i == n || !cls[p[i]])
+                break;
+            s = rows[(size_t)s * nc + cls[p[i++]]];
+            continue;
+        }
+        const dspec *x = &h->spec[s - T];
+        if (s < T2) { /* a state that keeps every byte but four: a scan */
+            i = scan_keys(p, i, n, (const uint8_t *)&x->a, term);
+            if (i == n || !cls[p[i]])
+                break;
+            s = rows[(size_t)s * nc + cls[p[i++]]];
+            continue;
+        }
+        /* a chain: its label compared eight bytes at a time */
+        const uint8_t *lab = h->str + x->a;
+        const uint32_t len = x->len;
+        uint32_t j = 0;
+        if (x->wait)
+            i = scan_one(p, i, n, lab[0], term);
+        while (j < len && n - i >= 8 && lab + j <= h->last8) {
+            const uint64_t y = rsc_rd64le(p + i), diff = y ^ rsc_rd64le(lab + j);
+            const uint64_t stop = rsc_zero_lanes(y) | rsc_eq_lanes(y, term);
+            const unsigned a = diff ? rsc_low_lane(diff) : 8, b = stop ? rsc_low_lane(stop) : 8;
+            unsigned m = a < b ? a : b;
+            if (m > len - j)
+                m = len - j;
+            i += m, j += m;
+            if (m < 8)
+                break;
+        }
+        while (j < len && i < n && p[i] == lab[j] && cls[p[i]])
+            i++, j++;
+        if (j == len) {
+            s = x->next;
+            continue;
+        }
+        if (i == n || !cls[p[i]])
+            return !x->end; /* the path ends in the label */
+        s = x->fb ? dense_step(h, x->other, p[i]) : x->other; /* another byte */
+        i++;
+    }
+    if (s < N)
+        s = rows[(size_t)s * nc];
+    return s == N;
+}
+
 /* 1 allowed, 0 disallowed, -1 when sel runs no DFA (match.c then runs the
  * programs). */
 int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash)
 {
     dview d;
+    if (sel && sel->accel != (const void *)&dfa_cached) {
+        const drows *h = dense_of(sel); /* rsc_accel_build()'s rows */
+        if (h)
+            return dense_verdict(h, p, n, term, slash);
+    }
     if (!dfa_of(sel, &d))
         return -1;
     uint32_t s = d.start;
@@ -392,7 +612,7 @@ rsc_status rsc_selection_use(rsc_selection *sel, int engine)
     }
     if (engine != RSC_ENGINE_DFA)
         return RSC_E_ARG;
-    if (sel->accel == (const void *)&rsc_dfa_programs_only)
+    if (sel->accel != (const void *)&dfa_cached) /* the programs, or dense rows */
         sel->accel = NULL;
     rsc_dfa_resolve(sel);
     return dfa_of(sel, &d) ? RSC_OK : RSC_E_LIMIT;
@@ -424,6 +644,10 @@ int rsc_selection_engine(const rsc_selection *sel, rsc_engine_info *info)
     if (dfa_of(sel, &d) && dfa_of_set(sel->prog, sel->sets[0], &d, &di)) {
         z.engine = RSC_ENGINE_DFA;
         z.bytes = di.bytes, z.states = d.k, z.classes = di.cells, z.rules = di.rules;
+        const drows *h = dense_of(sel);
+        if (h) /* the rows, built from that DFA */
+            z.engine = RSC_ENGINE_DENSE, z.bytes = dense_size(h, 0), z.states = h->n,
+            z.classes = h->ncls;
     }
     if (info)
         *info = z;
@@ -459,15 +683,80 @@ int rsc_dfa_partial(const rsc_selection *sel)
     return 0; /* the blob holds whole DFAs only */
 }
 
-/* 1.0's dense rows of a selection's programs: nothing is built. */
+/* The dense rows of sel's DFA (0 when it has none, or they would take
+ * more than DENSE_MAX states): what rsc_accel_build() needs. */
 size_t rsc_accel_size(const rsc_selection *sel)
 {
-    (void)sel;
-    return 64; /* a header's worth: a caller's malloc of it succeeds */
+    dview d;
+    drows h;
+    if (!dfa_of(sel, &d) || rsc_program_profile(sel->prog))
+        return 0;
+    dense_shape(&d, &h);
+    return h.n ? dense_size(&h, d.k) : 0;
 }
 
 rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size)
 {
-    (void)size;
-    return !sel || !sel->prog || !buf ? RSC_E_ARG : RSC_E_LIMIT;
+    dview d;
+    if (!sel || !sel->prog || !buf || ((uintptr_t)buf & 7u))
+        return RSC_E_ARG;
+    if (!dfa_of(sel, &d) || rsc_program_profile(sel->prog) || size < sizeof(drows))
+        return RSC_E_LIMIT;
+    drows *h = buf;
+    dense_shape(&d, h);
+    if (!h->n || size < dense_size(h, d.k))
+        return RSC_E_LIMIT;
+    const uint32_t N = h->n, nc = h->ncls, k = d.k, T = h->t;
+    dspec *spec = (dspec *)(void *)((uint8_t *)h->rows + (((size_t)h->t2 * nc * 2 + 3) & ~(size_t)3));
+    uint32_t *id = (uint32_t *)(void *)(spec + (N - T)), next[3] = {0, T, h->t2};
+    uint8_t keys[4], rep[256]; /* rep: a byte of each class */
+    for (unsigned c = 256; c-- > 0;)
+        rep[h->cls[0][c]] = (uint8_t)c;
+    for (uint32_t s = 0; s < k; s++) {
+        const int kind = dense_kind(&d, s);
+        id[s] = next[kind];
+        next[kind] += kind == 2 && S_LEN(&d, ROW(&d, s)) > 1 ? 2 : 1;
+    }
+    h->magic = &dense_magic, h->base = sel->prog->base, h->last8 = d.last8, h->str = d.str;
+    h->spec = spec;
+#define DENSE_ID(t) ((t) >= k ? N + (t) - k : id[t])
+    for (uint32_t s = 0; s < k; s++) {
+        const uint8_t *r = ROW(&d, s);
+        const uint32_t o = S_OTHER(&d, r), len = S_LEN(&d, r), f = S_NEXT(&d, r), loff = S_LOFF(&d, r);
+        dspec *x = id[s] >= T ? &spec[id[s] - T] : NULL;
+        if (o & 2) { /* a chain: its first position, and its second */
+            for (uint32_t j = 0; j < len && j < 2; j++)
+                x[j].a = loff + j, x[j].len = len - j, x[j].wait = !j && o >> 3 == s,
+                x[j].fb = (o & 4) != 0, x[j].end = o & 1, x[j].pad = 0,
+                x[j].other = DENSE_ID(o >> 3), x[j].next = DENSE_ID(f);
+            continue;
+        }
+        uint16_t *row = h->rows + (size_t)id[s] * nc;
+        if (o & 4) { /* falls back: each class as dstep() takes it */
+            for (uint32_t c = 1; c < nc; c++) {
+                uint32_t j = 0, t = dstep(&d, s, &j, rep[c]);
+                row[c] = (uint16_t)(DENSE_ID(t) + j); /* j 1: a chain's second */
+            }
+        } else { /* its Other, then its keys' cells */
+            for (uint32_t c = 1; c < nc; c++)
+                row[c] = (uint16_t)DENSE_ID(o >> 3);
+            for (uint32_t i = 0; i < len; i++)
+                row[h->cls[0][d.str[loff + i]]] = (uint16_t)DENSE_ID(C_NEXTAT(&d, f + i));
+        }
+        row[0] = (uint16_t)(N + (o & 1)); /* the path ends here */
+        if (x) { /* a scan for its exits (none: for the path's end) */
+            const uint32_t e = scan_exits(&d, s, keys);
+            if (!e)
+                keys[0] = 0;
+            const uint8_t k4[4] = {keys[0], keys[e > 1], keys[e > 2 ? 2 : 0], keys[e > 3 ? 3 : 0]};
+            memset(x, 0, sizeof *x);
+            memcpy(&x->a, k4, 4);
+        }
+    }
+    h->start = DENSE_ID(d.start);
+#undef DENSE_ID
+    memcpy(h->cls[1], h->cls[0], 256);
+    h->cls[1]['#'] = 0;
+    sel->accel = h;
+    return RSC_OK;
 }

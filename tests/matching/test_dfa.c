@@ -422,10 +422,26 @@ int main(void)
                          memcmp(&sel, &before, sizeof sel) == 0,
                      "rsc_dfa_attach: RSC_E_ARG, the selection untouched");
             TU_CHECK(rsc_dfa_partial(&sel) == 0 && rsc_dfa_partial(NULL) == 0, "rsc_dfa_partial");
-            TU_CHECK(rsc_accel_size(&sel) > 0 && rsc_accel_build(&sel, buf, sizeof buf) == RSC_E_LIMIT &&
+            /* dense rows: refused where they do not fit, sel untouched;
+             * then built, run (the same verdicts), and dropped again */
+            const size_t need = rsc_accel_size(&sel);
+            TU_CHECK(need > 0 && need <= sizeof buf && rsc_accel_build(&sel, buf, need - 1) == RSC_E_LIMIT &&
                          memcmp(&sel, &before, sizeof sel) == 0 &&
-                         rsc_accel_build(NULL, buf, sizeof buf) == RSC_E_ARG,
-                     "rsc_accel_build: RSC_E_LIMIT, the selection untouched");
+                         rsc_accel_build(NULL, buf, sizeof buf) == RSC_E_ARG &&
+                         rsc_accel_build(&failed, buf, sizeof buf) == RSC_E_ARG &&
+                         rsc_accel_build(&sel, NULL, sizeof buf) == RSC_E_ARG &&
+                         rsc_accel_build(&sel, buf + 4, sizeof buf - 8) == RSC_E_ARG &&
+                         memcmp(&sel, &before, sizeof sel) == 0,
+                     "rsc_accel_build: refusals leave the selection untouched");
+            rsc_selection dsel = sel;
+            TU_CHECK(rsc_accel_build(&dsel, buf, need) == RSC_OK &&
+                         rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_DENSE &&
+                         rsc_match_path(&dsel, "/x", 2, NULL) == rsc_match_path(&sel, "/x", 2, NULL) &&
+                         rsc_match_path(&dsel, "/y", 2, NULL) == rsc_match_path(&sel, "/y", 2, NULL) &&
+                         rsc_selection_use(&dsel, RSC_ENGINE_DFA) == RSC_OK &&
+                         rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_DFA,
+                     "rsc_accel_build: dense rows run, then back to the blob's DFA");
+            TU_CHECK(rsc_accel_size(NULL) == 0 && rsc_accel_size(&failed) == 0, "rsc_accel_size: none");
             TU_CHECK(rsc_selection_use(&sel, RSC_ENGINE_PROGRAMS) == RSC_OK &&
                          rsc_selection_engine(&sel, NULL) == RSC_ENGINE_PROGRAMS &&
                          rsc_selection_use(&sel, RSC_ENGINE_DFA) == RSC_OK &&

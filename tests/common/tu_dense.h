@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The dense rows of a selection (rsc_accel_build), for the suites that run
+ * every engine: one helper, so that each suite checks the same way. */
+#ifndef RSC_TU_DENSE_H
+#define RSC_TU_DENSE_H
+
+#include <stdlib.h>
+
+#include "robotsc/runtime.h"
+
+/* *out becomes sel on its dense rows when sel has some to build (returns 1;
+ * free *buf after the last use of *out), or sel as it is when it has none
+ * (0: rsc_accel_size() said so). -1 when the size promised rows but the
+ * build failed or the selection does not say RSC_ENGINE_DENSE afterwards:
+ * a test failure. */
+static inline int tu_dense(const rsc_selection *sel, rsc_selection *out, void **buf)
+{
+    *out = *sel, *buf = NULL;
+    const size_t n = rsc_accel_size(sel);
+    if (!n)
+        return 0;
+    if (!(*buf = aligned_alloc(8, (n + 7) & ~(size_t)7)))
+        return -1;
+    if (rsc_accel_build(out, *buf, n) != RSC_OK || rsc_selection_engine(out, NULL) != RSC_ENGINE_DENSE) {
+        free(*buf);
+        *buf = NULL, *out = *sel;
+        return -1;
+    }
+    return 1;
+}
+
+#endif
