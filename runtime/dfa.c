@@ -683,8 +683,8 @@ int rsc_dfa_partial(const rsc_selection *sel)
     return 0; /* the blob holds whole DFAs only */
 }
 
-/* The dense rows of sel's DFA (0 when it has none, or they would take
- * more than DENSE_MAX states): what rsc_accel_build() needs. */
+/* The bytes of sel's dense rows: 0 when its DFA has no state (the start
+ * is the verdict), more than DENSE_MAX, or it has no DFA to write out. */
 size_t rsc_accel_size(const rsc_selection *sel)
 {
     dview d;

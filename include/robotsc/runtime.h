@@ -201,7 +201,8 @@ RSC_API int rsc_selection_uniform(const rsc_selection *sel);
  * will check many URLs (bench/REPORT.md says where it pays on the corpus
  * lists); a worker that checks a few URLs an origin should not build them.
  * rsc_accel_size() returns the bytes the rows take, or 0 when sel has none
- * to build: no DFA (RSC_ENGINE_PROGRAMS), the rfc profile, or more than
+ * to build: no DFA (RSC_ENGINE_PROGRAMS), a DFA of no state (its start
+ * is the verdict: nothing to speed up), the rfc profile, or more than
  * 65,520 row states. rsc_accel_build() writes them into buf (8-aligned,
  * size bytes) and points sel at them: RSC_OK, RSC_E_LIMIT when there are
  * none or size is too small (sel left as it was), RSC_E_ARG for a NULL or
