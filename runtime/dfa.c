@@ -471,7 +471,8 @@ static void dense_shape(const dview *d, drows *h)
 {
     dpart q;
     uint64_t cnt[3] = {0, 0, 0};
-    memset(&q, 0, sizeof q);
+    memset(q.cnt, 0, sizeof q.cnt), memset(q.mark, 0, sizeof q.mark), memset(q.hs, 0, sizeof q.hs);
+    q.stamp = 0;
     memset(q.cls, 1, 256);
     q.cls[0] = 0, q.cls['#'] = 2;
     q.cnt[0] = 1, q.cnt[1] = 254, q.cnt[2] = 1, q.nc = 3;
