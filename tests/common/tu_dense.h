@@ -4,6 +4,7 @@
 #ifndef RSC_TU_DENSE_H
 #define RSC_TU_DENSE_H
 
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "robotsc/runtime.h"
@@ -19,7 +20,11 @@ static inline int tu_dense(const rsc_selection *sel, rsc_selection *out, void **
     const size_t n = rsc_accel_size(sel);
     if (!n)
         return 0;
-    if (!(*buf = aligned_alloc(8, (n + 7) & ~(size_t)7)))
+    /* exactly n bytes, not n rounded up to 8 as aligned_alloc() would want:
+     * a build that writes past the size it asked for is then an ASan error
+     * (malloc aligns for max_align_t, at least the 8 bytes the rows need) */
+    _Static_assert(_Alignof(max_align_t) >= 8, "malloc's alignment");
+    if (!(*buf = malloc(n)))
         return -1;
     if (rsc_accel_build(out, *buf, n) != RSC_OK || rsc_selection_engine(out, NULL) != RSC_ENGINE_DENSE) {
         free(*buf);
