@@ -15,7 +15,22 @@
  * checksum), and with the checksum made right again each flip is refused
  * by verification or loads and answers safely (0 or 1, ASan-clean). A
  * self-test plants a wrong verdict (the start state made "allowed") in a
- * DFA and checks that the comparison catches it. */
+ * DFA and checks that the comparison catches it.
+ * Dense rows (rsc_accel_build): every google selection on a DFA with a row
+ * state gets them, and their verdict (m NULL) is the blob DFA's and the
+ * programs' on every fixed path and URL and on random ones over bytes of
+ * every kind ('*', '$', '#', '%', '/', NUL, high bytes, any byte), for
+ * the rule sets above, the random ones, random ones over a wider alphabet
+ * and sets made for the DFA's shapes (fall-back states, chains of 1 and 2
+ * bytes, chains whose Other is themselves, states that keep every other
+ * byte, many keys: each shape must be met); on damaged DFAs that load (the
+ * flips above, the planted start, and hand-made DFAs: every STATES field
+ * of small DFAs edited, Start set to every state and both verdicts) the
+ * rows build safely or are refused and answer as the DFA, right or wrong,
+ * on every path cut at its NUL. Random paths that walk the DFA (its
+ * labels' and keys' bytes) reach its deep states, where uniform ones
+ * rarely go; there the blob DFA's verdict must also be FORMAT.md's move()
+ * as this file reads it (dfa_move()). The counts are printed. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +39,7 @@
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
 #include "testutil.h"
+#include "tu_dense.h"
 
 typedef struct rset {
     const char *name;
@@ -90,19 +106,20 @@ static unsigned long long lcg(unsigned long long *x)
     return *x = *x * 6364136223846793005ull + 1442695040888963407ull;
 }
 
-/* A "User-agent: *" group of nr random rules over "ab*c/.dx", each of
- * min_len to min_len + spread - 1 bytes after its '/', a quarter of them
+/* A "User-agent: *" group of nr random rules over alpha, each of min_len
+ * to min_len + spread - 1 bytes after its '/', a quarter of them
  * end-anchored when dollars. */
-static void random_rules(unsigned long long *x, char *body, size_t cap, int nr, int min_len,
+static void random_rules(unsigned long long *x, const char *alpha, char *body, size_t cap, int nr, int min_len,
                          int spread, int dollars)
 {
+    const size_t na = strlen(alpha);
     size_t bl = (size_t)snprintf(body, cap, "User-agent: *\n");
     for (int k = 0; k < nr && bl + 32 < cap; k++) {
         unsigned long long v = lcg(x);
         bl += (size_t)snprintf(body + bl, cap - bl, "%s: /", (v >> 40) & 1 ? "Allow" : "Disallow");
         int len = min_len + (int)((v >> 20) % (unsigned)spread);
         for (int j = 0; j < len; j++)
-            body[bl++] = "ab*c/.dx"[(lcg(x) >> 33) % 8];
+            body[bl++] = alpha[(lcg(x) >> 33) % na];
         if (dollars && (*x >> 50) % 4 == 0)
             body[bl++] = '$';
         body[bl++] = '\n';
@@ -195,10 +212,9 @@ static size_t section_at(const uint8_t *b, size_t n, unsigned id, size_t *size)
 {
     size_t pos = 11;
     uint32_t v = 0, present = 0;
-    for (unsigned sh = 0; pos < n; sh += 7) { /* Total_Size */
+    while (pos < n) /* Total_Size: skipped */
         if (!(b[pos++] & 0x80))
             break;
-    }
     for (unsigned sh = 0; pos < n; sh += 7) {
         uint8_t c = b[pos++];
         present |= (uint32_t)(c & 0x7f) << sh;
@@ -225,11 +241,355 @@ static size_t section_at(const uint8_t *b, size_t n, unsigned id, size_t *size)
     return 0;
 }
 
+/* ---- dense rows (rsc_accel_build) ------------------------------------- */
+
+/* Selections run on dense rows, the verdicts compared, google DFAs with
+ * row states left without rows (a failure), and the edited DFAs. */
+static long n_dense_sel, n_dense_cmp, n_dense_missing, n_hand_loaded, n_hand_dense;
+
+/* The bytes of random paths for the rows: the rules' own, the pattern
+ * characters as data, '#' (a URL's end), '%', '?', NUL, high bytes. */
+static const char hostile_alpha[] = "ab*c/.dx$#%?e=\xff\x80\xc3\xa9\0";
+#define HOSTILE_NA (sizeof hostile_alpha - 1) /* the NUL inside counts */
+
+/* A random path of 0 to 80 bytes over alpha (na bytes), most of them
+ * starting with '/', one byte in 16 any byte at all. */
+static size_t hostile_path(unsigned long long *x, char *p, const char *alpha, size_t na)
+{
+    size_t len = (lcg(x) >> 30) % 81, j = 0;
+    if (len && (lcg(x) >> 40) % 8)
+        p[j++] = '/';
+    for (; j < len; j++) {
+        const unsigned long long v = lcg(x);
+        p[j] = (v >> 60) == 0 ? (char)(v >> 20) : alpha[(v >> 33) % na];
+    }
+    return len;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void wr32_masked(uint8_t *p, uint32_t mask, uint32_t v)
+{
+    const uint32_t w = (rd32(p) & ~mask) | (v & mask);
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(w >> (8 * i));
+}
+
+static void put_escaped(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\' ? "%c" : "\\x%02x", (unsigned char)s[i]);
+}
+
+/* The shapes of the DFAs whose rows were compared (docs/FORMAT.md "DFAS"),
+ * read through rsc_selection_dfa(): each must have been met. */
+enum {
+    SH_EXPLICIT,     /* L = 0                                        */
+    SH_EXPLICIT_FB,  /* L = 0, F = 1: falls back                     */
+    SH_KEEPS,        /* L = 0, its D itself (a scan when few keys)   */
+    SH_MANY_KEYS,    /* L = 0, more than 8 keys                      */
+    SH_CHAIN1,       /* L = 1, a label of 1 byte                     */
+    SH_CHAIN2,       /* ... of 2 bytes                               */
+    SH_CHAIN_LONG,   /* ... of more                                  */
+    SH_CHAIN_SELF,   /* a chain whose Other (D) is itself            */
+    SH_CHAIN_FB,     /* a chain that falls back                      */
+    SH_START_VERDICT, /* Start a verdict, with row states            */
+    SH_FB_CHAIN2,    /* falling back to a chain of 2 bytes or more   */
+    SH_N
+};
+static const char *const shape_name[SH_N] = {"explicit", "explicit falling back", "explicit keeping the rest",
+                                             "more than 8 keys", "chain of 1 byte", "chain of 2 bytes",
+                                             "longer chain", "chain whose Other is itself",
+                                             "chain falling back", "start a verdict",
+                                             "falling back to a chain of 2+ bytes"};
+static long shape[SH_N];
+
+static void census(const rsc_selection *sel)
+{
+    rsc_dfa_view v;
+    if (!rsc_selection_dfa(sel, &v))
+        return;
+    const uint8_t *b = sel->prog->base;
+    shape[SH_START_VERDICT] += v.states > 0 && v.start >= v.states;
+    for (uint32_t s = 0; s < v.states; s++) {
+        const uint8_t *r = b + v.st + (size_t)s * v.st_size;
+        const uint32_t o = rd32(r + v.off_other) & v.m_other, len = rd32(r + v.off_len) & v.m_len;
+        if ((o & 4) && o >> 3 < v.states) { /* D: a chain of 2 bytes or more? */
+            const uint8_t *dr = b + v.st + (size_t)(o >> 3) * v.st_size;
+            shape[SH_FB_CHAIN2] += (rd32(dr + v.off_other) & v.m_other & 2) && (rd32(dr + v.off_len) & v.m_len) > 1;
+        }
+        if (o & 2) {
+            shape[len == 1 ? SH_CHAIN1 : len == 2 ? SH_CHAIN2 : SH_CHAIN_LONG]++;
+            shape[SH_CHAIN_SELF] += o >> 3 == s;
+            shape[SH_CHAIN_FB] += (o >> 2) & 1;
+        } else {
+            shape[SH_EXPLICIT]++;
+            shape[SH_EXPLICIT_FB] += (o >> 2) & 1;
+            shape[SH_KEEPS] += o >> 3 == s;
+            shape[SH_MANY_KEYS] += len > 8;
+        }
+    }
+}
+
+/* sel (m NULL: the blob's DFA) against dsel, its dense rows, on path p of
+ * n bytes and on URLs of it after each host: the same verdict on the path
+ * cut at its first NUL, and safe (0 or 1) on the whole. programs (a blob
+ * as the compiler wrote it): the programs' (m non-NULL) too, and all three
+ * the same on the whole path (a damaged DFA may read a NUL in a label:
+ * hostile_blobs.c, nul_note()). Returns the differences (the first few
+ * printed with the input). */
+static long dense_one(const char *name, const rsc_selection *sel, const rsc_selection *dsel, const char *p,
+                      size_t n, int programs)
+{
+    static const char *const hosts[] = {"", "http://h.com", "//h", "https://h.com:8"};
+    static int shown;
+    const char *nul = memchr(p, 0, n);
+    const size_t cut = nul ? (size_t)(nul - p) : n;
+    long bad = 0;
+    char url[160];
+    for (size_t h = 0; h < sizeof hosts / sizeof hosts[0]; h++) {
+        const size_t hl = strlen(hosts[h]);
+        if (hl + n > sizeof url)
+            continue;
+        memcpy(url, hosts[h], hl);
+        memcpy(url + hl, p, n);
+        for (int u = h > 0; u < 2; u++) { /* the path itself once, then as URLs */
+            const char *q = u ? url : p;
+            const size_t off = u ? hl : 0;
+            for (int whole = 0; whole < 2 && (!whole || cut < n); whole++) {
+                const size_t qn = off + (whole ? n : cut);
+                rsc_match m;
+                const int f = u ? rsc_match_url(sel, q, qn, NULL) : rsc_match_path(sel, q, qn, NULL);
+                const int d = u ? rsc_match_url(dsel, q, qn, NULL) : rsc_match_path(dsel, q, qn, NULL);
+                const int g = !programs ? f : u ? rsc_match_url(sel, q, qn, &m) : rsc_match_path(sel, q, qn, &m);
+                n_dense_cmp++;
+                const int ok = d == 0 || d == 1 ? (whole && !programs) || (d == f && d == g) : 0;
+                if (!ok && bad++ == 0 && shown++ < 10) {
+                    fprintf(stderr, "%s: %s '", name, u ? "URL" : "path");
+                    put_escaped(q, qn);
+                    fprintf(stderr, "' (%zu bytes): dense rows %d, the blob's DFA %d, programs %s%d\n", qn, d, f,
+                            programs ? "" : "(not compared) ", g);
+                }
+            }
+        }
+    }
+    return bad;
+}
+
+/* FORMAT.md's move() on the DFA that view v describes in blob b: state *s,
+ * at byte *j of its label, reads c (*s stays below the verdicts' K). */
+static void dfa_move(const uint8_t *b, const rsc_dfa_view *v, uint32_t *s, uint32_t *j, uint8_t c)
+{
+    for (int again = 0; again < 2; again++) { /* F: c read again in D, whose F is 0 */
+        const uint8_t *r = b + v->st + (size_t)*s * v->st_size;
+        const uint32_t o = rd32(r + v->off_other) & v->m_other, len = rd32(r + v->off_len) & v->m_len;
+        const uint32_t next = rd32(r) & v->m_next;
+        const uint8_t *lab = b + v->str + (rd32(r + v->off_loff) & v->m_loff);
+        if (o & 2) {
+            if (lab[*j] == c) {
+                if (++*j == len)
+                    *s = next, *j = 0;
+                return;
+            }
+        } else {
+            for (uint32_t i = 0; i < len; i++)
+                if (lab[i] == c) {
+                    *s = rd32(b + v->ce + (size_t)(next + i) * v->ce_size) & v->m_cnext, *j = 0;
+                    return;
+                }
+        }
+        *s = o >> 3, *j = 0;
+        if (!(o & 4))
+            return;
+    }
+}
+
+/* A path of 1 to cap bytes that walks the DFA: at a row state, 7 bytes in
+ * 8 are ones it reads (its label's next byte, or one of its keys), the
+ * others from alpha (na bytes). *expect: FORMAT.md's verdict of the path
+ * (1 allowed) as dfa_move() reads it, -1 when it holds a NUL. */
+static size_t guided_path(unsigned long long *x, const uint8_t *b, const rsc_dfa_view *v, char *p, size_t cap,
+                          const char *alpha, size_t na, int *expect)
+{
+    uint32_t s = v->start, j = 0;
+    const size_t len = 1 + (lcg(x) >> 30) % cap;
+    int nul = 0;
+    for (size_t n = 0; n < len; n++) {
+        const unsigned long long r = lcg(x);
+        uint8_t c = (uint8_t)alpha[(r >> 33) % na];
+        if (s < v->states && (r >> 61) != 0) {
+            const uint8_t *row = b + v->st + (size_t)s * v->st_size;
+            const uint32_t o = rd32(row + v->off_other) & v->m_other, rl = rd32(row + v->off_len) & v->m_len;
+            const uint8_t *lab = b + v->str + (rd32(row + v->off_loff) & v->m_loff);
+            if (o & 2)
+                c = lab[j];
+            else if (rl)
+                c = lab[(r >> 20) % rl];
+        }
+        p[n] = (char)c;
+        nul |= !c;
+        if (s < v->states)
+            dfa_move(b, v, &s, &j, c);
+    }
+    if (nul)
+        *expect = -1;
+    else if (s < v->states)
+        *expect = !((rd32(b + v->st + (size_t)s * v->st_size + v->off_other) & v->m_other) & 1);
+    else
+        *expect = s == v->states;
+    return len;
+}
+
+/* sel against its dense rows dsel on every fixed path (and URL), n random
+ * ones over alpha and guided ones that walk the DFA (guided_path(): the
+ * blob's DFA must also give FORMAT.md's verdict there, which dfa_move()
+ * reads independently of runtime/dfa.c); each difference is a failure. */
+static void dense_vs(const char *name, const rsc_selection *sel, const rsc_selection *dsel,
+                     unsigned long long *x, int n, const char *alpha, size_t na, int guided, int programs)
+{
+    static int shown;
+    long bad = 0, spec_bad = 0;
+    char p[96];
+    for (size_t i = 0; i < NPATHS; i++)
+        bad += dense_one(name, sel, dsel, paths[i], plen(paths[i]), programs);
+    for (int k = 0; k < n; k++) {
+        const size_t len = hostile_path(x, p, alpha, na);
+        bad += dense_one(name, sel, dsel, p, len, programs);
+    }
+    rsc_dfa_view v;
+    for (int k = 0; k < guided && rsc_selection_dfa(sel, &v); k++) {
+        int expect;
+        const size_t len = guided_path(x, sel->prog->base, &v, p, sizeof p, hostile_alpha, HOSTILE_NA, &expect);
+        bad += dense_one(name, sel, dsel, p, len, programs);
+        const int got = rsc_match_path(sel, p, len, NULL);
+        n_dense_cmp++;
+        if (expect >= 0 && got != expect && spec_bad++ == 0 && shown++ < 10) {
+            fprintf(stderr, "%s: path '", name);
+            put_escaped(p, len);
+            fprintf(stderr, "': the blob's DFA %d, FORMAT.md's move() %d\n", got, expect);
+        }
+    }
+    TU_COUNT(bad == 0 && spec_bad == 0, "%s: %ld verdicts of the dense rows differ, %ld of the DFA from FORMAT.md",
+             name, bad, spec_bad);
+}
+
+/* sel's dense rows into *d (1; free *buf), or none (0). A failure when
+ * rsc_accel_size promised rows that were not built, or when a google DFA
+ * with a row state gets none (below 65,520 states, where rsc_accel_size
+ * refuses: 16,384 here). */
+static int dense_rows(const char *name, const rsc_selection *sel, rsc_selection *d, void **buf)
+{
+    rsc_engine_info info;
+    const int eng = rsc_selection_engine(sel, &info), r = tu_dense(sel, d, buf);
+    TU_CHECK(r >= 0, "%s: rsc_accel_size promised dense rows that were not built", name);
+    if (r == 0 && eng == RSC_ENGINE_DFA && !rsc_program_profile(sel->prog) && info.states > 0 &&
+        info.states <= 16384) {
+        n_dense_missing++;
+        TU_CHECK(0, "%s: no dense rows for a DFA of %u states", name, info.states);
+    }
+    if (r > 0)
+        n_dense_sel++, census(sel);
+    return r > 0;
+}
+
+/* Hand-made DFAs: the blob's DFA (sel's, of a "User-agent: *" file, at most
+ * 64 states) edited one STATES field at a time, checksum made right: each
+ * state's Other as every combination of D (itself, 0, the verdicts, its
+ * own, the next state), F, L and E (fall-back states, chains whose Other
+ * is themselves, explicit states made chains and back, end verdicts
+ * flipped), a chain's Len 1, 2 and one less or more, Next itself, 0 or a
+ * verdict; and, when the DFAS section is laid out as the self-test below
+ * reads it, Start every state and both verdicts. Whatever verification
+ * accepts must build dense rows safely (or refuse: rsc_accel_size 0) that
+ * answer as that DFA, right or wrong, on every path cut at its NUL. */
+static void hand_made(const char *name, const rsc_blob *blob, const rsc_selection *sel, unsigned long long *x)
+{
+    rsc_dfa_view v;
+    if (!rsc_selection_dfa(sel, &v) || v.states == 0 || v.states > 64)
+        return;
+    const uint32_t K = v.states;
+    uint8_t *c = malloc(blob->size);
+    if (!c)
+        exit(2);
+    rsc_bytes ag = {"Googlebot", 9};
+    typedef struct edit {
+        size_t at;
+        uint32_t mask, val;
+    } edit;
+    edit ed[96];
+    size_t ne = 0;
+    for (uint32_t s = 0; s < K; s++) {
+        const size_t row = v.st + (size_t)s * v.st_size;
+        const uint32_t o = rd32(blob->data + row + v.off_other) & v.m_other;
+        const uint32_t len = rd32(blob->data + row + v.off_len) & v.m_len;
+        const uint32_t ds[] = {s, 0, K, K + 1, o >> 3, (s + 1) % K};
+        ne = 0;
+        for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++)
+            for (uint32_t fle = 0; fle < 8; fle++)
+                ed[ne++] = (edit){row + v.off_other, v.m_other, ds[i] << 3 | fle};
+        const uint32_t lens[] = {1, 2, len - 1, len + 1}, nexts[] = {s, 0, K, K + 1};
+        for (size_t i = 0; i < 4; i++)
+            ed[ne++] = (edit){row + v.off_len, v.m_len, lens[i]};
+        for (size_t i = 0; i < 4; i++)
+            ed[ne++] = (edit){row, v.m_next, nexts[i]};
+        for (size_t e = 0; e < ne; e++) {
+            if (ed[e].val & ~ed[e].mask)
+                continue; /* does not fit the column */
+            memcpy(c, blob->data, blob->size);
+            if ((rd32(c + ed[e].at) & ed[e].mask) == ed[e].val)
+                continue; /* no edit */
+            wr32_masked(c + ed[e].at, ed[e].mask, ed[e].val);
+            fix_checksum(c, blob->size);
+            rsc_program p;
+            rsc_selection es, d;
+            void *buf;
+            if (rsc_load(&p, c, blob->size, NULL) != RSC_OK || rsc_select(&p, &ag, 1, &es) != RSC_OK)
+                continue;
+            n_hand_loaded++;
+            if (dense_rows(name, &es, &d, &buf)) {
+                n_hand_dense++;
+                dense_vs(name, &es, &d, x, 16, hostile_alpha, HOSTILE_NA, 64, 0);
+                free(buf);
+            }
+        }
+    }
+    /* Start: DFAS's Count 1, widths 00, one End byte, then K and Start as
+     * one byte each (checked against the view) */
+    size_t dsize, d0 = section_at(blob->data, blob->size, 9, &dsize);
+    if (d0 && dsize > 5 && K < 0x80 && blob->data[d0] == 1 && blob->data[d0 + 1] == 0 && blob->data[d0 + 3] == K &&
+        blob->data[d0 + 4] == v.start) {
+        for (uint32_t st = 0; st <= K + 1 && st < 0x80; st++) {
+            memcpy(c, blob->data, blob->size);
+            c[d0 + 4] = (uint8_t)st;
+            fix_checksum(c, blob->size);
+            rsc_program p;
+            rsc_selection es, d;
+            void *buf;
+            if (rsc_load(&p, c, blob->size, NULL) != RSC_OK || rsc_select(&p, &ag, 1, &es) != RSC_OK) {
+                TU_CHECK(0, "%s: Start %u of %u refused", name, st, K); /* any Start <= K + 1 verifies */
+                continue;
+            }
+            n_hand_loaded++;
+            if (dense_rows(name, &es, &d, &buf)) {
+                n_hand_dense++;
+                dense_vs(name, &es, &d, x, 16, hostile_alpha, HOSTILE_NA, 64, 0);
+                free(buf);
+            }
+        }
+    }
+    free(c);
+}
+
 /* Damage: every truncation refused; every bit of the DFAS section flipped
  * refused (the checksum), and with the checksum right again refused or
- * loaded and run safely. Returns the flips verification refused. */
+ * loaded and run safely, and on its dense rows as on the DFA. Returns the
+ * flips verification refused. */
 static long damage(const rset *r, const rsc_blob *blob)
 {
+    static unsigned long long hx = 77;
     long refused = 0, flips = 0;
     uint8_t *c = malloc(blob->size);
     if (!c)
@@ -258,11 +618,18 @@ static long damage(const rset *r, const rsc_blob *blob)
                 int v = rsc_match_path(&s, paths[j], plen(paths[j]), NULL);
                 TU_COUNT(v == 0 || v == 1, "%s: flip at %zu.%u: verdict %d", r->name, i, bit, v);
             }
+            rsc_selection d;
+            void *buf;
+            if (dense_rows(r->name, &s, &d, &buf)) {
+                dense_vs(r->name, &s, &d, &hx, 8, hostile_alpha, HOSTILE_NA, 16, 0);
+                free(buf);
+            }
         }
     free(c);
     TU_CHECK(refused > 0, "%s: no flip of %ld refused by verification", r->name, flips);
     return refused;
 }
+
 
 static rsc_status compile_opts(const rset *r, int flags, rsc_blob *blob)
 {
@@ -273,9 +640,30 @@ static rsc_status compile_opts(const rset *r, int flags, rsc_blob *blob)
     return rsc_compile(r->body, strlen(r->body), &opt, blob);
 }
 
+/* Rule sets for the DFA's shapes (census()): words after '*' (states that
+ * fall back, docs/DFA.md), labels of 1 and 2 bytes, a state after '/', '*'
+ * that keeps every byte but a few (a chain "." whose Other is itself, as
+ * FORMAT.md's example), and a state of many keys. */
+static const rset shape_sets[] = {
+    {"fall-back words", 0,
+     "User-agent: *\nDisallow: /*zuleidy*\nDisallow: /*jkenney*\nDisallow: /*kbkbc\nAllow: /*zulu$\n"
+     "Disallow: /*jeans\n"},
+    {"short labels", 0,
+     "User-agent: *\nDisallow: /a/b\nDisallow: /*x.y\nAllow: /ab/cd/e\nDisallow: /*.pdf$\nDisallow: /q*r\n"
+     "Allow: /*.p\n"},
+    {"many keys", 0,
+     "User-agent: *\nDisallow: /a\nDisallow: /b\nDisallow: /c\nDisallow: /d\nDisallow: /e\nDisallow: /f\n"
+     "Disallow: /g\nDisallow: /h\nDisallow: /i\nDisallow: /j\nAllow: /k$\nDisallow: /*%41\n"},
+    {"scans", 0, "User-agent: *\nDisallow: /*a*b*c\nAllow: /*.x$\nDisallow: /*?\nAllow: /*=$\n"},
+    {"FORMAT.md's example", 0, "User-agent: *\nDisallow: /*.pdf$\n"},
+    {"a word after '*'", 0, "User-agent: *\nDisallow: /*abc\nAllow: /*abd$\n"},
+};
+#define NSHAPES (sizeof shape_sets / sizeof shape_sets[0])
+
 int main(void)
 {
     long refused = 0;
+    unsigned long long hx = 2026; /* the dense rows' random paths */
     for (size_t i = 0; i < NSETS; i++) {
         rsc_blob blob;
         rsc_program prog;
@@ -302,19 +690,30 @@ int main(void)
                      rsc_selection_engine(&ps, NULL) == RSC_ENGINE_PROGRAMS && differ(&ps) == 0 &&
                      rsc_selection_dfa(&ps, &v) == 0,
                  "%s: on the programs", sets[i].name);
+        /* the DFA's dense rows: the programs' verdicts (differ()), and the
+         * DFA's on random paths of every kind of byte */
+        rsc_selection dsel;
+        void *dbuf;
+        const int dn = dense_rows(sets[i].name, &sel, &dsel, &dbuf);
+        TU_CHECK(!dn || differ(&dsel) == 0, "%s: dense rows and programs differ", sets[i].name);
+        if (dn)
+            dense_vs(sets[i].name, &sel, &dsel, &hx, 3000, hostile_alpha, HOSTILE_NA, 2000, 1);
         for (size_t k = 0; k < sizeof wants / sizeof wants[0]; k++) {
             if (wants[k].set != i)
                 continue;
             size_t n = plen(wants[k].path);
-            for (int e = 0; e < 2; e++) {
-                const rsc_selection *s = e ? &ps : &sel;
+            for (int e = 0; e < 2 + dn; e++) {
+                const rsc_selection *s = e == 2 ? &dsel : e ? &ps : &sel;
                 int got = wants[k].url ? rsc_match_url(s, wants[k].path, n, NULL)
                                        : rsc_match_path(s, wants[k].path, n, NULL);
                 TU_COUNT(got == wants[k].allowed, "%s (%s): %s \"%s\": %d, want %d", sets[i].name,
-                         e ? "programs" : "DFA", wants[k].url ? "URL" : "path", wants[k].path, got,
-                         wants[k].allowed);
+                         e == 2 ? "dense rows" : e ? "programs" : "DFA", wants[k].url ? "URL" : "path",
+                         wants[k].path, got, wants[k].allowed);
             }
         }
+        free(dbuf);
+        if (has)
+            hand_made(sets[i].name, &blob, &sel, &hx);
         /* the same file without DFAs: the programs, the same verdicts, fewer bytes */
         rsc_blob nb;
         rsc_program np;
@@ -353,6 +752,15 @@ int main(void)
             TU_CHECK(rsc_load(&fp, c, blob.size, NULL) == RSC_OK && rsc_select(&fp, &ag, 1, &fs) == RSC_OK &&
                          rsc_selection_engine(&fs, NULL) == RSC_ENGINE_DFA && differ(&fs) > 0,
                      "%s: a planted wrong verdict is not caught", sets[i].name);
+            /* its dense rows (a start that is a verdict) answer as it does,
+             * and differ() catches them too */
+            rsc_selection fd;
+            void *fbuf;
+            TU_CHECK(dense_rows("planted start", &fs, &fd, &fbuf) && differ(&fd) > 0,
+                     "%s: the dense rows of a planted wrong verdict: not built, or not caught", sets[i].name);
+            if (fbuf)
+                dense_vs("planted start", &fs, &fd, &hx, 200, hostile_alpha, HOSTILE_NA, 200, 0);
+            free(fbuf);
             free(c);
             (void)dsize;
         }
@@ -364,7 +772,7 @@ int main(void)
         int on_dfa = 0;
         for (int set = 0; set < 12; set++) {
             char body[16384];
-            random_rules(&x, body, sizeof body, 10 + set * 8, 1, 7, 1);
+            random_rules(&x, "ab*c/.dx", body, sizeof body, 10 + set * 8, 1, 7, 1);
             rset rr = {"random", 0, body};
             rsc_blob blob;
             rsc_program prog;
@@ -373,9 +781,66 @@ int main(void)
                 continue;
             on_dfa += rsc_selection_engine(&sel, NULL) == RSC_ENGINE_DFA;
             random_paths("random set", &sel, &x, 3000, "abcdx/.e");
+            /* dense rows: the DFA's and the programs' verdicts, on paths of
+             * the rules' bytes and of every kind */
+            rsc_selection dsel;
+            void *dbuf;
+            if (dense_rows("random set", &sel, &dsel, &dbuf)) {
+                dense_vs("random set", &sel, &dsel, &hx, 2000, "abcdx/.e", 8, 0, 1);
+                dense_vs("random set", &sel, &dsel, &hx, 2000, hostile_alpha, HOSTILE_NA, 2000, 1);
+                free(dbuf);
+            }
             rsc_blob_free(&blob, NULL);
         }
         TU_CHECK(on_dfa >= 6, "only %d of 12 random sets on a DFA", on_dfa);
+    }
+    /* random rule sets over a wider alphabet ('$' and '%' inside patterns,
+     * '?', '=', UTF-8), small ones edited by hand too: the DFA, its dense
+     * rows and the programs agree */
+    {
+        unsigned long long x = 4242;
+        int on_dense = 0;
+        for (int set = 0; set < 24; set++) {
+            char body[8192];
+            random_rules(&x, "ab*/.$%2Fc?=\xc3\xa9", body, sizeof body, 2 + set * 3, 1, 6, 1);
+            rset rr = {"wide random set", 0, body};
+            rsc_blob blob;
+            rsc_program prog;
+            rsc_selection sel, dsel;
+            void *dbuf;
+            if (!load(&rr, &blob, &prog, &sel))
+                continue;
+            TU_CHECK(differ(&sel) == 0, "wide random set %d: DFA and programs differ", set);
+            if (dense_rows("wide random set", &sel, &dsel, &dbuf)) {
+                on_dense++;
+                TU_CHECK(differ(&dsel) == 0, "wide random set %d: dense rows and programs differ", set);
+                dense_vs("wide random set", &sel, &dsel, &hx, 2000, "ab*/.$%2Fc?=\xc3\xa9#\0", 14, 0, 1);
+                dense_vs("wide random set", &sel, &dsel, &hx, 1000, hostile_alpha, HOSTILE_NA, 2000, 1);
+                free(dbuf);
+            }
+            if (set < 6)
+                hand_made("wide random set", &blob, &sel, &hx);
+            rsc_blob_free(&blob, NULL);
+        }
+        printf("test_dfa: %d of 24 wide random sets on dense rows\n", on_dense);
+        TU_CHECK(on_dense >= 12, "only %d of 24 wide random sets on dense rows", on_dense);
+    }
+    /* the DFA's shapes: each set's rows, then its DFA edited by hand */
+    for (size_t i = 0; i < NSHAPES; i++) {
+        rsc_blob blob;
+        rsc_program prog;
+        rsc_selection sel, dsel;
+        void *dbuf;
+        if (!load(&shape_sets[i], &blob, &prog, &sel))
+            continue;
+        TU_CHECK(differ(&sel) == 0, "%s: DFA and programs differ", shape_sets[i].name);
+        TU_CHECK(dense_rows(shape_sets[i].name, &sel, &dsel, &dbuf) && differ(&dsel) == 0,
+                 "%s: no dense rows, or they differ from the programs", shape_sets[i].name);
+        if (dbuf)
+            dense_vs(shape_sets[i].name, &sel, &dsel, &hx, 3000, hostile_alpha, HOSTILE_NA, 3000, 1);
+        free(dbuf);
+        hand_made(shape_sets[i].name, &blob, &sel, &hx);
+        rsc_blob_free(&blob, NULL);
     }
     /* a selection of two rule sets: no precompiled DFA, the programs */
     {
@@ -497,5 +962,15 @@ int main(void)
         free(body);
     }
     printf("test_dfa: %ld damaged DFAS sections refused by verification\n", refused);
+    printf("test_dfa: dense rows: %ld selections on them, %ld verdicts compared with the blob's DFA; "
+           "hand-made DFAs: %ld loaded, %ld of them on dense rows\ntest_dfa: shapes of the DFAs on dense rows:",
+           n_dense_sel, n_dense_cmp, n_hand_loaded, n_hand_dense);
+    for (int k = 0; k < SH_N; k++)
+        printf(" %s %ld;", shape_name[k], shape[k]);
+    printf("\n");
+    TU_CHECK(n_dense_sel > 0 && n_hand_dense > 0 && n_dense_missing == 0, "dense rows: %ld selections, %ld hand-made, "
+             "%ld DFAs without", n_dense_sel, n_hand_dense, n_dense_missing);
+    for (int k = 0; k < SH_N; k++)
+        TU_CHECK(shape[k] > 0, "dense rows: no DFA of the shape '%s' ran on them", shape_name[k]);
     return tu_report("test_dfa", tu_passed);
 }
