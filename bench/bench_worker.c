@@ -414,31 +414,18 @@ static int run_worker(const char *jobs_path, const char *modes, int reps, long f
 }
 
 #if RSC_BW_DENSE_API
-typedef struct dense_arg {
-    const rsc_selection *sel;
-    void *buf;
-    size_t size;
-} dense_arg;
-
-static void dense_op(void *ud)
-{
-    const dense_arg *d = ud;
-    rsc_selection s = *d->sel;
-    bu_sink += (uint64_t)rsc_accel_build(&s, d->buf, d->size);
-}
-
 /* Run_floor's dense columns for the selection as loaded (loaded). */
 static void dense_row(const rsc_selection *loaded, const job *j, const bu_match_result *as_loaded, int rounds,
                       uint64_t min_ns)
 {
-    dense_arg d = {loaded, NULL, rsc_accel_size(loaded)};
+    bu_dense d = {loaded, NULL, rsc_accel_size(loaded)};
     rsc_selection s = *loaded;
     bu_match_result r = *as_loaded;
     double build_ns = 0;
     int fit = d.size && (d.buf = aligned_alloc(8, (d.size + 7) & ~(size_t)7)) != NULL &&
               rsc_accel_build(&s, d.buf, d.size) == RSC_OK;
     if (fit) {
-        build_ns = bu_time_median(dense_op, &d, bu_reps(1000, min_ns / 10 + 1), rounds);
+        build_ns = bu_time_median(bu_dense_op, &d, bu_reps(1000, min_ns / 10 + 1), rounds);
         bu_time_match(&s, j->urls, j->n_urls, 0, rounds, min_ns, &r);
     }
     printf("\t%d\t%zu\t%.0f\t%.2f\t%.2f\t%.4f\n", fit, fit ? d.size : 0, build_ns, r.match_ns, r.floor_ns,

@@ -148,20 +148,6 @@ static int time_compile(const bench_args *a, const unsigned char *text, size_t l
     return 0;
 }
 
-/* One write of dense rows into buf: bu_time_median's op. */
-typedef struct dense_arg {
-    rsc_selection *sel;
-    void *buf;
-    size_t size;
-} dense_arg;
-
-static void dense_op(void *ud)
-{
-    const dense_arg *d = ud;
-    rsc_selection s = *d->sel;
-    bu_sink += (uint64_t)rsc_accel_build(&s, d->buf, d->size);
-}
-
 int rsc_cmd_bench(int argc, char **argv)
 {
     bench_args a;
@@ -199,7 +185,7 @@ int rsc_cmd_bench(int argc, char **argv)
 
     /* Compile and verify. */
     rsc_blob blob = {NULL, 0};
-    dense_arg da = {NULL, NULL, 0};
+    bu_dense da = {NULL, NULL, 0};
     double dense_build_ns = 0;
     double compile_ns = 0;
     int status = time_compile(&a, text, src_len, min_ns, &compile_ns, &blob);
@@ -235,9 +221,9 @@ int rsc_cmd_bench(int argc, char **argv)
      * matching on them in the same rounds. Without them (no DFA, the rfc
      * profile), their figures are the selection's as given. */
     rsc_selection xsel = dsel;
-    da.sel = &xsel, da.size = rsc_accel_size(&dsel);
+    da.sel = &dsel, da.size = rsc_accel_size(&dsel);
     if (da.size && (da.buf = aligned_alloc(8, (da.size + 7) & ~(size_t)7)) != NULL) {
-        dense_build_ns = bu_time_median(dense_op, &da, bu_reps(1000, min_ns / 10 + 1), a.rounds);
+        dense_build_ns = bu_time_median(bu_dense_op, &da, bu_reps(1000, min_ns / 10 + 1), a.rounds);
         if (rsc_accel_build(&xsel, da.buf, da.size) != RSC_OK) {
             status = rsc_cli_fail("bench", "%s: dense rows of %zu bytes not built", a.robots, da.size);
             goto done;

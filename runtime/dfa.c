@@ -258,6 +258,31 @@ static size_t scan_set(const uint8_t *p, size_t i, size_t n, const uint8_t *k, u
     return i;
 }
 
+/* The path from p[i] along a chain's label from lab[*j] (len bytes in
+ * all): i and *j go past the bytes that match, eight bytes a step while
+ * both have eight (a label's load stays inside the blob, below last8); the
+ * first byte that differs from the label, is NUL or term stops it. */
+RSC_HOT size_t label_run(const uint8_t *p, size_t i, size_t n, const uint8_t *lab, uint32_t *jp, uint32_t len,
+                         const uint8_t *last8, uint8_t term)
+{
+    uint32_t j = *jp;
+    while (j < len && n - i >= 8 && lab + j <= last8) {
+        const uint64_t x = rsc_rd64le(p + i), diff = x ^ rsc_rd64le(lab + j);
+        const uint64_t stop = rsc_zero_lanes(x) | rsc_eq_lanes(x, term);
+        const unsigned a = diff ? rsc_low_lane(diff) : 8, b = stop ? rsc_low_lane(stop) : 8;
+        unsigned k = a < b ? a : b;
+        if (k > len - j)
+            k = len - j;
+        i += k, j += k;
+        if (k < 8)
+            break;
+    }
+    while (j < len && i < n && p[i] == lab[j] && p[i] != 0 && p[i] != term)
+        i++, j++;
+    *jp = j;
+    return i;
+}
+
 /* google: the path bytes as they are, up to a NUL or term. A chain's
  * label is compared with the path eight bytes a word; a state whose
  * default is itself scans for the bytes that leave it (scan_keys,
@@ -282,21 +307,7 @@ static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
                 i += !(o & 4), j = 0, s = o >> 3;
                 continue;
             }
-            /* eight bytes a step: the first that differs from the label,
-             * is NUL or term ends the run */
-            while (j < len && n - i >= 8 && lab + j <= d->last8) {
-                const uint64_t x = rsc_rd64le(p + i), diff = x ^ rsc_rd64le(lab + j);
-                const uint64_t stop = rsc_zero_lanes(x) | rsc_eq_lanes(x, term);
-                const unsigned a = diff ? rsc_low_lane(diff) : 8, b = stop ? rsc_low_lane(stop) : 8;
-                unsigned k = a < b ? a : b;
-                if (k > len - j)
-                    k = len - j;
-                i += k, j += k;
-                if (k < 8)
-                    break;
-            }
-            while (j < len && i < n && p[i] == lab[j] && p[i] != 0 && p[i] != term)
-                i++, j++;
+            i = label_run(p, i, n, lab, &j, len, d->last8, term);
             if (j == len) {
                 s = f, j = 0;
                 continue;
@@ -549,19 +560,7 @@ static int dense_verdict(const drows *h, const uint8_t *p, size_t n, uint8_t ter
         uint32_t j = 0;
         if (x->wait)
             i = scan_one(p, i, n, lab[0], term);
-        while (j < len && n - i >= 8 && lab + j <= h->last8) {
-            const uint64_t y = rsc_rd64le(p + i), diff = y ^ rsc_rd64le(lab + j);
-            const uint64_t stop = rsc_zero_lanes(y) | rsc_eq_lanes(y, term);
-            const unsigned a = diff ? rsc_low_lane(diff) : 8, b = stop ? rsc_low_lane(stop) : 8;
-            unsigned m = a < b ? a : b;
-            if (m > len - j)
-                m = len - j;
-            i += m, j += m;
-            if (m < 8)
-                break;
-        }
-        while (j < len && i < n && p[i] == lab[j] && cls[p[i]])
-            i++, j++;
+        i = label_run(p, i, n, lab, &j, len, h->last8, term);
         if (j == len) {
             s = x->next;
             continue;

@@ -198,8 +198,9 @@ RSC_API int rsc_selection_uniform(const rsc_selection *sel);
  * check are one load instead of a row, a key search and a cell. Nothing is
  * determinised: the rows are read off the verified DFA in time linear in
  * their size, and the verdicts are the same. Worth it for a selection that
- * will check many URLs (bench/REPORT.md says where it pays on the corpus
- * lists); a worker that checks a few URLs an origin should not build them.
+ * will check many URLs (on the corpus lists the rows paid for themselves
+ * after about 200 checks at the median list: docs/DFA.md); a worker that
+ * checks a few URLs an origin should not build them.
  * rsc_accel_size() returns the bytes the rows take, or 0 when sel has none
  * to build: no DFA (RSC_ENGINE_PROGRAMS), a DFA of no state (its start
  * is the verdict: nothing to speed up), the rfc profile, or more than
