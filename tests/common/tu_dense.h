@@ -34,4 +34,16 @@ static inline int tu_dense(const rsc_selection *sel, rsc_selection *out, void **
     return 1;
 }
 
+/* 1 when sel must get dense rows: it runs a DFA of the google profile (the
+ * rfc profile has none) with a row state (a DFA whose start is its verdict
+ * has nothing to write out), and at most 16,384 of them, so that its rows
+ * stay far below the 65,520 states rsc_accel_size() refuses (a chain is at
+ * most two). Every suite asks the same of tu_dense()'s answer. */
+static inline int tu_dense_owed(const rsc_selection *sel)
+{
+    rsc_engine_info info;
+    return rsc_selection_engine(sel, &info) == RSC_ENGINE_DFA && !rsc_program_profile(sel->prog) &&
+           info.states > 0 && info.states <= 16384;
+}
+
 #endif

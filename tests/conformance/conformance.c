@@ -85,7 +85,7 @@ static int check_program(const tu_case *c, const rsc_program *prog, const char *
     /* rows for every DFA with row states (a DFA of none, whose start is its
      * verdict, has nothing to write out) up to far below the 65,520 that
      * rsc_accel_size refuses */
-    if (dn == 0 && eng == RSC_ENGINE_DFA && info.states > 0 && info.states <= 16384) {
+    if (dn == 0 && tu_dense_owed(&sel)) {
         TU_CHECK(0, "%s (%s): no dense rows for a DFA of %u states", c->id, how, info.states);
         ok = 0;
     }

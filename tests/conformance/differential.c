@@ -649,7 +649,7 @@ static int dense_of(const ctx *c, const rsc_selection *sel, rsc_selection *out, 
     rsc_engine_info info;
     const int eng = rsc_selection_engine(sel, &info), r = tu_dense(sel, out, rows);
     if (r < 0 || (r > 0 && eng != RSC_ENGINE_DFA) ||
-        (r == 0 && eng == RSC_ENGINE_DFA && !c->profile && info.states > 0 && info.states <= 16384)) {
+        (r == 0 && tu_dense_owed(sel))) {
         char msg[128];
         snprintf(msg, sizeof msg, "dense rows: tu_dense %d for engine %d of %u states", r, eng, info.states);
         report(c, msg, "", 0, 1, 0, NULL, NULL);

@@ -483,10 +483,10 @@ static void dense_vs(const char *name, const rsc_selection *sel, const rsc_selec
 static int dense_rows(const char *name, const rsc_selection *sel, rsc_selection *d, void **buf)
 {
     rsc_engine_info info;
-    const int eng = rsc_selection_engine(sel, &info), r = tu_dense(sel, d, buf);
+    const int r = tu_dense(sel, d, buf);
+    rsc_selection_engine(sel, &info);
     TU_CHECK(r >= 0, "%s: rsc_accel_size promised dense rows that were not built", name);
-    if (r == 0 && eng == RSC_ENGINE_DFA && !rsc_program_profile(sel->prog) && info.states > 0 &&
-        info.states <= 16384) {
+    if (r == 0 && tu_dense_owed(sel)) {
         n_dense_missing++;
         TU_CHECK(0, "%s: no dense rows for a DFA of %u states", name, info.states);
     }
