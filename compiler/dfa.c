@@ -31,6 +31,7 @@
 #include "format.h"
 #include "program.h"
 #include "robotsc/runtime.h"
+#include "subset.h"
 
 #define DFA_STEPS(n) ((void)0)
 #define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
@@ -57,11 +58,6 @@ typedef struct dense {
 #define FIN_D 0xffffu /* final, disallowed                             */
 #define FIN_X 0xfffdu /* a state left unbuilt: the programs decide      */
 #define NO_ROOM 0xffffffffu
-#define P_STAR 0x100u  /* a '*': it stays, and the next position is live */
-#define P_DONE 0x200u  /* an end-anchored rule's end: matches at the end */
-#define P_MATCH 0x400u /* a rule's end: the rule matches                */
-#define P_ALLOW 0x800u /* on each of an allowing rule's positions         */
-#define P_KIND (P_STAR | P_DONE | P_MATCH)
 #define MAX_STATES 0xfff0u /* below the finals' codes */
 #define WORK_PER_BYTE 2u /* construction steps allowed per buffer byte */
 #define MINIMISE_WORK 4u /* and minimisation steps, after it          */
@@ -267,50 +263,9 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
 
 /* The state of the sorted positions t[0..n) after a move, the best match
  * so far having verdict v: the rules a match outranks leave, then the
- * positions another one dominates (note [dominance]), then the rules of
- * verdict v below every rule of the other verdict. Writes the kept
- * positions to out (which may be t) before interning them.
- *
- * note [dominance]
- * A position's residual is what its rule has left to match: the rest of
- * its text and whether it is end-anchored. Position q dominates p when q's
- * rule matches on every path on which p's does and outranks it (or is the
- * same rule): then p can never decide and leaves. Two sufficient cases,
- * checked by residual id (equal ids, equal residuals):
- *  (a) q's residual equals p's;
- *  (b) q's residual is "*X" and p's rule has a '*' at or after p whose
- *      residual is "*X" too: p's match needs X to match after that '*',
- *      and then q's matches.
- * Scanning from the top (positions are in rank order, and within a rule
- * by offset), every position seen marks its residual, so a mark always
- * comes from a dominating one. Without this, rules that share a tail
- * ("/a/ *.pdf", "/b/ *.pdf") multiply the states by every combination of
- * heads seen; with it such states merge as they are built. */
-/* The dominance test of settle() for position p of residual r: r itself
- * is marked, or the residual of a '*' at or after p in its rule is (p's
- * own '*' first, read by the caller just before: a step without a load).
- * Marked means mark[q] == clk, or, with sm given (move_star()), sm[q] ==
- * sclk from a position above p (stop[q] > p). Each '*' walked is a step,
- * added to *steps: the work all three scans count. */
-RSC_HOT int dominated(const uint32_t *rid, const uint32_t *nstar, uint32_t p, uint32_t r,
-                      const uint32_t *mark, uint32_t clk, const uint32_t *sm, uint32_t sclk,
-                      const uint32_t *stop, uint32_t *steps)
-{
-#define MARKED(q) (mark[q] == clk || (sm && sm[q] == sclk && stop[q] > p))
-    if (MARKED(r))
-        return 1;
-    uint32_t k = nstar[p];
-    if (k == p)
-        k = nstar[p + 1], ++*steps;
-    for (; k != NONE; k = nstar[k + 1]) {
-        ++*steps;
-        if (MARKED(rid[k]))
-            return 1;
-    }
-    return 0;
-#undef MARKED
-}
-
+ * positions another one dominates (subset.h, note [dominance]), then the
+ * rules of verdict v below every rule of the other verdict. Writes the
+ * kept positions to out (which may be t) before interning them. */
 /* A fresh stamp for b->mark. */
 static uint32_t next_clk(bld *b)
 {
@@ -352,7 +307,7 @@ static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32
             break;
         }
         uint32_t steps = 0;
-        const int dom = dominated(rid, nstar, p, r, mark, clk, NULL, 0, NULL, &steps);
+        const int dom = rsc_sub_dominated(rid, nstar, p, r, mark, clk, NULL, 0, NULL, &steps);
         work += steps;
         mark[r] = clk;
         if (!dom)
@@ -395,7 +350,7 @@ static uint32_t settle_star(bld *b, const uint32_t *t, uint32_t n, uint32_t v, u
     for (uint32_t i = n; i-- > 0;) {
         const uint32_t p = t[i], r = rid[p];
         uint32_t steps = 0;
-        const int dom = dominated(rid, nstar, p, r, sm, sclk, NULL, 0, NULL, &steps);
+        const int dom = rsc_sub_dominated(rid, nstar, p, r, sm, sclk, NULL, 0, NULL, &steps);
         if (sm[r] != sclk)
             sm[r] = sclk, stop[r] = p; /* the first to mark it is the highest */
         sck[r] = sclk;
@@ -475,7 +430,7 @@ static uint32_t move_star(bld *b, uint32_t ns, const uint32_t *xr, uint32_t nx, 
             break;
         }
         uint32_t steps = 0;
-        const int dom = dominated(rid, nstar, p, r, mark, clk, sm, sclk, stop, &steps);
+        const int dom = rsc_sub_dominated(rid, nstar, p, r, mark, clk, sm, sclk, stop, &steps);
         work += steps;
         mark[r] = clk;
         if (!dom)
@@ -688,11 +643,9 @@ static int expand(bld *b, uint32_t k)
     return b->work + b->owed <= b->work_cap; /* note [owed work] */
 }
 
-/* Numbers the positions' residuals (note [dominance]): equal residuals
- * get equal ids. Each rule is read from its end, a residual being its
- * first code and the residual after it, interned in a hash table that is
- * scratch for this pass only. Also links each position to the first '*'
- * at or after it in its rule. */
+/* Numbers the positions' residuals and links each to the first '*' at or
+ * after it in its rule (subset.h, note [dominance]); the hash table is
+ * scratch for this pass only. */
 static int residuals(bld *b)
 {
     const uint32_t np = b->npos;
@@ -703,34 +656,10 @@ static int residuals(bld *b)
         return 0;
     memset(b->mark, 0, ((size_t)np + 1) * 4);
     const size_t top = b->top;
-    const uint32_t hs = np + np / 2 + 2; /* at most two thirds full */
-    uint32_t *h = take(b, (size_t)hs * 12); /* (kind << 16 | 1, next, id) triples */
+    uint32_t *h = take(b, rsc_sub_scratch(np) * 4);
     if (!h)
         return 0;
-    memset(h, 0, (size_t)hs * 12);
-    uint32_t nid = 0;
-    for (uint32_t first = 0, end = 0; end < np; end++) { /* a rule's positions: first..end */
-        if (!(b->pcode[end] & (P_DONE | P_MATCH)))
-            continue;
-        uint32_t next = NONE, star = NONE;
-        for (uint32_t p = end + 1; p-- > first;) {
-            /* the verdict is not part of a residual: (a) holds across them */
-            const uint32_t key = (uint32_t)(b->pcode[p] & ~P_ALLOW) << 16 | 1u;
-            uint32_t x = (key ^ next * 0x9e3779b1u) * 0x85ebca6bu;
-            x ^= x >> 15;
-            uint32_t j = (uint32_t)(((uint64_t)x * hs) >> 32);
-            while (h[3 * j] && (h[3 * j] != key || h[3 * j + 1] != next))
-                j = j + 1 == hs ? 0 : j + 1, b->work++;
-            if (!h[3 * j])
-                h[3 * j] = key, h[3 * j + 1] = next, h[3 * j + 2] = nid++;
-            b->rid[p] = next = h[3 * j + 2];
-            if (b->pcode[p] & P_STAR)
-                star = p;
-            b->nstar[p] = star;
-        }
-        b->work += end + 1 - first;
-        first = end + 1;
-    }
+    b->work += rsc_sub_residuals(b->pcode, np, b->rid, b->nstar, h);
     b->top = top; /* the table is given back */
     return 1;
 }
@@ -777,24 +706,11 @@ static const uint8_t *rule_of(const rsc_program *prog, uint32_t r, uint32_t *len
  * changes nothing). Writes to out when not NULL; returns the length. */
 static uint32_t rule_text(const rsc_program *prog, uint32_t r, uint8_t *out, int *anch)
 {
-    uint32_t len, n = 0;
+    uint32_t len;
     int allow;
     const uint8_t *t = rule_of(prog, r, &len, &allow);
     *anch = len > 0 && t[len - 1] == '$';
-    len -= (uint32_t)*anch;
-    uint32_t keep = 0; /* the length up to the last byte that is not '*' */
-    for (uint32_t i = 0; i < len; i++) {
-        if (t[i] == '*' && n > 0 && (out ? out[n - 1] == '*' : t[i - 1] == '*'))
-            continue;
-        if (out)
-            out[n] = t[i];
-        n++;
-        if (t[i] != '*')
-            keep = n;
-    }
-    if (keep < n)
-        *anch = 0;
-    return keep;
+    return rsc_sub_text(t, len - (uint32_t)*anch, out, anch);
 }
 
 /* The rows' final codes as states K (FIN_A), K + 1 (FIN_D) and K + 2
