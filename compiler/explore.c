@@ -1,52 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The explorer: lazy priority-annotated subset construction over a rule
  * list, and a breadth-first walk over one automaton or the product of two
- * (explore.h, note [explorer states]). Memory is bounded by the budgets
- * given: past them a call answers RSC_E_LIMIT, and the caller says
- * "unknown" rather than guess. */
+ * (explore.h, note [explorer states]). Positions, residuals and dominance
+ * are the subset core's (subset.h), which the compile-time determiniser
+ * (dfa.c) uses too. Memory is bounded by the budgets given: past them a
+ * call answers RSC_E_LIMIT, and the caller says "unknown" rather than
+ * guess. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "explore.h"
-
-/* note [explorer dominance]
- * A position p = (rule i, j) stands for its residual: the rest of the
- * rule's match text from j (normalised: runs of '*' collapsed, a trailing
- * '*' dropped, "s*$" read as "s" unanchored, all equivalent, E.3-E.4) and
- * whether the rule is anchored. M(p) is the set of path continuations w
- * that p matches (a prefix of w for an unanchored rule, all of w for an
- * anchored one). A state means the function w -> the rule deciding
- * path.w (RSC_X_RANK) or its verdict (RSC_X_VERDICT); any representation
- * with that meaning is exact. Position q dominates p, D(q, p), when
- *   (S) M(p) is within M(q), seen syntactically: q's residual equals p's
- *       (then q unanchored or both anchored), or q's is "*t" and p's is t or
- *       ends with "*t" (t after a '*' of p's own residual; q unanchored, or
- *       both anchored: an anchored p matching s*t ends with a match of t);
- *   (O) and q may decide in p's place: q outranks p (rank, then the
- *       further position of one rule), or q is in p's band and their
- *       residuals differ. A band is a rule alone (RSC_X_RANK) or, in
- *       RSC_X_VERDICT, a maximal run of live rules, in rank order, of one
- *       verdict.
- * Every position dominated by a live one is dropped at once. D is acyclic:
- * edges of (S) with different residuals either go from a residual t to
- * "*t" (from a residual without a leading '*' to one with it; only equal
- * residuals lead back to one without) or to a strictly shorter residual,
- * so a cycle would use equal residuals only, and those edges need q to
- * outrank p. Hence every dropped p has a chain of dominators ending in a
- * kept position z, M(p) within M(z). Exactness: let r be the best live
- * rule matching some w, through a dropped p. RSC_X_RANK: every edge of the
- * chain goes up in rank or stays in the rule, and every link matches w, so
- * z is a position of r itself (none outranks r): r still decides.
- * RSC_X_VERDICT: by induction along the chain, every live rule ranked from
- * the lowest link up to r has r's verdict (a band edge adds no rule of the
- * other verdict, an edge up stays below r); the best kept rule matching w
- * lies in that range, so the verdict stands. A state keeps no closure
- * under skipping '*': dropping t beside "*t" loses nothing, since the
- * moves are computed from the closure (which adds only positions whose M
- * is within that of a kept position of the same rule). */
+#include "subset.h"
 
 typedef struct xstate {
-    uint32_t off, n;  /* positions: words[off .. off + n), in no order   */
+    uint32_t off, n;  /* positions: words[off .. off + n), increasing    */
     uint32_t best;    /* RANK: 1 + the best rule's index, 0 none;
                          VERDICT: the best's verdict, 1 allowed        */
     uint32_t moves;   /* 1 + offset of its moves in mv, 0 not built    */
@@ -54,35 +21,22 @@ typedef struct xstate {
     uint8_t end_allow;
 } xstate;
 
-typedef struct xoffer { /* the best dominator offered to a residual */
-    uint32_t clock;
-    uint32_t rank[2], j[2], band[2]; /* [anchored]; rank 0: none */
-} xoffer;
-
-#define X_STAR_TAILS 16u /* star boundaries of a residual checked (the nearest) */
-enum { X_CHECKED = 1, X_OFFERS_E = 2, X_OFFERS_W = 4 }; /* pflag: what can meet another position */
-
 struct rsc_xdfa {
     rsc_mem *m;
     const rsc_xrule *r;
     size_t n;
     int mode;
     size_t max_states, max_words;
-    uint8_t *tx;     /* normalised match texts                          */
-    uint32_t *toff;  /* per rule: its text in tx                        */
-    uint32_t *tl;    /* per rule: its text's length                     */
+    uint32_t *tl;    /* per rule: its normalised text's length          */
     uint8_t *anch;   /* per rule: anchored after normalising            */
-    uint32_t *base;  /* per rule: its first position id (n + 1 entries) */
-    uint32_t *prule; /* per position id: its rule                       */
-    uint32_t *tid;   /* per position id: its residual's text id         */
-    uint32_t *nstar; /* per position id: j of the next '*' at or after  */
-    uint8_t *pflag;  /* per position id: X_CHECKED, X_OFFERS_*          */
-    size_t npos, ntid;
-    xoffer *off2;    /* per text id: [0] equal residual, [1] "*t"       */
-    uint32_t *rord;  /* per rule: its place in rank order               */
-    uint32_t *rstamp, *rband; /* per rule: live-rule clock, band        */
-    uint32_t *live;  /* scratch: the live rules of a state              */
-    size_t cap_live;
+    uint32_t *base;  /* per rule: its first position (n + 1 entries)    */
+    uint32_t *prule; /* per position: its rule                          */
+    uint16_t *pcode; /* per position: its code (subset.h)               */
+    uint32_t *rid;   /* per position: its residual's id                 */
+    uint32_t *nstar; /* per position: the first '*' at or after it      */
+    uint32_t *mark;  /* per residual id: marked in this scan (mclk)     */
+    uint32_t mclk;
+    size_t npos, cap_pos;
     xstate *st;
     size_t nst, cap_st;
     uint32_t *w; /* positions of all states */
@@ -99,7 +53,8 @@ struct rsc_xdfa {
     size_t cap_clos;
     uint32_t *succ; /* scratch: a state's moves */
     size_t cap_succ;
-    uint32_t *stamp; /* per position id: dedupe clock */
+    uint32_t *stamp; /* per position: dedupe clock */
+    uint32_t *run;   /* scratch: a run of candidates (sort_positions)   */
     uint32_t clock;
     uint32_t start;
 };
@@ -122,28 +77,24 @@ static int cand_push(rsc_xdfa *x, size_t *nc, uint32_t pos)
 static void clock_tick(rsc_xdfa *x)
 {
     if (++x->clock == 0) {
-        memset(x->stamp, 0, x->npos * sizeof *x->stamp);
-        memset(x->rstamp, 0, x->n * sizeof *x->rstamp);
-        memset(x->off2, 0, 2 * x->ntid * sizeof *x->off2);
+        memset(x->stamp, 0, x->cap_pos * sizeof *x->stamp);
         x->clock = 1;
     }
 }
 
-/* Position (i, j) and its closure over '*' (one step: runs are collapsed),
+/* Position pos and its closure over '*' (one step: runs are collapsed),
  * each once per candidate list (clock_tick() starts one). */
-static int cand_add(rsc_xdfa *x, size_t *nc, uint32_t i, uint32_t j)
+static int cand_add(rsc_xdfa *x, size_t *nc, uint32_t pos)
 {
-    const uint8_t *t = x->tx + x->toff[i];
     for (;;) {
-        uint32_t pos = x->base[i] + j;
         if (x->stamp[pos] == x->clock)
             return 0; /* its closure is in already */
         x->stamp[pos] = x->clock;
         if (cand_push(x, nc, pos) != 0)
             return -1;
-        if (j >= x->tl[i] || t[j] != '*')
+        if (!(x->pcode[pos] & P_STAR))
             return 0;
-        j++;
+        pos++;
     }
 }
 
@@ -183,138 +134,119 @@ static int rehash(rsc_xdfa *x, size_t nslots)
     return 0;
 }
 
-/* Whether key (rank a, position ja) is above (rank b, position jb). */
-static int above(uint32_t a, uint32_t ja, uint32_t b, uint32_t jb)
+static int cmp_u32(const void *a, const void *b)
 {
-    return a != b ? a > b : ja > jb;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
 }
 
-static void offer(xoffer *o, uint32_t clock, int anchored, uint32_t rank, uint32_t j, uint32_t band)
+/* Sorts c[0..n). A successor's candidates come as two increasing runs
+ * (the '*'s' closure, then the positions past the byte read), merged in
+ * linear time through x->run; anything else (the start) is sorted. */
+static void sort_positions(rsc_xdfa *x, uint32_t *c, size_t n)
 {
-    if (o->clock != clock) {
-        o->clock = clock;
-        o->rank[0] = o->rank[1] = 0;
+    size_t d = 1;
+    while (d < n && c[d - 1] < c[d])
+        d++;
+    if (d >= n)
+        return;
+    size_t e = d + 1;
+    while (e < n && c[e - 1] < c[e])
+        e++;
+    if (e < n) {
+        qsort(c, n, sizeof *c, cmp_u32);
+        return;
     }
-    if (o->rank[anchored] == 0 || above(rank, j, o->rank[anchored], o->j[anchored])) {
-        o->rank[anchored] = rank;
-        o->j[anchored] = j;
-        o->band[anchored] = band;
+    memcpy(x->run, c, d * sizeof *c);
+    size_t i = 0, j = d, k = 0;
+    while (i < d && j < n)
+        c[k++] = x->run[i] < c[j] ? x->run[i++] : c[j++];
+    while (i < d)
+        c[k++] = x->run[i++];
+}
+
+static uint32_t next_mark(rsc_xdfa *x)
+{
+    if (++x->mclk == 0) {
+        memset(x->mark, 0, x->cap_pos * sizeof *x->mark);
+        x->mclk = 1;
     }
+    return x->mclk;
 }
 
-/* Whether the offers at o dominate p (rank, j, band; its residual equal to
- * theirs or not): note [explorer dominance] (O). */
-static int dominated_by(const xoffer *o, uint32_t clock, int anchored, uint32_t rank, uint32_t j,
-                        uint32_t band, int equal)
+/* note [explorer bands]
+ * RSC_X_VERDICT asks for verdicts only, so rank matters less than in
+ * subset.h's dominance: a band is a maximal run of the kept positions
+ * (in rank order) whose rules have one verdict, and within a band case
+ * (b) holds whichever of the two is higher: p goes when a '*' after p in
+ * its rule has a residual "*X" that some position of p's band has. If p
+ * was the best match of a path, that position matches it too and every
+ * rule ranked between them has p's verdict, so the verdict stands. Case
+ * (b) goes from a residual to a strictly shorter one (a '*' after p), so
+ * no two positions drop each other, and a chain of drops ends at a kept
+ * position of the band. Semantic lint asks this question of one rule
+ * against every rule above it, all of one verdict (semlint.c, note [live
+ * rules]): one band, where shadowing rules like "/a/x*" below "/a/ *x*"
+ * merge at once. Compacts the sorted c[0..n) and returns the positions
+ * kept, still in order, at its end: the count. */
+static size_t bands(rsc_xdfa *x, uint32_t *c, size_t n)
 {
-    if (o->clock != clock)
-        return 0;
-    for (int a = 0; a <= anchored; a++) /* an unanchored p: unanchored offers only */
-        if (o->rank[a] && (above(o->rank[a], o->j[a], rank, j) || (!equal && o->band[a] == band)))
-            return 1;
-    return 0;
-}
-
-static int cmp_ord(const void *a, const void *b, const rsc_xdfa *x)
-{
-    uint32_t p = x->rord[*(const uint32_t *)a], q = x->rord[*(const uint32_t *)b];
-    return p < q ? -1 : p > q;
-}
-
-/* The bands of the live rules of c[0..m) (note [explorer dominance]). */
-static rsc_status bands(rsc_xdfa *x, const uint32_t *c, size_t m)
-{
-    size_t nl = 0;
-    for (size_t k = 0; k < m; k++) {
-        uint32_t i = x->prule[c[k]];
-        if (x->rstamp[i] == x->clock)
-            continue;
-        x->rstamp[i] = x->clock;
-        if (x->mode == RSC_X_RANK) {
-            x->rband[i] = x->r[i].rank;
-            continue;
+    size_t w = n;
+    for (size_t hi = n; hi > 0;) { /* bands from the top: c[w..) is written above c[hi..) */
+        const uint16_t v = x->pcode[c[hi - 1]] & P_ALLOW;
+        size_t lo = hi - 1;
+        while (lo > 0 && (x->pcode[c[lo - 1]] & P_ALLOW) == v)
+            lo--;
+        const uint32_t clk = next_mark(x);
+        for (size_t k = lo; k < hi; k++)
+            x->mark[x->rid[c[k]]] = clk;
+        for (size_t k = hi; k-- > lo;) {
+            const uint32_t p = c[k];
+            uint32_t s = x->nstar[p];
+            if (s == p)
+                s = x->nstar[p + 1];
+            int dom = 0;
+            for (; s != RSC_SUB_NONE && !dom; s = x->nstar[s + 1])
+                dom = x->mark[x->rid[s]] == clk;
+            if (!dom)
+                c[--w] = p;
         }
-        if (rsc_mem_grow(x->m, (void **)&x->live, sizeof *x->live, &x->cap_live, nl + 1) != 0)
-            return RSC_E_NOMEM;
-        x->live[nl++] = i;
+        hi = lo;
     }
-    if (x->mode == RSC_X_RANK)
-        return RSC_OK;
-    size_t n_allow = 0;
-    for (size_t k = 0; k < nl; k++)
-        n_allow += x->r[x->live[k]].allow;
-    if (n_allow == 0 || n_allow == nl) { /* one verdict: one band */
-        for (size_t k = 0; k < nl; k++)
-            x->rband[x->live[k]] = 0;
-        return RSC_OK;
-    }
-    for (size_t k = 1; k < nl; k++) { /* by rank: few rules are live at once */
-        uint32_t v = x->live[k];
-        size_t j = k;
-        while (j > 0 && cmp_ord(&x->live[j - 1], &v, x) > 0) {
-            x->live[j] = x->live[j - 1];
-            j--;
-        }
-        x->live[j] = v;
-    }
-    uint32_t band = 0;
-    for (size_t k = 0; k < nl; k++) {
-        if (k && x->r[x->live[k]].allow != x->r[x->live[k - 1]].allow)
-            band++;
-        x->rband[x->live[k]] = band;
-    }
-    return RSC_OK;
+    return n - w;
 }
 
-/* Drops every position of c[0..*m) that a live one dominates. */
-static rsc_status drop_dominated(rsc_xdfa *x, uint32_t *c, size_t *m)
+/* Sorts c[0..m) and drops every position another one dominates: the scan
+ * of subset.h's note [dominance], from the highest position down. */
+static void drop_dominated(rsc_xdfa *x, uint32_t *c, size_t *m)
 {
-    size_t checked = 0;
-    for (size_t k = 0; k < *m; k++)
-        checked += (x->pflag[c[k]] & X_CHECKED) != 0;
-    if (checked == 0)
-        return RSC_OK;
-    clock_tick(x);
-    rsc_status st = bands(x, c, *m);
-    if (st != RSC_OK)
-        return st;
-    const uint32_t ck = x->clock;
-    for (size_t k = 0; k < *m; k++) {
-        uint32_t p = c[k], i = x->prule[p], j = p - x->base[i];
-        int a = x->anch[i];
-        if (x->pflag[p] & X_OFFERS_E)
-            offer(&x->off2[2 * x->tid[p]], ck, a, x->r[i].rank, j, x->rband[i]);
-        if (x->pflag[p] & X_OFFERS_W)
-            offer(&x->off2[2 * x->tid[p + 1] + 1], ck, a, x->r[i].rank, j, x->rband[i]);
-    }
-    size_t k2 = 0;
-    for (size_t k = 0; k < *m; k++) {
-        uint32_t p = c[k], i = x->prule[p], j = p - x->base[i];
-        if (!(x->pflag[p] & X_CHECKED)) {
-            c[k2++] = p;
-            continue;
-        }
-        uint32_t rk = x->r[i].rank, bd = x->rband[i], len = x->tl[i];
-        int a = x->anch[i];
-        /* equal residual; p's residual is t of "*t"; p's ends with "*t" */
-        int dom = dominated_by(&x->off2[2 * x->tid[p]], ck, a, rk, j, bd, 1) ||
-                  dominated_by(&x->off2[2 * x->tid[p] + 1], ck, a, rk, j, bd, 0);
-        uint32_t s = x->nstar[p];
-        for (unsigned t = 0; !dom && s < len && t < X_STAR_TAILS; t++) {
-            uint32_t after = x->base[i] + s + 1;
-            dom = dominated_by(&x->off2[2 * x->tid[after] + 1], ck, a, rk, j, bd, s == j);
-            s = x->nstar[after];
-        }
+    const size_t n = *m;
+    sort_positions(x, c, n);
+    const uint32_t clk = next_mark(x);
+    size_t w = n; /* c[w..n): kept, in order */
+    for (size_t k = n; k-- > 0;) {
+        const uint32_t p = c[k], r = x->rid[p];
+        uint32_t steps = 0;
+        const int dom = rsc_sub_dominated(x->rid, x->nstar, p, r, x->mark, clk, NULL, 0, NULL, &steps);
+        x->mark[r] = clk;
         if (!dom)
-            c[k2++] = p;
+            c[--w] = p;
     }
+    if (x->mode == RSC_X_VERDICT)
+        w = n - bands(x, c + w, n - w);
+    /* A state keeps no closure under '*': the position past a kept '*' is
+     * left out (its moves start from the closure, and a rule never ends
+     * just past a '*'), which halves the words of states full of '*'s. */
+    size_t k2 = 0;
+    for (size_t k = w; k < n; k++)
+        if (!(k2 && c[k2 - 1] + 1 == c[k] && (x->pcode[c[k2 - 1]] & P_STAR)))
+            c[k2++] = c[k];
     *m = k2;
-    return RSC_OK;
 }
 
 /* Turns cand[0..nc) (closed positions after a move, or the start) and the
  * predecessor's best into a state: completions, pruning (note [explorer
- * states], note [explorer dominance]), then interning. */
+ * states], subset.h's note [dominance]), then interning. */
 static rsc_status make_state(rsc_xdfa *x, size_t nc, uint32_t best_in, uint32_t *id)
 {
     const rsc_xrule *r = x->r;
@@ -323,7 +255,7 @@ static rsc_status make_state(rsc_xdfa *x, size_t nc, uint32_t best_in, uint32_t 
     int64_t done = -1;
     for (size_t k = 0; k < nc; k++) {
         uint32_t i = x->prule[c[k]];
-        if (c[k] == x->base[i] + x->tl[i] && !x->anch[i] && (done < 0 || r[i].rank > rank_of(x, (uint32_t)done)))
+        if ((x->pcode[c[k]] & P_MATCH) && (done < 0 || r[i].rank > rank_of(x, (uint32_t)done)))
             done = i;
     }
     uint32_t best = best_in, floor = 0; /* positions must outrank floor */
@@ -352,24 +284,14 @@ static rsc_status make_state(rsc_xdfa *x, size_t nc, uint32_t best_in, uint32_t 
                 c[k2++] = c[k];
         m = k2;
     }
-    rsc_status ds = drop_dominated(x, c, &m);
-    if (ds != RSC_OK)
-        return ds;
-    /* intern: the same set (stamped) and the same best */
-    clock_tick(x);
-    for (size_t k = 0; k < m; k++)
-        x->stamp[c[k]] = x->clock;
+    drop_dominated(x, c, &m);
+    /* intern: the same set (sorted now) and the same best */
     if ((x->nst + 1) * 2 > x->nslots && rehash(x, x->nslots ? x->nslots * 2 : 64) != 0)
         return RSC_E_NOMEM;
     size_t h = hash_state(best, c, m) & (x->nslots - 1);
     for (; x->slots[h]; h = (h + 1) & (x->nslots - 1)) {
         const xstate *q = &x->st[x->slots[h] - 1];
-        if (q->best != best || q->n != m)
-            continue;
-        size_t k = 0;
-        while (k < m && x->stamp[x->w[q->off + k]] == x->clock)
-            k++;
-        if (k == m) {
+        if (q->best == best && q->n == m && (m == 0 || memcmp(x->w + q->off, c, m * sizeof *c) == 0)) {
             *id = x->slots[h] - 1;
             return RSC_OK;
         }
@@ -392,7 +314,7 @@ static rsc_status make_state(rsc_xdfa *x, size_t nc, uint32_t best_in, uint32_t 
     int64_t fin = -1;
     for (size_t k = 0; k < m; k++) {
         uint32_t i = x->prule[c[k]];
-        if (x->anch[i] && c[k] == x->base[i] + x->tl[i] && (fin < 0 || r[i].rank > r[fin].rank))
+        if ((x->pcode[c[k]] & P_DONE) && (fin < 0 || r[i].rank > r[fin].rank))
             fin = i;
     }
     if (x->mode == RSC_X_RANK) {
@@ -409,111 +331,50 @@ static rsc_status make_state(rsc_xdfa *x, size_t nc, uint32_t best_in, uint32_t 
     return RSC_OK;
 }
 
-/* Normalises rule i's text into x->tx at *at (note [explorer dominance]). */
-static void normalise(rsc_xdfa *x, size_t i, uint32_t *at)
-{
-    const rsc_xrule *r = &x->r[i];
-    uint8_t *o = x->tx + *at;
-    uint32_t k = 0;
-    for (uint32_t j = 0; j < r->len; j++)
-        if (r->bytes[j] != '*' || k == 0 || o[k - 1] != '*')
-            o[k++] = r->bytes[j];
-    uint8_t anchored = r->anchored;
-    if (k && o[k - 1] == '*') { /* "s*" is "s", and so is "s*$" */
-        k--;
-        anchored = 0;
-    }
-    x->toff[i] = *at;
-    x->tl[i] = k;
-    x->anch[i] = anchored;
-    *at += k;
-}
-
-/* Text ids by hash-consing from the end: two residual texts are equal
- * exactly when their first bytes and their tails' ids are. Id 0: "". */
-static rsc_status text_ids(rsc_xdfa *x)
-{
-    size_t nslots = 64;
-    while (nslots < 2 * (x->npos + 1))
-        nslots *= 2;
-    uint32_t *slot = rsc_mem_calloc(x->m, nslots, sizeof *slot);
-    uint32_t *tail = rsc_mem_calloc(x->m, x->npos + 1, sizeof *tail);
-    uint8_t *byte = rsc_mem_calloc(x->m, x->npos + 1, 1);
-    rsc_status st = slot && tail && byte ? RSC_OK : RSC_E_NOMEM;
-    uint32_t nt = 1;
-    for (size_t i = 0; st == RSC_OK && i < x->n; i++) {
-        const uint8_t *t = x->tx + x->toff[i];
-        uint32_t b = x->base[i], len = x->tl[i], next_star = len;
-        x->tid[b + len] = 0;
-        x->nstar[b + len] = len;
-        for (uint32_t j = len; j-- > 0;) {
-            uint32_t tl = x->tid[b + j + 1];
-            size_t h = mix32(tl * 257u + t[j]) & (nslots - 1);
-            uint32_t id = 0;
-            for (; slot[h]; h = (h + 1) & (nslots - 1))
-                if (byte[slot[h]] == t[j] && tail[slot[h]] == tl) {
-                    id = slot[h];
-                    break;
-                }
-            if (!id) {
-                id = nt++;
-                byte[id] = t[j];
-                tail[id] = tl;
-                slot[h] = id;
-            }
-            x->tid[b + j] = id;
-            if (t[j] == '*')
-                next_star = j;
-            x->nstar[b + j] = next_star;
-        }
-    }
-    x->ntid = nt;
-    /* which positions can take part in dominance at all: a check or an
-     * offer no other position can meet is skipped (drop_dominated) */
-    uint32_t *cnt_e = st == RSC_OK ? rsc_mem_calloc(x->m, 3 * (size_t)nt, sizeof *cnt_e) : NULL;
-    if (st == RSC_OK && !cnt_e)
-        st = RSC_E_NOMEM;
-    if (st == RSC_OK) {
-        uint32_t *cnt_w = cnt_e + nt, *chk_w = cnt_w + nt;
-        for (size_t i = 0; i < x->n; i++)
-            for (uint32_t j = 0, b = x->base[i]; j <= x->tl[i]; j++) {
-                cnt_e[x->tid[b + j]]++;
-                if (j < x->tl[i] && x->tx[x->toff[i] + j] == '*')
-                    cnt_w[x->tid[b + j + 1]]++;
-                chk_w[x->tid[b + j]]++;
-                uint32_t s = x->nstar[b + j];
-                for (unsigned t = 0; s < x->tl[i] && t < X_STAR_TAILS; t++, s = x->nstar[b + s + 1])
-                    chk_w[x->tid[b + s + 1]]++;
-            }
-        for (size_t i = 0; i < x->n; i++)
-            for (uint32_t j = 0, b = x->base[i]; j <= x->tl[i]; j++) {
-                uint32_t p = b + j;
-                uint8_t f = 0;
-                int star = j < x->tl[i] && x->tx[x->toff[i] + j] == '*';
-                if (cnt_e[x->tid[p]] >= 2)
-                    f |= X_CHECKED | X_OFFERS_E;
-                if (cnt_w[x->tid[p]] >= 1)
-                    f |= X_CHECKED;
-                uint32_t s = x->nstar[p];
-                for (unsigned t = 0; s < x->tl[i] && t < X_STAR_TAILS; t++, s = x->nstar[b + s + 1])
-                    if (cnt_w[x->tid[b + s + 1]] >= (s == j ? 2u : 1u))
-                        f |= X_CHECKED;
-                if (star && chk_w[x->tid[p + 1]] >= 2) /* p checks its own */
-                    f |= X_OFFERS_W;
-                x->pflag[p] = f;
-            }
-        rsc_mem_free(x->m, cnt_e, 3 * (size_t)nt * sizeof *cnt_e);
-    }
-    rsc_mem_free(x->m, slot, nslots * sizeof *slot);
-    rsc_mem_free(x->m, tail, (x->npos + 1) * sizeof *tail);
-    rsc_mem_free(x->m, byte, x->npos + 1);
-    return st;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
+}
+
+/* Lays the rules out as positions (subset.h, note [positions]): in rank
+ * order, each rule's normalised text with one position past it. */
+static rsc_status positions(rsc_xdfa *x)
+{
+    rsc_mem *m = x->m;
+    const size_t n = x->n, cap = x->cap_pos;
+    uint64_t *ord = rsc_mem_calloc(m, n + 1, sizeof *ord);
+    uint8_t *text = rsc_mem_alloc(m, cap);
+    uint32_t *scratch = rsc_mem_alloc(m, rsc_sub_scratch((uint32_t)cap) * sizeof *scratch);
+    rsc_status st = ord && text && scratch ? RSC_OK : RSC_E_NOMEM;
+    if (st == RSC_OK) {
+        for (size_t i = 0; i < n; i++)
+            ord[i] = (uint64_t)x->r[i].rank << 32 | i;
+        qsort(ord, n, sizeof *ord, cmp_u64);
+        uint32_t p = 0;
+        for (size_t k = 0; k < n; k++) {
+            const uint32_t i = (uint32_t)ord[k];
+            const rsc_xrule *ru = &x->r[i];
+            int anch = ru->anchored;
+            const uint32_t len = rsc_sub_text(ru->bytes, ru->len, text, &anch);
+            const uint16_t allow = ru->allow ? P_ALLOW : 0;
+            x->tl[i] = len;
+            x->anch[i] = (uint8_t)anch;
+            x->base[i] = p;
+            for (uint32_t j = 0; j < len; j++, p++) {
+                x->pcode[p] = (uint16_t)((text[j] == '*' ? P_STAR : text[j]) | allow);
+                x->prule[p] = i;
+            }
+            x->pcode[p] = (uint16_t)((anch ? P_DONE : P_MATCH) | allow);
+            x->prule[p++] = i;
+        }
+        x->npos = p;
+        rsc_sub_residuals(x->pcode, p, x->rid, x->nstar, scratch);
+    }
+    rsc_mem_free(m, ord, (n + 1) * sizeof *ord);
+    rsc_mem_free(m, text, cap);
+    rsc_mem_free(m, scratch, rsc_sub_scratch((uint32_t)cap) * sizeof *scratch);
+    return st;
 }
 
 rsc_status rsc_xdfa_new(rsc_mem *m, const rsc_xrule *rules, size_t n, int mode,
@@ -531,59 +392,35 @@ rsc_status rsc_xdfa_new(rsc_mem *m, const rsc_xrule *rules, size_t n, int mode,
     x->mode = mode;
     x->max_states = max_states ? max_states : RSC_X_DEFAULT_STATES;
     x->max_words = max_words ? max_words : RSC_X_DEFAULT_WORDS;
-    size_t npos = 0;
+    size_t npos = 0; /* before normalising: at least as many */
     for (size_t i = 0; i < n; i++) {
         npos += (size_t)rules[i].len + 1;
-        if (npos > x->max_words / 24 || npos > UINT32_MAX / 2) { /* ~20 words a position */
+        if (npos > x->max_words / 24 || npos > UINT32_MAX / 4) { /* ~20 words a position */
             rsc_xdfa_free(x);
             return RSC_E_LIMIT;
         }
     }
-    x->npos = npos;
-    x->tx = rsc_mem_alloc(m, npos + 1);
-    x->toff = rsc_mem_calloc(m, n + 1, sizeof *x->toff);
+    x->cap_pos = npos + 1;
     x->tl = rsc_mem_calloc(m, n + 1, sizeof *x->tl);
     x->anch = rsc_mem_calloc(m, n + 1, 1);
     x->base = rsc_mem_calloc(m, n + 1, sizeof *x->base);
-    x->rord = rsc_mem_calloc(m, n + 1, sizeof *x->rord);
-    x->rstamp = rsc_mem_calloc(m, n + 1, sizeof *x->rstamp);
-    x->rband = rsc_mem_calloc(m, n + 1, sizeof *x->rband);
-    x->prule = rsc_mem_calloc(m, npos + 1, sizeof *x->prule);
-    x->tid = rsc_mem_calloc(m, npos + 1, sizeof *x->tid);
-    x->nstar = rsc_mem_calloc(m, npos + 1, sizeof *x->nstar);
-    x->stamp = rsc_mem_calloc(m, npos + 1, sizeof *x->stamp);
-    x->pflag = rsc_mem_calloc(m, npos + 1, 1);
-    uint64_t *ord = rsc_mem_calloc(m, n + 1, sizeof *ord);
-    if (!x->tx || !x->toff || !x->tl || !x->anch || !x->base || !x->rord || !x->rstamp || !x->rband ||
-        !x->prule || !x->tid || !x->nstar || !x->stamp || !x->pflag || !ord) {
-        rsc_mem_free(m, ord, (n + 1) * sizeof *ord);
+    x->prule = rsc_mem_calloc(m, x->cap_pos, sizeof *x->prule);
+    x->pcode = rsc_mem_calloc(m, x->cap_pos, sizeof *x->pcode);
+    x->rid = rsc_mem_calloc(m, x->cap_pos, sizeof *x->rid);
+    x->nstar = rsc_mem_calloc(m, x->cap_pos, sizeof *x->nstar);
+    x->mark = rsc_mem_calloc(m, x->cap_pos, sizeof *x->mark);
+    x->stamp = rsc_mem_calloc(m, x->cap_pos, sizeof *x->stamp);
+    x->run = rsc_mem_calloc(m, x->cap_pos, sizeof *x->run);
+    if (!x->run || !x->tl || !x->anch || !x->base || !x->prule || !x->pcode || !x->rid || !x->nstar || !x->mark ||
+        !x->stamp) {
         rsc_xdfa_free(x);
         return RSC_E_NOMEM;
     }
-    for (size_t i = 0; i < n; i++)
-        ord[i] = (uint64_t)rules[i].rank << 32 | i;
-    qsort(ord, n, sizeof *ord, cmp_u64);
-    for (size_t k = 0; k < n; k++)
-        x->rord[(uint32_t)ord[k]] = (uint32_t)k;
-    rsc_mem_free(m, ord, (n + 1) * sizeof *ord);
-    uint32_t p = 0, at = 0;
-    for (size_t i = 0; i < n; i++) {
-        normalise(x, i, &at);
-        x->base[i] = p;
-        for (uint32_t j = 0; j <= x->tl[i]; j++)
-            x->prule[p++] = (uint32_t)i;
-    }
-    x->base[n] = p;
-    rsc_status st = text_ids(x);
-    if (st == RSC_OK) {
-        x->off2 = rsc_mem_calloc(m, 2 * x->ntid, sizeof *x->off2);
-        if (!x->off2)
-            st = RSC_E_NOMEM;
-    }
+    rsc_status st = positions(x);
     size_t nc = 0;
     clock_tick(x);
     for (size_t i = 0; i < n && st == RSC_OK; i++)
-        if (cand_add(x, &nc, (uint32_t)i, 0) != 0)
+        if (cand_add(x, &nc, x->base[i]) != 0)
             st = RSC_E_NOMEM;
     if (st == RSC_OK)
         st = make_state(x, nc, mode == RSC_X_RANK ? 0 : 1, &x->start);
@@ -600,22 +437,17 @@ void rsc_xdfa_free(rsc_xdfa *x)
     if (!x)
         return;
     rsc_mem *m = x->m;
-    size_t n = x->n, np = x->npos;
-    rsc_mem_free(m, x->tx, np + 1);
-    rsc_mem_free(m, x->toff, (n + 1) * sizeof *x->toff);
+    size_t n = x->n, np = x->cap_pos;
     rsc_mem_free(m, x->tl, (n + 1) * sizeof *x->tl);
     rsc_mem_free(m, x->anch, n + 1);
     rsc_mem_free(m, x->base, (n + 1) * sizeof *x->base);
-    rsc_mem_free(m, x->rord, (n + 1) * sizeof *x->rord);
-    rsc_mem_free(m, x->rstamp, (n + 1) * sizeof *x->rstamp);
-    rsc_mem_free(m, x->rband, (n + 1) * sizeof *x->rband);
-    rsc_mem_free(m, x->prule, (np + 1) * sizeof *x->prule);
-    rsc_mem_free(m, x->tid, (np + 1) * sizeof *x->tid);
-    rsc_mem_free(m, x->nstar, (np + 1) * sizeof *x->nstar);
-    rsc_mem_free(m, x->stamp, (np + 1) * sizeof *x->stamp);
-    rsc_mem_free(m, x->pflag, np + 1);
-    rsc_mem_free(m, x->off2, 2 * x->ntid * sizeof *x->off2);
-    rsc_mem_free(m, x->live, x->cap_live * sizeof *x->live);
+    rsc_mem_free(m, x->prule, np * sizeof *x->prule);
+    rsc_mem_free(m, x->pcode, np * sizeof *x->pcode);
+    rsc_mem_free(m, x->rid, np * sizeof *x->rid);
+    rsc_mem_free(m, x->nstar, np * sizeof *x->nstar);
+    rsc_mem_free(m, x->mark, np * sizeof *x->mark);
+    rsc_mem_free(m, x->stamp, np * sizeof *x->stamp);
+    rsc_mem_free(m, x->run, np * sizeof *x->run);
     rsc_mem_free(m, x->st, x->cap_st * sizeof *x->st);
     rsc_mem_free(m, x->w, x->cap_w * sizeof *x->w);
     rsc_mem_free(m, x->mv, x->cap_mv * sizeof *x->mv);
@@ -647,11 +479,10 @@ int32_t rsc_xdfa_end(const rsc_xdfa *x, uint32_t s, int *allowed)
  * (an anchored rule at its end). */
 static unsigned next_key(const rsc_xdfa *x, uint32_t pos)
 {
-    uint32_t i = x->prule[pos], j = pos - x->base[i];
-    if (j >= x->tl[i])
+    const uint16_t code = x->pcode[pos];
+    if (code & (P_DONE | P_MATCH))
         return 257u;
-    uint8_t b = x->tx[x->toff[i] + j];
-    return b == '*' ? 0u : 1u + b;
+    return code & P_STAR ? 0u : 1u + (code & 0xffu);
 }
 
 static void moves_of(const rsc_xdfa *x, uint32_t s, rsc_xmoves *mv)
@@ -669,15 +500,14 @@ rsc_status rsc_xdfa_moves(rsc_xdfa *x, uint32_t s, rsc_xmoves *mv)
         return RSC_OK;
     }
     uint32_t n0 = x->st[s].n, best = x->st[s].best;
-    /* the state's closure over '*' (note [explorer dominance]) */
+    /* the state's closure over '*', whose moves are the state's */
     if (rsc_mem_grow(x->m, (void **)&x->clos, sizeof *x->clos, &x->cap_clos, 2 * (size_t)n0 + 1) != 0 ||
         rsc_mem_grow(x->m, (void **)&x->sorted, sizeof *x->sorted, &x->cap_sorted, 2 * (size_t)n0 + 1) != 0)
         return RSC_E_NOMEM;
     size_t nc = 0;
     clock_tick(x);
     for (uint32_t k = 0; k < n0; k++) {
-        uint32_t pos = x->w[x->st[s].off + k], i = x->prule[pos];
-        if (cand_add(x, &nc, i, pos - x->base[i]) != 0)
+        if (cand_add(x, &nc, x->w[x->st[s].off + k]) != 0)
             return RSC_E_NOMEM;
     }
     uint32_t n = (uint32_t)nc;
@@ -708,7 +538,7 @@ rsc_status rsc_xdfa_moves(rsc_xdfa *x, uint32_t s, rsc_xmoves *mv)
     nc = 0;
     clock_tick(x);
     for (uint32_t k = 0; k < n_star; k++)
-        if (cand_add(x, &nc, x->prule[x->sorted[k]], x->sorted[k] - x->base[x->prule[x->sorted[k]]]) != 0)
+        if (cand_add(x, &nc, x->sorted[k]) != 0)
             return RSC_E_NOMEM;
     rsc_status st = make_state(x, nc, best, &succ[0]);
     if (st != RSC_OK)
@@ -721,13 +551,11 @@ rsc_status rsc_xdfa_moves(rsc_xdfa *x, uint32_t s, rsc_xmoves *mv)
         nc = 0;
         clock_tick(x);
         for (uint32_t k = 0; k < n_star && st == RSC_OK; k++) {
-            uint32_t pos = x->sorted[k], i = x->prule[pos];
-            if (cand_add(x, &nc, i, pos - x->base[i]) != 0)
+            if (cand_add(x, &nc, x->sorted[k]) != 0)
                 st = RSC_E_NOMEM;
         }
         for (uint32_t k = k0; k < k0 + cnt[b] && st == RSC_OK; k++) {
-            uint32_t pos = x->sorted[k], i = x->prule[pos];
-            if (cand_add(x, &nc, i, pos - x->base[i] + 1) != 0)
+            if (cand_add(x, &nc, x->sorted[k] + 1) != 0)
                 st = RSC_E_NOMEM;
         }
         k0 += cnt[b];

@@ -2,17 +2,17 @@
 /* The explorer (compiler-internal): priority-annotated subset construction
  * over an abstract rule list, built lazily under a budget, and a
  * breadth-first walk over one rule set or the product of two. diff.c and
- * semlint.c use it; it knows nothing of blobs, agents or the IR, so a
- * determiniser for matching (issue 28) can share it.
+ * semlint.c use it; it knows nothing of blobs, agents or the IR. Its
+ * positions, residuals and dominance are the subset core's (subset.h),
+ * shared with the compile-time determiniser (dfa.c).
  *
  * note [explorer states]
  * A rule is a match text over bytes with '*' a wildcard, anchored or not
  * (a final '$' stripped), a rank (higher wins: priority, then allow, then
- * the earlier line, docs/SEMANTICS.md E.6-E.7) and its verdict. A position
- * (rule i, j) says "the path read so far can be the prefix of a match of
- * bytes[0..j)" (over the text normalised: runs of '*' collapsed, a final
- * '*' dropped); successors are closed under skipping a '*'. A state is
- * the set of live positions plus the best rule matched so far:
+ * the earlier line, docs/SEMANTICS.md E.6-E.7) and its verdict. Its
+ * positions are subset.h's (note [positions]): a position says "the path
+ * read so far can be the prefix of a match of the rule's text up to it".
+ * A state is a set of live positions plus the best rule matched so far:
  *  - a non-anchored rule whose position reaches its end has matched for
  *    every extension of the path: it becomes the best if it outranks it,
  *    and its positions go;
@@ -29,13 +29,14 @@
  *    decides each path (semantic lint: a rule is dead exactly when no
  *    reachable state's end-of-path decider is that rule).
  * The end-of-path decider also counts anchored rules whose position is at
- * their end. Positions that a live one dominates (it matches whenever they
- * do and may decide in their place) are dropped too, and a state keeps no
- * closure under '*' (its moves start from the closure): note [explorer
- * dominance] in explore.c. States are interned as sets (an order-free
- * hash); a state's moves are computed once, on first use: one successor
- * per byte that some live position reads next, and one for every other
- * byte (the wildcard positions alone). */
+ * their end. Positions that a live one dominates (subset.h, note
+ * [dominance]: it matches whenever they do and outranks them) are dropped
+ * too, which keeps the deciding rule of every path, so it is exact in both
+ * modes; and a state keeps no closure under '*' (its moves start from the
+ * closure). States are interned as sorted sets; a state's moves are
+ * computed once, on first use: one successor per byte that some live
+ * position reads next, and one for every other byte (the wildcard
+ * positions alone). */
 #ifndef ROBOTSC_EXPLORE_H
 #define ROBOTSC_EXPLORE_H
 

@@ -203,7 +203,7 @@ static int live_visit(void *ud, rsc_xwalk *w, uint32_t node, uint32_t sa, uint32
  * and the rules above it, r as the only rule of verdict "disallow" and the
  * others, like "no rule", as "allow" (RSC_X_VERDICT), has a reachable path
  * whose verdict is "disallow" exactly when r decides some path. That walk
- * is small for a duplicate or a shadowed rule (note [explorer dominance]
+ * is small for a duplicate or a shadowed rule (subset.h, note [dominance]
  * drops its positions as soon as a rule above covers them) and stops at
  * the first witness otherwise; each walk has the budget, and the walks of
  * one list together four times it: a rule beyond it is unknown, never

@@ -72,7 +72,7 @@ static void gen(char *out, size_t cap, const char *alpha)
 }
 
 /* Like gen(), but rules built from a few shared pieces joined by runs of
- * '*' (note [explorer dominance]: equal residuals, "*t" beside "...*t",
+ * '*' (compiler/subset.h, note [dominance]: equal residuals, "*t" beside "...*t",
  * anchored and not, several stars, "s*$"), up to 8 rules a group. */
 static void gen_stars(char *out, size_t cap)
 {
