@@ -307,7 +307,7 @@ static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32
             break;
         }
         uint32_t steps = 0;
-        const int dom = rsc_sub_dominated(rid, nstar, p, r, mark, clk, NULL, 0, NULL, &steps);
+        const int dom = rsc_sub_dominated(rid, nstar, p, r, mark, clk, NULL, 0, NULL, UINT32_MAX, &steps);
         work += steps;
         mark[r] = clk;
         if (!dom)
@@ -350,7 +350,7 @@ static uint32_t settle_star(bld *b, const uint32_t *t, uint32_t n, uint32_t v, u
     for (uint32_t i = n; i-- > 0;) {
         const uint32_t p = t[i], r = rid[p];
         uint32_t steps = 0;
-        const int dom = rsc_sub_dominated(rid, nstar, p, r, sm, sclk, NULL, 0, NULL, &steps);
+        const int dom = rsc_sub_dominated(rid, nstar, p, r, sm, sclk, NULL, 0, NULL, UINT32_MAX, &steps);
         if (sm[r] != sclk)
             sm[r] = sclk, stop[r] = p; /* the first to mark it is the highest */
         sck[r] = sclk;
@@ -430,7 +430,7 @@ static uint32_t move_star(bld *b, uint32_t ns, const uint32_t *xr, uint32_t nx, 
             break;
         }
         uint32_t steps = 0;
-        const int dom = rsc_sub_dominated(rid, nstar, p, r, mark, clk, sm, sclk, stop, &steps);
+        const int dom = rsc_sub_dominated(rid, nstar, p, r, mark, clk, sm, sclk, stop, UINT32_MAX, &steps);
         work += steps;
         mark[r] = clk;
         if (!dom)

@@ -134,6 +134,11 @@ static int rehash(rsc_xdfa *x, size_t nslots)
     return 0;
 }
 
+/* The '*'s after a position that dominance looks at (the nearest): a
+ * rule of thousands of '*'s must not make every state cost thousands of
+ * steps a position, and the explorer has no work cap to stop it. */
+#define X_STARS 16u
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -206,7 +211,7 @@ static size_t bands(rsc_xdfa *x, uint32_t *c, size_t n)
             if (s == p)
                 s = x->nstar[p + 1];
             int dom = 0;
-            for (; s != RSC_SUB_NONE && !dom; s = x->nstar[s + 1])
+            for (uint32_t left = X_STARS; s != RSC_SUB_NONE && left && !dom; s = x->nstar[s + 1], left--)
                 dom = x->mark[x->rid[s]] == clk;
             if (!dom)
                 c[--w] = p;
@@ -227,7 +232,7 @@ static void drop_dominated(rsc_xdfa *x, uint32_t *c, size_t *m)
     for (size_t k = n; k-- > 0;) {
         const uint32_t p = c[k], r = x->rid[p];
         uint32_t steps = 0;
-        const int dom = rsc_sub_dominated(x->rid, x->nstar, p, r, x->mark, clk, NULL, 0, NULL, &steps);
+        const int dom = rsc_sub_dominated(x->rid, x->nstar, p, r, x->mark, clk, NULL, 0, NULL, X_STARS, &steps);
         x->mark[r] = clk;
         if (!dom)
             c[--w] = p;

@@ -81,11 +81,14 @@ uint64_t rsc_sub_residuals(const uint16_t *pcode, uint32_t np, uint32_t *rid, ui
 
 /* Whether position p (of residual r = rid[p]) is dominated, in a scan
  * from the highest position down (note [dominance]): r itself is marked,
- * or the residual of a '*' at or after p in its rule is (p's own '*'
- * first: its residual is r). Marked means mark[q] == clk, or, with sm
- * given (dfa.c's note [shared '*' list]), sm[q] == sclk from a position
- * above p (stop[q] > p). Each '*' walked is a step, added to *steps. The
- * scan marks r after the call, kept or not. */
+ * or the residual of one of the first max_stars '*'s at or after p in its
+ * rule is (p's own '*' first: its residual is r). Marked means mark[q] ==
+ * clk, or, with sm given (dfa.c's note [shared '*' list]), sm[q] == sclk
+ * from a position above p (stop[q] > p). Each '*' walked is a step, added
+ * to *steps. The scan marks r after the call, kept or not. dfa.c walks
+ * every '*' (max_stars UINT32_MAX) and counts the steps against its work
+ * cap; the explorer, which has no such cap, walks a few: a position not
+ * found dominated is only kept, which is as exact. */
 static inline
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((always_inline))
@@ -93,7 +96,7 @@ static inline
     int
     rsc_sub_dominated(const uint32_t *rid, const uint32_t *nstar, uint32_t p, uint32_t r,
                       const uint32_t *mark, uint32_t clk, const uint32_t *sm, uint32_t sclk,
-                      const uint32_t *stop, uint32_t *steps)
+                      const uint32_t *stop, uint32_t max_stars, uint32_t *steps)
 {
 #define MARKED(q) (mark[q] == clk || (sm && sm[q] == sclk && stop[q] > p))
     if (MARKED(r))
@@ -101,7 +104,7 @@ static inline
     uint32_t k = nstar[p];
     if (k == p)
         k = nstar[p + 1], ++*steps;
-    for (; k != RSC_SUB_NONE; k = nstar[k + 1]) {
+    for (uint32_t left = max_stars; k != RSC_SUB_NONE && left; k = nstar[k + 1], left--) {
         ++*steps;
         if (MARKED(rid[k]))
             return 1;
