@@ -237,7 +237,7 @@ static void drop_dominated(rsc_xdfa *x, uint32_t *c, size_t *m)
         if (!dom)
             c[--w] = p;
     }
-    if (x->mode == RSC_X_VERDICT)
+    if (x->mode == RSC_X_VERDICT && w < n) /* c is NULL before the first candidate */
         w = n - bands(x, c + w, n - w);
     /* A state keeps no closure under '*': the position past a kept '*' is
      * left out (its moves start from the closure, and a rule never ends

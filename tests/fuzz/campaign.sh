@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-60}; shift || true
-targets=${*:-"parse roundtrip load url"}
+targets=${*:-"parse roundtrip load url diff"}
 . cli/setup.sh "clang libclang-rt-14-dev"
 B=${FUZZ_BUILD:-build-fuzz}
 CC=clang cmake -S . -B $B $GEN -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRSC_BUILD_FUZZ=ON -DRSC_SANITIZE=ON >/dev/null
@@ -46,6 +46,12 @@ PY
     head -n 2000 "$SH"/corpus/urls/*.txt 2>/dev/null | grep -v '^==>' | awk 'NR % 20 == 0' | \
       while read -r u; do printf '%s' "$u" > "$seeds/url/u$RANDOM$RANDOM"; done
   fi
+fi
+# diff: two files in one input (tests/fuzz/fuzz_diff.c); a body alone is
+# diffed against itself with one rule flipped
+if [ ! -d $seeds/diff ]; then
+  mkdir -p $seeds/diff
+  for f in $seeds/roundtrip/*; do head -c 4001 "$f" > "$seeds/diff/$(basename "$f")"; done
 fi
 for t in $targets; do
   mkdir -p $B/crashes/$t $B/work/$t
