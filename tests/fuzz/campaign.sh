@@ -51,7 +51,11 @@ fi
 # diffed against itself with one rule flipped
 if [ ! -d $seeds/diff ]; then
   mkdir -p $seeds/diff
-  for f in $seeds/roundtrip/*; do head -c 4001 "$f" > "$seeds/diff/$(basename "$f")"; done
+  for f in $seeds/roundtrip/*; do
+    [ -f "$f" ] && head -c 4001 "$f" > "$seeds/diff/$(basename "$f")"
+  done
+  # without ../shared, the regression inputs alone
+  cp tests/fuzz/regress/diff/* $seeds/diff/ 2>/dev/null || true
 fi
 for t in $targets; do
   mkdir -p $B/crashes/$t $B/work/$t
