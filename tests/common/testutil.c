@@ -272,3 +272,26 @@ void tu_free_cases(tu_case *cases, size_t n)
     }
     free(cases);
 }
+
+size_t tu_drop_lines(const char *t, size_t n, const uint32_t *lines, size_t nl, char *out)
+{
+    size_t k = 0;
+    uint32_t line = 1;
+    int skip = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || t[i - 1] == '\n' || (t[i - 1] == '\r' && t[i] != '\n')) {
+            if (i > 0)
+                line++;
+            skip = 0;
+            for (size_t j = 0; j < nl; j++)
+                skip |= lines[j] == line;
+            if (skip) {
+                memcpy(out + k, "Disallow:", 9);
+                k += 9;
+            }
+        }
+        if (!skip || t[i] == '\n' || t[i] == '\r')
+            out[k++] = t[i];
+    }
+    return k;
+}

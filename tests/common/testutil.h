@@ -5,6 +5,7 @@
 #define RSC_TESTUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Reads a whole file; returns a malloc'ed buffer (NUL-terminated, the NUL
@@ -62,6 +63,14 @@ int tu_report(const char *what, int passed);
 
 /* Returns 1 if the directory exists. */
 int tu_dir_exists(const char *path);
+
+/* The robots.txt t[0..n) with the given lines (1-based, as the IR counts
+ * them: a line ends at LF, CR LF or CR) replaced by "Disallow:", which never
+ * decides (spec E.5) but, like the rule it replaces, ends a group's agent
+ * lines (F.3): deleting the last rule of a group would merge it with the
+ * next one. Line ends are kept as they were. out needs n + 9 * nl bytes;
+ * returns the length written. */
+size_t tu_drop_lines(const char *t, size_t n, const uint32_t *lines, size_t nl, char *out);
 
 /* One row of a verdict file (../shared/conformance, files named *_cases.tsv): id,
  * robots_b64, user_agent, url, expected. Every buffer is malloc'ed and

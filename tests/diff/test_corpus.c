@@ -106,35 +106,6 @@ static void on_semdiag(void *ud, const rsc_semdiag *d)
         dl->budget = 1;
 }
 
-/* The text with the given lines (1-based) replaced by "Disallow:", which
- * never decides (spec E.5) but, like the rule it replaces, ends a group's
- * agent lines (F.3): deleting the last rule of a group would merge it with
- * the next one. Line ends kept as they were. */
-static char *drop_lines(const char *t, size_t n, const uint32_t *lines, size_t nl, size_t *out_len)
-{
-    char *o = malloc(2 * n + 16 * nl + 16);
-    size_t k = 0;
-    uint32_t line = 1;
-    int skip = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i == 0 || t[i - 1] == '\n' || (t[i - 1] == '\r' && t[i] != '\n')) {
-            if (i > 0)
-                line++;
-            skip = 0;
-            for (size_t j = 0; j < nl; j++)
-                skip |= lines[j] == line;
-            if (skip) {
-                memcpy(o + k, "Disallow:", 9);
-                k += 9;
-            }
-        }
-        if (!skip || t[i] == '\n' || t[i] == '\r')
-            o[k++] = t[i];
-    }
-    *out_len = k;
-    return o;
-}
-
 static void one_file(const char *dir, const char *fname, unsigned seed)
 {
     char path[8192];
@@ -187,9 +158,9 @@ static void one_file(const char *dir, const char *fname, unsigned seed)
         if (dl->budget)
             printf("lint budget: %s: a rule set over the budget (its rules neither live nor dead)\n", fname);
         if (dl->n) {
-            size_t cn;
-            char *c = drop_lines(t, n, dl->lines, dl->n, &cn);
-            if (load_text(c, cn, &b) == 0) {
+            char *c = malloc(n + 9 * dl->n + 1);
+            size_t cn = c ? tu_drop_lines(t, n, dl->lines, dl->n, c) : 0;
+            if (c && load_text(c, cn, &b) == 0) {
                 diff_all(&a, &b, fname, 2);
                 rsc_blob_free(&b.blob, NULL);
             }

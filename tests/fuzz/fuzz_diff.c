@@ -22,6 +22,7 @@
 #include "robotsc/compiler.h"
 #include "robotsc/ir.h"
 #include "robotsc/runtime.h"
+#include "testutil.h"
 
 #define MAX_FILE 4096
 #define MAX_AGENTS 10
@@ -182,32 +183,6 @@ static void on_diag(void *ud, const rsc_semdiag *d)
         dl->line[dl->n++] = d->line;
 }
 
-/* t with the given lines (1-based, as the IR counts them) replaced by
- * "Disallow:" (it never decides, and like the rule it ends a group's agent
- * lines), into o (room for n + 9 a line). */
-static size_t drop_lines(const char *t, size_t n, const dead *dl, char *o)
-{
-    size_t k = 0;
-    uint32_t line = 1;
-    int skip = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i == 0 || t[i - 1] == '\n' || (t[i - 1] == '\r' && t[i] != '\n')) {
-            if (i > 0)
-                line++;
-            skip = 0;
-            for (size_t j = 0; j < dl->n; j++)
-                skip |= dl->line[j] == line;
-            if (skip) {
-                memcpy(o + k, "Disallow:", 9);
-                k += 9;
-            }
-        }
-        if (!skip || t[i] == '\n' || t[i] == '\r')
-            o[k++] = t[i];
-    }
-    return k;
-}
-
 static char mut[MAX_FILE + 16], cut[2 * MAX_FILE + 16 * MAX_DEAD];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -269,7 +244,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rsc_ir_free(ir);
             if (dl.n) {
                 side sc;
-                open_side(&sc, cut, drop_lines(a, na, &dl, cut), rfc);
+                open_side(&sc, cut, tu_drop_lines(a, na, dl.line, dl.n, cut), rfc);
                 FUZZ_ASSERT(sc.ok);
                 diff_all(&sa, &sc, NULL, 1);
                 close_side(&sc);
