@@ -261,11 +261,6 @@ static uint32_t intern(bld *b, const uint32_t *s, uint32_t n, uint32_t v)
     return b->n++;
 }
 
-/* The state of the sorted positions t[0..n) after a move, the best match
- * so far having verdict v: the rules a match outranks leave, then the
- * positions another one dominates (subset.h, note [dominance]), then the
- * rules of verdict v below every rule of the other verdict. Writes the
- * kept positions to out (which may be t) before interning them. */
 /* A fresh stamp for b->mark. */
 static uint32_t next_clk(bld *b)
 {
@@ -288,6 +283,11 @@ static uint32_t settled(bld *b, uint32_t *out, uint32_t w, uint32_t n, uint32_t 
     return intern(b, out + w, n - w, v);
 }
 
+/* The state of the sorted positions t[0..n) after a move, the best match
+ * so far having verdict v: the rules a match outranks leave, then the
+ * positions another one dominates (subset.h, note [dominance]), then the
+ * rules of verdict v below every rule of the other verdict. Writes the
+ * kept positions to out (which may be t) before interning them. */
 static uint32_t settle(bld *b, const uint32_t *t, uint32_t n, uint32_t v, uint32_t *out)
 {
     /* from the top down to the best rule that matched, if any (a rule's

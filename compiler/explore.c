@@ -27,8 +27,6 @@ struct rsc_xdfa {
     size_t n;
     int mode;
     size_t max_states, max_words;
-    uint32_t *tl;    /* per rule: its normalised text's length          */
-    uint8_t *anch;   /* per rule: anchored after normalising            */
     uint32_t *base;  /* per rule: its first position (n + 1 entries)    */
     uint32_t *prule; /* per position: its rule                          */
     uint16_t *pcode; /* per position: its code (subset.h)               */
@@ -36,7 +34,7 @@ struct rsc_xdfa {
     uint32_t *nstar; /* per position: the first '*' at or after it      */
     uint32_t *mark;  /* per residual id: marked in this scan (mclk)     */
     uint32_t mclk;
-    size_t npos, cap_pos;
+    size_t cap_pos;  /* the per-position arrays' entries                */
     xstate *st;
     size_t nst, cap_st;
     uint32_t *w; /* positions of all states */
@@ -207,13 +205,8 @@ static size_t bands(rsc_xdfa *x, uint32_t *c, size_t n)
             x->mark[x->rid[c[k]]] = clk;
         for (size_t k = hi; k-- > lo;) {
             const uint32_t p = c[k];
-            uint32_t s = x->nstar[p];
-            if (s == p)
-                s = x->nstar[p + 1];
-            int dom = 0;
-            for (uint32_t left = X_STARS; s != RSC_SUB_NONE && left && !dom; s = x->nstar[s + 1], left--)
-                dom = x->mark[x->rid[s]] == clk;
-            if (!dom)
+            uint32_t steps = 0;
+            if (!rsc_sub_star_marked(x->rid, x->nstar, p, x->mark, clk, NULL, 0, NULL, X_STARS, &steps))
                 c[--w] = p;
         }
         hi = lo;
@@ -363,8 +356,6 @@ static rsc_status positions(rsc_xdfa *x)
             int anch = ru->anchored;
             const uint32_t len = rsc_sub_text(ru->bytes, ru->len, text, &anch);
             const uint16_t allow = ru->allow ? P_ALLOW : 0;
-            x->tl[i] = len;
-            x->anch[i] = (uint8_t)anch;
             x->base[i] = p;
             for (uint32_t j = 0; j < len; j++, p++) {
                 x->pcode[p] = (uint16_t)((text[j] == '*' ? P_STAR : text[j]) | allow);
@@ -373,7 +364,6 @@ static rsc_status positions(rsc_xdfa *x)
             x->pcode[p] = (uint16_t)((anch ? P_DONE : P_MATCH) | allow);
             x->prule[p++] = i;
         }
-        x->npos = p;
         rsc_sub_residuals(x->pcode, p, x->rid, x->nstar, scratch);
     }
     rsc_mem_free(m, ord, (n + 1) * sizeof *ord);
@@ -406,8 +396,6 @@ rsc_status rsc_xdfa_new(rsc_mem *m, const rsc_xrule *rules, size_t n, int mode,
         }
     }
     x->cap_pos = npos + 1;
-    x->tl = rsc_mem_calloc(m, n + 1, sizeof *x->tl);
-    x->anch = rsc_mem_calloc(m, n + 1, 1);
     x->base = rsc_mem_calloc(m, n + 1, sizeof *x->base);
     x->prule = rsc_mem_calloc(m, x->cap_pos, sizeof *x->prule);
     x->pcode = rsc_mem_calloc(m, x->cap_pos, sizeof *x->pcode);
@@ -416,7 +404,7 @@ rsc_status rsc_xdfa_new(rsc_mem *m, const rsc_xrule *rules, size_t n, int mode,
     x->mark = rsc_mem_calloc(m, x->cap_pos, sizeof *x->mark);
     x->stamp = rsc_mem_calloc(m, x->cap_pos, sizeof *x->stamp);
     x->run = rsc_mem_calloc(m, x->cap_pos, sizeof *x->run);
-    if (!x->run || !x->tl || !x->anch || !x->base || !x->prule || !x->pcode || !x->rid || !x->nstar || !x->mark ||
+    if (!x->run || !x->base || !x->prule || !x->pcode || !x->rid || !x->nstar || !x->mark ||
         !x->stamp) {
         rsc_xdfa_free(x);
         return RSC_E_NOMEM;
@@ -443,8 +431,6 @@ void rsc_xdfa_free(rsc_xdfa *x)
         return;
     rsc_mem *m = x->m;
     size_t n = x->n, np = x->cap_pos;
-    rsc_mem_free(m, x->tl, (n + 1) * sizeof *x->tl);
-    rsc_mem_free(m, x->anch, n + 1);
     rsc_mem_free(m, x->base, (n + 1) * sizeof *x->base);
     rsc_mem_free(m, x->prule, np * sizeof *x->prule);
     rsc_mem_free(m, x->pcode, np * sizeof *x->pcode);

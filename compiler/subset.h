@@ -79,38 +79,54 @@ static inline size_t rsc_sub_scratch(uint32_t np)
 uint64_t rsc_sub_residuals(const uint16_t *pcode, uint32_t np, uint32_t *rid, uint32_t *nstar,
                            uint32_t *scratch);
 
-/* Whether position p (of residual r = rid[p]) is dominated, in a scan
- * from the highest position down (note [dominance]): r itself is marked,
- * or the residual of one of the first max_stars '*'s at or after p in its
- * rule is (p's own '*' first: its residual is r). Marked means mark[q] ==
- * clk, or, with sm given (dfa.c's note [shared '*' list]), sm[q] == sclk
- * from a position above p (stop[q] > p). Each '*' walked is a step, added
- * to *steps. The scan marks r after the call, kept or not. dfa.c walks
- * every '*' (max_stars UINT32_MAX) and counts the steps against its work
- * cap; the explorer, which has no such cap, walks a few: a position not
- * found dominated is only kept, which is as exact. */
-static inline
 #if defined(__GNUC__) || defined(__clang__)
-    __attribute__((always_inline))
+#define RSC_SUB_INLINE static inline __attribute__((always_inline))
+#else
+#define RSC_SUB_INLINE static inline
 #endif
-    int
-    rsc_sub_dominated(const uint32_t *rid, const uint32_t *nstar, uint32_t p, uint32_t r,
-                      const uint32_t *mark, uint32_t clk, const uint32_t *sm, uint32_t sclk,
-                      const uint32_t *stop, uint32_t max_stars, uint32_t *steps)
+
+/* Whether residual q is marked for position p of a scan from the highest
+ * position down: mark[q] == clk, or, with sm given (dfa.c's note [shared
+ * '*' list]), sm[q] == sclk from a position above p (stop[q] > p). */
+RSC_SUB_INLINE int rsc_sub_marked(uint32_t q, uint32_t p, const uint32_t *mark, uint32_t clk,
+                                  const uint32_t *sm, uint32_t sclk, const uint32_t *stop)
 {
-#define MARKED(q) (mark[q] == clk || (sm && sm[q] == sclk && stop[q] > p))
-    if (MARKED(r))
-        return 1;
+    return mark[q] == clk || (sm && sm[q] == sclk && stop[q] > p);
+}
+
+/* Case (b) of note [dominance] for position p: whether the residual of one
+ * of the first max_stars '*'s after p in its rule is marked (as
+ * rsc_sub_marked() says). A '*' at p itself is skipped: its residual is
+ * p's own, case (a). Each '*' walked is a step, added to *steps. dfa.c
+ * walks every '*' (max_stars UINT32_MAX) and counts the steps against its
+ * work cap; the explorer, which has no such cap, walks a few: a position
+ * not found dominated is only kept, which is as exact. */
+RSC_SUB_INLINE int rsc_sub_star_marked(const uint32_t *rid, const uint32_t *nstar, uint32_t p,
+                                       const uint32_t *mark, uint32_t clk, const uint32_t *sm,
+                                       uint32_t sclk, const uint32_t *stop, uint32_t max_stars,
+                                       uint32_t *steps)
+{
     uint32_t k = nstar[p];
     if (k == p)
         k = nstar[p + 1], ++*steps;
     for (uint32_t left = max_stars; k != RSC_SUB_NONE && left; k = nstar[k + 1], left--) {
         ++*steps;
-        if (MARKED(rid[k]))
+        if (rsc_sub_marked(rid[k], p, mark, clk, sm, sclk, stop))
             return 1;
     }
     return 0;
-#undef MARKED
+}
+
+/* Whether position p (of residual r = rid[p]) is dominated, in a scan
+ * from the highest position down (note [dominance]): r itself is marked
+ * (a), or rsc_sub_star_marked() (b). The scan marks r after the call,
+ * kept or not. */
+RSC_SUB_INLINE int rsc_sub_dominated(const uint32_t *rid, const uint32_t *nstar, uint32_t p, uint32_t r,
+                                     const uint32_t *mark, uint32_t clk, const uint32_t *sm, uint32_t sclk,
+                                     const uint32_t *stop, uint32_t max_stars, uint32_t *steps)
+{
+    return rsc_sub_marked(r, p, mark, clk, sm, sclk, stop) ||
+           rsc_sub_star_marked(rid, nstar, p, mark, clk, sm, sclk, stop, max_stars, steps);
 }
 
 #endif
