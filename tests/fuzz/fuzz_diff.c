@@ -94,10 +94,10 @@ static void paths_of(paths *p, const char *t, size_t n)
         size_t k = starts(t, n, i, "disallow:") ? 9 : starts(t, n, i, "allow:") ? 6 : 0;
         if (!k)
             continue;
-        size_t a = i + k, e = a;
+        size_t a = i + k;
         while (a < n && (t[a] == ' ' || t[a] == '\t'))
             a++;
-        e = a;
+        size_t e = a;
         while (e < n && t[e] != '\n' && t[e] != '\r' && t[e] != '#' && t[e] != ' ')
             e++;
         if (e > a && t[e - 1] == '$')
