@@ -1368,7 +1368,6 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
     uint8_t *lab = rsc_mem_alloc(m, (size_t)K + 1);
     uint32_t *tally = rsc_mem_calloc(m, (size_t)K + 2, sizeof *tally);
     uint32_t *vals = NULL, *cells = NULL;
-    uint8_t keys[256];
     size_t ncells = 0, cap_cells = 0, nvals = 0;
     if (!r || !order || !lab || !tally)
         goto out;
@@ -1481,7 +1480,6 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
     for (uint32_t s = 0; s < K; s++)
         if (r[s].id != NONE)
             r[s].id = K2++;
-#define MAPT(t) ((t) >= FIN_BASE ? K2 + ((t) - FIN_BASE) : r[t].id)
     /* the cells of the explicit states, in state order, keys increasing */
     for (uint32_t s = 0; s < K; s++) {
         if (r[s].id == NONE || r[s].nexp == 1)
@@ -1497,56 +1495,110 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
                 size_t at = ncells++;
                 for (; at > r[s].base && cells[2 * (at - 1)] > cbytes[i]; at--)
                     cells[2 * at] = cells[2 * (at - 1)], cells[2 * at + 1] = cells[2 * (at - 1) + 1];
-                cells[2 * at] = cbytes[i], cells[2 * at + 1] = MAPT(t);
+                cells[2 * at] = cbytes[i], cells[2 * at + 1] = t; /* mapped when written */
             }
         }
     }
-    /* STATES rows */
-    nvals = (size_t)K2 * RSC_DSTATES_COLS;
+    /* The records (FORMAT.md, DFAS), in state order, a state's code the
+     * offset of its record. A chain of more than 255 bytes is several
+     * records of at most 255 each, every one going on to the next, with the
+     * chain's Other, E and F (a path that ends inside any of them ends in
+     * the label). First each chain's label (its offset in STRINGS) and
+     * Next, then the widths and every state's code, then the bytes. */
+    nvals = (size_t)K * 3;
     vals = rsc_mem_calloc(m, nvals + 1, sizeof *vals);
     if (!vals)
         goto out;
+    uint32_t *code = vals, *loff = vals + K, *cnext = vals + 2 * (size_t)K;
+    uint32_t maxoff = 0, nrec = 0;
     for (uint32_t s = 0; s < K; s++) {
         if (r[s].id == NONE)
             continue;
-        uint32_t *v = vals + (size_t)r[s].id * RSC_DSTATES_COLS;
-        v[D_OTHER] = MAPT(r[s].other) << 3 | (uint32_t)r[s].fb << 2 | (r[s].nexp == 1) << 1 | r[s].endd;
         if (r[s].nexp == 1) { /* a chain: its label, and where it ends */
             uint32_t n = 0, x = s;
             for (;;) {
                 lab[n++] = (uint8_t)r[x].first;
                 uint32_t t = tgt(d->rows[(size_t)x * ncls + d->cls[r[x].first]]);
                 if (t >= K || r[t].id != NONE || n > K) {
-                    v[D_NEXT] = MAPT(t);
+                    cnext[s] = t;
                     break;
                 }
                 x = t;
             }
-            if ((st = label_off(e, lab, n, &v[D_LOFF])) != RSC_OK)
-                goto out;
-            v[D_LEN] = n;
-            st = RSC_E_NOMEM;
-        } else { /* its keys, a string in STRINGS; its targets, cells */
-            v[D_NEXT] = r[s].nexp ? r[s].base : 0, v[D_LEN] = r[s].nexp;
-            for (uint32_t i = 0; i < r[s].nexp; i++)
-                keys[i] = (uint8_t)cells[2 * (r[s].base + i)];
-            if (r[s].nexp && (st = label_off(e, keys, r[s].nexp, &v[D_LOFF])) != RSC_OK)
+            if ((st = label_off(e, lab, n, &loff[s])) != RSC_OK)
                 goto out;
             st = RSC_E_NOMEM;
+            r[s].base = n; /* a chain's base: its label's length */
+            if (loff[s] + n - 1 > maxoff)
+                maxoff = loff[s] + n - 1;
+            nrec += (n + 254) / 255;
+        } else {
+            if (r[s].nexp > 255) { /* never: NUL and '#' are never keys */
+                st = RSC_E_LIMIT;
+                goto out;
+            }
+            nrec++;
         }
     }
-    for (size_t i = 0; i < ncells; i++) /* the targets alone: the Next column */
-        cells[i] = cells[2 * i + 1];
-    const uint32_t start = d->start >= K ? K2 + (d->start == FIN_D) : r[d->start].id;
+    const unsigned lw = rsc_width(maxoff);
+    /* every state's code at width w; the bytes of them all */
+#define REC_BYTES(s, w) (r[s].nexp == 1 ? (r[s].base + 254) / 255 * (2 + 2 * (w) + lw) \
+                                        : 2 + (w) + r[s].nexp * (1 + (w)))
+    unsigned w = 1;
+    size_t size = 0;
+    for (int pass = 0; pass < 2; pass++, w = 2) {
+        size = 0;
+        for (uint32_t s = 0; s < K; s++)
+            if (r[s].id != NONE)
+                code[s] = (uint32_t)size, size += REC_BYTES(s, w);
+        if (size <= RSC_DFA_CODES(w))
+            break;
+    }
+    if (size > RSC_DFA_CODES(2)) { /* past 16-bit codes: the programs */
+        st = RSC_E_LIMIT;
+        goto out;
+    }
+    const uint32_t va = RSC_DFA_CODES(w); /* the code of "allowed" */
+#define MAPT(t) ((t) >= FIN_BASE ? va + ((t) - FIN_BASE) : code[t])
+    const uint32_t start = d->start >= K ? va + (d->start == FIN_D) : code[d->start];
+    size_t at = out->len;
+    if (rsc_buf_varint(m, out, nrec) || rsc_buf_varint(m, out, start) ||
+        rsc_buf_varint(m, out, d->rules) || rsc_buf_varint(m, out, (uint32_t)size) ||
+        rsc_buf_put(m, out, NULL, 1 + size))
+        goto out;
+    uint8_t *const c0 = out->p + out->len - size, *q = c0;
+    q[-1] = (uint8_t)(w | lw << 4);
+    for (uint32_t s = 0; s < K; s++) {
+        if (r[s].id == NONE)
+            continue;
+        const uint8_t flags = (uint8_t)(r[s].endd | (r[s].nexp == 1) << 1 | r[s].fb << 2);
+        const uint32_t other = MAPT(r[s].other);
+        if (r[s].nexp == 1) { /* pieces of at most 255 label bytes */
+            const uint32_t n = r[s].base;
+            for (uint32_t j = 0; j < n; j += 255) {
+                const uint32_t len = n - j < 255 ? n - j : 255;
+                const uint32_t piece = 2 + 2 * w + lw;
+                const uint32_t next = j + len < n ? (uint32_t)(q - c0) + piece : MAPT(cnext[s]);
+                q[0] = flags, q[1] = (uint8_t)len;
+                rsc_put_n(q + 2, other, w), rsc_put_n(q + 2 + w, next, w);
+                rsc_put_n(q + 2 + 2 * w, loff[s] + j, lw);
+                q += piece;
+            }
+        } else { /* its keys, increasing, then their targets */
+            const uint32_t n = r[s].nexp;
+            q[0] = flags, q[1] = (uint8_t)n;
+            rsc_put_n(q + 2, other, w);
+            for (uint32_t i = 0; i < n; i++) {
+                q[2 + w + i] = (uint8_t)cells[2 * (r[s].base + i)];
+                rsc_put_n(q + 2 + w + n + i * w, MAPT(cells[2 * (r[s].base + i) + 1]), w);
+            }
+            q += REC_BYTES(s, w);
+        }
+    }
+#undef REC_BYTES
 #undef MAPT
 #undef NEXT_LISTED
 #undef LISTING
-    size_t at = out->len;
-    if (rsc_buf_varint(m, out, K2) || rsc_buf_varint(m, out, start) ||
-        rsc_buf_varint(m, out, d->rules) ||
-        rsc_buf_table(m, out, vals, K2, RSC_DSTATES_COLS) ||
-        rsc_buf_table(m, out, cells, ncells, RSC_DCELLS_COLS))
-        goto out;
     st = RSC_OK;
     if (out->len - at > DFA_BYTES_FIXED + DFA_BYTES_PER_RULE_BYTE * rule_bytes)
         out->len = at, st = RSC_E_LIMIT; /* larger than its rules deserve: programs */
@@ -1664,9 +1716,10 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
         if (n == TOO_MANY)
             continue; /* its programs decide (an empty DFA would allow all) */
         if (!n) { /* an empty set allows everything: no state, the start allowed */
-            if (rsc_buf_varint(&c->m, &data, 0) || rsc_buf_varint(&c->m, &data, 0) ||
+            const uint8_t widths = 1 | 1 << 4;
+            if (rsc_buf_varint(&c->m, &data, 0) || rsc_buf_varint(&c->m, &data, RSC_DFA_CODES(1)) ||
                 rsc_buf_varint(&c->m, &data, 0) || rsc_buf_varint(&c->m, &data, 0) ||
-                rsc_buf_varint(&c->m, &data, 0))
+                rsc_buf_put(&c->m, &data, &widths, 1))
                 goto out;
             ends[k] = (uint32_t)data.len, any = 1;
             continue;

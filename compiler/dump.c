@@ -425,16 +425,17 @@ static int walk(out *o, const rsc_program *prog, const uint8_t *pg, uint32_t siz
 
 /* ---- public -------------------------------------------------------------- */
 
-/* A target: a row state, or the verdicts K ("allow") and K + 1 ("disallow"). */
-static void say_target(out *o, uint32_t t, uint32_t k)
+/* A target: a record's code (@offset), or the verdicts va ("allow") and
+ * va + 1 ("disallow"). */
+static void say_target(out *o, uint32_t t, uint32_t va)
 {
-    if (t < k)
-        say(o, "%u", t);
+    if (t < va)
+        say(o, "@%u", t);
     else
-        say(o, "%s", t == k ? "allow" : "disallow");
+        say(o, "%s", t == va ? "allow" : "disallow");
 }
 
-/* DFAS (FORMAT.md): each set's DFA, state by state. */
+/* DFAS (FORMAT.md): each set's DFA, record by record. */
 static void dump_dfas(out *o, const rsc_program *prog)
 {
     const uint32_t n = prog->priv[P_DFAS_N];
@@ -446,31 +447,33 @@ static void dump_dfas(out *o, const rsc_program *prog)
             continue;
         }
         const uint8_t *q = prog->base + prog->priv[P_DFA_DATA] + prev;
-        const uint32_t k = rsc_uv(&q), start = rsc_uv(&q), rules = rsc_uv(&q);
-        rsc_ptab st = {0}, ce = {0};
-        q = rsc_ptab_open(&st, q, RSC_DSTATES_COLS);
-        rsc_ptab_open(&ce, q, RSC_DCELLS_COLS);
-        say(o, "  set %u: @%u, size %u, states %u, cells %u, rules %u, start ", set, prev, e - prev,
-            k, ce.n, rules);
-        say_target(o, start, k);
+        const uint32_t k = rsc_uv(&q), start = rsc_uv(&q), rules = rsc_uv(&q), size = rsc_uv(&q);
+        const uint32_t w = *q & 0xfu, lw = *q >> 4, va = RSC_DFA_CODES(w);
+        const uint8_t *c = q + 1;
+        say(o, "  set %u: @%u, size %u, states %u, code %u, widths %u/%u, rules %u, start ", set,
+            prev, e - prev, k, size, w, lw, rules);
+        say_target(o, start, va);
         say(o, "\n");
-        for (uint32_t s = 0; s < k; s++) {
-            const uint32_t oth = rsc_ptab_get(&st, s, D_OTHER), len = rsc_ptab_get(&st, s, D_LEN);
-            const uint32_t nx = rsc_ptab_get(&st, s, D_NEXT);
-            say(o, "    %u: end %s, %s ", s, oth & 1 ? "disallow" : "allow", oth & 4 ? "else as" : "other");
-            say_target(o, oth >> 3, k);
-            if (oth & 2) {
+        for (uint32_t s = 0; s < size;) {
+            const uint8_t *r = c + s;
+            const uint32_t fl = r[0], len = r[1], oth = rsc_rdn(r + 2, w);
+            say(o, "    @%u: end %s, %s ", s, fl & RSC_DFA_E ? "disallow" : "allow",
+                fl & RSC_DFA_F ? "else as" : "other");
+            say_target(o, oth, va);
+            if (fl & RSC_DFA_L) {
                 say(o, ", label ");
-                say_str(o, prog, rsc_ptab_get(&st, s, D_LOFF), len);
+                say_str(o, prog, rsc_rdn(r + 2 + 2 * w, lw), len);
                 say(o, " -> ");
-                say_target(o, nx, k);
-            }
-            for (uint32_t i = 0; !(oth & 2) && i < len; i++) {
-                const uint8_t key = STR(prog)[rsc_ptab_get(&st, s, D_LOFF) + i];
-                say(o, i ? ", " : ", cells ");
-                say_quoted(o, NULL, 0, &key, 1);
-                say(o, " -> ");
-                say_target(o, rsc_ptab_get(&ce, nx + i, C_NEXT), k);
+                say_target(o, rsc_rdn(r + 2 + w, w), va);
+                s += 2 + 2 * w + lw;
+            } else {
+                for (uint32_t i = 0; i < len; i++) {
+                    say(o, i ? ", " : ", cells ");
+                    say_quoted(o, NULL, 0, r + 2 + w + i, 1);
+                    say(o, " -> ");
+                    say_target(o, rsc_rdn(r + 2 + w + len + i * w, w), va);
+                }
+                s += 2 + w + len * (1 + w);
             }
             say(o, "\n");
         }

@@ -21,19 +21,21 @@ import (
 // selections that run the programs and Explain stay in C. Tests compare
 // the two on every corpus list and on random paths (dfa_test.go).
 //
-// At selection time the rows are decoded from the blob into Go memory (16
-// bytes a state, 4 a cell: O(the DFA's size), no determinisation), and
-// every index a row holds is checked against them, so a step reads a Go
-// struct instead of masked words and can never index out of range.
+// At selection time the records are decoded from the blob into Go memory
+// (16 bytes a state, 4 a target: O(the DFA's size), no determinisation),
+// states numbered in record order, and every code a record holds is
+// checked against them, so a step reads a Go struct instead of the blob's
+// records and can never index out of range.
 type dfa struct {
 	rows     []drow
 	cells    []uint32
-	str      []byte // STRINGS (C memory, valid while its Robots is open)
+	str      []byte // the blob (C memory, valid while its Robots is open)
 	k, start uint32 // row states; K allowed, K + 1 disallowed
 }
 
-// drow is a STATES row: Next, Other (D << 3 | F << 2 | L << 1 | E), the
-// label's or keys' offset in STRINGS and their count.
+// drow is a record: Next (a chain's; an explicit state's first cell),
+// Other (D << 3 | F << 2 | L << 1 | E), the offset in the blob of the
+// label (in STRINGS) or keys (in the record) and their count.
 type drow struct{ next, other, loff, n uint32 }
 
 // maxGoStates bounds the Go copy of a DFA (16 bytes a state): larger ones
@@ -56,61 +58,97 @@ func dfaOf(r *Robots, sel unsafe.Pointer) *dfa {
 		return nil
 	}
 	b := unsafe.Slice((*byte)(r.blob), r.size)
-	k, start := uint32(v.states), uint32(v.start)
-	if k > maxGoStates || start > k+1 || int(v.str) > len(b) {
+	k, w, lw := uint32(v.states), uint64(v.width), uint64(v.lab_width)
+	code, size, va := uint64(v.code), uint64(v.size), uint32(v.allowed)
+	if k > maxGoStates || (w != 1 && w != 2) || lw < 1 || lw > 4 || code+size > uint64(len(b)) ||
+		uint64(v.str) > uint64(len(b)) {
 		return nil
 	}
-	d := &dfa{rows: make([]drow, k), str: b[v.str:], k: k, start: start}
-	ssz, ncells := uint64(v.st_size), uint64(0)
-	for s := range d.rows {
-		r := uint64(v.st) + uint64(s)*ssz
-		w := &d.rows[s]
-		w.next = rd32(b, r) & uint32(v.m_next)
-		w.other = rd32(b, r+uint64(v.off_other)) & uint32(v.m_other)
-		w.loff = rd32(b, r+uint64(v.off_loff)) & uint32(v.m_loff)
-		w.n = rd32(b, r+uint64(v.off_len)) & uint32(v.m_len)
-		if uint64(w.loff)+uint64(w.n) > uint64(len(d.str)) || w.other>>3 > k+1 ||
-			(w.other&4 != 0 && w.other>>3 >= k) {
+	// The records in order: a state's number is its record's place, its
+	// code the record's offset in CODE (index maps codes to numbers; the
+	// verdicts' codes va and va + 1 become K and K + 1). Labels and keys
+	// are read from the blob itself: str is all of it, loff absolute.
+	index := make(map[uint32]uint32, k)
+	offs := make([]uint64, 0, k)
+	for c := uint64(0); c < size; {
+		if uint32(len(offs)) == k || size-c < 2 {
 			return nil // never in a verified blob: C answers
 		}
-		if w.other&2 != 0 {
-			if w.n == 0 || w.next > k+1 {
-				return nil
-			}
-		} else if end := uint64(w.next) + uint64(w.n); w.n != 0 && end > ncells {
-			ncells = end
+		index[uint32(c)] = uint32(len(offs))
+		offs = append(offs, c)
+		fl, n := b[code+c], uint64(b[code+c+1])
+		if fl&2 != 0 {
+			c += 2 + 2*w + lw
+		} else {
+			c += 2 + w + n*(1+w)
 		}
 	}
-	if ncells > uint64(len(b)) {
+	if uint32(len(offs)) != k {
 		return nil
 	}
-	d.cells = make([]uint32, ncells)
-	for i := range d.cells {
-		d.cells[i] = rd32(b, uint64(v.ce)+uint64(i)*uint64(v.ce_size)) & uint32(v.m_cnext)
-		if d.cells[i] > k+1 {
+	num := func(t uint32) (uint32, bool) {
+		if t >= va {
+			return k + (t - va), t <= va+1
+		}
+		x, ok := index[t]
+		return x, ok
+	}
+	rdw := func(at uint64, width uint64) uint32 {
+		var x uint32
+		for i := uint64(0); i < width; i++ {
+			x |= uint32(b[at+i]) << (8 * i)
+		}
+		return x
+	}
+	start, ok := num(uint32(v.start))
+	if !ok {
+		return nil
+	}
+	d := &dfa{rows: make([]drow, k), str: b, k: k, start: start}
+	for s, c := range offs {
+		at := code + c
+		if at+2+w > uint64(len(b)) { // Flags, N, Other
 			return nil
+		}
+		fl, n := uint32(b[at]), uint32(b[at+1])
+		o, ok := num(rdw(at+2, w))
+		if !ok {
+			return nil
+		}
+		x := &d.rows[s]
+		x.other, x.n = o<<3|fl&7, n
+		if fl&2 != 0 { // a chain: Next, and its label in STRINGS
+			if at+2+2*w+lw > uint64(len(b)) {
+				return nil
+			}
+			nx, ok := num(rdw(at+2+w, w))
+			lo := uint64(v.str) + uint64(rdw(at+2+2*w, lw))
+			if !ok || n == 0 || lo+uint64(n) > uint64(len(b)) {
+				return nil
+			}
+			x.next, x.loff = nx, uint32(lo)
+			continue
+		}
+		// explicit: its keys in CODE, their targets as cells
+		keys := at + 2 + w
+		if keys+uint64(n)*(1+w) > uint64(len(b)) {
+			return nil
+		}
+		x.next, x.loff = uint32(len(d.cells)), uint32(keys)
+		for i := uint64(0); i < uint64(n); i++ {
+			t, ok := num(rdw(keys+uint64(n)+i*w, w))
+			if !ok {
+				return nil
+			}
+			d.cells = append(d.cells, t)
 		}
 	}
 	for s := range d.rows { // a falling-back row's Other never falls back
-		if o := d.rows[s].other; o&4 != 0 && d.rows[o>>3].other&4 != 0 {
+		if o := d.rows[s].other; o&4 != 0 && (o>>3 >= d.k || d.rows[o>>3].other&4 != 0) {
 			return nil
 		}
 	}
 	return d
-}
-
-// rd32 is a little-endian word at b[i:], the bytes past b's end read as 0
-// (verification keeps every column inside the blob; this keeps a read in
-// bounds whatever happens).
-func rd32(b []byte, i uint64) uint32 {
-	if i+4 <= uint64(len(b)) {
-		return binary.LittleEndian.Uint32(b[i:])
-	}
-	var x uint32
-	for k := uint64(0); k < 4 && i+k < uint64(len(b)); k++ {
-		x |= uint32(b[i+k]) << (8 * k)
-	}
-	return x
 }
 
 // Eight bytes a word (url.c and dfa.c do the same with codec.h's helpers).

@@ -6,16 +6,19 @@
  * selection of one rule set that has a DFA runs it; any other selection,
  * and every call that wants the deciding rule, runs the programs.
  *
- * A DFA is a table of row states and one of cells: an explicit state's
- * keys, the bytes that do not go to its Other state, are a string of
- * STRINGS (increasing), each with a cell, its target. A state with a label
- * stands for a chain of single-successor states: it reads the label's
- * bytes and goes to Next after the last, to Other on any other byte. A
- * state that falls back (Other bit 2) reads any other byte again in Other,
- * a state whose own Other is itself (verified). Two codes past the rows
- * are the verdicts: K allowed, K + 1 disallowed. At most two steps a path
- * byte (a label reads eight bytes a word, a scan eight or sixteen), so the
- * time is linear in the path whatever the blob holds. */
+ * A DFA is its states' records back to back (CODE), a state's code the
+ * offset of its record, so that a step reads the record it lands on with
+ * no multiply and no table between: Flags, N and Other in one 4-byte load,
+ * an explicit state's keys (the bytes that do not go to Other, increasing)
+ * right after them and their targets after the keys. A chain stands for a
+ * run of single-successor states: it reads its label's N bytes (in
+ * STRINGS) and goes to Next after the last, to Other on any other byte. A
+ * state that falls back (Flags F) reads any other byte again in Other, a
+ * state whose own Other is itself (verified). The two codes past the
+ * largest offset a code can hold are the verdicts: allowed, disallowed. At
+ * most two steps a path byte (a label reads eight bytes a word, a scan
+ * eight or sixteen), so the time is linear in the path whatever the blob
+ * holds. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -35,36 +38,34 @@ extern size_t rsc_steps;
 /* sel->accel set to this: the selection runs the programs (program.h). */
 const uint32_t rsc_dfa_programs_only = 0x50524f47u;
 
-/* A DFA as matching reads it: the rows of its two Tables, each column's
- * offset in a row and the mask of its width (Next at offset 0 of a state
- * and of a cell). The words are also one array, fix, which a selection
- * keeps as it is (rsc_dfa_resolve): a match copies it in three moves. */
-#define DVIEW_WORDS 12
+/* A DFA as matching reads it: CODE, STRINGS, the widths (w: a code's
+ * bytes, 1 or 2; lw: a label offset's, as a mask), the verdicts' first code
+ * (va: allowed, va + 1 disallowed). The words are also one array, fix,
+ * which a selection keeps as it is (rsc_dfa_resolve). */
+#define DVIEW_WORDS 7
 typedef struct dview {
-    const uint8_t *st, *ce, *str; /* STATES and CELLS rows; STRINGS       */
-    const uint8_t *last8;         /* the last byte an 8-byte load may start */
+    const uint8_t *code, *str;  /* CODE; STRINGS                        */
+    const uint8_t *last8;       /* the last byte an 8-byte load may start */
     union {
         struct {
-            uint32_t k, start, ssz, csz; /* row states; the start; row sizes */
-            uint32_t o_other, o_loff, o_len;
-            uint32_t m_next, m_other, m_loff, m_len, m_cnext;
+            uint32_t k, start, size; /* records; the start's code; CODE bytes */
+            uint32_t w, lw, lmask, va;
         };
         uint32_t fix[DVIEW_WORDS];
     };
 } dview;
-_Static_assert(offsetof(dview, m_cnext) + 4 == offsetof(dview, fix) + sizeof(uint32_t[DVIEW_WORDS]),
+_Static_assert(offsetof(dview, va) + 4 == offsetof(dview, fix) + sizeof(uint32_t[DVIEW_WORDS]),
                "fix covers every word of the view");
 
 /* Extra figures of a DFA, for rsc_selection_engine. */
 typedef struct dinfo {
-    uint32_t rules, cells;
+    uint32_t rules;
     size_t bytes;
 } dinfo;
 
 /* The DFA of set k, when it has one (a non-empty span of DFAS Data). */
 static int dfa_of_set(const rsc_program *prog, uint32_t k, dview *d, dinfo *info)
 {
-    rsc_ptab st, ce;
     if (k >= PRIV(prog, P_DFAS_N))
         return 0;
     uint32_t a = k ? rsc_tab(prog, P_DFAS, k - 1, 0) : 0, b = rsc_tab(prog, P_DFAS, k, 0);
@@ -73,20 +74,13 @@ static int dfa_of_set(const rsc_program *prog, uint32_t k, dview *d, dinfo *info
     const uint8_t *p = prog->base + PRIV(prog, P_DFA_DATA) + a;
     d->k = rsc_uv(&p), d->start = rsc_uv(&p);
     const uint32_t rules = rsc_uv(&p);
-    p = rsc_ptab_open(&st, p, RSC_DSTATES_COLS);
-    rsc_ptab_open(&ce, p, RSC_DCELLS_COLS);
-    if (!st.n) /* no row: the start is a verdict; the rows are never read */
-        memset(&st, 0, sizeof st);
-    if (!ce.n)
-        memset(&ce, 0, sizeof ce);
-    d->st = st.rows, d->ce = ce.rows, d->str = STR(prog);
+    d->size = rsc_uv(&p);
+    d->w = *p & 0xfu, d->lw = *p >> 4;
+    d->code = p + 1, d->str = STR(prog);
+    d->lmask = 0xffffffffu >> (32 - 8 * d->lw), d->va = RSC_DFA_CODES(d->w);
     d->last8 = prog->base + prog->size - 8; /* a blob has at least 12 bytes */
-    d->ssz = st.size, d->csz = ce.size;
-    d->o_other = st.off[D_OTHER], d->o_loff = st.off[D_LOFF], d->o_len = st.off[D_LEN];
-    d->m_next = st.mask[D_NEXT], d->m_other = st.mask[D_OTHER], d->m_loff = st.mask[D_LOFF];
-    d->m_len = st.mask[D_LEN], d->m_cnext = ce.mask[C_NEXT];
     if (info)
-        info->rules = rules, info->cells = ce.n, info->bytes = b - a;
+        info->rules = rules, info->bytes = b - a;
     return 1;
 }
 
@@ -95,7 +89,7 @@ static int dfa_of_set(const rsc_program *prog, uint32_t k, dview *d, dinfo *info
  * match reads a few words instead of the DFAS table, three varints and two
  * Table headers (about 150 instructions, more than some whole matches).
  * Private fields: only this file writes or reads them. */
-enum { V_ST = 1, V_CE, V_FIX, V_END = V_FIX + DVIEW_WORDS };
+enum { V_CODE = 1, V_FIX, V_END = V_FIX + DVIEW_WORDS };
 _Static_assert(V_END <= RSC_MAX_SELECT, "the view fits in sets[1..]");
 
 static const uint32_t dfa_cached = 0x44464121u; /* sel->accel: sets[1..] hold a view */
@@ -115,7 +109,7 @@ void rsc_dfa_resolve(rsc_selection *sel)
     }
     const uint8_t *b = sel->prog->base;
     uint32_t *v = sel->sets;
-    v[V_ST] = d.st ? (uint32_t)(d.st - b) : 0, v[V_CE] = d.ce ? (uint32_t)(d.ce - b) : 0;
+    v[V_CODE] = (uint32_t)(d.code - b);
     memcpy(v + V_FIX, d.fix, sizeof d.fix);
     sel->accel = &dfa_cached;
 }
@@ -130,20 +124,33 @@ RSC_HOT int dfa_of(const rsc_selection *sel, dview *d)
         return dfa_of_set(sel->prog, sel->sets[0], d, NULL);
     const uint8_t *b = sel->prog->base;
     const uint32_t *v = sel->sets;
-    d->st = b + v[V_ST], d->ce = b + v[V_CE], d->str = STR(sel->prog);
+    d->code = b + v[V_CODE], d->str = STR(sel->prog);
     d->last8 = b + sel->prog->size - 8;
-    memcpy(d->fix, v + V_FIX, sizeof d->fix);
+    d->k = v[V_FIX], d->start = v[V_FIX + 1], d->size = v[V_FIX + 2], d->w = v[V_FIX + 3];
+    d->lw = v[V_FIX + 4], d->lmask = v[V_FIX + 5], d->va = v[V_FIX + 6];
     return 1;
 }
 
-/* Column reads: one 4-byte load masked to the column's width (the DFAS
- * padding keeps the last row's load inside the section). */
-#define ROW(d, s) ((d)->st + (size_t)(s) * (d)->ssz)
-#define S_NEXT(d, r) (rsc_rd32(r) & (d)->m_next)
-#define S_OTHER(d, r) (rsc_rd32((r) + (d)->o_other) & (d)->m_other)
-#define S_LOFF(d, r) (rsc_rd32((r) + (d)->o_loff) & (d)->m_loff)
-#define S_LEN(d, r) (rsc_rd32((r) + (d)->o_len) & (d)->m_len)
-#define C_NEXTAT(d, i) (rsc_rd32((d)->ce + (size_t)(i) * (d)->csz) & (d)->m_cnext)
+/* A record's fields (FORMAT.md, DFAS): h is its first four bytes (Flags,
+ * N, Other; the section's padding keeps the load inside it), r the record,
+ * w the code width (a constant where it is hot: run_w). */
+#define R_N(h) ((h) >> 8 & 0xffu)
+#define R_OTHER(h, w) ((w) == 1 ? (h) >> 16 & 0xffu : (h) >> 16)
+RSC_HOT uint32_t rcode(const uint8_t *p, unsigned w)
+{
+    return w == 1 ? p[0] : rsc_rd16(p);
+}
+#define R_NEXT(r, w) rcode((r) + 2 + (w), w)                 /* a chain's  */
+#define R_LOFF(d, r, w) (rsc_rd32((r) + 2 + 2 * (w)) & (d)->lmask)
+#define R_KEYS(r, w) ((r) + 2 + (w))                          /* explicit   */
+#define R_TARGET(r, w, n, x) rcode((r) + 2 + (w) + (n) + (size_t)(x) * (w), w)
+
+/* The bytes of the record at r. */
+static uint32_t rec_bytes(const dview *d, const uint8_t *r)
+{
+    const uint32_t n = r[1];
+    return r[0] & RSC_DFA_L ? 2 + 2 * d->w + d->lw : 2 + d->w + n * (1 + d->w);
+}
 
 /* The index of c among the n keys at k (n when none): eight keys a load
  * while the blob has eight bytes from there (keys are distinct). */
@@ -163,32 +170,39 @@ RSC_HOT uint32_t key_index(const dview *d, const uint8_t *k, uint32_t n, uint8_t
     return i;
 }
 
-/* State s (a row) on byte c, *j bytes into its label. A byte that a
- * falling-back state does not take is read again in its Other, which
- * verification made a state that never falls back: one more turn at most. */
-RSC_HOT uint32_t dstep(const dview *d, uint32_t s, uint32_t *j, uint8_t c)
+/* State s (a code below va) on byte c, *j bytes into its label. A byte
+ * that a falling-back state does not take is read again in its Other,
+ * which verification made a state that never falls back: one more turn at
+ * most. */
+RSC_HOT uint32_t dstep_w(const dview *d, uint32_t s, uint32_t *j, uint8_t c, const unsigned w)
 {
     for (;;) {
-        const uint8_t *r = ROW(d, s);
-        const uint32_t o = S_OTHER(d, r), n = S_LEN(d, r), f = S_NEXT(d, r);
-        if (o & 2) { /* a chain: its label's byte *j */
-            if (c == d->str[S_LOFF(d, r) + *j]) {
+        const uint8_t *r = d->code + s;
+        const uint32_t h = rsc_rd32(r), n = R_N(h);
+        if (h & RSC_DFA_L) { /* a chain: its label's byte *j */
+            if (c == d->str[R_LOFF(d, r, w) + *j]) {
                 if (++*j < n)
                     return s;
                 *j = 0;
-                return f;
+                return R_NEXT(r, w);
             }
             *j = 0;
         } else {
-            const uint32_t x = key_index(d, d->str + S_LOFF(d, r), n, c); /* a sparse row */
+            const uint32_t x = key_index(d, R_KEYS(r, w), n, c);
             if (x < n)
-                return C_NEXTAT(d, f + x);
+                return R_TARGET(r, w, n, x);
         }
-        if (!(o & 4))
-            return o >> 3;
-        s = o >> 3;
+        if (!(h & RSC_DFA_F))
+            return R_OTHER(h, w);
+        s = R_OTHER(h, w);
     }
 }
+
+static uint32_t dstep(const dview *d, uint32_t s, uint32_t *j, uint8_t c)
+{
+    return d->w == 1 ? dstep_w(d, s, j, c, 1) : dstep_w(d, s, j, c, 2);
+}
+
 /* The first i in [i, n) where p[i] is one of k[0..3], NUL or term (n when
  * none): a state that every other byte keeps (the one after "/ *" waiting
  * for ".pdf") reads its path sixteen bytes a step (eight where the target
@@ -286,39 +300,41 @@ RSC_HOT size_t label_run(const uint8_t *p, size_t i, size_t n, const uint8_t *la
 /* google: the path bytes as they are, up to a NUL or term. A chain's
  * label is compared with the path eight bytes a word; a state whose
  * default is itself scans for the bytes that leave it (scan_keys,
- * scan_set). */
-static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, uint8_t term,
-                        int slash)
+ * scan_set). One copy for each code width (run_raw), the width a
+ * constant in it. */
+RSC_HOT uint32_t run_w(const dview *d, uint32_t s, const uint8_t *p, size_t n, uint8_t term,
+                       int slash, const unsigned w)
 {
+    const uint32_t va = d->va;
     uint32_t j = 0;
     size_t i = 0;
-    if (slash && s < d->k)
-        s = dstep(d, s, &j, '/');
-    while (s < d->k) {
-        const uint8_t *r = ROW(d, s);
-        const uint32_t o = S_OTHER(d, r), len = S_LEN(d, r), f = S_NEXT(d, r);
-        if (o & 2) { /* a chain: as many label bytes as the path has */
-            const uint8_t *lab = d->str + S_LOFF(d, r);
-            if (j == 0 && o >> 3 == s) /* back here on any other byte */
+    if (slash && s < va)
+        s = dstep_w(d, s, &j, '/', w);
+    while (s < va) {
+        const uint8_t *r = d->code + s;
+        const uint32_t h = rsc_rd32(r), len = R_N(h), o = R_OTHER(h, w);
+        if (h & RSC_DFA_L) { /* a chain: as many label bytes as the path has */
+            const uint8_t *lab = d->str + R_LOFF(d, r, w);
+            if (j == 0 && o == s) /* back here on any other byte */
                 i = scan_one(p, i, n, lab[0], term);
             if (i < n && p[i] != lab[j]) { /* the usual way out: its first byte */
                 if (p[i] == 0 || p[i] == term)
                     break;
-                i += !(o & 4), j = 0, s = o >> 3;
+                i += !(h & RSC_DFA_F), j = 0, s = o;
                 continue;
             }
             i = label_run(p, i, n, lab, &j, len, d->last8, term);
             if (j == len) {
-                s = f, j = 0;
+                s = R_NEXT(r, w), j = 0;
                 continue;
             }
             if (i == n || p[i] == 0 || p[i] == term)
                 break; /* the path ends in the label: its E */
-            i += !(o & 4), j = 0, s = o >> 3; /* a fall-back reads p[i] again there */
+            i += !(h & RSC_DFA_F), j = 0, s = o; /* a fall-back reads p[i] again there */
             continue;
         }
-        const uint8_t *key = d->str + S_LOFF(d, r);
-        if (o >> 3 == s && len) {
+        const uint8_t *key = R_KEYS(r, w);
+        if (o == s && len) {
             if (len <= 4) {
                 const uint8_t k[4] = {key[0], key[len > 1], key[len > 2 ? 2 : 0],
                                       key[len > 3 ? 3 : 0]};
@@ -329,16 +345,22 @@ static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
         }
         if (i == n || p[i] == 0 || p[i] == term)
             break;
-        /* dstep() on this row, whose columns are read already */
+        /* dstep() on this record, whose fields are read already */
         const uint8_t c = p[i++];
         const uint32_t x = key_index(d, key, len, c);
         if (x < len)
-            s = C_NEXTAT(d, f + x);
+            s = R_TARGET(r, w, len, x);
         else
-            s = o & 4 ? dstep(d, o >> 3, &j, c) : o >> 3;
+            s = h & RSC_DFA_F ? dstep_w(d, o, &j, c, w) : o;
     }
     DFA_STEPS(i + 1);
     return s;
+}
+
+static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, uint8_t term,
+                        int slash)
+{
+    return d->w == 1 ? run_w(d, s, p, n, term, slash, 1) : run_w(d, s, p, n, term, slash, 2);
 }
 
 /* rfc: the path normalised as match.c's source does (FORMAT.md, Matching),
@@ -357,10 +379,10 @@ static uint32_t run_rfc(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
         for (unsigned x = 0; x < k; x++) {
             if (*rob)
                 *rob = rk < sizeof rt - 1 && out[x] == (uint8_t)rt[rk], rk++;
-            if (s < d->k)
+            if (s < d->va)
                 s = dstep(d, s, &j, out[x]), steps++;
         }
-        if (i == n || (s >= d->k && !*rob) || p[i] == 0 || p[i] == term)
+        if (i == n || (s >= d->va && !*rob) || p[i] == 0 || p[i] == term)
             break;
         size_t used;
         k = rsc_pct_normal_path(p + i, n - i, out, &used);
@@ -428,8 +450,9 @@ static uint32_t *dpart_slot(dpart *q, uint32_t o, uint32_t t)
     return &q->hv[h];
 }
 
-/* Refines by the n keys at key going to tg(i): cells from f, or one place */
-static void refine(dpart *q, const uint8_t *key, uint32_t n, const dview *d, uint32_t f)
+/* Refines by the n keys at key going to their targets in record r (of d),
+ * or (d NULL) to one place. */
+static void refine(dpart *q, const uint8_t *key, uint32_t n, const dview *d, const uint8_t *r)
 {
     q->stamp++;
     for (uint32_t i = 0; i < n; i++)
@@ -438,7 +461,7 @@ static void refine(dpart *q, const uint8_t *key, uint32_t n, const dview *d, uin
         q->hit[q->cls[key[i]]]++;
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t c = key[i], o = q->cls[c];
-        uint32_t *id = dpart_slot(q, o, d ? C_NEXTAT(d, f + i) : 0);
+        uint32_t *id = dpart_slot(q, o, d ? R_TARGET(r, d->w, n, i) : 0);
         if (*id == 256) {
             if (q->hit[o] == q->cnt[o] && q->mark[o] != q->stamp)
                 *id = o, q->mark[o] = q->stamp; /* every byte of o a key here */
@@ -455,14 +478,14 @@ static void refine(dpart *q, const uint8_t *key, uint32_t n, const dview *d, uin
  * not keep the others. */
 static uint32_t scan_exits(const dview *d, uint32_t s, uint8_t keys[4])
 {
-    const uint8_t *r = ROW(d, s);
-    const uint32_t o = S_OTHER(d, r), len = S_LEN(d, r), f = S_NEXT(d, r);
-    const uint8_t *key = d->str + S_LOFF(d, r);
+    const uint8_t *r = d->code + s;
+    const uint32_t h = rsc_rd32(r), len = R_N(h), w = d->w;
+    const uint8_t *key = R_KEYS(r, w);
     uint32_t e = 0;
-    if ((o & 6) || o >> 3 != s)
+    if ((h & (RSC_DFA_L | RSC_DFA_F)) || R_OTHER(h, w) != s)
         return 5;
     for (uint32_t i = 0; i < len && e < 5; i++)
-        if (C_NEXTAT(d, f + i) != s) {
+        if (R_TARGET(r, w, len, i) != s) {
             if (e < 4)
                 keys[e] = key[i];
             e++;
@@ -474,7 +497,7 @@ static uint32_t scan_exits(const dview *d, uint32_t s, uint8_t keys[4])
 static int dense_kind(const dview *d, uint32_t s)
 {
     uint8_t keys[4];
-    return S_OTHER(d, ROW(d, s)) & 2 ? 2 : scan_exits(d, s, keys) <= 4;
+    return d->code[s] & RSC_DFA_L ? 2 : scan_exits(d, s, keys) <= 4;
 }
 
 /* The classes (h->cls[0]) and the count of each kind of state. */
@@ -487,14 +510,14 @@ static void dense_shape(const dview *d, drows *h)
     memset(q.cls, 1, 256);
     q.cls[0] = 0, q.cls['#'] = 2;
     q.cnt[0] = 1, q.cnt[1] = 254, q.cnt[2] = 1, q.nc = 3;
-    for (uint32_t s = 0; s < d->k; s++) {
-        const uint8_t *r = ROW(d, s);
+    for (uint32_t s = 0; s < d->size; s += rec_bytes(d, d->code + s)) {
+        const uint8_t *r = d->code + s;
         const int kind = dense_kind(d, s);
         if (kind == 2) /* its first byte: a falling-back state's row reads it */
-            refine(&q, d->str + S_LOFF(d, r), 1, NULL, 0);
+            refine(&q, d->str + R_LOFF(d, r, d->w), 1, NULL, NULL);
         else
-            refine(&q, d->str + S_LOFF(d, r), S_LEN(d, r), d, S_NEXT(d, r));
-        cnt[kind] += kind == 2 && S_LEN(d, r) > 1 ? 2 : 1;
+            refine(&q, R_KEYS(r, d->w), r[1], d, r);
+        cnt[kind] += kind == 2 && r[1] > 1 ? 2 : 1;
     }
     memcpy(h->cls[0], q.cls, 256);
     const uint64_t n = cnt[0] + cnt[1] + cnt[2];
@@ -502,11 +525,12 @@ static void dense_shape(const dview *d, drows *h)
     h->t = (uint32_t)cnt[0], h->t2 = (uint32_t)(cnt[0] + cnt[1]);
 }
 
-/* The bytes of h's rows and specs, then k u32s of the build's scratch. */
+/* The bytes of h's rows and specs, then 2k u32s of the build's scratch
+ * (each record's code, and its dense id). */
 static size_t dense_size(const drows *h, uint32_t k)
 {
     return sizeof *h + (((size_t)h->t2 * h->ncls * 2 + 3) & ~(size_t)3) +
-           (size_t)(h->n - h->t) * sizeof(dspec) + (size_t)k * 4;
+           (size_t)(h->n - h->t) * sizeof(dspec) + (size_t)k * 8;
 }
 
 /* sel's dense rows, when rsc_accel_build() gave it some. */
@@ -577,6 +601,23 @@ static int dense_verdict(const drows *h, const uint8_t *p, size_t n, uint8_t ter
 
 /* 1 allowed, 0 disallowed, -1 when sel runs no DFA (match.c then runs the
  * programs). */
+/* The rfc profile's verdict (a function of its own, so that the google
+ * profile's view never has its address taken and stays in registers). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int rfc_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash)
+{
+    dview d;
+    int rob;
+    if (!dfa_of(sel, &d))
+        return -1;
+    const uint32_t s = run_rfc(&d, d.start, p, n, term, slash, &rob);
+    if (rob)
+        return 1;
+    return s < d.va ? !(d.code[s] & RSC_DFA_E) : s == d.va;
+}
+
 int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash)
 {
     dview d;
@@ -585,18 +626,14 @@ int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_
         if (h)
             return dense_verdict(h, p, n, term, slash);
     }
+    if (sel && sel->prog && (sel->prog->flags & RSC_FLAG_PROFILE_RFC)) /* rsc_program_profile(), without a call */
+        return rfc_verdict(sel, p, n, term, slash);
     if (!dfa_of(sel, &d))
         return -1;
     uint32_t s = d.start;
-    if (sel->prog->flags & RSC_FLAG_PROFILE_RFC) { /* rsc_program_profile(), without a call */
-        int rob;
-        s = run_rfc(&d, s, p, n, term, slash, &rob);
-        if (rob)
-            return 1;
-    } else if (s < d.k) {
+    if (s < d.va)
         s = run_raw(&d, s, p, n, term, slash);
-    }
-    return s < d.k ? !(S_OTHER(&d, ROW(&d, s)) & 1) : s == d.k;
+    return s < d.va ? !(d.code[s] & RSC_DFA_E) : s == d.va;
 }
 
 /* ---- The engine of a selection ------------------------------------------ */
@@ -625,12 +662,9 @@ int rsc_selection_dfa(const rsc_selection *sel, rsc_dfa_view *v)
         return 0;
     const uint8_t *b = sel->prog->base;
     v->states = d.k, v->start = d.start;
-    v->st = d.st ? (uint32_t)(d.st - b) : 0, v->ce = d.ce ? (uint32_t)(d.ce - b) : 0;
+    v->code = (uint32_t)(d.code - b), v->size = d.size;
     v->str = (uint32_t)(d.str - b);
-    v->st_size = d.ssz, v->ce_size = d.csz;
-    v->off_other = d.o_other, v->off_loff = d.o_loff, v->off_len = d.o_len;
-    v->m_next = d.m_next, v->m_other = d.m_other, v->m_loff = d.m_loff;
-    v->m_len = d.m_len, v->m_cnext = d.m_cnext;
+    v->width = d.w, v->lab_width = d.lw, v->allowed = d.va;
     return 1;
 }
 
@@ -643,7 +677,10 @@ int rsc_selection_engine(const rsc_selection *sel, rsc_engine_info *info)
     z.engine = RSC_ENGINE_PROGRAMS;
     if (dfa_of(sel, &d) && dfa_of_set(sel->prog, sel->sets[0], &d, &di)) {
         z.engine = RSC_ENGINE_DFA;
-        z.bytes = di.bytes, z.states = d.k, z.classes = di.cells, z.rules = di.rules;
+        uint32_t keys = 0; /* the explicit states' keys */
+        for (uint32_t c = 0; c < d.size; c += rec_bytes(&d, d.code + c))
+            keys += d.code[c] & RSC_DFA_L ? 0 : d.code[c + 1];
+        z.bytes = di.bytes, z.states = d.k, z.classes = keys, z.rules = di.rules;
         const drows *h = dense_of(sel);
         if (h) /* the rows, built from that DFA */
             z.engine = RSC_ENGINE_DENSE, z.bytes = dense_size(h, 0), z.states = h->n,
@@ -695,6 +732,19 @@ size_t rsc_accel_size(const rsc_selection *sel)
     return h.n ? dense_size(&h, d.k) : 0;
 }
 
+/* The index of code t among the n records' codes (increasing; t is one of
+ * them: verified). */
+static uint32_t record_of(const uint32_t *code, uint32_t n, uint32_t t)
+{
+    uint32_t lo = 0;
+    while (n > 1) {
+        const uint32_t half = n / 2;
+        lo = code[lo + half] <= t ? lo + half : lo;
+        n -= half;
+    }
+    return lo;
+}
+
 rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size)
 {
     dview d;
@@ -706,44 +756,47 @@ rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size)
     dense_shape(&d, h);
     if (!h->n || size < dense_size(h, d.k))
         return RSC_E_LIMIT;
-    const uint32_t N = h->n, nc = h->ncls, k = d.k, T = h->t;
+    const uint32_t N = h->n, nc = h->ncls, T = h->t, va = d.va, w = d.w;
     dspec *spec = (dspec *)(void *)((uint8_t *)h->rows + (((size_t)h->t2 * nc * 2 + 3) & ~(size_t)3));
-    uint32_t *id = (uint32_t *)(void *)(spec + (N - T)), next[3] = {0, T, h->t2};
+    uint32_t *code = (uint32_t *)(void *)(spec + (N - T)), *id = code + d.k, next[3] = {0, T, h->t2};
     uint8_t keys[4], rep[256]; /* rep: a byte of each class */
     for (unsigned c = 256; c-- > 0;)
         rep[h->cls[0][c]] = (uint8_t)c;
-    for (uint32_t s = 0; s < k; s++) {
+    uint32_t nr = 0;
+    for (uint32_t s = 0; s < d.size; s += rec_bytes(&d, d.code + s), nr++) {
         const int kind = dense_kind(&d, s);
-        id[s] = next[kind];
-        next[kind] += kind == 2 && S_LEN(&d, ROW(&d, s)) > 1 ? 2 : 1;
+        code[nr] = s, id[nr] = next[kind];
+        next[kind] += kind == 2 && d.code[s + 1] > 1 ? 2 : 1;
     }
     h->magic = &dense_magic, h->base = sel->prog->base, h->last8 = d.last8, h->str = d.str;
     h->spec = spec;
-#define DENSE_ID(t) ((t) >= k ? N + (t) - k : id[t])
-    for (uint32_t s = 0; s < k; s++) {
-        const uint8_t *r = ROW(&d, s);
-        const uint32_t o = S_OTHER(&d, r), len = S_LEN(&d, r), f = S_NEXT(&d, r), loff = S_LOFF(&d, r);
-        dspec *x = id[s] >= T ? &spec[id[s] - T] : NULL;
-        if (o & 2) { /* a chain: its first position, and its second */
+#define DENSE_ID(t) ((t) >= va ? N + (t) - va : id[record_of(code, nr, t)])
+    for (uint32_t i = 0; i < nr; i++) {
+        const uint32_t s = code[i];
+        const uint8_t *r = d.code + s;
+        const uint32_t hd = rsc_rd32(r), o = R_OTHER(hd, w), len = R_N(hd);
+        dspec *x = id[i] >= T ? &spec[id[i] - T] : NULL;
+        if (hd & RSC_DFA_L) { /* a chain: its first position, and its second */
+            const uint32_t loff = R_LOFF(&d, r, w), f = R_NEXT(r, w);
             for (uint32_t j = 0; j < len && j < 2; j++)
-                x[j].a = loff + j, x[j].len = len - j, x[j].wait = !j && o >> 3 == s,
-                x[j].fb = (o & 4) != 0, x[j].end = o & 1, x[j].pad = 0,
-                x[j].other = DENSE_ID(o >> 3), x[j].next = DENSE_ID(f);
+                x[j].a = loff + j, x[j].len = len - j, x[j].wait = !j && o == s,
+                x[j].fb = (hd & RSC_DFA_F) != 0, x[j].end = hd & RSC_DFA_E, x[j].pad = 0,
+                x[j].other = DENSE_ID(o), x[j].next = DENSE_ID(f);
             continue;
         }
-        uint16_t *row = h->rows + (size_t)id[s] * nc;
-        if (o & 4) { /* falls back: each class as dstep() takes it */
+        uint16_t *row = h->rows + (size_t)id[i] * nc;
+        if (hd & RSC_DFA_F) { /* falls back: each class as dstep() takes it */
             for (uint32_t c = 1; c < nc; c++) {
                 uint32_t j = 0, t = dstep(&d, s, &j, rep[c]);
                 row[c] = (uint16_t)(DENSE_ID(t) + j); /* j 1: a chain's second */
             }
-        } else { /* its Other, then its keys' cells */
+        } else { /* its Other, then its keys' targets */
             for (uint32_t c = 1; c < nc; c++)
-                row[c] = (uint16_t)DENSE_ID(o >> 3);
-            for (uint32_t i = 0; i < len; i++)
-                row[h->cls[0][d.str[loff + i]]] = (uint16_t)DENSE_ID(C_NEXTAT(&d, f + i));
+                row[c] = (uint16_t)DENSE_ID(o);
+            for (uint32_t q = 0; q < len; q++)
+                row[h->cls[0][R_KEYS(r, w)[q]]] = (uint16_t)DENSE_ID(R_TARGET(r, w, len, q));
         }
-        row[0] = (uint16_t)(N + (o & 1)); /* the path ends here */
+        row[0] = (uint16_t)(N + (hd & RSC_DFA_E)); /* the path ends here */
         if (x) { /* a scan for its exits (none: for the path's end) */
             const uint32_t e = scan_exits(&d, s, keys);
             if (!e)

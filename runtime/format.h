@@ -59,8 +59,15 @@ enum rsc_section_id {
 #define RSC_SITEMAPS_COLS 3   /* Line, Str_Off, Str_Len */
 #define RSC_DIRECTIVES_COLS 6 /* Line, Group, Key_Off, Key_Len, Val_Off, Val_Len */
 #define RSC_DFAS_COLS 1       /* End: one row a set (FORMAT.md, DFAS)      */
-#define RSC_DSTATES_COLS 4    /* Next, Other, Lab_Off, Len                */
-#define RSC_DCELLS_COLS 1     /* Next (an explicit state's keys: STRINGS) */
+
+/* A DFA of DFAS (FORMAT.md): its states are records in CODE, a state's code
+ * the offset of its record, W bytes (1 or 2); the codes from
+ * RSC_DFA_CODES(W) on are the verdicts, allowed, then disallowed. A
+ * record's Flags: */
+#define RSC_DFA_CODES(w) ((w) == 1 ? 0xfeu : 0xfffeu)
+#define RSC_DFA_E 1u /* the path ending here is disallowed               */
+#define RSC_DFA_L 2u /* a chain (a label), else an explicit state (keys) */
+#define RSC_DFA_F 4u /* falls back: a byte not taken is read again in D   */
 
 /* Label_Head = Label_Len << 2 | Kind */
 #define RSC_LABEL_SHIFT 2

@@ -734,61 +734,82 @@ static rsc_status check_directives(verifier *v)
     return RSC_OK;
 }
 
-/* One DFA of DFAS Data[pos .. end) (FORMAT.md, DFAS): every index the
- * matcher follows is in range, so a run of it cannot leave the blob;
- * whether it is the DFA of its set's rules cannot affect safety. */
-static rsc_status check_dfa(verifier *v, size_t pos, size_t end)
+/* A code of w bytes (1 or 2) at p. */
+static inline uint32_t dcode(const uint8_t *p, uint32_t w)
 {
-    uint32_t k, start, rules, st[3], ce[3];
+    return w == 1 ? p[0] : rsc_rd16(p);
+}
+
+/* One DFA of DFAS Data[pos .. end) (FORMAT.md, DFAS): every code the
+ * matcher follows is a record's start or a verdict, every record lies in
+ * CODE, so a run of it cannot leave the blob; whether it is the DFA of its
+ * set's rules cannot affect safety. Two passes over the records: their
+ * extents (each start marked in mark, a bit a byte of CODE: CODE is
+ * shorter than 65,535 bytes), then every code they hold. */
+static rsc_status check_dfa(verifier *v, size_t pos, size_t end, uint8_t *mark)
+{
+    uint32_t k, start, rules, size;
     VARINT(pos, end, k, "bad DFA state count");
-    size_t at = pos;
+    const size_t start_at = pos;
     VARINT(pos, end, start, "bad DFA start");
-    CORRUPT(k < 0x7ffffffeu && start <= k + 1, at, "DFA start out of range");
-    at = pos;
+    size_t at = pos;
     VARINT(pos, end, rules, "bad DFA rule count");
     CORRUPT(rules <= v->n_rules, at, "DFA rule count out of range");
     at = pos;
-    rsc_status s0 = table_at(v, &pos, end, RSC_DSTATES_COLS, st);
-    if (s0)
-        return s0;
-    CORRUPT(st[1] == k, at, "DFA STATES count is not the state count");
-    if ((s0 = table_at(v, &pos, end, RSC_DCELLS_COLS, ce)) != RSC_OK)
-        return s0;
-    FILLED(pos, end);
-    ptab S, C;
-    ptab_of(v, st, RSC_DSTATES_COLS, &S);
-    ptab_of(v, ce, RSC_DCELLS_COLS, &C);
-    for (uint32_t r = 0; r < k; r++) {
-        const uint32_t o = pcol(&S, r, D_OTHER), n = pcol(&S, r, D_LEN), f = pcol(&S, r, D_NEXT);
-        const size_t ra = st[0] + (size_t)r * S.row;
-        CORRUPT(o >> 3 <= k + 1, ra, "DFA Other out of range");
-        if (o & 4) { /* falls back to a state that keeps every byte it does not list */
-            const uint32_t od = o >> 3 < k ? pcol(&S, o >> 3, D_OTHER) : 0;
-            CORRUPT(o >> 3 < k && od >> 3 == o >> 3 && !(od & 4), ra,
-                    "DFA fall-back state out of range or not its own default");
-        }
-        if (o & 2) /* a label in STRINGS, then a state or a verdict */
-            CORRUPT(n && str_ok(v, pcol(&S, r, D_LOFF), n) && f <= k + 1, ra,
-                    "DFA label or Next out of range");
-        else { /* a sparse row: its keys in STRINGS, increasing; its cells */
-            const uint32_t ko = pcol(&S, r, D_LOFF);
-            CORRUPT((uint64_t)f + n <= ce[1] && str_ok(v, ko, n), ra,
-                    "DFA cells or keys out of range");
-            const uint8_t *key = v->b + v->sec_off[RSC_SEC_STRINGS] + ko;
-            for (uint32_t i = 1; i < n; i++)
-                CORRUPT(key[i - 1] < key[i], ra, "DFA keys not increasing");
-        }
+    VARINT(pos, end, size, "bad DFA code size");
+    CORRUPT(pos < end, pos, "DFA widths missing");
+    const uint32_t w = v->b[pos] & 0xfu, lw = v->b[pos] >> 4, va = RSC_DFA_CODES(w);
+    CORRUPT((w == 1 || w == 2) && lw >= 1 && lw <= 4, pos, "bad DFA widths");
+    pos++;
+    CORRUPT(size <= va && size <= end - pos, at, "DFA code size out of range");
+    FILLED(pos + size, end);
+    const uint8_t *c = v->b + pos;
+    memset(mark, 0, (size + 7) / 8);
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < size; n++) {
+        CORRUPT(size - s >= 2 && c[s] <= (RSC_DFA_E | RSC_DFA_L | RSC_DFA_F), pos + s,
+                "bad DFA record");
+        const uint64_t bytes = c[s] & RSC_DFA_L ? 2 + 2 * w + lw : 2 + w + (uint64_t)c[s + 1] * (1 + w);
+        CORRUPT(bytes <= size - s, pos + s, "DFA record past its code");
+        mark[s >> 3] |= (uint8_t)(1u << (s & 7));
+        s += (uint32_t)bytes;
     }
-    for (uint32_t r = 0; r < ce[1]; r++)
-        CORRUPT(pcol(&C, r, C_NEXT) <= k + 1, ce[0] + (size_t)r * C.row, "DFA cell out of range");
+    CORRUPT(n == k, at, "DFA record count is not the state count");
+#define IS_CODE(t) ((t) >= va ? (t) <= va + 1 : (t) < size && (mark[(t) >> 3] >> ((t) & 7) & 1))
+    CORRUPT(IS_CODE(start), start_at, "DFA start out of range");
+    for (uint32_t s = 0; s < size;) {
+        const uint8_t *r = c + s;
+        const uint32_t len = r[1], o = dcode(r + 2, w);
+        CORRUPT(IS_CODE(o), pos + s, "DFA Other out of range");
+        if (r[0] & RSC_DFA_F) /* falls back to a state that keeps every byte it does not list */
+            CORRUPT(o < va && !(c[o] & RSC_DFA_F) && dcode(c + o + 2, w) == o, pos + s,
+                    "DFA fall-back state out of range or not its own default");
+        if (r[0] & RSC_DFA_L) { /* a label in STRINGS, then a state or a verdict */
+            const uint32_t nx = dcode(r + 2 + w, w), lo = rsc_rdn(r + 2 + 2 * w, lw);
+            CORRUPT(len && IS_CODE(nx) && str_ok(v, lo, len), pos + s, "DFA label or Next out of range");
+            s += 2 + 2 * w + lw;
+            continue;
+        }
+        const uint8_t *key = r + 2 + w; /* its keys, increasing; their targets */
+        for (uint32_t i = 1; i < len; i++)
+            CORRUPT(key[i - 1] < key[i], pos + s, "DFA keys not increasing");
+        for (uint32_t i = 0; i < len; i++) {
+            const uint32_t t = dcode(key + len + (size_t)i * w, w);
+            CORRUPT(IS_CODE(t), pos + s, "DFA target out of range");
+        }
+        s += 2 + w + len * (1 + w);
+    }
+#undef IS_CODE
     return RSC_OK;
 }
 
 /* DFAS: one End a set, non-decreasing; each non-empty span a DFA; Data
- * ends with RSC_PAD zeros after the last DFA (a column is read as 4 bytes). */
+ * ends with RSC_PAD zeros after the last DFA (a record's first fields are
+ * read as 4 bytes). */
 static rsc_status check_dfas(verifier *v)
 {
     size_t pos = v->sec_off[RSC_SEC_DFAS], end = pos + v->sec_size[RSC_SEC_DFAS];
+    uint8_t mark[8192]; /* a bit a byte of one DFA's CODE (at most 65,534) */
     if (pos == 0)
         return RSC_OK;
     TABLE(pos, end, RSC_DFAS_COLS, P_DFAS);
@@ -804,7 +825,7 @@ static rsc_status check_dfas(verifier *v)
         CORRUPT(e >= prev && e <= size && (r + 1 < n || e == size), ROW_AT(P_DFAS, r),
                 "DFA End out of order or outside Data");
         if (e > prev) {
-            rsc_status st = check_dfa(v, pos + prev, pos + e);
+            rsc_status st = check_dfa(v, pos + prev, pos + e, mark);
             if (st)
                 return st;
         }

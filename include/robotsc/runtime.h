@@ -99,8 +99,8 @@ typedef struct rsc_program {
 
 /* Verifies blob[0..size) and fills *prog. On failure *prog is zeroed, the
  * status says what kind of failure it was and *err (nullable) where. Time is
- * linear in size; it uses about 20 KiB of stack (a bounded trie walk, no
- * recursion). */
+ * linear in size; it uses about 28 KiB of stack (a bounded trie walk and a
+ * bit a byte of one DFA's records; no recursion). */
 RSC_API rsc_status rsc_load(rsc_program *prog, const void *blob, size_t size,
                     rsc_load_error *err);
 
@@ -249,7 +249,7 @@ typedef struct rsc_engine_info {
     int engine;
     size_t bytes;          /* the DFA's bytes in the blob (0: programs)   */
     uint32_t states;       /* its row states (the 2 verdicts apart)       */
-    uint32_t classes;      /* its cells (one a key of an explicit state)  */
+    uint32_t classes;      /* its explicit states' keys, all together     */
     uint32_t rules;        /* the rules it was built from                 */
     uint32_t skip_states;  /* 1.0 only: 0                                 */
 } rsc_engine_info;
@@ -268,16 +268,18 @@ RSC_API rsc_status rsc_selection_use(rsc_selection *sel, int engine);
  * its own language instead of crossing into C for every check (the Go
  * binding does: a cgo call costs about as much as a whole check). Offsets
  * are into the blob rsc_load() verified, laid out as docs/FORMAT.md "DFAS"
- * says and read as the runtime reads them: a STATES column is a 4-byte
- * little-endian read at its offset in the row, masked. Returns 1 and fills
- * *v when sel runs a DFA (RSC_ENGINE_DFA) and its blob has the google
- * profile; else 0 (run rsc_match_url()). Valid while the blob is. */
+ * says: the states are records back to back in CODE, a state's code the
+ * offset of its record, width bytes little-endian; allowed and allowed + 1
+ * are the verdicts. Returns 1 and fills *v when sel runs a DFA
+ * (RSC_ENGINE_DFA) and its blob has the google profile; else 0 (run
+ * rsc_match_url()). Valid while the blob is. */
 typedef struct rsc_dfa_view {
-    uint32_t states, start;    /* K row states (K allowed, K + 1 disallowed) */
-    uint32_t st, ce, str;      /* offsets of STATES rows, CELLS rows, STRINGS */
-    uint32_t st_size, ce_size; /* their row sizes in bytes                   */
-    uint32_t off_other, off_loff, off_len; /* columns' offsets (Next at 0) */
-    uint32_t m_next, m_other, m_loff, m_len, m_cnext; /* columns' masks    */
+    uint32_t states, start;  /* K records; the start's code                */
+    uint32_t code, size;     /* CODE's offset in the blob and its bytes     */
+    uint32_t str;            /* STRINGS' offset (chains' labels)           */
+    uint32_t width;          /* a code's bytes: 1 or 2                      */
+    uint32_t lab_width;      /* a chain's Lab_Off's bytes: 1 to 4           */
+    uint32_t allowed;        /* the code of "allowed"; + 1: "disallowed"   */
 } rsc_dfa_view;
 RSC_API int rsc_selection_dfa(const rsc_selection *sel, rsc_dfa_view *v);
 

@@ -2306,9 +2306,11 @@ static inline int bc_check_sections(const bc_blob *b, int pruned, bc_info *info,
             return bc_fail(e, "DIRECTIVES: %zu bytes left", (size_t)(end - p));
     }
     /* DFAS (format 5): one End a set, each span a DFA (K, Start, Rules,
-     * STATES of K rows, CELLS), then three zero bytes; the encoder's
-     * promises: widths minimal, a label's Len >= 1 inside STRINGS, a
-     * sparse row's keys strictly increasing in STRINGS, none NUL. */
+     * Size, Widths, CODE: K records), then three zero bytes; the encoder's
+     * promises: widths minimal (W 1 when CODE fits 254 bytes, LW the
+     * fewest bytes of the largest label offset), every code a record's
+     * offset or a verdict, a label's N >= 1 inside STRINGS, an explicit
+     * state's keys strictly increasing, none NUL. */
     bc_section(b, BC_DFAS, &p, &end);
     if (p) {
         if (!bc_read_table(&p, end, 1, &t, "DFAS", e))
@@ -2320,44 +2322,69 @@ static inline int bc_check_sections(const bc_blob *b, int pruned, bc_info *info,
         const uint8_t *data = p;
         uint32_t prev = 0;
         for (uint32_t r = 0; r < t.count; r++) {
-            uint32_t en = bc_cell(&t, r, 0), k, start, rules;
+            uint32_t en = bc_cell(&t, r, 0), k, start, rules, size;
             if (en < prev || en > (size_t)(end - data) - 3 || (r + 1 == t.count && en != (size_t)(end - data) - 3))
                 return bc_fail(e, "DFAS row %u: End %u", r, en);
             if (en == prev)
                 continue;
             const uint8_t *q = data + prev, *qe = data + en;
-            bc_table S, C;
             if (!bc_varint(&q, qe, &k) || !bc_varint(&q, qe, &start) || !bc_varint(&q, qe, &rules) ||
-                start > k + 1 || rules > info->rules)
+                !bc_varint(&q, qe, &size) || q >= qe || rules > info->rules)
                 return bc_fail(e, "DFA of set %u: bad head", r);
-            if (!bc_read_table(&q, qe, 4, &S, "DFA STATES", e) || !bc_read_table(&q, qe, 1, &C, "DFA CELLS", e))
-                return 0;
-            if (S.count != k || q != qe)
-                return bc_fail(e, "DFA of set %u: %u rows for %u states, %zu bytes left", r, S.count, k,
+            const uint32_t w = *q & 15, lw = *q >> 4, va = w == 1 ? 0xfeu : 0xfffeu;
+            q++;
+            if ((w != 1 && w != 2) || (w == 2) != (size > 0xfe) || lw < 1 || lw > 4 || size > va ||
+                (size_t)(qe - q) != size)
+                return bc_fail(e, "DFA of set %u: widths %u/%u for %u bytes of CODE, %zu left", r, w, lw, size,
                                (size_t)(qe - q));
-            for (uint32_t s = 0; s < k; s++) {
-                uint32_t nx = bc_cell(&S, s, 0), o = bc_cell(&S, s, 1), n = bc_cell(&S, s, 3);
-                if (o / 8 > k + 1)
-                    return bc_fail(e, "DFA of set %u state %u: Other %u", r, s, o / 8);
-                if ((o & 4) && (o / 8 >= k || bc_cell(&S, o / 8, 1) / 8 != o / 8 || (bc_cell(&S, o / 8, 1) & 4)))
-                    return bc_fail(e, "DFA of set %u state %u: falls back to %u, not a state that is its own default",
-                                   r, s, o / 8);
-                if (o & 2) {
-                    if (!n || !bc_strref(b, bc_cell(&S, s, 2), n) || nx > k + 1)
-                        return bc_fail(e, "DFA of set %u state %u: bad label", r, s);
+            uint8_t *starts = (uint8_t *)calloc((size_t)size + 1, 1);
+            uint32_t n = 0, maxoff = 0;
+            const char *bad = NULL;
+            if (!starts)
+                return bc_fail(e, "out of memory");
+            for (uint32_t c = 0; c < size && !bad; n++) {
+                const uint64_t bytes = q[c] & 2 ? 2 + 2 * w + lw : 2 + w + (uint64_t)q[c + 1] * (1 + w);
+                if (size - c < 2 || q[c] > 7 || bytes > size - c)
+                    bad = "a record past CODE or bad Flags";
+                else
+                    starts[c] = 1, c += (uint32_t)bytes;
+            }
+#define BC_CODE(x) ((x) >= va ? (x) <= va + 1 : (x) < size && starts[x])
+#define BC_LE(ptr, nb) bc_rdn((ptr), (nb))
+            if (!bad && n != k)
+                bad = "K is not the record count";
+            if (!bad && !BC_CODE(start))
+                bad = "Start is not a code";
+            for (uint32_t c = 0; c < size && !bad;) {
+                const uint8_t *rec = q + c;
+                const uint32_t fl = rec[0], len = rec[1], o = BC_LE(rec + 2, w);
+                if (!BC_CODE(o))
+                    bad = "Other is not a code";
+                else if ((fl & 4) && (o >= va || (q[o] & 4) || BC_LE(q + o + 2, w) != o))
+                    bad = "falls back to a state that is not its own default";
+                else if (fl & 2) {
+                    const uint32_t lo = BC_LE(rec + 2 + 2 * w, lw);
+                    if (!len || !bc_strref(b, lo, len) || !BC_CODE(BC_LE(rec + 2 + w, w)))
+                        bad = "bad label";
+                    if (lo + len - 1 > maxoff)
+                        maxoff = lo + len - 1;
+                    c += 2 + 2 * w + lw;
                 } else {
-                    const uint32_t ko = bc_cell(&S, s, 2);
-                    if ((uint64_t)nx + n > C.count || !bc_strref(b, ko, n) || (!n && ko))
-                        return bc_fail(e, "DFA of set %u state %u: cells outside CELLS or keys outside STRINGS", r, s);
-                    const uint8_t *key = n ? b->sec[BC_STRINGS] + ko : NULL;
-                    for (uint32_t i = 0; i < n; i++)
-                        if (key[i] == 0 || (i && key[i] <= key[i - 1]))
-                            return bc_fail(e, "DFA of set %u state %u: a NUL key or keys not increasing", r, s);
+                    for (uint32_t i = 0; i < len && !bad; i++)
+                        if (rec[2 + w + i] == 0 || (i && rec[2 + w + i] <= rec[2 + w + i - 1]))
+                            bad = "a NUL key or keys not increasing";
+                        else if (!BC_CODE(BC_LE(rec + 2 + w + len + i * w, w)))
+                            bad = "a target is not a code";
+                    c += 2 + w + len * (1 + w);
                 }
             }
-            for (uint32_t c = 0; c < C.count; c++)
-                if (bc_cell(&C, c, 0) > k + 1)
-                    return bc_fail(e, "DFA of set %u cell %u: bad Next", r, c);
+            if (!bad && lw != (maxoff < 0x100u ? 1u : maxoff < 0x10000u ? 2u : maxoff < 0x1000000u ? 3u : 4u))
+                bad = "Lab_Off's width is not the fewest bytes";
+#undef BC_CODE
+#undef BC_LE
+            free(starts);
+            if (bad)
+                return bc_fail(e, "DFA of set %u: %s", r, bad);
             prev = en;
         }
     }

@@ -545,49 +545,101 @@ static int directives(vstate *v)
 
 /* DFAS (rule 16): one End a set, non-decreasing, the last the size of
  * Data less its final three zero bytes; each non-empty span one DFA:
- * K, Start <= K + 1, Rules <= Rule_Count, STATES of K rows, CELLS, and
- * nothing more; a state's Other / 8 <= K + 1, and when it falls back
- * (Other bit 2) Other / 8 < K and that row's Other / 8 is itself with
- * bit 2 clear; a label (Other bit 1) of
- * Len >= 1 bytes in STRINGS and Next <= K + 1; else Next + Len <= the
- * CELLS Count and its Len keys in STRINGS at Lab_Off, strictly
- * increasing; every cell's Next <= K + 1. Its fields are not recorded. */
+ * K, Start, Rules <= Rule_Count, Size, Widths (W 1 or 2, LW 1 to 4), then
+ * CODE of Size bytes, at most 2^(8W) - 2, and nothing more. CODE is K
+ * records back to back: Flags (bits 0-2 only), N, Other (W bytes); a
+ * chain (Flags bit 1): N >= 1, Next (W), Lab_Off (LW), its label in
+ * STRINGS; else N keys, strictly increasing, and N targets (W each). A
+ * code is a record's offset, or 2^(8W) - 2 or - 1 (the verdicts): Start,
+ * every Other, Next and target; a falling-back record's (bit 2) Other is a
+ * record whose Other is itself, with bit 2 clear. Its fields are not
+ * recorded. (The record starts are kept in a sorted list, searched: an
+ * independent way from the runtime's bitmap.) */
+static uint32_t le(const uint8_t *p, uint32_t w)
+{
+    uint32_t x = 0;
+    for (uint32_t i = 0; i < w; i++)
+        x |= (uint32_t)p[i] << (8 * i);
+    return x;
+}
+
+static int is_start(const uint32_t *st, uint32_t n, uint32_t c)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (st[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && st[lo] == c;
+}
+
 static int one_dfa(vstate *v, size_t pos, size_t end)
 {
     const uint8_t *b = v->b;
-    uint32_t k, start, rules;
-    bs_tab S, C;
+    uint32_t k, start, rules, size;
     BAD(varint(b, &pos, end, &k), pos, "DFA K");
-    size_t at = pos;
+    const size_t start_at = pos;
     BAD(varint(b, &pos, end, &start), pos, "DFA Start");
-    BAD(k < 0x7ffffffeu && start <= k + 1, at, "DFA Start out of range");
-    at = pos;
+    size_t at = pos;
     BAD(varint(b, &pos, end, &rules), pos, "DFA Rules");
     BAD(rules <= v->x->rules.count, at, "DFA Rules out of range");
     at = pos;
-    TRY(table(v, &pos, end, 4, &S, 9, 1, 0));
-    BAD(S.count == k, at, "DFA STATES count");
-    TRY(table(v, &pos, end, 1, &C, 9, 2, 1));
-    TRY(filled(v, pos, end));
-    for (uint32_t r = 0; r < k; r++) {
-        uint32_t nx = bs_cell(b, &S, r, 0), o = bs_cell(b, &S, r, 1), n = bs_cell(b, &S, r, 3);
-        BAD(o / 8 <= k + 1, row_at(&S, r), "DFA Other");
-        if (o & 4) {
-            const uint32_t d = o / 8, od = d < k ? bs_cell(b, &S, d, 1) : 0;
-            BAD(d < k && od / 8 == d && !(od & 4), row_at(&S, r), "DFA fall-back");
-        }
-        if (o & 2)
-            BAD(n >= 1 && in_strings(v, bs_cell(b, &S, r, 2), n) && nx <= k + 1, row_at(&S, r), "DFA label");
-        else {
-            const uint32_t ko = bs_cell(b, &S, r, 2);
-            BAD((uint64_t)nx + n <= C.count && in_strings(v, ko, n), row_at(&S, r), "DFA cells or keys");
-            const uint8_t *key = b + v->x->sec_off[1] + ko;
-            for (uint32_t i = 1; i < n; i++)
-                BAD(key[i - 1] < key[i], row_at(&S, r), "DFA keys not increasing");
-        }
+    BAD(varint(b, &pos, end, &size), pos, "DFA Size");
+    BAD(pos < end, pos, "DFA Widths");
+    const uint32_t w = b[pos] & 15, lw = b[pos] >> 4, va = w == 1 ? 0xfeu : 0xfffeu;
+    BAD((w == 1 || w == 2) && lw >= 1 && lw <= 4, pos, "DFA Widths");
+    pos++;
+    BAD(size <= va && size <= end - pos, at, "DFA Size out of range");
+    TRY(filled(v, pos + size, end));
+    const uint8_t *c = b + pos;
+    uint32_t *st = malloc(((size_t)size + 1) * sizeof *st), n = 0;
+    if (!st)
+        abort();
+    int bad = 0;
+    size_t bad_at = 0;
+    const char *why = NULL;
+#define FAIL(off, what) do { bad = 1, bad_at = (off), why = (what); goto done; } while (0)
+    for (uint32_t s = 0; s < size;) {
+        if (size - s < 2 || c[s] > 7)
+            FAIL(pos + s, "DFA record");
+        const uint64_t bytes = c[s] & 2 ? 2 + 2 * w + lw : 2 + w + (uint64_t)c[s + 1] * (1 + w);
+        if (bytes > size - s)
+            FAIL(pos + s, "DFA record past CODE");
+        st[n++] = s;
+        s += (uint32_t)bytes;
     }
-    for (uint32_t r = 0; r < C.count; r++)
-        BAD(bs_cell(b, &C, r, 0) <= k + 1, row_at(&C, r), "DFA cell Next");
+    if (n != k)
+        FAIL(at, "DFA K is not the record count");
+#define CODE_OK(t) ((t) >= va ? (t) <= va + 1 : is_start(st, n, (t)))
+    if (!CODE_OK(start))
+        FAIL(start_at, "DFA Start out of range");
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *r = c + st[i];
+        const uint32_t fl = r[0], len = r[1], o = le(r + 2, w);
+        if (!CODE_OK(o))
+            FAIL(pos + st[i], "DFA Other");
+        if ((fl & 4) && !(o < va && !(c[o] & 4) && le(c + o + 2, w) == o))
+            FAIL(pos + st[i], "DFA fall-back");
+        if (fl & 2) {
+            if (!(len >= 1 && CODE_OK(le(r + 2 + w, w)) && in_strings(v, le(r + 2 + 2 * w, lw), len)))
+                FAIL(pos + st[i], "DFA label");
+            continue;
+        }
+        for (uint32_t j = 1; j < len; j++)
+            if (r[2 + w + j - 1] >= r[2 + w + j])
+                FAIL(pos + st[i], "DFA keys not increasing");
+        for (uint32_t j = 0; j < len; j++)
+            if (!CODE_OK(le(r + 2 + w + len + j * w, w)))
+                FAIL(pos + st[i], "DFA target");
+    }
+#undef CODE_OK
+#undef FAIL
+done:
+    free(st);
+    BAD(!bad, bad_at, why);
     return 0;
 }
 

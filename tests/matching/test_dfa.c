@@ -241,6 +241,52 @@ static size_t section_at(const uint8_t *b, size_t n, unsigned id, size_t *size)
     return 0;
 }
 
+/* A canonical varint (FORMAT.md, Conventions): its bytes at p (NULL: only
+ * counted). */
+static size_t put_varint(uint8_t *p, uint32_t v)
+{
+    size_t n = 0;
+    do {
+        const uint8_t c = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        if (p)
+            p[n] = (uint8_t)(c | (v ? 0x80 : 0));
+        n++;
+    } while (v);
+    return n;
+}
+
+/* b (n bytes) with the one-byte Start of the DFA at DFAS Data's start
+ * (d0: the section's content, laid out as hand_made() checks) replaced by
+ * st, a varint of two bytes or more: the DFAS End, the section's Size and
+ * Total_Size grown to match, the checksum made right. NULL when one of
+ * those would change its length (*n2: the new size). */
+static uint8_t *with_start(const uint8_t *b, size_t n, size_t d0, size_t dsize, uint32_t st, size_t *n2)
+{
+    const size_t grow = put_varint(NULL, st) - 1, vs = put_varint(NULL, (uint32_t)dsize);
+    size_t pos = 11, tl;
+    uint32_t total = 0;
+    for (unsigned sh = 0; pos < n; sh += 7)
+        if (total |= (uint32_t)(b[pos] & 0x7f) << sh, !(b[pos++] & 0x80))
+            break;
+    tl = pos - 11;
+    if (put_varint(NULL, total + (uint32_t)grow) != tl || put_varint(NULL, (uint32_t)(dsize + grow)) != vs ||
+        b[d0 + 2] + grow > 0x7f || total != n || d0 + dsize != n)
+        return NULL;
+    uint8_t *c = malloc(n + grow);
+    if (!c)
+        exit(2);
+    memcpy(c, b, d0 + 4);
+    put_varint(c + d0 + 4, st);
+    memcpy(c + d0 + 5 + grow, b + d0 + 5, n - d0 - 5);
+    c[d0 + 2] = (uint8_t)(c[d0 + 2] + grow);
+    put_varint(c + d0 - vs, (uint32_t)(dsize + grow));
+    put_varint(c + 11, total + (uint32_t)grow);
+    *n2 = n + grow;
+    fix_checksum(c, *n2);
+    return c;
+}
+
 /* ---- dense rows (rsc_accel_build) ------------------------------------- */
 
 /* Selections run on dense rows, the verdicts compared, google DFAs with
@@ -264,18 +310,6 @@ static size_t hostile_path(unsigned long long *x, char *p, const char *alpha, si
         p[j] = (v >> 60) == 0 ? (char)(v >> 20) : alpha[(v >> 33) % na];
     }
     return len;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void wr32_masked(uint8_t *p, uint32_t mask, uint32_t v)
-{
-    const uint32_t w = (rd32(p) & ~mask) | (v & mask);
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(w >> (8 * i));
 }
 
 static void put_escaped(const char *s, size_t n)
@@ -307,30 +341,66 @@ static const char *const shape_name[SH_N] = {"explicit", "explicit falling back"
                                              "falling back to a chain of 2+ bytes"};
 static long shape[SH_N];
 
+/* A record of the DFA that view v describes in blob b (FORMAT.md, DFAS),
+ * read here apart from runtime/dfa.c: at code s, its Flags, N, Other, a
+ * chain's Next and label offset, an explicit state's keys and targets, and
+ * its bytes. */
+typedef struct trec {
+    uint32_t fl, n, other, next, loff, bytes;
+    const uint8_t *keys, *tg;
+} trec;
+
+static uint32_t tcode(const uint8_t *p, uint32_t w)
+{
+    return w == 1 ? p[0] : (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static trec rec_at(const uint8_t *b, const rsc_dfa_view *v, uint32_t s)
+{
+    const uint8_t *r = b + v->code + s;
+    const uint32_t w = v->width;
+    trec t = {r[0], r[1], tcode(r + 2, w), 0, 0, 0, NULL, NULL};
+    if (t.fl & 2) {
+        t.next = tcode(r + 2 + w, w);
+        for (uint32_t i = 0; i < v->lab_width; i++)
+            t.loff |= (uint32_t)r[2 + 2 * w + i] << (8 * i);
+        t.bytes = 2 + 2 * w + v->lab_width;
+    } else {
+        t.keys = r + 2 + w, t.tg = r + 2 + w + t.n;
+        t.bytes = 2 + w + t.n * (1 + w);
+    }
+    return t;
+}
+
+static uint32_t rec_target(const trec *t, uint32_t w, uint32_t i)
+{
+    return tcode(t->tg + (size_t)i * w, w);
+}
+
 static void census(const rsc_selection *sel)
 {
     rsc_dfa_view v;
     if (!rsc_selection_dfa(sel, &v))
         return;
     const uint8_t *b = sel->prog->base;
-    shape[SH_START_VERDICT] += v.states > 0 && v.start >= v.states;
-    for (uint32_t s = 0; s < v.states; s++) {
-        const uint8_t *r = b + v.st + (size_t)s * v.st_size;
-        const uint32_t o = rd32(r + v.off_other) & v.m_other, len = rd32(r + v.off_len) & v.m_len;
-        if ((o & 4) && o >> 3 < v.states) { /* D: a chain of 2 bytes or more? */
-            const uint8_t *dr = b + v.st + (size_t)(o >> 3) * v.st_size;
-            shape[SH_FB_CHAIN2] += (rd32(dr + v.off_other) & v.m_other & 2) && (rd32(dr + v.off_len) & v.m_len) > 1;
+    shape[SH_START_VERDICT] += v.states > 0 && v.start >= v.allowed;
+    for (uint32_t s = 0; s < v.size;) {
+        const trec t = rec_at(b, &v, s);
+        if ((t.fl & 4) && t.other < v.allowed) { /* D: a chain of 2 bytes or more? */
+            const trec dt = rec_at(b, &v, t.other);
+            shape[SH_FB_CHAIN2] += (dt.fl & 2) && dt.n > 1;
         }
-        if (o & 2) {
-            shape[len == 1 ? SH_CHAIN1 : len == 2 ? SH_CHAIN2 : SH_CHAIN_LONG]++;
-            shape[SH_CHAIN_SELF] += o >> 3 == s;
-            shape[SH_CHAIN_FB] += (o >> 2) & 1;
+        if (t.fl & 2) {
+            shape[t.n == 1 ? SH_CHAIN1 : t.n == 2 ? SH_CHAIN2 : SH_CHAIN_LONG]++;
+            shape[SH_CHAIN_SELF] += t.other == s;
+            shape[SH_CHAIN_FB] += (t.fl >> 2) & 1;
         } else {
             shape[SH_EXPLICIT]++;
-            shape[SH_EXPLICIT_FB] += (o >> 2) & 1;
-            shape[SH_KEEPS] += o >> 3 == s;
-            shape[SH_MANY_KEYS] += len > 8;
+            shape[SH_EXPLICIT_FB] += (t.fl >> 2) & 1;
+            shape[SH_KEEPS] += t.other == s;
+            shape[SH_MANY_KEYS] += t.n > 8;
         }
+        s += t.bytes;
     }
 }
 
@@ -379,36 +449,34 @@ static long dense_one(const char *name, const rsc_selection *sel, const rsc_sele
     return bad;
 }
 
-/* FORMAT.md's move() on the DFA that view v describes in blob b: state *s,
- * at byte *j of its label, reads c (*s stays below the verdicts' K). */
+/* FORMAT.md's move() on the DFA that view v describes in blob b: state *s
+ * (a code), at byte *j of its label, reads c (*s stays below the
+ * verdicts). */
 static void dfa_move(const uint8_t *b, const rsc_dfa_view *v, uint32_t *s, uint32_t *j, uint8_t c)
 {
     for (int again = 0; again < 2; again++) { /* F: c read again in D, whose F is 0 */
-        const uint8_t *r = b + v->st + (size_t)*s * v->st_size;
-        const uint32_t o = rd32(r + v->off_other) & v->m_other, len = rd32(r + v->off_len) & v->m_len;
-        const uint32_t next = rd32(r) & v->m_next;
-        const uint8_t *lab = b + v->str + (rd32(r + v->off_loff) & v->m_loff);
-        if (o & 2) {
-            if (lab[*j] == c) {
-                if (++*j == len)
-                    *s = next, *j = 0;
+        const trec t = rec_at(b, v, *s);
+        if (t.fl & 2) {
+            if (b[v->str + t.loff + *j] == c) {
+                if (++*j == t.n)
+                    *s = t.next, *j = 0;
                 return;
             }
         } else {
-            for (uint32_t i = 0; i < len; i++)
-                if (lab[i] == c) {
-                    *s = rd32(b + v->ce + (size_t)(next + i) * v->ce_size) & v->m_cnext, *j = 0;
+            for (uint32_t i = 0; i < t.n; i++)
+                if (t.keys[i] == c) {
+                    *s = rec_target(&t, v->width, i), *j = 0;
                     return;
                 }
         }
-        *s = o >> 3, *j = 0;
-        if (!(o & 4))
+        *s = t.other, *j = 0;
+        if (!(t.fl & 4))
             return;
     }
 }
 
-/* A path of 1 to cap bytes that walks the DFA: at a row state, 7 bytes in
- * 8 are ones it reads (its label's next byte, or one of its keys), the
+/* A path of 1 to cap bytes that walks the DFA: at a state, 7 bytes in 8
+ * are ones it reads (its label's next byte, or one of its keys), the
  * others from alpha (na bytes). *expect: FORMAT.md's verdict of the path
  * (1 allowed) as dfa_move() reads it, -1 when it holds a NUL. */
 static size_t guided_path(unsigned long long *x, const uint8_t *b, const rsc_dfa_view *v, char *p, size_t cap,
@@ -420,26 +488,24 @@ static size_t guided_path(unsigned long long *x, const uint8_t *b, const rsc_dfa
     for (size_t n = 0; n < len; n++) {
         const unsigned long long r = lcg(x);
         uint8_t c = (uint8_t)alpha[(r >> 33) % na];
-        if (s < v->states && (r >> 61) != 0) {
-            const uint8_t *row = b + v->st + (size_t)s * v->st_size;
-            const uint32_t o = rd32(row + v->off_other) & v->m_other, rl = rd32(row + v->off_len) & v->m_len;
-            const uint8_t *lab = b + v->str + (rd32(row + v->off_loff) & v->m_loff);
-            if (o & 2)
-                c = lab[j];
-            else if (rl)
-                c = lab[(r >> 20) % rl];
+        if (s < v->allowed && (r >> 61) != 0) {
+            const trec t = rec_at(b, v, s);
+            if (t.fl & 2)
+                c = b[v->str + t.loff + j];
+            else if (t.n)
+                c = t.keys[(r >> 20) % t.n];
         }
         p[n] = (char)c;
         nul |= !c;
-        if (s < v->states)
+        if (s < v->allowed)
             dfa_move(b, v, &s, &j, c);
     }
     if (nul)
         *expect = -1;
-    else if (s < v->states)
-        *expect = !((rd32(b + v->st + (size_t)s * v->st_size + v->off_other) & v->m_other) & 1);
+    else if (s < v->allowed)
+        *expect = !(rec_at(b, v, s).fl & 1);
     else
-        *expect = s == v->states;
+        *expect = s == v->allowed;
     return len;
 }
 
@@ -496,52 +562,56 @@ static int dense_rows(const char *name, const rsc_selection *sel, rsc_selection 
 }
 
 /* Hand-made DFAs: the blob's DFA (sel's, of a "User-agent: *" file, at most
- * 64 states) edited one STATES field at a time, checksum made right: each
- * state's Other as every combination of D (itself, 0, the verdicts, its
- * own, the next state), F, L and E (fall-back states, chains whose Other
- * is themselves, explicit states made chains and back, end verdicts
- * flipped), a chain's Len 1, 2 and one less or more, Next itself, 0 or a
- * verdict; and, when the DFAS section is laid out as the self-test below
- * reads it, Start every state and both verdicts. Whatever verification
- * accepts must build dense rows safely (or refuse: rsc_accel_size 0) that
- * answer as that DFA, right or wrong, on every path cut at its NUL. */
+ * 64 states) edited one record at a time, checksum made right: each
+ * record's Flags as every combination of E, L and F with its Other as each
+ * of itself, 0, the verdicts, its own and the next record (fall-back
+ * states, chains whose Other is themselves, explicit states made chains
+ * and back, end verdicts flipped); its N 1, 2 and one less or more; a
+ * chain's Next itself, 0 or a verdict; and, when the DFAS section is laid
+ * out as the self-test below reads it, Start every record, a byte inside
+ * one, and both verdicts. Whatever verification accepts must build dense
+ * rows safely (or refuse: rsc_accel_size 0) that answer as that DFA, right
+ * or wrong, on every path cut at its NUL. */
 static void hand_made(const char *name, const rsc_blob *blob, const rsc_selection *sel, unsigned long long *x)
 {
     rsc_dfa_view v;
     if (!rsc_selection_dfa(sel, &v) || v.states == 0 || v.states > 64)
         return;
-    const uint32_t K = v.states;
+    const uint32_t w = v.width, va = v.allowed;
     uint8_t *c = malloc(blob->size);
     if (!c)
         exit(2);
     rsc_bytes ag = {"Googlebot", 9};
-    typedef struct edit {
-        size_t at;
-        uint32_t mask, val;
+    typedef struct edit { /* up to two writes: n bytes of val at at */
+        size_t at[2];
+        uint32_t n[2], val[2];
     } edit;
     edit ed[96];
     size_t ne = 0;
-    for (uint32_t s = 0; s < K; s++) {
-        const size_t row = v.st + (size_t)s * v.st_size;
-        const uint32_t o = rd32(blob->data + row + v.off_other) & v.m_other;
-        const uint32_t len = rd32(blob->data + row + v.off_len) & v.m_len;
-        const uint32_t ds[] = {s, 0, K, K + 1, o >> 3, (s + 1) % K};
+    uint32_t codes[65], nc = 0;
+    for (uint32_t s = 0; s < v.size; s += rec_at(blob->data, &v, s).bytes)
+        codes[nc++] = s;
+    for (uint32_t k = 0; k < nc; k++) {
+        const uint32_t s = codes[k];
+        const trec t = rec_at(blob->data, &v, s);
+        const size_t rec = v.code + s;
+        const uint32_t ds[] = {s, 0, va, va + 1, t.other, codes[(k + 1) % nc]};
         ne = 0;
         for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++)
-            for (uint32_t fle = 0; fle < 8; fle++)
-                ed[ne++] = (edit){row + v.off_other, v.m_other, ds[i] << 3 | fle};
-        const uint32_t lens[] = {1, 2, len - 1, len + 1}, nexts[] = {s, 0, K, K + 1};
+            for (uint32_t fl = 0; fl < 8; fl++)
+                ed[ne++] = (edit){{rec, rec + 2}, {1, w}, {fl, ds[i]}};
+        const uint32_t lens[] = {1, 2, t.n - 1, t.n + 1}, nexts[] = {s, 0, va, va + 1};
         for (size_t i = 0; i < 4; i++)
-            ed[ne++] = (edit){row + v.off_len, v.m_len, lens[i]};
-        for (size_t i = 0; i < 4; i++)
-            ed[ne++] = (edit){row, v.m_next, nexts[i]};
+            ed[ne++] = (edit){{rec + 1, 0}, {1, 0}, {lens[i] & 0xff, 0}};
+        for (size_t i = 0; i < 4 && (t.fl & 2); i++)
+            ed[ne++] = (edit){{rec + 2 + w, 0}, {w, 0}, {nexts[i], 0}};
         for (size_t e = 0; e < ne; e++) {
-            if (ed[e].val & ~ed[e].mask)
-                continue; /* does not fit the column */
             memcpy(c, blob->data, blob->size);
-            if ((rd32(c + ed[e].at) & ed[e].mask) == ed[e].val)
+            for (int q = 0; q < 2; q++)
+                for (uint32_t i = 0; i < ed[e].n[q]; i++)
+                    c[ed[e].at[q] + i] = (uint8_t)(ed[e].val[q] >> (8 * i));
+            if (memcmp(c, blob->data, blob->size) == 0)
                 continue; /* no edit */
-            wr32_masked(c + ed[e].at, ed[e].mask, ed[e].val);
             fix_checksum(c, blob->size);
             rsc_program p;
             rsc_selection es, d;
@@ -557,27 +627,59 @@ static void hand_made(const char *name, const rsc_blob *blob, const rsc_selectio
         }
     }
     /* Start: DFAS's Count 1, widths 00, one End byte, then K and Start as
-     * one byte each (checked against the view) */
+     * one byte each (checked against the view): a record's code and the
+     * verdicts verify, a byte inside a record does not */
     size_t dsize, d0 = section_at(blob->data, blob->size, 9, &dsize);
-    if (d0 && dsize > 5 && K < 0x80 && blob->data[d0] == 1 && blob->data[d0 + 1] == 0 && blob->data[d0 + 3] == K &&
-        blob->data[d0 + 4] == v.start) {
-        for (uint32_t st = 0; st <= K + 1 && st < 0x80; st++) {
+    if (d0 && dsize > 5 && v.states < 0x80 && blob->data[d0] == 1 && blob->data[d0 + 1] == 0 &&
+        blob->data[d0 + 3] == v.states && blob->data[d0 + 4] == v.start) {
+        for (uint32_t st = 0; st <= va + 1 && st < 0x80; st++) {
+            int is_code = st >= va;
+            for (uint32_t k = 0; k < nc; k++)
+                is_code |= codes[k] == st;
+            if (!is_code && st >= v.size)
+                continue; /* past CODE, short of the verdicts */
             memcpy(c, blob->data, blob->size);
             c[d0 + 4] = (uint8_t)st;
             fix_checksum(c, blob->size);
             rsc_program p;
             rsc_selection es, d;
             void *buf;
-            if (rsc_load(&p, c, blob->size, NULL) != RSC_OK || rsc_select(&p, &ag, 1, &es) != RSC_OK) {
-                TU_CHECK(0, "%s: Start %u of %u refused", name, st, K); /* any Start <= K + 1 verifies */
+            const int ok = rsc_load(&p, c, blob->size, NULL) == RSC_OK;
+            TU_CHECK(ok == is_code, "%s: Start %u (%s) %s", name, st, is_code ? "a code" : "inside a record",
+                     ok ? "verified" : "refused");
+            if (!ok || rsc_select(&p, &ag, 1, &es) != RSC_OK)
                 continue;
-            }
             n_hand_loaded++;
             if (dense_rows(name, &es, &d, &buf)) {
                 n_hand_dense++;
                 dense_vs(name, &es, &d, x, 16, hostile_alpha, HOSTILE_NA, 64, 0);
                 free(buf);
             }
+        }
+        /* the verdicts, as Start of a DFA with records (their codes take
+         * two bytes or more as varints), and a code past them */
+        for (uint32_t st = va; st <= va + 2; st++) {
+            size_t n2;
+            uint8_t *e = with_start(blob->data, blob->size, d0, dsize, st, &n2);
+            if (!e)
+                continue;
+            rsc_program p;
+            rsc_selection es, d;
+            void *buf;
+            const int ok = rsc_load(&p, e, n2, NULL) == RSC_OK;
+            TU_CHECK(ok == (st <= va + 1), "%s: Start %u (%s) %s", name, st, st <= va + 1 ? "a verdict" : "past them",
+                     ok ? "verified" : "refused");
+            if (ok && rsc_select(&p, &ag, 1, &es) == RSC_OK) {
+                n_hand_loaded++;
+                TU_CHECK(rsc_match_path(&es, "/", 1, NULL) == (st == va), "%s: Start %u: every path's verdict", name,
+                         st);
+                if (dense_rows(name, &es, &d, &buf)) {
+                    n_hand_dense++;
+                    dense_vs(name, &es, &d, x, 16, hostile_alpha, HOSTILE_NA, 64, 0);
+                    free(buf);
+                }
+            }
+            free(e);
         }
     }
     free(c);
@@ -682,8 +784,10 @@ int main(void)
         const int runs = has && !sets[i].rfc; /* the rfc profile's stay in C */
         TU_CHECK(rsc_selection_dfa(&sel, &v) == runs && rsc_selection_dfa(NULL, &v) == 0 &&
                      rsc_selection_dfa(&sel, NULL) == 0 &&
-                     (!runs || (v.str < blob.size && v.st < blob.size && v.ce < blob.size &&
-                                v.start <= v.states + 1 && (v.states == 0 || v.st_size > 0))),
+                     (!runs || (v.str < blob.size && v.code + v.size <= blob.size &&
+                                (v.width == 1 || v.width == 2) && v.allowed == (v.width == 1 ? 0xfeu : 0xfffeu) &&
+                                v.size <= v.allowed && (v.start < v.size || v.start - v.allowed <= 1) &&
+                                (v.states == 0) == (v.size == 0))),
                  "%s: rsc_selection_dfa", sets[i].name);
         rsc_selection ps = sel;
         TU_CHECK(rsc_selection_use(&ps, RSC_ENGINE_PROGRAMS) == RSC_OK &&
@@ -735,25 +839,36 @@ int main(void)
         rsc_blob_free(&nb, NULL);
         if (has)
             refused += damage(&sets[i], &blob);
-        /* the self-test: a DFA whose start is "allowed" (K) must be caught,
-         * for a rule set that disallows something */
+        /* the self-test: a DFA that allows every path (every code it holds
+         * made "allowed", no end verdict, no fall-back) must be caught, for
+         * a rule set that disallows something */
         if (i == 2 || i == 3) {
-            size_t dsize, d0 = section_at(blob.data, blob.size, 9, &dsize);
-            /* DFAS: Count (1 byte), widths, End; then the DFA: K, Start */
+            rsc_dfa_view pv;
+            TU_CHECK(rsc_selection_dfa(&sel, &pv) == 1 && pv.states > 0, "%s: a DFA to plant in", sets[i].name);
             uint8_t *c = malloc(blob.size);
             memcpy(c, blob.data, blob.size);
-            size_t at = d0 + 1 + 1 + 1; /* Count 1, widths 00, one End */
-            uint8_t K = c[at];
-            TU_CHECK(K < 0x80 && c[at + 1] < 0x80, "%s: a one-byte K and Start", sets[i].name);
-            c[at + 1] = K; /* Start := K, "allowed" */
+            const uint32_t w = pv.width;
+#define PUT_ALLOWED(q) ((q)[0] = (uint8_t)pv.allowed, w == 2 ? (void)((q)[1] = (uint8_t)(pv.allowed >> 8)) : (void)0)
+            for (uint32_t s = 0; s < pv.size;) {
+                const trec t = rec_at(blob.data, &pv, s);
+                uint8_t *r = c + pv.code + s;
+                r[0] &= 2; /* no E, no F */
+                PUT_ALLOWED(r + 2);
+                if (t.fl & 2)
+                    PUT_ALLOWED(r + 2 + w);
+                for (uint32_t k = 0; !(t.fl & 2) && k < t.n; k++)
+                    PUT_ALLOWED(r + 2 + w + t.n + k * w);
+                s += t.bytes;
+            }
+#undef PUT_ALLOWED
             fix_checksum(c, blob.size);
             rsc_program fp;
             rsc_selection fs;
             TU_CHECK(rsc_load(&fp, c, blob.size, NULL) == RSC_OK && rsc_select(&fp, &ag, 1, &fs) == RSC_OK &&
                          rsc_selection_engine(&fs, NULL) == RSC_ENGINE_DFA && differ(&fs) > 0,
                      "%s: a planted wrong verdict is not caught", sets[i].name);
-            /* its dense rows (a start that is a verdict) answer as it does,
-             * and differ() catches them too */
+            /* its dense rows answer as it does, and differ() catches them
+             * too */
             rsc_selection fd;
             void *fbuf;
             TU_CHECK(dense_rows("planted start", &fs, &fd, &fbuf) && differ(&fd) > 0,
@@ -762,7 +877,6 @@ int main(void)
                 dense_vs("planted start", &fs, &fd, &hx, 200, hostile_alpha, HOSTILE_NA, 200, 0);
             free(fbuf);
             free(c);
-            (void)dsize;
         }
         rsc_blob_free(&blob, NULL);
     }

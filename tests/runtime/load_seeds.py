@@ -294,6 +294,46 @@ def main():
     b[st + 40] ^= 0x10
     seeds["v5_bitflip"] = bytes(b)
 
+    # The DFA of set 0 of the compiled patterns (DFAS, rule 16), damaged one
+    # field at a time (Checksum fixed). Its head: K, Start, Rules, Size,
+    # Widths; then the records.
+    d0, _ = sections(patterns)[9]
+    cnt, dpos = rd_varint(patterns, d0)            # the End table's Count
+    if patterns[dpos] != 0:
+        sys.exit("load_seeds.py: the patterns DFAS End column is not one byte wide")
+    dpos += 1 + cnt                                # its widths byte, one byte an End
+    k, start_at = rd_varint(patterns, dpos)
+    start, p = rd_varint(patterns, start_at)
+    _, p = rd_varint(patterns, p)
+    size, p = rd_varint(patterns, p)
+    widths_at = p
+    w, lw = patterns[p] & 15, patterns[p] >> 4
+    code = p + 1
+    recs = []                                      # (offset, flags, n)
+    c = 0
+    while c < size:
+        fl, n = patterns[code + c], patterns[code + c + 1]
+        recs.append((c, fl, n))
+        c += 2 + 2 * w + lw if fl & 2 else 2 + w + n * (1 + w)
+    if w != 1 or len(recs) != k or not any(not fl & 2 and n >= 2 for _, fl, n in recs):
+        sys.exit("load_seeds.py: the patterns DFA is not as expected (one-byte codes, an explicit state of two keys)")
+    seeds["v5_dfa_widths"] = poke(patterns, widths_at, 1, 0x13)    # W 3
+    # Other of the first record: a byte inside the second record
+    seeds["v5_dfa_other_inside"] = poke(patterns, code + 2, 1, recs[1][0] + 1)
+    # the first explicit state of two keys or more: its keys out of order
+    eo, _, en = next(r for r in recs if not r[1] & 2 and r[2] >= 2)
+    k0, k1 = patterns[code + eo + 3], patterns[code + eo + 4]
+    seeds["v5_dfa_keys_order"] = poke(poke(patterns, code + eo + 3, 1, k1), code + eo + 4, 1, k0)
+    # the last record made an explicit state of 200 keys: past CODE's end
+    lo, lfl, ln = recs[-1]
+    seeds["v5_dfa_record_past"] = poke(poke(patterns, code + lo, 1, lfl & ~2), code + lo + 1, 1, 200)
+    # Start: a byte inside the first record; a record's code (valid)
+    seeds["v5_dfa_start_inside"] = poke(patterns, start_at, 1, 1)
+    seeds["v5_dfa_start_second_ok"] = poke(patterns, start_at, 1, recs[1][0])
+    # F set on a record whose Other is not its own default: the first
+    # record (a chain whose D is a verdict or another record)
+    seeds["v5_dfa_fallback_bad"] = poke(patterns, code, 1, patterns[code] | 4)
+
     # The wildcard tables of the compiled patterns, damaged one field at a
     # time (Checksum fixed): each breaks a rule of FORMAT.md rule 10.
     part = program_parts(patterns)

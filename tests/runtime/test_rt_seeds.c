@@ -92,6 +92,12 @@ static const struct seed {
     {"v5_label_moved_past_strings", RSC_E_CORRUPT, ANY, "label past STRINGS", NULL, NULL, 0,
      NULL, 0},
     {"v5_labels_5_columns", RSC_E_CORRUPT, ANY, "padding", NULL, NULL, 0, NULL, 0},
+    {"v5_dfa_widths", RSC_E_CORRUPT, ANY, "bad DFA widths", NULL, NULL, 0, NULL, 0},
+    {"v5_dfa_other_inside", RSC_E_CORRUPT, ANY, "DFA Other out of range", NULL, NULL, 0, NULL, 0},
+    {"v5_dfa_keys_order", RSC_E_CORRUPT, ANY, "DFA keys not increasing", NULL, NULL, 0, NULL, 0},
+    {"v5_dfa_record_past", RSC_E_CORRUPT, ANY, "DFA record past its code", NULL, NULL, 0, NULL, 0},
+    {"v5_dfa_start_inside", RSC_E_CORRUPT, ANY, "DFA start out of range", NULL, NULL, 0, NULL, 0},
+    {"v5_dfa_fallback_bad", RSC_E_CORRUPT, ANY, "DFA fall-back state", NULL, NULL, 0, NULL, 0},
 };
 #define N_SEEDS (sizeof seeds / sizeof seeds[0])
 
