@@ -1351,8 +1351,8 @@ typedef struct srow {
     uint32_t first;  /* the first of them (the one, for a single)       */
     uint32_t pred;   /* the single state whose one byte enters it, or NONE */
     uint32_t refs;   /* moves into it, defaults and the start included  */
-    uint32_t id;     /* its number in the blob, or NONE (in a chain)    */
-    uint32_t base;   /* its first cell (explicit states)                */
+    uint32_t id;     /* its number among the written states, or NONE (in a chain) */
+    uint32_t base;   /* its first cell (explicit states); a chain's label length */
     uint8_t endd;    /* 1: the path's end there is disallowed          */
     uint8_t fb;      /* 1: a byte it does not list is read again in other */
     uint8_t implicit;

@@ -248,7 +248,7 @@ RSC_API rsc_status rsc_dfa_attach(rsc_selection *sel, const void *dfa, size_t si
 typedef struct rsc_engine_info {
     int engine;
     size_t bytes;          /* the DFA's bytes in the blob (0: programs)   */
-    uint32_t states;       /* its row states (the 2 verdicts apart)       */
+    uint32_t states;       /* its states (records; the 2 verdicts apart)  */
     uint32_t classes;      /* its explicit states' keys, all together     */
     uint32_t rules;        /* the rules it was built from                 */
     uint32_t skip_states;  /* 1.0 only: 0                                 */
