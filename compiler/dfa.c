@@ -1351,7 +1351,7 @@ typedef struct srow {
     uint32_t first;  /* the first of them (the one, for a single)       */
     uint32_t pred;   /* the single state whose one byte enters it, or NONE */
     uint32_t refs;   /* moves into it, defaults and the start included  */
-    uint32_t id;     /* its number among the written states, or NONE (in a chain) */
+    uint32_t id;     /* 0: written, a record; NONE: folded into a chain  */
     uint32_t base;   /* its first cell (explicit states); a chain's label length */
     uint8_t endd;    /* 1: the path's end there is disallowed          */
     uint8_t fb;      /* 1: a byte it does not list is read again in other */
@@ -1476,10 +1476,6 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
                 r[x].id = NONE;
             r[s].implicit = 0;
         }
-    uint32_t K2 = 0;
-    for (uint32_t s = 0; s < K; s++)
-        if (r[s].id != NONE)
-            r[s].id = K2++;
     /* the cells of the explicit states, in state order, keys increasing */
     for (uint32_t s = 0; s < K; s++) {
         if (r[s].id == NONE || r[s].nexp == 1)
@@ -1542,8 +1538,8 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
     }
     const unsigned lw = rsc_width(maxoff);
     /* every state's code at width w; the bytes of them all */
-#define REC_BYTES(s, w) (r[s].nexp == 1 ? (r[s].base + 254) / 255 * (2 + 2 * (w) + lw) \
-                                        : 2 + (w) + r[s].nexp * (1 + (w)))
+#define REC_BYTES(s, w) (r[s].nexp == 1 ? (r[s].base + 254) / 255 * RSC_DFA_REC_BYTES(RSC_DFA_L, 0, w, lw) \
+                                        : RSC_DFA_REC_BYTES(0, r[s].nexp, w, lw))
     unsigned w = 1;
     size_t size = 0;
     for (int pass = 0; pass < 2; pass++, w = 2) {
@@ -1577,7 +1573,7 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
             const uint32_t n = r[s].base;
             for (uint32_t j = 0; j < n; j += 255) {
                 const uint32_t len = n - j < 255 ? n - j : 255;
-                const uint32_t piece = 2 + 2 * w + lw;
+                const uint32_t piece = RSC_DFA_REC_BYTES(RSC_DFA_L, len, w, lw);
                 const uint32_t next = j + len < n ? (uint32_t)(q - c0) + piece : MAPT(cnext[s]);
                 q[0] = flags, q[1] = (uint8_t)len;
                 rsc_put_n(q + 2, other, w), rsc_put_n(q + 2 + w, next, w);

@@ -465,7 +465,6 @@ static void dump_dfas(out *o, const rsc_program *prog)
                 say_str(o, prog, rsc_rdn(r + 2 + 2 * w, lw), len);
                 say(o, " -> ");
                 say_target(o, rsc_rdn(r + 2 + w, w), va);
-                s += 2 + 2 * w + lw;
             } else {
                 for (uint32_t i = 0; i < len; i++) {
                     say(o, i ? ", " : ", cells ");
@@ -473,9 +472,9 @@ static void dump_dfas(out *o, const rsc_program *prog)
                     say(o, " -> ");
                     say_target(o, rsc_rdn(r + 2 + w + len + i * w, w), va);
                 }
-                s += 2 + w + len * (1 + w);
             }
             say(o, "\n");
+            s += RSC_DFA_REC_BYTES(fl, len, w, lw);
         }
         prev = e;
     }

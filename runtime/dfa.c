@@ -150,8 +150,7 @@ RSC_HOT uint32_t rcode(const uint8_t *p, unsigned w)
 /* The bytes of the record at r. */
 static uint32_t rec_bytes(const dview *d, const uint8_t *r)
 {
-    const uint32_t n = r[1];
-    return r[0] & RSC_DFA_L ? 2 + 2 * d->w + d->lw : 2 + d->w + n * (1 + d->w);
+    return RSC_DFA_REC_BYTES(r[0], (uint32_t)r[1], d->w, d->lw);
 }
 
 /* The index of c among the n keys at k (n when none): eight keys a load

@@ -68,6 +68,11 @@ enum rsc_section_id {
 #define RSC_DFA_E 1u /* the path ending here is disallowed               */
 #define RSC_DFA_L 2u /* a chain (a label), else an explicit state (keys) */
 #define RSC_DFA_F 4u /* falls back: a byte not taken is read again in D   */
+/* A record's bytes: Flags, N, Other, then a chain's Next and Lab_Off, or
+ * an explicit state's N keys and N targets (codes of w bytes, label
+ * offsets of lw). */
+#define RSC_DFA_REC_BYTES(flags, n, w, lw) \
+    ((flags) & RSC_DFA_L ? 2 + 2 * (w) + (lw) : 2 + (w) + (n) * (1 + (w)))
 
 /* Label_Head = Label_Len << 2 | Kind */
 #define RSC_LABEL_SHIFT 2

@@ -769,10 +769,10 @@ static rsc_status check_dfa(verifier *v, size_t pos, size_t end, uint8_t *mark)
     for (uint32_t s = 0; s < size; n++) {
         CORRUPT(size - s >= 2 && c[s] <= (RSC_DFA_E | RSC_DFA_L | RSC_DFA_F), pos + s,
                 "bad DFA record");
-        const uint64_t bytes = c[s] & RSC_DFA_L ? 2 + 2 * w + lw : 2 + w + (uint64_t)c[s + 1] * (1 + w);
+        const uint32_t bytes = RSC_DFA_REC_BYTES(c[s], (uint32_t)c[s + 1], w, lw); /* < 800 */
         CORRUPT(bytes <= size - s, pos + s, "DFA record past its code");
         mark[s >> 3] |= (uint8_t)(1u << (s & 7));
-        s += (uint32_t)bytes;
+        s += bytes;
     }
     CORRUPT(n == k, at, "DFA record count is not the state count");
 #define IS_CODE(t) ((t) >= va ? (t) <= va + 1 : (t) < size && (mark[(t) >> 3] >> ((t) & 7) & 1))
@@ -787,7 +787,7 @@ static rsc_status check_dfa(verifier *v, size_t pos, size_t end, uint8_t *mark)
         if (r[0] & RSC_DFA_L) { /* a label in STRINGS, then a state or a verdict */
             const uint32_t nx = dcode(r + 2 + w, w), lo = rsc_rdn(r + 2 + 2 * w, lw);
             CORRUPT(len && IS_CODE(nx) && str_ok(v, lo, len), pos + s, "DFA label or Next out of range");
-            s += 2 + 2 * w + lw;
+            s += RSC_DFA_REC_BYTES(r[0], len, w, lw);
             continue;
         }
         const uint8_t *key = r + 2 + w; /* its keys, increasing; their targets */
@@ -797,7 +797,7 @@ static rsc_status check_dfa(verifier *v, size_t pos, size_t end, uint8_t *mark)
             const uint32_t t = dcode(key + len + (size_t)i * w, w);
             CORRUPT(IS_CODE(t), pos + s, "DFA target out of range");
         }
-        s += 2 + w + len * (1 + w);
+        s += RSC_DFA_REC_BYTES(r[0], len, w, lw);
     }
 #undef IS_CODE
     return RSC_OK;

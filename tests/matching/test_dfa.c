@@ -561,6 +561,20 @@ static int dense_rows(const char *name, const rsc_selection *sel, rsc_selection 
     return r > 0;
 }
 
+/* A hand-made DFA that verified and selected (es): counted, and run on its
+ * dense rows against itself when rsc_accel_size gives it some. */
+static void hand_run(const char *name, const rsc_selection *es, unsigned long long *x)
+{
+    rsc_selection d;
+    void *buf;
+    n_hand_loaded++;
+    if (dense_rows(name, es, &d, &buf)) {
+        n_hand_dense++;
+        dense_vs(name, es, &d, x, 16, hostile_alpha, HOSTILE_NA, 64, 0);
+        free(buf);
+    }
+}
+
 /* Hand-made DFAs: the blob's DFA (sel's, of a "User-agent: *" file, at most
  * 64 states) edited one record at a time, checksum made right: each
  * record's Flags as every combination of E, L and F with its Other as each
@@ -614,16 +628,9 @@ static void hand_made(const char *name, const rsc_blob *blob, const rsc_selectio
                 continue; /* no edit */
             fix_checksum(c, blob->size);
             rsc_program p;
-            rsc_selection es, d;
-            void *buf;
-            if (rsc_load(&p, c, blob->size, NULL) != RSC_OK || rsc_select(&p, &ag, 1, &es) != RSC_OK)
-                continue;
-            n_hand_loaded++;
-            if (dense_rows(name, &es, &d, &buf)) {
-                n_hand_dense++;
-                dense_vs(name, &es, &d, x, 16, hostile_alpha, HOSTILE_NA, 64, 0);
-                free(buf);
-            }
+            rsc_selection es;
+            if (rsc_load(&p, c, blob->size, NULL) == RSC_OK && rsc_select(&p, &ag, 1, &es) == RSC_OK)
+                hand_run(name, &es, x);
         }
     }
     /* Start: DFAS's Count 1, widths 00, one End byte, then K and Start as
@@ -642,19 +649,12 @@ static void hand_made(const char *name, const rsc_blob *blob, const rsc_selectio
             c[d0 + 4] = (uint8_t)st;
             fix_checksum(c, blob->size);
             rsc_program p;
-            rsc_selection es, d;
-            void *buf;
+            rsc_selection es;
             const int ok = rsc_load(&p, c, blob->size, NULL) == RSC_OK;
             TU_CHECK(ok == is_code, "%s: Start %u (%s) %s", name, st, is_code ? "a code" : "inside a record",
                      ok ? "verified" : "refused");
-            if (!ok || rsc_select(&p, &ag, 1, &es) != RSC_OK)
-                continue;
-            n_hand_loaded++;
-            if (dense_rows(name, &es, &d, &buf)) {
-                n_hand_dense++;
-                dense_vs(name, &es, &d, x, 16, hostile_alpha, HOSTILE_NA, 64, 0);
-                free(buf);
-            }
+            if (ok && rsc_select(&p, &ag, 1, &es) == RSC_OK)
+                hand_run(name, &es, x);
         }
         /* the verdicts, as Start of a DFA with records (their codes take
          * two bytes or more as varints), and a code past them */
@@ -664,20 +664,14 @@ static void hand_made(const char *name, const rsc_blob *blob, const rsc_selectio
             if (!e)
                 continue;
             rsc_program p;
-            rsc_selection es, d;
-            void *buf;
+            rsc_selection es;
             const int ok = rsc_load(&p, e, n2, NULL) == RSC_OK;
             TU_CHECK(ok == (st <= va + 1), "%s: Start %u (%s) %s", name, st, st <= va + 1 ? "a verdict" : "past them",
                      ok ? "verified" : "refused");
             if (ok && rsc_select(&p, &ag, 1, &es) == RSC_OK) {
-                n_hand_loaded++;
                 TU_CHECK(rsc_match_path(&es, "/", 1, NULL) == (st == va), "%s: Start %u: every path's verdict", name,
                          st);
-                if (dense_rows(name, &es, &d, &buf)) {
-                    n_hand_dense++;
-                    dense_vs(name, &es, &d, x, 16, hostile_alpha, HOSTILE_NA, 64, 0);
-                    free(buf);
-                }
+                hand_run(name, &es, x);
             }
             free(e);
         }
