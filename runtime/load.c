@@ -148,7 +148,7 @@ static rsc_status check_checksum(verifier *v)
 
 /* A Table of `cols` columns at *pos (FORMAT.md, Conventions) into three
  * words: rows offset, Count, packed shape (program.h). */
-static rsc_status table_rows(verifier *v, size_t *pos, size_t end, unsigned cols, uint32_t *p)
+RSC_HOT rsc_status table_rows(verifier *v, size_t *pos, size_t end, const unsigned cols, uint32_t *p)
 {
     size_t at = *pos;
     uint32_t count, pack = 0, row = 0;
@@ -184,7 +184,7 @@ static inline rsc_status table_at(verifier *v, size_t *pos, size_t end, unsigned
     return table_rows(v, pos, end, cols, p);
 }
 
-static rsc_status table(verifier *v, size_t *pos, size_t end, unsigned cols, int slot)
+RSC_HOT rsc_status table(verifier *v, size_t *pos, size_t end, const unsigned cols, int slot)
 {
     return table_at(v, pos, end, cols, v->prog->priv + slot);
 }
@@ -735,35 +735,21 @@ static rsc_status check_directives(verifier *v)
 }
 
 /* A code of w bytes (1 or 2) at p. */
-static inline uint32_t dcode(const uint8_t *p, uint32_t w)
+RSC_HOT uint32_t dcode(const uint8_t *p, const uint32_t w)
 {
     return w == 1 ? p[0] : rsc_rd16(p);
 }
 
-/* One DFA of DFAS Data[pos .. end) (FORMAT.md, DFAS): every code the
- * matcher follows is a record's start or a verdict, every record lies in
- * CODE, so a run of it cannot leave the blob; whether it is the DFA of its
- * set's rules cannot affect safety. Two passes over the records: their
- * extents (each start marked in mark, a bit a byte of CODE: CODE is
- * shorter than 65,535 bytes), then every code they hold. */
-static rsc_status check_dfa(verifier *v, size_t pos, size_t end, uint8_t *mark)
+/* The records of one DFA's CODE c[0 .. size) whose header check_dfa read,
+ * w a constant where it is called (load time grows with the DFA: a code's
+ * width known at compile time halves the work a byte). Two passes: the
+ * records' extents (each start marked in mark, a bit a byte of CODE), then
+ * every code they hold. */
+RSC_HOT rsc_status dfa_records(verifier *v, size_t pos, const uint8_t *c, uint32_t size,
+                               uint32_t k, size_t at, size_t start_at, uint32_t start,
+                               uint8_t *mark, const uint32_t w, const uint32_t lw)
 {
-    uint32_t k, start, rules, size;
-    VARINT(pos, end, k, "bad DFA state count");
-    const size_t start_at = pos;
-    VARINT(pos, end, start, "bad DFA start");
-    size_t at = pos;
-    VARINT(pos, end, rules, "bad DFA rule count");
-    CORRUPT(rules <= v->n_rules, at, "DFA rule count out of range");
-    at = pos;
-    VARINT(pos, end, size, "bad DFA code size");
-    CORRUPT(pos < end, pos, "DFA widths missing");
-    const uint32_t w = v->b[pos] & 0xfu, lw = v->b[pos] >> 4, va = RSC_DFA_CODES(w);
-    CORRUPT((w == 1 || w == 2) && lw >= 1 && lw <= 4, pos, "bad DFA widths");
-    pos++;
-    CORRUPT(size <= va && size <= end - pos, at, "DFA code size out of range");
-    FILLED(pos + size, end);
-    const uint8_t *c = v->b + pos;
+    const uint32_t va = RSC_DFA_CODES(w);
     memset(mark, 0, (size + 7) / 8);
     uint32_t n = 0;
     for (uint32_t s = 0; s < size; n++) {
@@ -775,7 +761,9 @@ static rsc_status check_dfa(verifier *v, size_t pos, size_t end, uint8_t *mark)
         s += bytes;
     }
     CORRUPT(n == k, at, "DFA record count is not the state count");
-#define IS_CODE(t) ((t) >= va ? (t) <= va + 1 : (t) < size && (mark[(t) >> 3] >> ((t) & 7) & 1))
+    /* A record's start or a verdict; (t) < size is tested first, so no bit
+     * past CODE's (cleared) bits is read. */
+#define IS_CODE(t) ((t) < size ? mark[(t) >> 3] >> ((t) & 7) & 1 : (t) - va <= 1u)
     CORRUPT(IS_CODE(start), start_at, "DFA start out of range");
     for (uint32_t s = 0; s < size;) {
         const uint8_t *r = c + s;
@@ -791,16 +779,47 @@ static rsc_status check_dfa(verifier *v, size_t pos, size_t end, uint8_t *mark)
             continue;
         }
         const uint8_t *key = r + 2 + w; /* its keys, increasing; their targets */
+        unsigned bad = 0; /* no branch a key or a target: they are all read anyway */
         for (uint32_t i = 1; i < len; i++)
-            CORRUPT(key[i - 1] < key[i], pos + s, "DFA keys not increasing");
+            bad |= key[i - 1] >= key[i];
+        CORRUPT(!bad, pos + s, "DFA keys not increasing");
         for (uint32_t i = 0; i < len; i++) {
             const uint32_t t = dcode(key + len + (size_t)i * w, w);
-            CORRUPT(IS_CODE(t), pos + s, "DFA target out of range");
+            bad |= !IS_CODE(t);
         }
+        CORRUPT(!bad, pos + s, "DFA target out of range");
         s += RSC_DFA_REC_BYTES(r[0], len, w, lw);
     }
 #undef IS_CODE
     return RSC_OK;
+}
+
+/* One DFA of DFAS Data[pos .. end) (FORMAT.md, DFAS): every code the
+ * matcher follows is a record's start or a verdict, every record lies in
+ * CODE, so a run of it cannot leave the blob; whether it is the DFA of its
+ * set's rules cannot affect safety. CODE is shorter than 65,535 bytes, so
+ * mark (a bit a byte) holds 8 KiB. */
+static rsc_status check_dfa(verifier *v, size_t pos, size_t end, uint8_t *mark)
+{
+    uint32_t k, start, rules, size;
+    VARINT(pos, end, k, "bad DFA state count");
+    const size_t start_at = pos;
+    VARINT(pos, end, start, "bad DFA start");
+    size_t at = pos;
+    VARINT(pos, end, rules, "bad DFA rule count");
+    CORRUPT(rules <= v->n_rules, at, "DFA rule count out of range");
+    at = pos;
+    VARINT(pos, end, size, "bad DFA code size");
+    CORRUPT(pos < end, pos, "DFA widths missing");
+    const uint32_t w = v->b[pos] & 0xfu, lw = v->b[pos] >> 4;
+    CORRUPT((w == 1 || w == 2) && lw >= 1 && lw <= 4, pos, "bad DFA widths");
+    pos++;
+    CORRUPT(size <= RSC_DFA_CODES(w) && size <= end - pos, at, "DFA code size out of range");
+    FILLED(pos + size, end);
+    const uint8_t *c = v->b + pos;
+    if (w == 1)
+        return dfa_records(v, pos, c, size, k, at, start_at, start, mark, 1, lw);
+    return dfa_records(v, pos, c, size, k, at, start_at, start, mark, 2, lw);
 }
 
 /* DFAS: one End a set, non-decreasing; each non-empty span a DFA; Data
