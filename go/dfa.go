@@ -407,10 +407,17 @@ func verdictOf(d *dfa, sel unsafe.Pointer, u string, path bool) bool {
 	return d.allowedURL(u)
 }
 
-// verdictsOf writes sel's verdicts of urls into out (as long): a loop in
-// Go when the selection has d, else one call into C for the list.
+// batchInC is the batch length from which verdictsOf crosses into C even
+// when the selection runs in Go: C's loop is faster than this one (about
+// 49 against 65 ns a check on the corpus median list), and one crossing
+// plus packing the URLs costs about what the Go loop loses on a few URLs.
+const batchInC = 8
+
+// verdictsOf writes sel's verdicts of urls into out (as long): one call
+// into C for a list of batchInC URLs or more, or when the selection has no
+// d; else a loop in Go.
 func verdictsOf(d *dfa, sel unsafe.Pointer, out []bool, urls []string) {
-	if d == nil {
+	if d == nil || len(urls) >= batchInC {
 		matchMany(sel, out, urls)
 		return
 	}

@@ -263,9 +263,10 @@ func (r *Robots) Allowed(url, agent string) bool { return r.check(url, agent, fa
 func (r *Robots) AllowedUserAgent(url, header string) bool { return r.check(url, header, true) }
 
 // AllowedMany checks urls for agent and returns the verdicts in order: in
-// Go when the selection runs in Go (Selection.RunsInGo), else in one call
-// into C with the URLs packed into one buffer (cgo's rules let C read no
-// Go memory that holds Go pointers, as a []string does).
+// one call into C with the URLs packed into one buffer (cgo's rules let C
+// read no Go memory that holds Go pointers, as a []string does) for 8 URLs
+// or more, or when the selection does not run in Go (Selection.RunsInGo);
+// else in Go.
 func (r *Robots) AllowedMany(urls []string, agent string) []bool {
 	out := make([]bool, len(urls))
 	r.AllowedManyTo(out, urls, agent)

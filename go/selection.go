@@ -114,8 +114,9 @@ func (s *Selection) AllowedPath(path string) bool {
 	return ok
 }
 
-// AllowedManyTo writes the verdicts of urls into out[:len(urls)]: in Go
-// (RunsInGo), else in one call into C.
+// AllowedManyTo writes the verdicts of urls into out[:len(urls)]: in one
+// call into C for 8 URLs or more (C's loop is the faster), else in Go when
+// the selection runs in Go (RunsInGo).
 func (s *Selection) AllowedManyTo(out []bool, urls []string) {
 	out = out[:len(urls)]
 	if !s.live() {
