@@ -312,8 +312,42 @@ func (d *dfa) run(s uint32, p []byte, term byte, slash bool) uint32 {
 			continue
 		}
 		keys := d.str[lo : lo+n]
-		if o>>3 == s && n != 0 {
-			i = scan(p, i, keys, term)
+		if o>>3 == s && n != 0 { // a scan: every byte but its keys stays here
+			t := s // the move of the key the scan stops at
+			for {
+				i = scan(p, i, keys, term)
+				if i == len(p) || p[i] == 0 || p[i] == term {
+					break
+				}
+				x := keyIndex(keys, p[i])
+				if x >= n {
+					break
+				}
+				t = d.cells[f+x]
+				// A short excursion (runtime/dfa.c's run_w): the key's
+				// state falls back here and does not take the next byte,
+				// so the scan goes on from that byte.
+				if i+1 < len(p) && t < d.k {
+					c2, tw := p[i+1], &d.rows[t]
+					if c2 != 0 && c2 != term && tw.other&4 != 0 && tw.other>>3 == s {
+						var takes bool
+						if tw.other&2 != 0 {
+							takes = d.str[tw.loff] == c2
+						} else {
+							takes = keyIndex(d.str[tw.loff:tw.loff+tw.n], c2) < tw.n
+						}
+						if !takes {
+							i, t = i+1, s
+							continue
+						}
+					}
+				}
+				break
+			}
+			if t != s { // the move found: taken as the step below would
+				i, s = i+1, t
+				continue
+			}
 		}
 		if i == len(p) || p[i] == 0 || p[i] == term {
 			break
