@@ -313,12 +313,21 @@ func langRows(list string, n int, f map[string]float64, inGo bool) {
 			how += "; -tags robotsc_fastcall"
 		}
 	}
-	row := func(mode, m, note string) {
+	row := func(mode, m, note, how string) {
 		fmt.Fprintf(fh, "Go\t%s\t%s\t%d\t%.2f\t%.2f\t%s (%s; C in the same process)\n", mode, list, n, f[m], f["c"], note, how)
 	}
-	row("single", "go_selection", "Selection.Allowed(url)")
-	row("single", "go_allowed", "Robots.Allowed(url, agent)")
-	row("batch", "go_many", "AllowedManyTo, one call a list")
+	row("single", "go_selection", "Selection.Allowed(url)", how)
+	row("single", "go_allowed", "Robots.Allowed(url, agent)", how)
+	// A batch of 8 URLs or more crosses into C once, whatever the selection
+	// (go/dfa.go, batchInC).
+	many := "the URLs packed, one cgo call"
+	if robotsc.FastCall {
+		many = "the URLs read in place, one call; -tags robotsc_fastcall"
+	}
+	if n < 8 && inGo {
+		many = how
+	}
+	row("batch", "go_many", "AllowedManyTo, one call a list", many)
 }
 
 func pack(urls []string) ([]byte, []C.size_t) {
