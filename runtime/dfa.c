@@ -259,15 +259,21 @@ static size_t scan_one(const uint8_t *p, size_t i, size_t n, uint8_t k, uint8_t 
     return i;
 }
 
-/* As scan_keys for the n keys at k (more than four): a bitmap of them on
- * the stack, one test a byte. */
-static size_t scan_set(const uint8_t *p, size_t i, size_t n, const uint8_t *k, uint32_t nk,
-                       uint8_t term)
+/* A scan for more than four keys: a bitmap of the nk keys at k, NUL and
+ * term, made once when the scan's state is entered (its stops are often
+ * short excursions, after which the scan goes on: run_w), then one test a
+ * byte. */
+static void set_of(uint32_t set[8], const uint8_t *k, uint32_t nk, uint8_t term)
 {
-    uint32_t set[8] = {1, 0, 0, 0, 0, 0, 0, 0}; /* NUL */
+    memset(set, 0, 8 * sizeof *set);
+    set[0] = 1; /* NUL */
     set[term >> 5] |= 1u << (term & 31);
     for (uint32_t x = 0; x < nk; x++)
         set[k[x] >> 5] |= 1u << (k[x] & 31);
+}
+
+RSC_HOT size_t scan_set(const uint8_t *p, size_t i, size_t n, const uint32_t set[8])
+{
     while (i < n && !(set[p[i] >> 5] >> (p[i] & 31) & 1))
         i++;
     return i;
@@ -338,9 +344,11 @@ RSC_HOT uint32_t run_w(const dview *d, uint32_t s, const uint8_t *p, size_t n, u
         if (o == s && len) { /* a scan: every byte but its keys stays here */
             const uint8_t k[4] = {key[0], key[len > 1], key[len > 2 ? 2 : 0],
                                   key[len > 3 ? 3 : 0]};
-            uint32_t t = s; /* the move of the key the scan stops at */
+            uint32_t t = s, set[8]; /* the move of the key the scan stops at */
+            if (len > 4)
+                set_of(set, key, len, term);
             for (;;) {
-                i = len <= 4 ? scan_keys(p, i, n, k, term) : scan_set(p, i, n, key, len, term);
+                i = len <= 4 ? scan_keys(p, i, n, k, term) : scan_set(p, i, n, set);
                 if (i == n || p[i] == 0 || p[i] == term)
                     break;
                 const uint32_t x = key_index(d, key, len, p[i]);
