@@ -606,10 +606,23 @@ static int dense_verdict(const drows *h, const uint8_t *p, size_t n, uint8_t ter
         }
         const dspec *x = &h->spec[s - T];
         if (s < T2) { /* a state that keeps every byte but four: a scan */
-            i = scan_keys(p, i, n, (const uint8_t *)&x->a, term);
+            uint32_t t;
+            for (;;) {
+                i = scan_keys(p, i, n, (const uint8_t *)&x->a, term);
+                if (i == n || !cls[p[i]])
+                    break;
+                t = rows[(size_t)s * nc + cls[p[i]]];
+                /* a short excursion (run_w): the next byte brings the
+                 * path back here, and the scan goes on after it */
+                if (i + 1 < n && t < N && cls[p[i + 1]] && dense_step(h, t, p[i + 1]) == s) {
+                    i += 2;
+                    continue;
+                }
+                break;
+            }
             if (i == n || !cls[p[i]])
                 break;
-            s = rows[(size_t)s * nc + cls[p[i++]]];
+            s = t, i++;
             continue;
         }
         /* a chain: its label compared eight bytes at a time */
