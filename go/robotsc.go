@@ -318,10 +318,11 @@ func matchManyPacked(sel unsafe.Pointer, out []bool, urls []string) {
 	if cap(sc.ends) < len(urls) {
 		sc.ends = make([]C.size_t, 0, len(urls)+len(urls)/4)
 	}
-	buf, ends := sc.buf[:0], sc.ends[:len(urls)]
+	buf, ends := sc.buf[:total], sc.ends[:len(urls)]
+	k := 0
 	for i, u := range urls {
-		buf = append(buf, u...)
-		ends[i] = C.size_t(len(buf))
+		k += copy(buf[k:], u)
+		ends[i] = C.size_t(k)
 	}
 	b, _ := bytesArg(buf)
 	// Go's bool is one byte, 0 or 1: C writes the verdicts straight in.
