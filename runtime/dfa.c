@@ -606,7 +606,7 @@ static int dense_verdict(const drows *h, const uint8_t *p, size_t n, uint8_t ter
         }
         const dspec *x = &h->spec[s - T];
         if (s < T2) { /* a state that keeps every byte but four: a scan */
-            uint32_t t;
+            uint32_t t = s;
             for (;;) {
                 i = scan_keys(p, i, n, (const uint8_t *)&x->a, term);
                 if (i == n || !cls[p[i]])
