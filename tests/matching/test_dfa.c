@@ -727,6 +727,67 @@ static long damage(const rset *r, const rsc_blob *blob)
 }
 
 
+/* Damage to DFAs of two-byte codes, whose verification marks the records'
+ * starts a byte a byte of CODE (up to 8 KiB) or a bit a byte (beyond): n
+ * literal rules make one of each size. A bad first record is refused with
+ * its message and offset; then one bit of every byte of DFAS flipped, the
+ * checksum made right: refused, or loaded and verdicts of 0 or 1. */
+static long damage_wide(int n, int bits)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%d literal rules", n);
+    char *body = malloc((size_t)n * 40 + 32);
+    if (!body)
+        exit(2);
+    size_t len = (size_t)sprintf(body, "User-agent: *\n");
+    for (int i = 0; i < n; i++)
+        len += (size_t)sprintf(body + len, "Disallow: /d%d/x%d\n", i * 7919 % 100000, i);
+    rsc_blob blob;
+    rsc_program p;
+    rsc_selection s;
+    rsc_dfa_view v;
+    rsc_bytes ag = {"Googlebot", 9};
+    long refused = 0;
+    rsc_status st = rsc_compile(body, len, NULL, &blob);
+    free(body);
+    TU_CHECK(st == RSC_OK, "%s: compile", name);
+    if (st != RSC_OK)
+        return 0;
+    TU_CHECK(rsc_load(&p, blob.data, blob.size, NULL) == RSC_OK && rsc_select(&p, &ag, 1, &s) == RSC_OK &&
+                 rsc_selection_dfa(&s, &v) == 1 && v.width == 2 && (v.size > 8192) == bits,
+             "%s: a DFA of two-byte codes, CODE %s 8,192 bytes", name, bits ? "over" : "within");
+    uint8_t *c = malloc(blob.size);
+    if (!c)
+        exit(2);
+    rsc_load_error err;
+    memcpy(c, blob.data, blob.size);
+    c[v.code] |= 8; /* a Flags bit past E, L and F: the same length */
+    fix_checksum(c, blob.size);
+    TU_CHECK(rsc_load(&p, c, blob.size, &err) == RSC_E_CORRUPT && err.offset == v.code &&
+                 strcmp(err.what, "bad DFA record") == 0,
+             "%s: a bad first record: %s at %zu", name, err.what, (size_t)err.offset);
+    size_t dsize, d0 = section_at(blob.data, blob.size, 9, &dsize);
+    for (size_t i = d0; d0 && i < d0 + dsize; i++) {
+        memcpy(c, blob.data, blob.size);
+        c[i] ^= (uint8_t)(1u << (i % 8));
+        fix_checksum(c, blob.size);
+        if (rsc_load(&p, c, blob.size, NULL) != RSC_OK) {
+            refused++;
+            continue;
+        }
+        if (rsc_select(&p, &ag, 1, &s) != RSC_OK)
+            continue;
+        for (size_t j = 0; j < NPATHS; j++) {
+            int x = rsc_match_path(&s, paths[j], plen(paths[j]), NULL);
+            TU_COUNT(x == 0 || x == 1, "%s: flip at %zu: verdict %d", name, i, x);
+        }
+    }
+    TU_CHECK(refused > 0, "%s: no flip refused by verification", name);
+    free(c);
+    rsc_blob_free(&blob, NULL);
+    return refused;
+}
+
 static rsc_status compile_opts(const rset *r, int flags, rsc_blob *blob)
 {
     rsc_compile_options opt;
@@ -1069,6 +1130,7 @@ int main(void)
         }
         free(body);
     }
+    refused += damage_wide(100, 0) + damage_wide(1000, 1);
     printf("test_dfa: %ld damaged DFAS sections refused by verification\n", refused);
     printf("test_dfa: dense rows: %ld selections on them, %ld verdicts compared with the blob's DFA; "
            "hand-made DFAs: %ld loaded, %ld of them on dense rows\ntest_dfa: shapes of the DFAs on dense rows:",
