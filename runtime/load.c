@@ -740,84 +740,41 @@ RSC_HOT uint32_t dcode(const uint8_t *p, const uint32_t w)
     return w == 1 ? p[0] : rsc_rd16(p);
 }
 
-/* The marks of dfa_records(): 8 KiB of stack hold a byte for each byte of
- * most DFAs' CODE and a bit for each of the largest (65,534 bytes). */
-#define RSC_DFA_MARK 8192u
-
-/* One DFA's CODE c[0 .. size) and where check_dfa() read its header. */
-typedef struct dfa_code {
-    const uint8_t *c;
-    size_t pos, at, start_at; /* CODE's offset; those of its size and start */
-    uint32_t size, k, start;
-} dfa_code;
-
-/* The records' extents, with a message at the first bad one: what
- * dfa_records() runs when its own pass finds something wrong. */
-static rsc_status dfa_extents(verifier *v, const dfa_code *d, const uint32_t w, const uint32_t lw)
+/* The records of one DFA's CODE c[0 .. size) whose header check_dfa read,
+ * w a constant where it is called (load time grows with the DFA: a code's
+ * width known at compile time halves the work a byte). Two passes: the
+ * records' extents (each start marked in mark, a bit a byte of CODE), then
+ * every code they hold. */
+RSC_HOT rsc_status dfa_records(verifier *v, size_t pos, const uint8_t *c, uint32_t size,
+                               uint32_t k, size_t at, size_t start_at, uint32_t start,
+                               uint8_t *mark, const uint32_t w, const uint32_t lw)
 {
+    const uint32_t va = RSC_DFA_CODES(w);
+    memset(mark, 0, (size + 7) / 8);
     uint32_t n = 0;
-    for (uint32_t s = 0; s < d->size; n++) {
-        CORRUPT(d->size - s >= 2 && d->c[s] <= (RSC_DFA_E | RSC_DFA_L | RSC_DFA_F), d->pos + s,
+    for (uint32_t s = 0; s < size; n++) {
+        CORRUPT(size - s >= 2 && c[s] <= (RSC_DFA_E | RSC_DFA_L | RSC_DFA_F), pos + s,
                 "bad DFA record");
-        const uint32_t bytes = RSC_DFA_REC_BYTES(d->c[s], (uint32_t)d->c[s + 1], w, lw);
-        CORRUPT(bytes <= d->size - s, d->pos + s, "DFA record past its code");
+        const uint32_t bytes = RSC_DFA_REC_BYTES(c[s], (uint32_t)c[s + 1], w, lw); /* < 800 */
+        CORRUPT(bytes <= size - s, pos + s, "DFA record past its code");
+        mark[s >> 3] |= (uint8_t)(1u << (s & 7));
         s += bytes;
     }
-    CORRUPT(n == d->k, d->at, "DFA record count is not the state count");
-    return RSC_OK;
-}
-
-/* The records of one DFA, w a constant where it is called (load time
- * grows with the DFA: a code's width known at compile time halves the work
- * a byte). Two passes: the records' extents, each start marked in mark,
- * then every code they hold. The marks are a byte a byte of CODE when bm
- * (CODE within mark's 8 KiB, the usual case), else a bit a byte; with a
- * one-byte code, the 256 marks of every code, the verdicts' set, so that
- * a code's test is one load. The first pass has no branch a record but
- * its loop's: a record is at least 3 bytes and CODE is followed by at
- * least RSC_PAD bytes of the blob, so reading a bad record's length byte
- * stays in the blob, and the records tile CODE exactly when the pass ends
- * at size (dfa_extents() says where they do not). 4.6% fewer instructions
- * for load + select + one check over the 373 corpus lists' blobs. */
-RSC_HOT rsc_status dfa_records(verifier *v, const dfa_code *d, uint8_t *mark, const uint32_t w,
-                               const uint32_t lw, const int bm)
-{
-    const uint8_t *c = d->c;
-    const uint32_t va = RSC_DFA_CODES(w), size = d->size;
-    const int all = bm && w == 1; /* a mark for every one-byte code, the verdicts' set */
-    memset(mark, 0, all ? 256 : bm ? size : (size + 7) / 8);
-    uint32_t n = 0, s = 0;
-    unsigned flags = 0;
-    for (; s < size; n++) {
-        flags |= c[s];
-        if (bm)
-            mark[s] = 1;
-        else
-            mark[s >> 3] |= (uint8_t)(1u << (s & 7));
-        s += RSC_DFA_REC_BYTES(c[s], (uint32_t)c[s + 1], w, lw);
-    }
-    if (flags > (RSC_DFA_E | RSC_DFA_L | RSC_DFA_F) || s != size || n != d->k)
-        return dfa_extents(v, d, w, lw);
-    if (all)
-        mark[va] = mark[va + 1] = 1;
-    /* A record's start or a verdict, t a code read from CODE (with all, a
-     * byte); (t) < size is tested first, so no mark past CODE's (cleared)
-     * ones is read. Start is a varint: with all, one over 255 is no code. */
-#define IS_CODE(t)                                                            \
-    (all ? mark[t]                                                            \
-         : (t) < size ? (bm ? mark[t] : mark[(t) >> 3] >> ((t) & 7) & 1) : (t) - va <= 1u)
-    CORRUPT((!all || d->start <= 0xffu) && IS_CODE(d->start), d->start_at, "DFA start out of range");
-    for (s = 0; s < size;) {
+    CORRUPT(n == k, at, "DFA record count is not the state count");
+    /* A record's start or a verdict; (t) < size is tested first, so no bit
+     * past CODE's (cleared) bits is read. */
+#define IS_CODE(t) ((t) < size ? mark[(t) >> 3] >> ((t) & 7) & 1 : (t) - va <= 1u)
+    CORRUPT(IS_CODE(start), start_at, "DFA start out of range");
+    for (uint32_t s = 0; s < size;) {
         const uint8_t *r = c + s;
         const uint32_t len = r[1], o = dcode(r + 2, w);
-        CORRUPT(IS_CODE(o), d->pos + s, "DFA Other out of range");
+        CORRUPT(IS_CODE(o), pos + s, "DFA Other out of range");
         if (r[0] & RSC_DFA_F) /* falls back to a state that keeps every byte it does not list */
-            CORRUPT(o < va && !(c[o] & RSC_DFA_F) && dcode(c + o + 2, w) == o, d->pos + s,
+            CORRUPT(o < va && !(c[o] & RSC_DFA_F) && dcode(c + o + 2, w) == o, pos + s,
                     "DFA fall-back state out of range or not its own default");
         if (r[0] & RSC_DFA_L) { /* a label in STRINGS, then a state or a verdict */
             const uint32_t nx = dcode(r + 2 + w, w), lo = rsc_rdn(r + 2 + 2 * w, lw);
-            CORRUPT(len && IS_CODE(nx) && str_ok(v, lo, len), d->pos + s,
-                    "DFA label or Next out of range");
+            CORRUPT(len && IS_CODE(nx) && str_ok(v, lo, len), pos + s, "DFA label or Next out of range");
             s += RSC_DFA_REC_BYTES(r[0], len, w, lw);
             continue;
         }
@@ -825,12 +782,12 @@ RSC_HOT rsc_status dfa_records(verifier *v, const dfa_code *d, uint8_t *mark, co
         unsigned bad = 0; /* no branch a key or a target: they are all read anyway */
         for (uint32_t i = 1; i < len; i++)
             bad |= key[i - 1] >= key[i];
-        CORRUPT(!bad, d->pos + s, "DFA keys not increasing");
+        CORRUPT(!bad, pos + s, "DFA keys not increasing");
         for (uint32_t i = 0; i < len; i++) {
             const uint32_t t = dcode(key + len + (size_t)i * w, w);
             bad |= !IS_CODE(t);
         }
-        CORRUPT(!bad, d->pos + s, "DFA target out of range");
+        CORRUPT(!bad, pos + s, "DFA target out of range");
         s += RSC_DFA_REC_BYTES(r[0], len, w, lw);
     }
 #undef IS_CODE
@@ -841,7 +798,7 @@ RSC_HOT rsc_status dfa_records(verifier *v, const dfa_code *d, uint8_t *mark, co
  * matcher follows is a record's start or a verdict, every record lies in
  * CODE, so a run of it cannot leave the blob; whether it is the DFA of its
  * set's rules cannot affect safety. CODE is shorter than 65,535 bytes, so
- * mark holds its marks (RSC_DFA_MARK). */
+ * mark (a bit a byte) holds 8 KiB. */
 static rsc_status check_dfa(verifier *v, size_t pos, size_t end, uint8_t *mark)
 {
     uint32_t k, start, rules, size;
@@ -859,10 +816,10 @@ static rsc_status check_dfa(verifier *v, size_t pos, size_t end, uint8_t *mark)
     pos++;
     CORRUPT(size <= RSC_DFA_CODES(w) && size <= end - pos, at, "DFA code size out of range");
     FILLED(pos + size, end);
-    const dfa_code d = {v->b + pos, pos, at, start_at, size, k, start};
-    if (size <= RSC_DFA_MARK)
-        return w == 1 ? dfa_records(v, &d, mark, 1, lw, 1) : dfa_records(v, &d, mark, 2, lw, 1);
-    return w == 1 ? dfa_records(v, &d, mark, 1, lw, 0) : dfa_records(v, &d, mark, 2, lw, 0);
+    const uint8_t *c = v->b + pos;
+    if (w == 1)
+        return dfa_records(v, pos, c, size, k, at, start_at, start, mark, 1, lw);
+    return dfa_records(v, pos, c, size, k, at, start_at, start, mark, 2, lw);
 }
 
 /* DFAS: one End a set, non-decreasing; each non-empty span a DFA; Data
@@ -871,7 +828,7 @@ static rsc_status check_dfa(verifier *v, size_t pos, size_t end, uint8_t *mark)
 static rsc_status check_dfas(verifier *v)
 {
     size_t pos = v->sec_off[RSC_SEC_DFAS], end = pos + v->sec_size[RSC_SEC_DFAS];
-    uint8_t mark[RSC_DFA_MARK]; /* a byte or a bit a byte of one DFA's CODE (at most 65,534) */
+    uint8_t mark[8192]; /* a bit a byte of one DFA's CODE (at most 65,534) */
     if (pos == 0)
         return RSC_OK;
     TABLE(pos, end, RSC_DFAS_COLS, P_DFAS);

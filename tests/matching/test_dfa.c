@@ -727,11 +727,13 @@ static long damage(const rset *r, const rsc_blob *blob)
 }
 
 
-/* Damage to DFAs of two-byte codes, whose verification marks the records'
- * starts a byte a byte of CODE (up to 8 KiB) or a bit a byte (beyond): n
- * literal rules make one of each size. A bad first record is refused with
- * its message and offset; then one bit of every byte of DFAS flipped, the
- * checksum made right: refused, or loaded and verdicts of 0 or 1. */
+/* Damage to DFAs of two-byte codes (the sets above make one-byte codes
+ * only): n literal rules make one of CODE within 8 KiB and one beyond, so
+ * that verification's marks of the records' starts span more than their
+ * first bytes. A Flags bit past E, L and F (the record keeps its length)
+ * is refused with its message and offset; then one bit of every byte of
+ * DFAS flipped, the checksum made right: refused, or loaded and verdicts
+ * of 0 or 1. */
 static long damage_wide(int n, int bits)
 {
     char name[64];
