@@ -3,7 +3,8 @@
  * real URL list (bench/jobs.awk's "name<TAB>robots.txt<TAB>urls" lines) the
  * robots.txt is compiled once, untimed, into a blob held in memory, as a
  * worker holds it after reading a file, an mmap or a store record; then
- * each repetition times rsc_load (which verifies the whole blob) +
+ * each repetition times rsc_load (which verifies the whole blob; mode blob:
+ * rsc_load_ex with RSC_LOAD_DEFER where the build has it) +
  * rsc_select(Googlebot) + rsc_match_url on every URL of the list, and the
  * median of --reps repetitions is the list's cost.
  *
@@ -32,8 +33,10 @@
  *   ready     a DFA built before timing, copied, and attached with
  *             rsc_dfa_attach (which checks every entry): its cost counted;
  *             needs RSC_BW_DFA_API
- *   blob      the blob as loaded on format 5 (its DFA from the first URL;
- *             the same calls as programs, named apart for the report)
+ *   blob      the blob as loaded on format 5 (its DFA from the first URL),
+ *             as a worker loads it: rsc_load_ex(RSC_LOAD_DEFER), which
+ *             leaves the programs beside a DFA unverified until something
+ *             runs them (runtime.h); rsc_load before that flag
  * One TSV row per list and mode: name, urls, mode, ns (median of the
  * whole list), one_ns (load + select + the first URL: median of --reps
  * rounds, each a loop of at least 20 us divided by its count), engine
@@ -212,7 +215,14 @@ static int pass(job *j, int mode, size_t n)
 {
     rsc_program *p = &j->prog;
     rsc_selection s;
+#ifdef RSC_LOAD_DEFER
+    /* as loaded: as a worker loads it, with the programs beside a DFA left
+     * unverified until something runs them (runtime.h, rsc_load_ex) */
+    const unsigned lf = mode == M_BLOB ? RSC_LOAD_DEFER : 0;
+    if (rsc_load_ex(p, j->blob, j->blob_size, lf, NULL) != RSC_OK ||
+#else
     if (rsc_load(p, j->blob, j->blob_size, NULL) != RSC_OK ||
+#endif
         rsc_select(p, &googlebot, 1, &s) != RSC_OK)
         return -1;
 #if RSC_BW_USE_API

@@ -685,12 +685,34 @@ int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_
 
 /* ---- The engine of a selection ------------------------------------------ */
 
+rsc_status rsc_dfa_defer(rsc_selection *sel)
+{
+    dview d;
+    if (sel->accel == (const void *)&dfa_cached) {
+        sel->sets[RSC_SEL_DEFER] = RSC_SEL_DEFERRED;
+        return RSC_OK;
+    }
+    for (uint32_t k = 0; k < sel->n_sets; k++) {
+        rsc_status st = RSC_OK;
+        if (dfa_of_set(sel->prog, sel->sets[k], &d, NULL) &&
+            (st = rsc_verify_set(sel->prog, sel->sets[k])) != RSC_OK)
+            return st;
+    }
+    return RSC_OK;
+}
+
 rsc_status rsc_selection_use(rsc_selection *sel, int engine)
 {
     dview d;
     if (!sel || !sel->prog)
         return RSC_E_ARG;
     if (engine == RSC_ENGINE_PROGRAMS) {
+        if (rsc_sel_deferred(sel)) {
+            rsc_status st = rsc_verify_set(sel->prog, sel->sets[0]);
+            if (st)
+                return st;
+            sel->sets[RSC_SEL_DEFER] = 0;
+        }
         sel->accel = &rsc_dfa_programs_only;
         return RSC_OK;
     }

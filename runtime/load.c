@@ -27,6 +27,7 @@ typedef struct verifier {
     rsc_program *prog; /* base set, priv filled as sections pass */
     uint32_t n_rules;
     uint32_t nslots; /* ROOTS rows of the program being verified */
+    int defer; /* RSC_LOAD_DEFER, and the blob has DFAS and no SETS */
     unsigned mcol; /* RULES column of the match text's offset (FORMAT.md) */
     /* where a rule's match text length sits (set by check_rules): rule 1's,
      * the RULES row size, the column's width, and the mask that cuts a
@@ -277,6 +278,19 @@ RSC_HOT rsc_status check_rule_rows(verifier *v, const ptab *R, uint32_t n, const
     return RSC_OK;
 }
 
+/* Where the programs' checks read a rule's match text length (after
+ * check_rules, or for rsc_verify_set() on a loaded program). */
+static void rules_view(verifier *v, const ptab *R, uint32_t n)
+{
+    v->n_rules = n;
+    v->mtext = R->rows + R->off[v->mcol + 1], v->mrow = R->row;
+    v->mw = RSC_TAB_WIDTH(v->prog->priv[P_RULES + 2], v->mcol + 1);
+    /* the last row's column read as 4 bytes stays inside the blob */
+    v->mmask = 0;
+    if ((size_t)(v->b + v->total - (R->rows + (size_t)n * R->row)) >= 3)
+        v->mmask = R->mask[v->mcol + 1];
+}
+
 static rsc_status check_rules(verifier *v)
 {
     size_t pos = v->sec_off[RSC_SEC_RULES], end = pos + v->sec_size[RSC_SEC_RULES];
@@ -292,12 +306,7 @@ static rsc_status check_rules(verifier *v)
                                            : check_rule_rows(v, &R, n, RSC_RULES_COLS_RFC);
     if (st)
         return st;
-    v->n_rules = n;
-    v->mtext = R.rows + R.off[v->mcol + 1], v->mrow = R.row;
-    v->mw = RSC_TAB_WIDTH(v->prog->priv[P_RULES + 2], v->mcol + 1);
-    /* the last row's column read as 4 bytes stays inside the blob */
-    if ((size_t)(v->b + v->total - (R.rows + (size_t)n * R.row)) >= 3)
-        v->mmask = R.mask[v->mcol + 1];
+    rules_view(v, &R, n);
     return RSC_OK;
 }
 
@@ -589,7 +598,7 @@ static rsc_status check_programs(verifier *v)
         uint32_t e = COL(P_PROGS, k, 0);
         CORRUPT(e > prev && e <= end - pos && (k + 1 < n || e == end - pos), ROW_AT(P_PROGS, k),
                 "program Ends not increasing to the size of Data");
-        rsc_status st = check_program(v, pos + prev, pos + e);
+        rsc_status st = v->defer ? RSC_OK : check_program(v, pos + prev, pos + e);
         if (st)
             return st;
         prev = e;
@@ -853,27 +862,84 @@ static rsc_status check_dfas(verifier *v)
     return RSC_OK;
 }
 
+/* RSC_LOAD_DEFER, after DFAS: the programs of the sets without a DFA,
+ * which matching runs (without SETS, program k is set k). The others are
+ * left to rsc_verify_set(), before anything runs them. */
+static rsc_status check_deferred(verifier *v)
+{
+    const size_t data = v->prog->priv[P_PROG_DATA];
+    uint32_t deferred = 0;
+    for (uint32_t k = 0, prev = 0, dprev = 0; k < v->prog->priv[P_PROGS_N]; k++) {
+        uint32_t e = COL(P_PROGS, k, 0), de = COL(P_DFAS, k, 0);
+        if (de > dprev) { /* a DFA: its program waits */
+            deferred++;
+        } else {
+            rsc_status st = check_program(v, data + prev, data + e);
+            if (st)
+                return st;
+        }
+        prev = e, dprev = de;
+    }
+    v->prog->priv[P_DEFER] = deferred != 0;
+    return RSC_OK;
+}
+
+rsc_status rsc_verify_set(const rsc_program *prog, uint32_t k)
+{
+    verifier v0, *v = &v0;
+    memset(v, 0, sizeof *v);
+    v->b = prog->base, v->total = prog->size;
+    v->prog = (rsc_program *)prog; /* read only: no section check runs */
+    v->sec_size[RSC_SEC_STRINGS] = PRIV(prog, P_STR_SIZE);
+    v->mcol = prog->flags & RSC_FLAG_PROFILE_RFC ? 3 : 1;
+    ptab R;
+    ptab_of(v, prog->priv + P_RULES, v->mcol == 1 ? RSC_RULES_COLS : RSC_RULES_COLS_RFC, &R);
+    rules_view(v, &R, PRIV(prog, P_RULES_N));
+    const size_t data = PRIV(prog, P_PROG_DATA);
+    uint32_t j, end;
+    for (rsc_set_span(prog, k, &j, &end); j < end; j++) {
+        uint32_t pr = PRIV(prog, P_SETS) ? rsc_tab(prog, P_SLIST, j, 0) : j;
+        rsc_status st = check_program(v, data + (pr ? COL(P_PROGS, pr - 1, 0) : 0),
+                                      data + COL(P_PROGS, pr, 0));
+        if (st)
+            return st;
+    }
+    return RSC_OK;
+}
+
 rsc_status rsc_load(rsc_program *prog, const void *blob, size_t size,
                     rsc_load_error *err)
+{
+    return rsc_load_ex(prog, blob, size, 0, err);
+}
+
+rsc_status rsc_load_ex(rsc_program *prog, const void *blob, size_t size, unsigned flags,
+                       rsc_load_error *err)
 {
     verifier v0, *v = &v0;
     rsc_status st;
     memset(v, 0, sizeof *v);
-    if (!prog || !blob) {
-        st = fail(v, RSC_E_ARG, 0, "NULL argument");
+    if (!prog || !blob || (flags & ~(unsigned)RSC_LOAD_DEFER)) {
+        st = fail(v, RSC_E_ARG, 0, "NULL argument or unknown flag");
     } else {
         memset(prog, 0, sizeof *prog);
         v->b = blob;
         v->prog = prog;
         prog->base = blob; /* the table readers need it; cleared on failure */
         v->mcol = 1;
-        /* Sections are checked in id order: each depends on lower ids only. */
-        if (!(st = check_header(v, size)) && !(st = check_sections(v)) &&
-            !(st = check_checksum(v)) && !(st = check_rules_of_profile(v)) &&
+        /* Sections are checked in id order: each depends on lower ids only
+         * (with RSC_LOAD_DEFER, DFAS says which programs wait: those of the
+         * sets without a DFA are checked after it). */
+        if (!(st = check_header(v, size)) && !(st = check_sections(v))) {
+            /* programs wait for DFAS only where program k is set k */
+            v->defer = (flags & RSC_LOAD_DEFER) && !v->sec_off[RSC_SEC_SETS] && v->sec_off[RSC_SEC_DFAS];
+            st = check_checksum(v);
+        }
+        if (!st && !(st = check_rules_of_profile(v)) &&
             !(st = check_programs(v)) && !(st = check_sets(v)) &&
             !(st = check_agents(v)) && !(st = check_groups(v)) &&
             !(st = check_sitemaps(v)) && !(st = check_directives(v)) &&
-            !(st = check_dfas(v))) {
+            !(st = check_dfas(v)) && !(v->defer && (st = check_deferred(v)))) {
             prog->priv[P_STR_OFF] = (uint32_t)v->sec_off[RSC_SEC_STRINGS];
             prog->priv[P_STR_SIZE] = (uint32_t)v->sec_size[RSC_SEC_STRINGS];
             prog->size = v->total, prog->flags = v->b[RSC_H_FLAGS];

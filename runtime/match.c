@@ -722,6 +722,10 @@ static int programs_verdict(const rsc_selection *sel, const uint8_t *p, size_t n
         memset(m, 0, sizeof *m), m->pattern = "";
     if (!prog) /* a failed rsc_select(): fail closed (runtime.h) */
         return 0;
+    /* programs that RSC_LOAD_DEFER left: verified before they run, and
+     * damaged ones answered as a failed selection (runtime.h) */
+    if (rsc_sel_deferred(sel) && rsc_verify_set(prog, sel->sets[0]) != RSC_OK)
+        return 0;
     src s = {p, 0, n, term, (uint8_t)rsc_program_profile(prog), {'/', 0, 0}, 0,
              (uint8_t)(slash != 0)};
     uint32_t best = best_rank(sel, &s);

@@ -32,6 +32,7 @@ enum rsc_priv {
     P_DIRS, P_DIRS_N, P_DIRS_W,
     P_DFAS, P_DFAS_N, P_DFAS_W,        /* DFAS End table (0 rows: none)    */
     P_DFA_DATA,                        /* DFAS Data                        */
+    P_DEFER,                           /* 1: RSC_LOAD_DEFER left programs  */
     P_COUNT_
 };
 typedef char rsc_priv_fits_[P_COUNT_ <= 40 ? 1 : -1];
@@ -52,6 +53,24 @@ int rsc_path_start(const char *url, size_t len, size_t *off, int *slash);
 void rsc_set_span(const rsc_program *prog, uint32_t k, uint32_t *j, uint32_t *end);
 /* The Data offset of the program at position j of a set span. */
 uint32_t rsc_program_at(const rsc_program *prog, uint32_t j);
+/* Verifies the programs of set k of a loaded program (load.c): those
+ * that rsc_load_ex(RSC_LOAD_DEFER) left, before anything runs them. */
+rsc_status rsc_verify_set(const rsc_program *prog, uint32_t k);
+/* A selection of one rule set whose programs rsc_load_ex(RSC_LOAD_DEFER)
+ * left unverified has sets[RSC_SEL_DEFER] == RSC_SEL_DEFERRED (set by
+ * rsc_select(), cleared by rsc_selection_use() once verified; sets[1..]
+ * below it hold dfa.c's view). Whatever would run those programs (a match
+ * with m, rsc_selection_uniform()) verifies them first. */
+#define RSC_SEL_DEFER (RSC_MAX_SELECT - 1)
+#define RSC_SEL_DEFERRED 0x44454652u
+static inline int rsc_sel_deferred(const rsc_selection *sel)
+{
+    return sel->n_sets == 1 && sel->sets[RSC_SEL_DEFER] == RSC_SEL_DEFERRED;
+}
+/* After rsc_dfa_resolve() on a program with P_DEFER: a selection of one
+ * rule set with a DFA is marked deferred; one that runs programs has those
+ * of its sets with a DFA verified (dfa.c). RSC_E_CORRUPT when one fails. */
+rsc_status rsc_dfa_defer(rsc_selection *sel);
 /* Opens the DFA of a selection of one rule set once, into the selection
  * (dfa.c; called by rsc_select()). */
 void rsc_dfa_resolve(rsc_selection *sel);

@@ -118,6 +118,13 @@ rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
         }
     }
     rsc_dfa_resolve(sel);
+    if (PRIV(prog, P_DEFER)) {
+        rsc_status st = rsc_dfa_defer(sel);
+        if (st) {
+            memset(sel, 0, sizeof *sel);
+            return st;
+        }
+    }
     return RSC_OK; /* n_roots > RSC_MAX_SELECT: too many to hold */
 }
 
@@ -178,6 +185,8 @@ int rsc_selection_uniform(const rsc_selection *sel)
         return RSC_MIXED;
     const rsc_program *prog = sel->prog;
     uint32_t all = 0, allow = 0, dis = 0;
+    if (rsc_sel_deferred(sel) && rsc_verify_set(prog, sel->sets[0]) != RSC_OK)
+        return RSC_MIXED; /* as for a failed selection */
     for (uint32_t k = 0; k < sel->n_sets; k++) {
         uint32_t j, end;
         for (rsc_set_span(prog, sel->sets[k], &j, &end); j < end; j++)

@@ -968,14 +968,18 @@ static rsc_store_status check_uncached(rsc_store_txn *t, const rsc_bytes *agents
 {
     rsc_store_record r;
     rsc_program prog;
-    rsc_store_status s = rsc_store_get(t, key, klen, &r, &prog, NULL);
+    rsc_store_status s = rsc_store_get(t, key, klen, &r, NULL, NULL);
     if (s != RSC_STORE_OK)
         return s;
     if (now && r.meta.expires <= now)
         return RSC_STORE_NOTFOUND;
+    /* a check runs no explain: the programs beside a DFA wait (runtime.h) */
+    if (rsc_load_ex(&prog, r.blob, r.blob_len, RSC_LOAD_DEFER, NULL) != RSC_OK)
+        return RSC_STORE_E_BLOB;
     rsc_selection sel;
-    if (rsc_select(&prog, agents, n, &sel) != RSC_OK)
-        return RSC_STORE_E_ARG;
+    rsc_status ss = rsc_select(&prog, agents, n, &sel);
+    if (ss != RSC_OK)
+        return ss == RSC_E_CORRUPT ? RSC_STORE_E_BLOB : RSC_STORE_E_ARG;
     *verdict = rsc_match_url(&sel, url, len, NULL) ? RSC_STORE_ALLOW : RSC_STORE_DISALLOW;
     return RSC_STORE_OK;
 }
@@ -1026,10 +1030,11 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
         return RSC_STORE_E_NOMEM;
     e->blob = copy;
     memcpy(copy, r.blob, r.blob_len);
-    if (rsc_load(&e->prog, copy, r.blob_len, NULL) != RSC_OK)
+    if (rsc_load_ex(&e->prog, copy, r.blob_len, RSC_LOAD_DEFER, NULL) != RSC_OK)
         return RSC_STORE_E_BLOB;
-    if (rsc_select(&e->prog, agents, n, &e->sel) != RSC_OK)
-        return RSC_STORE_E_ARG;
+    rsc_status ss = rsc_select(&e->prog, agents, n, &e->sel);
+    if (ss != RSC_OK)
+        return ss == RSC_E_CORRUPT ? RSC_STORE_E_BLOB : RSC_STORE_E_ARG;
     e->hash = h;
     e->key_len = klen;
     memcpy(e->key, key, klen);

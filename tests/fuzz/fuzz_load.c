@@ -18,6 +18,10 @@
  * built safely whatever the DFA holds, a size one byte short refused, and
  * on every path cut at its first NUL their verdict (m NULL, path and URL)
  * is the blob DFA's, right or wrong; on the whole path, safe.
+ * The same bytes loaded with RSC_LOAD_DEFER: accepted whenever rsc_load()
+ * accepts them (and then every answer is the same), and when only it
+ * accepts them, every call that could run the programs it left is safe,
+ * and explain fails closed where they are refused (exercise_deferred).
  * The first input byte, when it is 'T', makes the rest a robots.txt that is
  * compiled first (so the fuzzer also explores valid blobs and their
  * single-bit mutations: the byte after 'T' names a position to flip). */
@@ -42,6 +46,47 @@ static int inside(const rsc_program *p, const char *ptr, size_t len)
     return len == 0 || (ptr >= b && len <= p->size && (size_t)(ptr - b) <= p->size - len);
 }
 
+/* A program loaded with RSC_LOAD_DEFER (runtime.h): every call that may
+ * run the programs it left unverified, on one agent and on several (ASan
+ * sees a run of an unverified program that goes astray). With full (the
+ * same blob through rsc_load, or NULL when that refused it), every answer
+ * is the same. */
+static void exercise_deferred(const rsc_program *dp, const rsc_program *full, const uint8_t *seed,
+                              size_t seed_len)
+{
+    static const rsc_bytes lists[][2] = {{{"googlebot", 9}}, {{"a", 1}}, {{"FooBot", 6}},
+                                         {{"a", 1}, {"googlebot", 9}}};
+    static const size_t nag[] = {1, 1, 1, 2};
+    const char *paths[] = {"/", "/a", "/index.html", (const char *)seed};
+    for (size_t l = 0; l < 4; l++) {
+        rsc_selection s, fs, q;
+        const rsc_status st = rsc_select(dp, lists[l], nag[l], &s);
+        FUZZ_ASSERT(st == RSC_OK || st == RSC_E_CORRUPT || st == RSC_E_LIMIT);
+        if (full)
+            FUZZ_ASSERT(rsc_select(full, lists[l], nag[l], &fs) == st);
+        if (st != RSC_OK)
+            continue;
+        const int u = rsc_selection_uniform(&s);
+        FUZZ_ASSERT(!full || u == rsc_selection_uniform(&fs));
+        q = s;
+        const rsc_status qs = rsc_selection_use(&q, RSC_ENGINE_PROGRAMS);
+        FUZZ_ASSERT(qs == RSC_OK || (qs == RSC_E_CORRUPT && !full));
+        for (size_t k = 0; k < 4; k++) {
+            const size_t n = k < 3 ? strlen(paths[k]) : seed_len;
+            rsc_match m, fm;
+            const int v = rsc_match_url(&s, paths[k], n, NULL), w = rsc_match_url(&s, paths[k], n, &m);
+            FUZZ_ASSERT((v == 0 || v == 1) && w == m.allowed);
+            if (qs == RSC_OK)
+                FUZZ_ASSERT(rsc_match_path(&q, paths[k], n, NULL) >= 0);
+            else /* its programs refused: explain fails closed */
+                FUZZ_ASSERT(w == 0 && !m.decided);
+            if (full)
+                FUZZ_ASSERT(v == rsc_match_url(&fs, paths[k], n, NULL) &&
+                            w == rsc_match_url(&fs, paths[k], n, &fm) && m.line == fm.line);
+        }
+    }
+}
+
 static void exercise(const uint8_t *blob, size_t size, const uint8_t *seed, size_t seed_len)
 {
     rsc_program p;
@@ -54,6 +99,11 @@ static void exercise(const uint8_t *blob, size_t size, const uint8_t *seed, size
                 e.what ? e.what : "-", rsc_strerror(ost), x.fail_off, x.what);
         abort();
     }
+    rsc_program defp;
+    const rsc_status dst = rsc_load_ex(&defp, blob, size, RSC_LOAD_DEFER, NULL);
+    FUZZ_ASSERT(dst == RSC_OK || st != RSC_OK); /* it accepts what rsc_load does, and more */
+    if (dst == RSC_OK)
+        exercise_deferred(&defp, st == RSC_OK ? &p : NULL, seed, seed_len);
     if (st != RSC_OK) {
         FUZZ_ASSERT(e.what != NULL && rsc_strerror(st) != NULL);
         FUZZ_ASSERT(p.base == NULL && p.size == 0);

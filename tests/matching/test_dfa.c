@@ -705,7 +705,13 @@ static long damage(const char *name, const rsc_blob *blob, int one_bit)
             TU_COUNT(rsc_load(&p, c, blob->size, NULL) == RSC_E_CHECKSUM, "%s: flip at %zu.%u", name, i, bit);
             fix_checksum(c, blob->size);
             flips++;
-            if (rsc_load(&p, c, blob->size, NULL) != RSC_OK) {
+            /* RSC_LOAD_DEFER checks every byte of DFAS as rsc_load does */
+            rsc_program dp;
+            const rsc_status full = rsc_load(&p, c, blob->size, NULL);
+            TU_COUNT(rsc_load_ex(&dp, c, blob->size, RSC_LOAD_DEFER, NULL) == full,
+                     "%s: flip at %zu.%u: deferred load %s, rsc_load %s", name, i, bit,
+                     rsc_strerror(rsc_load_ex(&dp, c, blob->size, RSC_LOAD_DEFER, NULL)), rsc_strerror(full));
+            if (full != RSC_OK) {
                 refused++;
                 continue;
             }
@@ -774,6 +780,117 @@ static long damage_wide(int n, int bits)
     return refused;
 }
 
+/* RSC_LOAD_DEFER (runtime.h) on a file of three rule sets: "a" and '*'
+ * with a DFA, "b" over the DFA budget (programs only). Undamaged: every
+ * selection answers as on rsc_load(), with m and without, and so do
+ * rsc_selection_uniform() and the programs. Then one bit of every byte of
+ * PROGRAMS flipped, the checksum made right: whatever rsc_load() accepts,
+ * the deferred load accepts; what only the deferred load accepts is damage
+ * to the programs of "a" or '*' (never "b"'s, which matching runs), and
+ * that selection still answers from its DFA as before the damage, while
+ * everything that would run the damaged programs refuses or fails closed.
+ * Returns the flips only the deferred load accepted. */
+static long defer_tests(void)
+{
+    char body[4096];
+    size_t len = (size_t)sprintf(body, "User-agent: a\nDisallow: /*.pdf$\nAllow: /a/\nDisallow: /a\n\n"
+                                       "User-agent: b\n");
+    for (int i = 1; i <= 60; i++)
+        len += (size_t)sprintf(body + len, "Disallow: /*%d*x%d\n", i, i * 7);
+    len += (size_t)sprintf(body + len, "\nUser-agent: *\nDisallow: /p\nAllow: /p/q*$\n");
+    static const rsc_bytes lists[][2] = {{{"a", 1}}, {{"b", 1}}, {{"Googlebot", 9}}, {{"a", 1}, {"b", 1}}};
+    static const size_t nag[] = {1, 1, 1, 2};
+    static const int engine[] = {RSC_ENGINE_DFA, RSC_ENGINE_PROGRAMS, RSC_ENGINE_DFA, RSC_ENGINE_PROGRAMS};
+    rsc_blob blob;
+    rsc_program fp, dp;
+    TU_CHECK(rsc_compile(body, len, NULL, &blob) == RSC_OK && rsc_load(&fp, blob.data, blob.size, NULL) == RSC_OK &&
+                 rsc_load_ex(&dp, blob.data, blob.size, RSC_LOAD_DEFER, NULL) == RSC_OK,
+             "defer: compile and load");
+    rsc_load_error le;
+    TU_CHECK(rsc_load_ex(&dp, blob.data, blob.size, 2, &le) == RSC_E_ARG && dp.base == NULL &&
+                 rsc_load_ex(&dp, blob.data, blob.size, RSC_LOAD_DEFER, NULL) == RSC_OK,
+             "defer: an unknown flag is refused (%s)", le.what);
+    int verdict[4][NPATHS];
+    for (int l = 0; l < 4; l++) {
+        rsc_selection fs, ds, fq, dq;
+        TU_CHECK(rsc_select(&fp, lists[l], nag[l], &fs) == RSC_OK && rsc_select(&dp, lists[l], nag[l], &ds) == RSC_OK &&
+                     rsc_selection_engine(&fs, NULL) == engine[l] && rsc_selection_engine(&ds, NULL) == engine[l],
+                 "defer: selection %d: select, or not the engine expected", l);
+        TU_CHECK(rsc_selection_uniform(&fs) == rsc_selection_uniform(&ds), "defer: selection %d: uniform", l);
+        fq = fs, dq = ds;
+        TU_CHECK(rsc_selection_use(&fq, RSC_ENGINE_PROGRAMS) == RSC_OK &&
+                     rsc_selection_use(&dq, RSC_ENGINE_PROGRAMS) == RSC_OK,
+                 "defer: selection %d: on the programs", l);
+        for (size_t k = 0; k < NPATHS; k++) {
+            const size_t n = plen(paths[k]);
+            rsc_match fm, dm, qm;
+            const int v = verdict[l][k] = rsc_match_url(&fs, paths[k], n, NULL);
+            const int w = rsc_match_url(&ds, paths[k], n, &dm);
+            rsc_match_url(&fs, paths[k], n, &fm);
+            TU_COUNT(rsc_match_url(&ds, paths[k], n, NULL) == v && w == fm.allowed && w == v &&
+                         dm.decided == fm.decided && dm.line == fm.line &&
+                         rsc_match_url(&dq, paths[k], n, &qm) == v && qm.line == fm.line,
+                     "defer: selection %d: %s: deferred %d (line %u), rsc_load %d (line %u)", l, paths[k], w,
+                     dm.line, v, fm.line);
+        }
+    }
+    /* damage */
+    size_t psize, p0 = section_at(blob.data, blob.size, 3, &psize);
+    TU_CHECK(p0 > 0 && psize > 0, "defer: no PROGRAMS section");
+    uint8_t *c = malloc(blob.size);
+    if (!c)
+        exit(2);
+    long only_deferred = 0, both = 0;
+    for (size_t i = p0; p0 && i < p0 + psize; i++) {
+        memcpy(c, blob.data, blob.size);
+        c[i] ^= (uint8_t)(1u << (i % 8));
+        fix_checksum(c, blob.size);
+        const rsc_status fst = rsc_load(&fp, c, blob.size, NULL), dst = rsc_load_ex(&dp, c, blob.size, RSC_LOAD_DEFER, NULL);
+        TU_COUNT(fst != RSC_OK || dst == RSC_OK, "defer: flip at %zu: rsc_load accepts, the deferred load %s", i,
+                 rsc_strerror(dst));
+        both += fst != RSC_OK && dst != RSC_OK;
+        if (fst == RSC_OK || dst != RSC_OK)
+            continue;
+        only_deferred++;
+        TU_COUNT(fst == RSC_E_CORRUPT, "defer: flip at %zu: rsc_load %s", i, rsc_strerror(fst));
+        int bad = -1, nbad = 0;
+        for (int l = 0; l < 3; l++) {
+            rsc_selection s, q;
+            TU_COUNT(rsc_select(&dp, lists[l], nag[l], &s) == RSC_OK, "defer: flip at %zu: select %d", i, l);
+            q = s;
+            const rsc_status u = rsc_selection_use(&q, RSC_ENGINE_PROGRAMS);
+            TU_COUNT(u == RSC_OK || (u == RSC_E_CORRUPT && rsc_selection_engine(&q, NULL) == engine[l]),
+                     "defer: flip at %zu: selection %d on the programs: %s", i, l, rsc_strerror(u));
+            if (u != RSC_OK)
+                bad = l, nbad++;
+        }
+        TU_COUNT(nbad == 1 && bad != 1, "defer: flip at %zu: %d selections refuse their programs (the last %d)", i,
+                 nbad, bad);
+        if (nbad != 1 || bad == 1)
+            continue;
+        rsc_selection s, m2;
+        rsc_select(&dp, lists[bad], 1, &s);
+        TU_COUNT(rsc_selection_uniform(&s) == RSC_MIXED, "defer: flip at %zu: uniform on damaged programs", i);
+        for (size_t k = 0; k < NPATHS; k++) {
+            const size_t n = plen(paths[k]);
+            rsc_match m;
+            TU_COUNT(rsc_match_url(&s, paths[k], n, NULL) == verdict[bad][k] &&
+                         rsc_match_url(&s, paths[k], n, &m) == 0 && !m.decided && !m.allowed,
+                     "defer: flip at %zu: selection %d: %s: not the DFA's verdict, or explain not failed closed", i,
+                     bad, paths[k]);
+        }
+        /* several sets run the programs: verified at select */
+        TU_COUNT(rsc_select(&dp, lists[3], 2, &m2) == (bad == 0 ? RSC_E_CORRUPT : RSC_OK) &&
+                     (bad != 0 || m2.prog == NULL),
+                 "defer: flip at %zu: select of a and b with %d damaged", i, bad);
+    }
+    free(c);
+    rsc_blob_free(&blob, NULL);
+    TU_CHECK(only_deferred > 0 && both > 0, "defer: %ld flips accepted by the deferred load only, %ld by neither",
+             only_deferred, both);
+    return only_deferred;
+}
+
 static rsc_status compile_opts(const rset *r, int flags, rsc_blob *blob)
 {
     rsc_compile_options opt;
@@ -819,6 +936,16 @@ int main(void)
                      (!has || (info.bytes > 0 && info.bytes < blob.size)),
                  "%s: the selection runs the blob's DFA (%zu bytes)", sets[i].name, info.bytes);
         TU_CHECK(differ(&sel) == 0, "%s: DFA and programs differ", sets[i].name);
+        {   /* loaded with RSC_LOAD_DEFER: the same engine, and explain
+             * (m) verifies and runs the programs it left */
+            rsc_program dp;
+            rsc_selection ds;
+            rsc_bytes ag = {"Googlebot", 9};
+            TU_CHECK(rsc_load_ex(&dp, blob.data, blob.size, RSC_LOAD_DEFER, NULL) == RSC_OK &&
+                         rsc_select(&dp, &ag, 1, &ds) == RSC_OK &&
+                         rsc_selection_engine(&ds, NULL) == rsc_selection_engine(&sel, NULL) && differ(&ds) == 0,
+                     "%s: deferred load: another engine, or DFA and programs differ", sets[i].name);
+        }
         /* where a binding finds the DFA (rsc_selection_dfa): inside the
          * blob, and only for a selection that runs one */
         rsc_dfa_view v;
@@ -1118,6 +1245,7 @@ int main(void)
     }
     refused += damage_wide(100, 0) + damage_wide(1000, 1);
     printf("test_dfa: %ld damaged DFAS sections refused by verification\n", refused);
+    printf("test_dfa: RSC_LOAD_DEFER: %ld damaged PROGRAMS sections accepted at load, never run\n", defer_tests());
     printf("test_dfa: dense rows: %ld selections on them, %ld verdicts compared with the blob's DFA; "
            "hand-made DFAs: %ld loaded, %ld of them on dense rows\ntest_dfa: shapes of the DFAs on dense rows:",
            n_dense_sel, n_dense_cmp, n_hand_loaded, n_hand_dense);
