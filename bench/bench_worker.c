@@ -35,8 +35,9 @@
  *             needs RSC_BW_DFA_API
  *   blob      the blob as loaded on format 5 (its DFA from the first URL),
  *             as a worker loads it: rsc_load_ex(RSC_LOAD_DEFER), which
- *             leaves the programs beside a DFA unverified until something
- *             runs them (runtime.h); rsc_load before that flag
+ *             leaves each DFA and the programs beside it to the call that
+ *             first reads them (rsc_select for the DFA it runs; runtime.h);
+ *             rsc_load before that flag
  * One TSV row per list and mode: name, urls, mode, ns (median of the
  * whole list), one_ns (load + select + the first URL: median of --reps
  * rounds, each a loop of at least 20 us divided by its count), engine

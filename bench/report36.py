@@ -228,9 +228,10 @@ def section(res, w, hl=None):
       "*DFA@16* its policy (`robotsc check`, the store cache): the DFA built at the 16th URL into a 1 MiB "
       "buffer; *ready*: a DFA built beforehand and attached with `rsc_dfa_attach` (its check counted). This "
       "tree: *programs* (`rsc_selection_use(RSC_ENGINE_PROGRAMS)`) and *as loaded* (the blob's DFA where the "
-      "compiler wrote one; loaded as a worker loads it, `rsc_load_ex(RSC_LOAD_DEFER)`: every byte checksummed, "
-      "the DFAs and the programs of sets without one verified, the programs beside a DFA verified only when "
-      "explain, the programs engine or a selection of several sets would run them). "
+      "compiler wrote one; loaded as a worker loads it, `rsc_load_ex(RSC_LOAD_DEFER)`: every byte checksummed "
+      "and the programs of sets without a DFA verified at load, the selected set's DFA verified by `rsc_select`, "
+      "the programs beside a DFA only when explain, the programs engine or a selection of several sets would "
+      "run them). "
       "*Load + one check*: load + select + the first URL.")
     w("")
     cols = [("1.0.0 programs", o.get("programs", {})), ("1.0.0 DFA@16", o.get("dfa16", {})),

@@ -687,15 +687,15 @@ int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_
 
 rsc_status rsc_dfa_defer(rsc_selection *sel)
 {
-    dview d;
     if (sel->accel == (const void *)&dfa_cached) {
         sel->sets[RSC_SEL_DEFER] = RSC_SEL_DEFERRED;
         return RSC_OK;
     }
-    for (uint32_t k = 0; k < sel->n_sets; k++) {
+    for (uint32_t k = 0; k < sel->n_sets; k++) { /* (their DFAs, unverified, are not read) */
+        const uint32_t s = sel->sets[k];
         rsc_status st = RSC_OK;
-        if (dfa_of_set(sel->prog, sel->sets[k], &d, NULL) &&
-            (st = rsc_verify_set(sel->prog, sel->sets[k])) != RSC_OK)
+        if (s < PRIV(sel->prog, P_DFAS_N) && (s ? rsc_tab(sel->prog, P_DFAS, s - 1, 0) : 0) < rsc_tab(sel->prog, P_DFAS, s, 0) &&
+            (st = rsc_verify_set(sel->prog, s)) != RSC_OK)
             return st;
     }
     return RSC_OK;

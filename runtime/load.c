@@ -594,6 +594,8 @@ static rsc_status check_programs(verifier *v)
     TABLE(pos, end, RSC_PROGRAMS_COLS, P_PROGS);
     v->prog->priv[P_PROG_DATA] = (uint32_t)pos;
     uint32_t n = v->prog->priv[P_PROGS_N], prev = 0;
+    if (n > RSC_DEFER_MAX_PROGS)
+        v->defer = 0; /* check_deferred()'s marks hold so many */
     for (uint32_t k = 0; k < n; k++) {
         uint32_t e = COL(P_PROGS, k, 0);
         CORRUPT(e > prev && e <= end - pos && (k + 1 < n || e == end - pos), ROW_AT(P_PROGS, k),
@@ -852,7 +854,7 @@ static rsc_status check_dfas(verifier *v)
         uint32_t e = COL(P_DFAS, r, 0);
         CORRUPT(e >= prev && e <= size && (r + 1 < n || e == size), ROW_AT(P_DFAS, r),
                 "DFA End out of order or outside Data");
-        if (e > prev) {
+        if (e > prev && !v->defer) { /* deferred: rsc_select() checks the one it runs */
             rsc_status st = check_dfa(v, pos + prev, pos + e, mark);
             if (st)
                 return st;
@@ -868,33 +870,74 @@ static rsc_status check_dfas(verifier *v)
 static rsc_status check_deferred(verifier *v)
 {
     const size_t data = v->prog->priv[P_PROG_DATA];
+    const uint32_t n = v->prog->priv[P_PROGS_N];
     uint32_t deferred = 0;
-    for (uint32_t k = 0, prev = 0, dprev = 0; k < v->prog->priv[P_PROGS_N]; k++) {
-        uint32_t e = COL(P_PROGS, k, 0), de = COL(P_DFAS, k, 0);
-        if (de > dprev) { /* a DFA: its program waits */
-            deferred++;
-        } else {
-            rsc_status st = check_program(v, data + prev, data + e);
-            if (st)
-                return st;
+    if (!v->prog->priv[P_SETS]) { /* program k is set k */
+        for (uint32_t k = 0, prev = 0, dprev = 0; k < n; k++) {
+            uint32_t e = COL(P_PROGS, k, 0), de = COL(P_DFAS, k, 0);
+            if (de > dprev) { /* a DFA: its program waits */
+                deferred++;
+            } else {
+                rsc_status st = check_program(v, data + prev, data + e);
+                if (st)
+                    return st;
+            }
+            prev = e, dprev = de;
         }
-        prev = e, dprev = de;
+    } else { /* the programs of every set without a DFA, each once */
+        uint8_t done[RSC_DEFER_MAX_PROGS / 8];
+        memset(done, 0, (n + 7) / 8);
+        for (uint32_t r = 0, dprev = 0; r < v->prog->priv[P_SETS_N]; r++) {
+            const uint32_t de = COL(P_DFAS, r, 0);
+            if (de > dprev) {
+                deferred++;
+            } else {
+                for (uint32_t j = COL(P_SETS, r, 0), end = j + COL(P_SETS, r, 1); j < end; j++) {
+                    const uint32_t k = COL(P_SLIST, j, 0);
+                    if (done[k / 8] >> (k % 8) & 1)
+                        continue;
+                    done[k / 8] |= (uint8_t)(1u << (k % 8));
+                    rsc_status st = check_program(v, data + (k ? COL(P_PROGS, k - 1, 0) : 0),
+                                                  data + COL(P_PROGS, k, 0));
+                    if (st)
+                        return st;
+                }
+            }
+            dprev = de;
+        }
     }
     v->prog->priv[P_DEFER] = deferred != 0;
     return RSC_OK;
 }
 
-rsc_status rsc_verify_set(const rsc_program *prog, uint32_t k)
+/* A verifier of a loaded program's parts (the checks of a program or a
+ * DFA read it; no section check runs on it). */
+static void verifier_of(verifier *v, const rsc_program *prog)
 {
-    verifier v0, *v = &v0;
     memset(v, 0, sizeof *v);
     v->b = prog->base, v->total = prog->size;
-    v->prog = (rsc_program *)prog; /* read only: no section check runs */
+    v->prog = (rsc_program *)prog; /* read only */
     v->sec_size[RSC_SEC_STRINGS] = PRIV(prog, P_STR_SIZE);
     v->mcol = prog->flags & RSC_FLAG_PROFILE_RFC ? 3 : 1;
     ptab R;
     ptab_of(v, prog->priv + P_RULES, v->mcol == 1 ? RSC_RULES_COLS : RSC_RULES_COLS_RFC, &R);
     rules_view(v, &R, PRIV(prog, P_RULES_N));
+}
+
+rsc_status rsc_verify_dfa(const rsc_program *prog, uint32_t k)
+{
+    verifier v0, *v = &v0;
+    uint8_t mark[8192];
+    verifier_of(v, prog);
+    const size_t data = PRIV(prog, P_DFA_DATA);
+    const uint32_t a = k ? COL(P_DFAS, k - 1, 0) : 0, e = COL(P_DFAS, k, 0);
+    return a < e ? check_dfa(v, data + a, data + e, mark) : RSC_OK;
+}
+
+rsc_status rsc_verify_set(const rsc_program *prog, uint32_t k)
+{
+    verifier v0, *v = &v0;
+    verifier_of(v, prog);
     const size_t data = PRIV(prog, P_PROG_DATA);
     uint32_t j, end;
     for (rsc_set_span(prog, k, &j, &end); j < end; j++) {
@@ -931,8 +974,7 @@ rsc_status rsc_load_ex(rsc_program *prog, const void *blob, size_t size, unsigne
          * (with RSC_LOAD_DEFER, DFAS says which programs wait: those of the
          * sets without a DFA are checked after it). */
         if (!(st = check_header(v, size)) && !(st = check_sections(v))) {
-            /* programs wait for DFAS only where program k is set k */
-            v->defer = (flags & RSC_LOAD_DEFER) && !v->sec_off[RSC_SEC_SETS] && v->sec_off[RSC_SEC_DFAS];
+            v->defer = (flags & RSC_LOAD_DEFER) && v->sec_off[RSC_SEC_DFAS];
             st = check_checksum(v);
         }
         if (!st && !(st = check_rules_of_profile(v)) &&

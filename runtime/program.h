@@ -32,7 +32,7 @@ enum rsc_priv {
     P_DIRS, P_DIRS_N, P_DIRS_W,
     P_DFAS, P_DFAS_N, P_DFAS_W,        /* DFAS End table (0 rows: none)    */
     P_DFA_DATA,                        /* DFAS Data                        */
-    P_DEFER,                           /* 1: RSC_LOAD_DEFER left programs  */
+    P_DEFER,                           /* 1: RSC_LOAD_DEFER left DFAs      */
     P_COUNT_
 };
 typedef char rsc_priv_fits_[P_COUNT_ <= 40 ? 1 : -1];
@@ -56,6 +56,13 @@ uint32_t rsc_program_at(const rsc_program *prog, uint32_t j);
 /* Verifies the programs of set k of a loaded program (load.c): those
  * that rsc_load_ex(RSC_LOAD_DEFER) left, before anything runs them. */
 rsc_status rsc_verify_set(const rsc_program *prog, uint32_t k);
+/* Blobs of more programs are verified whole by RSC_LOAD_DEFER too (its
+ * marks of the programs checked take a bit each on the stack). */
+#define RSC_DEFER_MAX_PROGS 8192
+/* Verifies the DFA of set k (none: RSC_OK), which RSC_LOAD_DEFER left
+ * (load.c; rsc_select() calls it for the DFA a selection runs). About 9
+ * KiB of stack. */
+rsc_status rsc_verify_dfa(const rsc_program *prog, uint32_t k);
 /* A selection of one rule set whose programs rsc_load_ex(RSC_LOAD_DEFER)
  * left unverified has sets[RSC_SEL_DEFER] == RSC_SEL_DEFERRED (set by
  * rsc_select(), cleared by rsc_selection_use() once verified; sets[1..]

@@ -107,21 +107,25 @@ RSC_API rsc_status rsc_load(rsc_program *prog, const void *blob, size_t size,
                     rsc_load_error *err);
 
 /* rsc_load() with flags (0: rsc_load() itself; any unknown flag:
- * RSC_E_ARG). RSC_LOAD_DEFER, for a worker that checks URLs: verifies all
- * of the blob that matching without m runs (the checksum over every byte,
- * every table, every DFA, the programs of the rule sets without a DFA) and
- * leaves the programs of the rule sets that have one to be verified when
- * something would run them: rsc_select() of several rule sets (then
- * RSC_E_CORRUPT when one fails), rsc_selection_use(RSC_ENGINE_PROGRAMS)
- * (the same), and on a selection of one such rule set each
- * rsc_selection_uniform() call (RSC_MIXED when they fail) and each match
- * with m non-NULL (fails closed: 0, m->decided 0), in time linear in their
- * size. So a damaged byte is still refused at load (the checksum), and a
- * blob made to pass the checksum with bad programs beside a DFA still
- * never runs them. Blobs whose SETS section is present (a rule set split
- * over several programs) are verified whole. On the corpus's URL lists a
- * load and one check took 0.73x the time they take with rsc_load()
- * (docs/DFA.md, "Safety"). To explain many URLs, load with rsc_load(). */
+ * RSC_E_ARG). RSC_LOAD_DEFER, for a worker that checks URLs: verifies at
+ * load the checksum over every byte, every table, and the programs of the
+ * rule sets without a DFA; each rule set's DFA, and the programs beside
+ * it, are verified, whole, before anything reads them:
+ * - rsc_select() of one rule set verifies its DFA (RSC_E_CORRUPT when it
+ *   fails; about 9 KiB of stack), of several the programs beside their
+ *   DFAs (the same);
+ * - on a selection of one rule set with a DFA,
+ *   rsc_selection_use(RSC_ENGINE_PROGRAMS) verifies its programs (the
+ *   same), and so does each rsc_selection_uniform() call (RSC_MIXED when
+ *   they fail) and each match with m non-NULL (fails closed: 0,
+ *   m->decided 0), in time linear in their size.
+ * So a damaged byte is still refused at load (the checksum), a blob made
+ * to pass the checksum with a bad DFA is refused by the select that would
+ * run it, and nothing runs an unverified byte. A blob of more than 8,192
+ * programs is verified whole. A worker that loads a blob and checks one
+ * URL does less of the work; to explain many URLs, load with rsc_load().
+ * On the corpus's URL lists a load, a select and one check took 0.73x the
+ * time they take with rsc_load() (docs/DFA.md, "Safety"). */
 #define RSC_LOAD_DEFER 1u
 RSC_API rsc_status rsc_load_ex(rsc_program *prog, const void *blob, size_t size, unsigned flags,
                        rsc_load_error *err);

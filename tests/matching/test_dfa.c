@@ -292,6 +292,7 @@ static uint8_t *with_start(const uint8_t *b, size_t n, size_t d0, size_t dsize, 
 /* Selections run on dense rows, the verdicts compared, google DFAs with
  * row states left without rows (a failure), and the edited DFAs. */
 static long n_dense_sel, n_dense_cmp, n_dense_missing, n_hand_loaded, n_hand_dense;
+static long n_dfa_at_select; /* damaged DFAs RSC_LOAD_DEFER left to rsc_select() */
 
 /* The bytes of random paths for the rows: the rules' own, the pattern
  * characters as data, '#' (a URL's end), '%', '?', NUL, high bytes. */
@@ -705,12 +706,20 @@ static long damage(const char *name, const rsc_blob *blob, int one_bit)
             TU_COUNT(rsc_load(&p, c, blob->size, NULL) == RSC_E_CHECKSUM, "%s: flip at %zu.%u", name, i, bit);
             fix_checksum(c, blob->size);
             flips++;
-            /* RSC_LOAD_DEFER checks every byte of DFAS as rsc_load does */
+            /* RSC_LOAD_DEFER: what rsc_load refuses is refused by the
+             * deferred load or, when it lies in the DFA (left to the
+             * selection that runs it), by rsc_select of its one set */
             rsc_program dp;
-            const rsc_status full = rsc_load(&p, c, blob->size, NULL);
-            TU_COUNT(rsc_load_ex(&dp, c, blob->size, RSC_LOAD_DEFER, NULL) == full,
-                     "%s: flip at %zu.%u: deferred load %s, rsc_load %s", name, i, bit,
-                     rsc_strerror(rsc_load_ex(&dp, c, blob->size, RSC_LOAD_DEFER, NULL)), rsc_strerror(full));
+            rsc_selection dsel;
+            const rsc_bytes gb = {"Googlebot", 9};
+            const rsc_status full = rsc_load(&p, c, blob->size, NULL),
+                             dst = rsc_load_ex(&dp, c, blob->size, RSC_LOAD_DEFER, NULL);
+            const rsc_status sst = dst == RSC_OK ? rsc_select(&dp, &gb, 1, &dsel) : dst;
+            TU_COUNT(dst == full || (full == RSC_E_CORRUPT && dst == RSC_OK && sst == RSC_E_CORRUPT &&
+                                     dsel.prog == NULL),
+                     "%s: flip at %zu.%u: rsc_load %s; deferred load %s, select %s", name, i, bit,
+                     rsc_strerror(full), rsc_strerror(dst), rsc_strerror(sst));
+            n_dfa_at_select += dst == RSC_OK && full != RSC_OK;
             if (full != RSC_OK) {
                 refused++;
                 continue;
@@ -789,7 +798,10 @@ static long damage_wide(int n, int bits)
  * to the programs of "a" or '*' (never "b"'s, which matching runs), and
  * that selection still answers from its DFA as before the damage, while
  * everything that would run the damaged programs refuses or fails closed.
- * Returns the flips only the deferred load accepted. */
+ * Then one bit of every byte of DFAS: a damaged DFA the deferred load
+ * accepts is refused by the select of its set alone (RSC_E_CORRUPT), and
+ * every other selection answers as before. Returns the flips only the
+ * deferred load accepted. */
 static long defer_tests(void)
 {
     char body[4096];
@@ -884,11 +896,43 @@ static long defer_tests(void)
                      (bad != 0 || m2.prog == NULL),
                  "defer: flip at %zu: select of a and b with %d damaged", i, bad);
     }
+    /* DFAS: a damaged DFA that the deferred load accepts is refused by the
+     * select of its set, and only of its set; several sets run the
+     * programs and never read a DFA */
+    long dfa_left = 0;
+    size_t dsize, d0 = section_at(blob.data, blob.size, 9, &dsize);
+    TU_CHECK(d0 > 0 && dsize > 0, "defer: no DFAS section");
+    for (size_t i = d0; d0 && i < d0 + dsize; i++) {
+        memcpy(c, blob.data, blob.size);
+        c[i] ^= (uint8_t)(1u << (i % 8));
+        fix_checksum(c, blob.size);
+        const rsc_status fst = rsc_load(&fp, c, blob.size, NULL), dst = rsc_load_ex(&dp, c, blob.size, RSC_LOAD_DEFER, NULL);
+        TU_COUNT(fst != RSC_OK || dst == RSC_OK, "defer: DFAS flip at %zu: rsc_load accepts, the deferred load %s", i,
+                 rsc_strerror(dst));
+        if (fst == RSC_OK || dst != RSC_OK)
+            continue;
+        dfa_left++;
+        rsc_status sst[4];
+        int nbad = 0;
+        for (int l = 0; l < 4; l++) {
+            rsc_selection s;
+            sst[l] = rsc_select(&dp, lists[l], nag[l], &s);
+            nbad += sst[l] != RSC_OK;
+            if (sst[l] == RSC_OK) /* its DFA verified, or none read */
+                for (size_t k = 0; k < NPATHS; k++)
+                    TU_COUNT(rsc_match_url(&s, paths[k], plen(paths[k]), NULL) == verdict[l][k],
+                             "defer: DFAS flip at %zu: selection %d: %s", i, l, paths[k]);
+        }
+        TU_COUNT(nbad == 1 && (sst[0] == RSC_E_CORRUPT || sst[2] == RSC_E_CORRUPT),
+                 "defer: DFAS flip at %zu: selects %s %s %s %s", i, rsc_strerror(sst[0]), rsc_strerror(sst[1]),
+                 rsc_strerror(sst[2]), rsc_strerror(sst[3]));
+    }
     free(c);
     rsc_blob_free(&blob, NULL);
-    TU_CHECK(only_deferred > 0 && both > 0, "defer: %ld flips accepted by the deferred load only, %ld by neither",
-             only_deferred, both);
-    return only_deferred;
+    TU_CHECK(only_deferred > 0 && both > 0 && dfa_left > 0,
+             "defer: %ld PROGRAMS flips accepted by the deferred load only, %ld by neither; %ld DFAS flips left to "
+             "rsc_select", only_deferred, both, dfa_left);
+    return only_deferred + dfa_left;
 }
 
 static rsc_status compile_opts(const rset *r, int flags, rsc_blob *blob)
@@ -1245,7 +1289,9 @@ int main(void)
     }
     refused += damage_wide(100, 0) + damage_wide(1000, 1);
     printf("test_dfa: %ld damaged DFAS sections refused by verification\n", refused);
-    printf("test_dfa: RSC_LOAD_DEFER: %ld damaged PROGRAMS sections accepted at load, never run\n", defer_tests());
+    printf("test_dfa: RSC_LOAD_DEFER: %ld damaged PROGRAMS or DFAS sections accepted at load, never run\n",
+           defer_tests());
+    TU_CHECK(n_dfa_at_select > 0, "RSC_LOAD_DEFER: no damaged DFA was left to rsc_select()");
     printf("test_dfa: dense rows: %ld selections on them, %ld verdicts compared with the blob's DFA; "
            "hand-made DFAs: %ld loaded, %ld of them on dense rows\ntest_dfa: shapes of the DFAs on dense rows:",
            n_dense_sel, n_dense_cmp, n_hand_loaded, n_hand_dense);
