@@ -935,6 +935,71 @@ static long defer_tests(void)
     return only_deferred + dfa_left;
 }
 
+/* RSC_LOAD_DEFER on a blob with SETS: the '*' rule set is over the
+ * programs' budgets, so it is split into several programs (SETS) and has
+ * no DFA; "a" has one. The '*' programs are checked at load, each once,
+ * and only "a"'s waits. One bit flipped in every byte of the first 512 of
+ * PROGRAMS (its Ends and "a"'s program, which comes first) and of every
+ * 29th byte after, the checksum made right: what only the deferred load
+ * accepts is damage to "a"'s program. Returns those flips. */
+static long defer_sets_test(void)
+{
+    const int nr = 400;
+    char *body = malloc((size_t)nr * 48 + 128), *at = body;
+    unsigned long long x = 7;
+    at += sprintf(at, "User-agent: a\nDisallow: /*.pdf$\nAllow: /a/\nDisallow: /a\n\nUser-agent: *\n");
+    for (int i = 0; i < nr; i++) {
+        at += sprintf(at, "Disallow: /");
+        for (int j = 0; j < 12; j++)
+            at += sprintf(at, "*%c", lcg(&x) >> 40 & 1 ? 'a' : 'b');
+        at += sprintf(at, "x%d\n", i);
+    }
+    static const rsc_bytes ags[] = {{"a", 1}, {"Googlebot", 9}};
+    static const int engine[] = {RSC_ENGINE_DFA, RSC_ENGINE_PROGRAMS};
+    rsc_blob blob;
+    rsc_program fp, dp;
+    size_t ssize, psize;
+    TU_CHECK(rsc_compile(body, (size_t)(at - body), NULL, &blob) == RSC_OK &&
+                 section_at(blob.data, blob.size, 4, &ssize) > 0 && rsc_load(&fp, blob.data, blob.size, NULL) == RSC_OK,
+             "defer with SETS: compile, a SETS section, load");
+    free(body);
+    for (int l = 0; l < 2; l++) {
+        rsc_selection s;
+        TU_CHECK(rsc_select(&fp, &ags[l], 1, &s) == RSC_OK && rsc_selection_engine(&s, NULL) == engine[l] &&
+                     (l == 0 || s.n_roots > 1),
+                 "defer with SETS: selection %d: not the engine expected, or one program", l);
+    }
+    const size_t p0 = section_at(blob.data, blob.size, 3, &psize);
+    uint8_t *c = malloc(blob.size);
+    if (!c)
+        exit(2);
+    long left = 0;
+    for (size_t i = p0; p0 && i < p0 + psize; i += i < p0 + 512 ? 1 : 29) {
+        memcpy(c, blob.data, blob.size);
+        c[i] ^= (uint8_t)(1u << (i % 8));
+        fix_checksum(c, blob.size);
+        const rsc_status fst = rsc_load(&fp, c, blob.size, NULL), dst = rsc_load_ex(&dp, c, blob.size, RSC_LOAD_DEFER, NULL);
+        TU_COUNT(fst != RSC_OK || dst == RSC_OK, "defer with SETS: flip at %zu: the deferred load %s", i,
+                 rsc_strerror(dst));
+        if (fst == RSC_OK || dst != RSC_OK)
+            continue;
+        rsc_status u[2];
+        for (int l = 0; l < 2; l++) {
+            rsc_selection s;
+            u[l] = rsc_select(&dp, &ags[l], 1, &s);
+            if (u[l] == RSC_OK)
+                u[l] = rsc_selection_use(&s, RSC_ENGINE_PROGRAMS);
+        }
+        left += u[0] == RSC_E_CORRUPT;
+        TU_COUNT(u[0] == RSC_E_CORRUPT && u[1] == RSC_OK, "defer with SETS: flip at %zu: on the programs: a %s, '*' %s",
+                 i, rsc_strerror(u[0]), rsc_strerror(u[1]));
+    }
+    free(c);
+    rsc_blob_free(&blob, NULL);
+    TU_CHECK(left > 0, "defer with SETS: no damage to a's program was left to its selection");
+    return left;
+}
+
 static rsc_status compile_opts(const rset *r, int flags, rsc_blob *blob)
 {
     rsc_compile_options opt;
@@ -1292,6 +1357,8 @@ int main(void)
     printf("test_dfa: RSC_LOAD_DEFER: %ld damaged PROGRAMS or DFAS sections accepted at load, never run\n",
            defer_tests());
     TU_CHECK(n_dfa_at_select > 0, "RSC_LOAD_DEFER: no damaged DFA was left to rsc_select()");
+    printf("test_dfa: RSC_LOAD_DEFER with SETS: %ld damaged programs beside a DFA accepted at load, never run\n",
+           defer_sets_test());
     printf("test_dfa: dense rows: %ld selections on them, %ld verdicts compared with the blob's DFA; "
            "hand-made DFAs: %ld loaded, %ld of them on dense rows\ntest_dfa: shapes of the DFAs on dense rows:",
            n_dense_sel, n_dense_cmp, n_hand_loaded, n_hand_dense);
