@@ -227,7 +227,9 @@ RSC_API rsc_store_cache *rsc_store_cache_new(size_t slots, int64_t max_age);
 RSC_API void rsc_store_cache_free(rsc_store_cache *c); /* accepts NULL */
 
 /* Routes url to its origin's record and matches it for agents[0..n):
- * origin key, lookup, verification, selection, match. *verdict is
+ * origin key, lookup, verification (rsc_load_ex with RSC_LOAD_DEFER: the
+ * DFA the selection runs is verified by rsc_select; a part that fails is
+ * RSC_STORE_E_BLOB), selection, match. *verdict is
  * RSC_STORE_ALLOW or RSC_STORE_DISALLOW when RSC_STORE_OK is returned.
  * RSC_STORE_NOTFOUND: no record, or the record expired (expires <= now;
  * now 0: expiry not checked). RSC_STORE_E_KEY: the URL has no robots.txt.

@@ -16,6 +16,7 @@
 #include "robotsc/compiler.h"
 #include "robotsc/crawl.h"
 #include "robotsc/store.h"
+#include "rt_builder.h"
 #include "testutil.h"
 
 #define CHECK TU_COUNT
@@ -805,6 +806,57 @@ static void test_failclosed_put(void)
     rsc_store_close(st);
 }
 
+/* rsc_store_check loads with RSC_LOAD_DEFER: a blob whose '*' DFA is
+ * damaged, its checksum made right (only verification can tell; stored as
+ * verified), answers RSC_STORE_E_BLOB for a crawler that selects that set,
+ * never a verdict, with and without a cache, while a crawler of the other
+ * set ("a") gets its verdicts. */
+static void test_deferred_check(void)
+{
+    rsc_store *st = open_at("defer.db", 0, 0);
+    if (!st)
+        return;
+    const char *text = "User-agent: *\nDisallow: /private\nAllow: /private/ok*$\n\nUser-agent: a\nDisallow: /x*y\n";
+    rsc_blob b = compile(text);
+    uint8_t *d = malloc(b.size);
+    rsc_program p;
+    rsc_selection s;
+    const rsc_bytes gb = {"Googlebot", 9}, a = {"a", 1};
+    int found = 0;
+    for (size_t i = 12; d && i < b.size && !found; i++) { /* the first such flip */
+        memcpy(d, b.data, b.size);
+        d[i] ^= 1;
+        tb_fix_checksum(d, b.size);
+        found = rsc_load(&p, d, b.size, NULL) == RSC_E_CORRUPT &&
+                rsc_load_ex(&p, d, b.size, RSC_LOAD_DEFER, NULL) == RSC_OK &&
+                rsc_select(&p, &gb, 1, &s) == RSC_E_CORRUPT && rsc_select(&p, &a, 1, &s) == RSC_OK;
+    }
+    CHECK(found, "no flip damages the '*' DFA alone");
+    rsc_store_meta m = meta_for(text, "https://e.com/robots.txt");
+    m.expires = RSC_STORE_NEVER;
+    rsc_store_item it = {"https://e.com", 13, &m, d, b.size, 1};
+    CHECK(found && rsc_store_put_many(st, &it, 1, NULL) == RSC_STORE_OK, "put as verified");
+    rsc_store_txn *t = NULL;
+    rsc_store_cache *c = rsc_store_cache_new(8, 100);
+    CHECK(rsc_store_begin(st, &t) == RSC_STORE_OK && c, "begin, cache");
+    for (int k = 0; k < 3 && t && c; k++) { /* uncached, a miss, a hit */
+        rsc_store_cache *ck = k ? c : NULL;
+        rsc_store_status s1, s2, s3;
+        const int v1 = verdict(t, ck, "Googlebot", "https://e.com/private/x", 0, &s1);
+        const int v2 = verdict(t, ck, "a", "https://e.com/x1y", 0, &s2);
+        const int v3 = verdict(t, ck, "a", "https://e.com/private/x", 0, &s3);
+        CHECK(s1 == RSC_STORE_E_BLOB && v1 == -1, "pass %d: Googlebot on a damaged DFA: status %d verdict %d", k, s1,
+              v1);
+        CHECK(s2 == RSC_STORE_OK && v2 == RSC_STORE_DISALLOW && s3 == RSC_STORE_OK && v3 == RSC_STORE_ALLOW,
+              "pass %d: a: status %d verdict %d, status %d verdict %d", k, s2, v2, s3, v3);
+    }
+    rsc_store_end(t);
+    rsc_store_cache_free(c);
+    free(d);
+    rsc_blob_free(&b, NULL);
+    rsc_store_close(st);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/rsc_store_test.XXXXXX");
@@ -816,6 +868,7 @@ int main(void)
     test_roundtrip();
     test_damage();
     test_failclosed_put();
+    test_deferred_check();
     test_stale("s.db", 0);
     test_stale("s0.db", 1);
     test_record_v1();
