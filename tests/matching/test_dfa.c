@@ -935,6 +935,19 @@ static long defer_tests(void)
     return only_deferred + dfa_left;
 }
 
+/* Writes nr rules of 12 '*'s between random a/b bytes at at (48 bytes
+ * each at most): a rule set over the programs' budgets, split into
+ * several programs (compiler/programs.c). */
+static void star_rules(char *at, int nr, unsigned long long *x)
+{
+    for (int i = 0; i < nr; i++) {
+        at += sprintf(at, "Disallow: /");
+        for (int j = 0; j < 12; j++)
+            at += sprintf(at, "*%c", lcg(x) >> 40 & 1 ? 'a' : 'b');
+        at += sprintf(at, "x%d\n", i);
+    }
+}
+
 /* RSC_LOAD_DEFER on a blob with SETS: the '*' rule set is over the
  * programs' budgets, so it is split into several programs (SETS) and has
  * no DFA; "a" has one. The '*' programs are checked at load, each once,
@@ -948,18 +961,13 @@ static long defer_sets_test(void)
     char *body = malloc((size_t)nr * 48 + 128), *at = body;
     unsigned long long x = 7;
     at += sprintf(at, "User-agent: a\nDisallow: /*.pdf$\nAllow: /a/\nDisallow: /a\n\nUser-agent: *\n");
-    for (int i = 0; i < nr; i++) {
-        at += sprintf(at, "Disallow: /");
-        for (int j = 0; j < 12; j++)
-            at += sprintf(at, "*%c", lcg(&x) >> 40 & 1 ? 'a' : 'b');
-        at += sprintf(at, "x%d\n", i);
-    }
+    star_rules(at, nr, &x);
     static const rsc_bytes ags[] = {{"a", 1}, {"Googlebot", 9}};
     static const int engine[] = {RSC_ENGINE_DFA, RSC_ENGINE_PROGRAMS};
     rsc_blob blob;
     rsc_program fp, dp;
     size_t ssize, psize;
-    TU_CHECK(rsc_compile(body, (size_t)(at - body), NULL, &blob) == RSC_OK &&
+    TU_CHECK(rsc_compile(body, strlen(body), NULL, &blob) == RSC_OK &&
                  section_at(blob.data, blob.size, 4, &ssize) > 0 && rsc_load(&fp, blob.data, blob.size, NULL) == RSC_OK,
              "defer with SETS: compile, a SETS section, load");
     free(body);
@@ -1326,12 +1334,7 @@ int main(void)
         char *body = malloc((size_t)nr * 48 + 32), *at = body;
         unsigned long long x = 99;
         at += sprintf(at, "User-agent: *\n");
-        for (int i = 0; i < nr; i++) {
-            at += sprintf(at, "Disallow: /");
-            for (int j = 0; j < 12; j++)
-                at += sprintf(at, "*%c", lcg(&x) >> 40 & 1 ? 'a' : 'b');
-            at += sprintf(at, "x%d\n", i);
-        }
+        star_rules(at, nr, &x);
         rset big = {"split set", 0, body};
         rsc_blob blob;
         rsc_program prog;
