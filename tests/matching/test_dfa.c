@@ -789,6 +789,28 @@ static long damage_wide(int n, int bits)
     return refused;
 }
 
+/* c = blob with bit i % 8 of byte i flipped and the checksum made right,
+ * loaded by rsc_load into *fp and with RSC_LOAD_DEFER into *dp: whatever
+ * rsc_load accepts the deferred load accepts, and what only the deferred
+ * load accepts rsc_load refused as RSC_E_CORRUPT (verification, not the
+ * framing). 1 when only the deferred load accepts it; *both (nullable)
+ * counts the flips both refuse. */
+static int flip_both(const char *what, const rsc_blob *blob, uint8_t *c, size_t i, rsc_program *fp, rsc_program *dp,
+                     long *both)
+{
+    memcpy(c, blob->data, blob->size);
+    c[i] ^= (uint8_t)(1u << (i % 8));
+    fix_checksum(c, blob->size);
+    const rsc_status fst = rsc_load(fp, c, blob->size, NULL), dst = rsc_load_ex(dp, c, blob->size, RSC_LOAD_DEFER, NULL);
+    TU_COUNT(fst != RSC_OK || dst == RSC_OK, "%s: flip at %zu: rsc_load accepts, the deferred load %s", what, i,
+             rsc_strerror(dst));
+    TU_COUNT(fst == RSC_OK || dst != RSC_OK || fst == RSC_E_CORRUPT, "%s: flip at %zu: rsc_load %s", what, i,
+             rsc_strerror(fst));
+    if (both)
+        *both += fst != RSC_OK && dst != RSC_OK;
+    return fst != RSC_OK && dst == RSC_OK;
+}
+
 /* RSC_LOAD_DEFER (runtime.h) on a file of three rule sets: "a" and '*'
  * with a DFA, "b" over the DFA budget (programs only). Undamaged: every
  * selection answers as on rsc_load(), with m and without, and so do
@@ -854,17 +876,9 @@ static long defer_tests(void)
         exit(2);
     long only_deferred = 0, both = 0;
     for (size_t i = p0; p0 && i < p0 + psize; i++) {
-        memcpy(c, blob.data, blob.size);
-        c[i] ^= (uint8_t)(1u << (i % 8));
-        fix_checksum(c, blob.size);
-        const rsc_status fst = rsc_load(&fp, c, blob.size, NULL), dst = rsc_load_ex(&dp, c, blob.size, RSC_LOAD_DEFER, NULL);
-        TU_COUNT(fst != RSC_OK || dst == RSC_OK, "defer: flip at %zu: rsc_load accepts, the deferred load %s", i,
-                 rsc_strerror(dst));
-        both += fst != RSC_OK && dst != RSC_OK;
-        if (fst == RSC_OK || dst != RSC_OK)
+        if (!flip_both("defer", &blob, c, i, &fp, &dp, &both))
             continue;
         only_deferred++;
-        TU_COUNT(fst == RSC_E_CORRUPT, "defer: flip at %zu: rsc_load %s", i, rsc_strerror(fst));
         int bad = -1, nbad = 0;
         for (int l = 0; l < 3; l++) {
             rsc_selection s, q;
@@ -903,13 +917,7 @@ static long defer_tests(void)
     size_t dsize, d0 = section_at(blob.data, blob.size, 9, &dsize);
     TU_CHECK(d0 > 0 && dsize > 0, "defer: no DFAS section");
     for (size_t i = d0; d0 && i < d0 + dsize; i++) {
-        memcpy(c, blob.data, blob.size);
-        c[i] ^= (uint8_t)(1u << (i % 8));
-        fix_checksum(c, blob.size);
-        const rsc_status fst = rsc_load(&fp, c, blob.size, NULL), dst = rsc_load_ex(&dp, c, blob.size, RSC_LOAD_DEFER, NULL);
-        TU_COUNT(fst != RSC_OK || dst == RSC_OK, "defer: DFAS flip at %zu: rsc_load accepts, the deferred load %s", i,
-                 rsc_strerror(dst));
-        if (fst == RSC_OK || dst != RSC_OK)
+        if (!flip_both("defer, DFAS", &blob, c, i, &fp, &dp, NULL))
             continue;
         dfa_left++;
         rsc_status sst[4];
@@ -983,13 +991,7 @@ static long defer_sets_test(void)
         exit(2);
     long left = 0;
     for (size_t i = p0; p0 && i < p0 + psize; i += i < p0 + 512 ? 1 : 29) {
-        memcpy(c, blob.data, blob.size);
-        c[i] ^= (uint8_t)(1u << (i % 8));
-        fix_checksum(c, blob.size);
-        const rsc_status fst = rsc_load(&fp, c, blob.size, NULL), dst = rsc_load_ex(&dp, c, blob.size, RSC_LOAD_DEFER, NULL);
-        TU_COUNT(fst != RSC_OK || dst == RSC_OK, "defer with SETS: flip at %zu: the deferred load %s", i,
-                 rsc_strerror(dst));
-        if (fst == RSC_OK || dst != RSC_OK)
+        if (!flip_both("defer with SETS", &blob, c, i, &fp, &dp, NULL))
             continue;
         rsc_status u[2];
         for (int l = 0; l < 2; l++) {
