@@ -217,8 +217,8 @@ static int pass(job *j, int mode, size_t n)
     rsc_program *p = &j->prog;
     rsc_selection s;
 #ifdef RSC_LOAD_DEFER
-    /* as loaded: as a worker loads it, with the programs beside a DFA left
-     * unverified until something runs them (runtime.h, rsc_load_ex) */
+    /* as loaded: as a worker loads it, each DFA and the programs beside it
+     * left to the call that first reads them (runtime.h, rsc_load_ex) */
     const unsigned lf = mode == M_BLOB ? RSC_LOAD_DEFER : 0;
     if (rsc_load_ex(p, j->blob, j->blob_size, lf, NULL) != RSC_OK ||
 #else

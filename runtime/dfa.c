@@ -66,10 +66,8 @@ typedef struct dinfo {
 /* The DFA of set k, when it has one (a non-empty span of DFAS Data). */
 static int dfa_of_set(const rsc_program *prog, uint32_t k, dview *d, dinfo *info)
 {
-    if (k >= PRIV(prog, P_DFAS_N))
-        return 0;
-    uint32_t a = k ? rsc_tab(prog, P_DFAS, k - 1, 0) : 0, b = rsc_tab(prog, P_DFAS, k, 0);
-    if (a == b)
+    uint32_t a, b;
+    if (!rsc_dfa_span(prog, k, &a, &b))
         return 0;
     const uint8_t *p = prog->base + PRIV(prog, P_DFA_DATA) + a;
     d->k = rsc_uv(&p), d->start = rsc_uv(&p);
@@ -687,15 +685,18 @@ int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_
 
 rsc_status rsc_dfa_defer(rsc_selection *sel)
 {
+    rsc_status st;
+    if (sel->n_sets == 1 && (st = rsc_verify_dfa(sel->prog, sel->sets[0])) != RSC_OK)
+        return st; /* before rsc_dfa_resolve() reads it */
+    rsc_dfa_resolve(sel);
     if (sel->accel == (const void *)&dfa_cached) {
         sel->sets[RSC_SEL_DEFER] = RSC_SEL_DEFERRED;
         return RSC_OK;
     }
     for (uint32_t k = 0; k < sel->n_sets; k++) { /* (their DFAs, unverified, are not read) */
-        const uint32_t s = sel->sets[k];
-        rsc_status st = RSC_OK;
-        if (s < PRIV(sel->prog, P_DFAS_N) && (s ? rsc_tab(sel->prog, P_DFAS, s - 1, 0) : 0) < rsc_tab(sel->prog, P_DFAS, s, 0) &&
-            (st = rsc_verify_set(sel->prog, s)) != RSC_OK)
+        uint32_t a, b;
+        if (rsc_dfa_span(sel->prog, sel->sets[k], &a, &b) &&
+            (st = rsc_verify_set(sel->prog, sel->sets[k])) != RSC_OK)
             return st;
     }
     return RSC_OK;

@@ -27,7 +27,8 @@ typedef struct verifier {
     rsc_program *prog; /* base set, priv filled as sections pass */
     uint32_t n_rules;
     uint32_t nslots; /* ROOTS rows of the program being verified */
-    int defer; /* RSC_LOAD_DEFER, and the blob has DFAS and no SETS */
+    int defer; /* RSC_LOAD_DEFER, the blob has DFAS and at most
+                  RSC_DEFER_MAX_PROGS programs */
     unsigned mcol; /* RULES column of the match text's offset (FORMAT.md) */
     /* where a rule's match text length sits (set by check_rules): rule 1's,
      * the RULES row size, the column's width, and the mask that cuts a
@@ -864,46 +865,40 @@ static rsc_status check_dfas(verifier *v)
     return RSC_OK;
 }
 
-/* RSC_LOAD_DEFER, after DFAS: the programs of the sets without a DFA,
- * which matching runs (without SETS, program k is set k). The others are
- * left to rsc_verify_set(), before anything runs them. */
-static rsc_status check_deferred(verifier *v)
+/* Program k (0-based) of a program whose PROGRAMS table passed. */
+static rsc_status check_program_k(verifier *v, uint32_t k)
 {
     const size_t data = v->prog->priv[P_PROG_DATA];
-    const uint32_t n = v->prog->priv[P_PROGS_N];
+    return check_program(v, data + (k ? COL(P_PROGS, k - 1, 0) : 0), data + COL(P_PROGS, k, 0));
+}
+
+/* RSC_LOAD_DEFER, after DFAS: the programs of the sets without a DFA,
+ * which matching runs, each once (with SETS a program may be in several
+ * sets; without, program k is set k alone). The others are left to
+ * rsc_verify_set(), before anything runs them. */
+static rsc_status check_deferred(verifier *v)
+{
+    const rsc_program *prog = v->prog;
+    const int sets = prog->priv[P_SETS] != 0;
+    uint8_t done[RSC_DEFER_MAX_PROGS / 8]; /* with SETS: the programs checked */
     uint32_t deferred = 0;
-    if (!v->prog->priv[P_SETS]) { /* program k is set k */
-        for (uint32_t k = 0, prev = 0, dprev = 0; k < n; k++) {
-            uint32_t e = COL(P_PROGS, k, 0), de = COL(P_DFAS, k, 0);
-            if (de > dprev) { /* a DFA: its program waits */
-                deferred++;
-            } else {
-                rsc_status st = check_program(v, data + prev, data + e);
-                if (st)
-                    return st;
-            }
-            prev = e, dprev = de;
+    if (sets)
+        memset(done, 0, (prog->priv[P_PROGS_N] + 7) / 8);
+    for (uint32_t r = 0; r < prog->priv[P_SETS_N]; r++) {
+        uint32_t j, end, da, db;
+        if (rsc_dfa_span(prog, r, &da, &db)) { /* a DFA: its programs wait */
+            deferred++;
+            continue;
         }
-    } else { /* the programs of every set without a DFA, each once */
-        uint8_t done[RSC_DEFER_MAX_PROGS / 8];
-        memset(done, 0, (n + 7) / 8);
-        for (uint32_t r = 0, dprev = 0; r < v->prog->priv[P_SETS_N]; r++) {
-            const uint32_t de = COL(P_DFAS, r, 0);
-            if (de > dprev) {
-                deferred++;
-            } else {
-                for (uint32_t j = COL(P_SETS, r, 0), end = j + COL(P_SETS, r, 1); j < end; j++) {
-                    const uint32_t k = COL(P_SLIST, j, 0);
-                    if (done[k / 8] >> (k % 8) & 1)
-                        continue;
-                    done[k / 8] |= (uint8_t)(1u << (k % 8));
-                    rsc_status st = check_program(v, data + (k ? COL(P_PROGS, k - 1, 0) : 0),
-                                                  data + COL(P_PROGS, k, 0));
-                    if (st)
-                        return st;
-                }
-            }
-            dprev = de;
+        for (rsc_set_span(prog, r, &j, &end); j < end; j++) {
+            const uint32_t k = sets ? COL(P_SLIST, j, 0) : j;
+            if (sets && (done[k / 8] >> (k % 8) & 1))
+                continue;
+            if (sets)
+                done[k / 8] |= (uint8_t)(1u << (k % 8));
+            rsc_status st = check_program_k(v, k);
+            if (st)
+                return st;
         }
     }
     v->prog->priv[P_DEFER] = deferred != 0;
@@ -928,22 +923,21 @@ rsc_status rsc_verify_dfa(const rsc_program *prog, uint32_t k)
 {
     verifier v0, *v = &v0;
     uint8_t mark[8192];
+    uint32_t a, e;
+    if (!rsc_dfa_span(prog, k, &a, &e))
+        return RSC_OK;
     verifier_of(v, prog);
     const size_t data = PRIV(prog, P_DFA_DATA);
-    const uint32_t a = k ? COL(P_DFAS, k - 1, 0) : 0, e = COL(P_DFAS, k, 0);
-    return a < e ? check_dfa(v, data + a, data + e, mark) : RSC_OK;
+    return check_dfa(v, data + a, data + e, mark);
 }
 
 rsc_status rsc_verify_set(const rsc_program *prog, uint32_t k)
 {
     verifier v0, *v = &v0;
     verifier_of(v, prog);
-    const size_t data = PRIV(prog, P_PROG_DATA);
     uint32_t j, end;
     for (rsc_set_span(prog, k, &j, &end); j < end; j++) {
-        uint32_t pr = PRIV(prog, P_SETS) ? rsc_tab(prog, P_SLIST, j, 0) : j;
-        rsc_status st = check_program(v, data + (pr ? COL(P_PROGS, pr - 1, 0) : 0),
-                                      data + COL(P_PROGS, pr, 0));
+        rsc_status st = check_program_k(v, PRIV(prog, P_SETS) ? rsc_tab(prog, P_SLIST, j, 0) : j);
         if (st)
             return st;
     }

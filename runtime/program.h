@@ -32,7 +32,8 @@ enum rsc_priv {
     P_DIRS, P_DIRS_N, P_DIRS_W,
     P_DFAS, P_DFAS_N, P_DFAS_W,        /* DFAS End table (0 rows: none)    */
     P_DFA_DATA,                        /* DFAS Data                        */
-    P_DEFER,                           /* 1: RSC_LOAD_DEFER left DFAs      */
+    P_DEFER,                           /* 1: RSC_LOAD_DEFER left DFAs, and */
+                                       /* the programs beside them         */
     P_COUNT_
 };
 typedef char rsc_priv_fits_[P_COUNT_ <= 40 ? 1 : -1];
@@ -74,9 +75,10 @@ static inline int rsc_sel_deferred(const rsc_selection *sel)
 {
     return sel->n_sets == 1 && sel->sets[RSC_SEL_DEFER] == RSC_SEL_DEFERRED;
 }
-/* After rsc_dfa_resolve() on a program with P_DEFER: a selection of one
- * rule set with a DFA is marked deferred; one that runs programs has those
- * of its sets with a DFA verified (dfa.c). RSC_E_CORRUPT when one fails. */
+/* rsc_dfa_resolve() for a program with P_DEFER (dfa.c): the DFA of a
+ * selection of one rule set is verified first, and the selection marked
+ * deferred; a selection that runs programs has those of its sets with a
+ * DFA verified. RSC_E_CORRUPT when one fails. */
 rsc_status rsc_dfa_defer(rsc_selection *sel);
 /* Opens the DFA of a selection of one rule set once, into the selection
  * (dfa.c; called by rsc_select()). */
@@ -102,6 +104,16 @@ static inline uint32_t rsc_tab(const rsc_program *prog, int t, uint32_t r, unsig
     for (unsigned c = 0; c < col; c++)
         p += RSC_TAB_WIDTH(pack, c);
     return rsc_rdn(p, RSC_TAB_WIDTH(pack, col));
+}
+
+/* Set k's DFA is DFAS Data [*a, *b) (FORMAT.md, DFAS): 1 when it has one
+ * (a non-empty span), 0 when not or when k has no DFAS row. */
+static inline int rsc_dfa_span(const rsc_program *prog, uint32_t k, uint32_t *a, uint32_t *b)
+{
+    if (k >= PRIV(prog, P_DFAS_N))
+        return 0;
+    *a = k ? rsc_tab(prog, P_DFAS, k - 1, 0) : 0, *b = rsc_tab(prog, P_DFAS, k, 0);
+    return *a < *b;
 }
 
 /* Group g's agents: GROUPS List[*first .. *first + return value). */

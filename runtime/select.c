@@ -117,17 +117,11 @@ rsc_status rsc_select(const rsc_program *prog, const rsc_bytes *agents,
             sel->n_roots++;
         }
     }
-    /* RSC_LOAD_DEFER left the DFAs: the one this selection runs is
-     * verified before anything reads it (load.c) */
-    if (PRIV(prog, P_DEFER) && sel->n_sets == 1) {
-        rsc_status st = rsc_verify_dfa(prog, sel->sets[0]);
-        if (st) {
-            memset(sel, 0, sizeof *sel);
-            return st;
-        }
-    }
-    rsc_dfa_resolve(sel);
-    if (PRIV(prog, P_DEFER)) {
+    /* RSC_LOAD_DEFER left the DFAs and the programs beside them: what this
+     * selection runs is verified before anything reads it (dfa.c) */
+    if (!PRIV(prog, P_DEFER)) {
+        rsc_dfa_resolve(sel);
+    } else {
         rsc_status st = rsc_dfa_defer(sel);
         if (st) {
             memset(sel, 0, sizeof *sel);

@@ -963,6 +963,18 @@ static rsc_store_status cache_agents_set(rsc_store_cache *c, const rsc_bytes *ag
     return RSC_STORE_OK;
 }
 
+/* A check's load and selection: RSC_LOAD_DEFER, since a check runs no
+ * explain (the selection's DFA is verified by rsc_select, runtime.h); a
+ * part that fails verification is RSC_STORE_E_BLOB. */
+static rsc_store_status load_select(const void *blob, size_t len, const rsc_bytes *agents, size_t n,
+                                    rsc_program *prog, rsc_selection *sel)
+{
+    if (rsc_load_ex(prog, blob, len, RSC_LOAD_DEFER, NULL) != RSC_OK)
+        return RSC_STORE_E_BLOB;
+    rsc_status st = rsc_select(prog, agents, n, sel);
+    return st == RSC_OK ? RSC_STORE_OK : st == RSC_E_CORRUPT ? RSC_STORE_E_BLOB : RSC_STORE_E_ARG;
+}
+
 static rsc_store_status check_uncached(rsc_store_txn *t, const rsc_bytes *agents, size_t n, const char *key,
                                        size_t klen, const char *url, size_t len, int64_t now, int *verdict)
 {
@@ -973,13 +985,9 @@ static rsc_store_status check_uncached(rsc_store_txn *t, const rsc_bytes *agents
         return s;
     if (now && r.meta.expires <= now)
         return RSC_STORE_NOTFOUND;
-    /* a check runs no explain: the programs beside a DFA wait (runtime.h) */
-    if (rsc_load_ex(&prog, r.blob, r.blob_len, RSC_LOAD_DEFER, NULL) != RSC_OK)
-        return RSC_STORE_E_BLOB;
     rsc_selection sel;
-    rsc_status ss = rsc_select(&prog, agents, n, &sel);
-    if (ss != RSC_OK)
-        return ss == RSC_E_CORRUPT ? RSC_STORE_E_BLOB : RSC_STORE_E_ARG;
+    if ((s = load_select(r.blob, r.blob_len, agents, n, &prog, &sel)) != RSC_STORE_OK)
+        return s;
     *verdict = rsc_match_url(&sel, url, len, NULL) ? RSC_STORE_ALLOW : RSC_STORE_DISALLOW;
     return RSC_STORE_OK;
 }
@@ -1030,11 +1038,8 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
         return RSC_STORE_E_NOMEM;
     e->blob = copy;
     memcpy(copy, r.blob, r.blob_len);
-    if (rsc_load_ex(&e->prog, copy, r.blob_len, RSC_LOAD_DEFER, NULL) != RSC_OK)
-        return RSC_STORE_E_BLOB;
-    rsc_status ss = rsc_select(&e->prog, agents, n, &e->sel);
-    if (ss != RSC_OK)
-        return ss == RSC_E_CORRUPT ? RSC_STORE_E_BLOB : RSC_STORE_E_ARG;
+    if ((s = load_select(copy, r.blob_len, agents, n, &e->prog, &e->sel)) != RSC_STORE_OK)
+        return s;
     e->hash = h;
     e->key_len = klen;
     memcpy(e->key, key, klen);

@@ -20,8 +20,8 @@
  * whole blob before returning RSC_OK; a blob that fails any rule of
  * docs/FORMAT.md is rejected with a status and a byte offset. After a
  * successful load, matching does no checks and cannot fail (with
- * rsc_load_ex(RSC_LOAD_DEFER), a worker's load, some calls verify the
- * programs it left before they run them: see there).
+ * rsc_load_ex(RSC_LOAD_DEFER), a worker's load, rsc_select() and some
+ * other calls verify the parts it left before they read them: see there).
  *
  * Thread safety: every function is reentrant (the runtime has no mutable
  * global state). An rsc_program and an rsc_selection are immutable after
