@@ -291,6 +291,7 @@ if [ "$STORE_N" -gt 0 ] && [ -x "$SIDE/old/bench_store" ] && [ -x "$SIDE/new/ben
     for side in old new; do
         log "store benchmark ($side): $STORE_N origins"
         W=$I/store_$side
+        rm -rf "$W" # an earlier run's checks must not count in this one's
         mkdir -p "$W"
         # run.sh expects BUILD/robotsc and BUILD/bench/store/bench_store
         b=$(dirname "$(readlink -f "$SIDE/$side/robotsc")")
@@ -299,12 +300,13 @@ if [ "$STORE_N" -gt 0 ] && [ -x "$SIDE/old/bench_store" ] && [ -x "$SIDE/new/ben
         RSC_SHARED_DIR=$SHARED STORE_TARGETS_ONLY=1 STORE_KEEP=1 timeout "$STORE_TIMEOUT" bash "$ROOT/bench/store/run.sh" "$b" "$STORE_N" "$W" >"$W/report.md" 2>"$W/log" ||
             { log "  store benchmark ($side) failed or over ${STORE_TIMEOUT}s (see $W/log)"; rm -f "$W/filesize" "$W/s.db"; }
     done
-    # The checks of both stores, alternating (old new, new old, old new):
-    # a check over 10,000 cached origins is mostly memory misses, and one
-    # run of it measured anywhere from 271 to 712 ns on the same code as the
-    # machine's phase changed; each build's figure is its best run.
+    # The checks of both stores, alternating (old new, new old, ...): a
+    # check over 10,000 cached origins is mostly memory misses, which the
+    # machine's other work moves from run to run (one build's runs have
+    # measured 290 to 822 ns); each build's figure is the median of its
+    # five runs, which one outlying run does not move.
     k=0
-    for order in "old new" "new old" "old new"; do
+    for order in "old new" "new old" "old new" "new old" "old new"; do
         k=$((k + 1))
         for side in $order; do
             W=$I/store_$side
