@@ -560,10 +560,10 @@ def section(res, w, hl=None):
         target("store", "uncached check <= 2.5 µs", st_n.get("uncached"), "<=", 2500, _f(st_n.get("uncached"), " ns", 0))
         r = _div(st_n.get("wall1"), st_o.get("wall1"))
         if r and r > 2.0 and co and cn and _div(cn["whole_s"], co["whole_s"]):
-            w(f"`store build` compiles every origin's robots.txt (here the corpus files cycled): its "
-              f"{_x(r)} follows the compiler's, whose whole-corpus pass takes {_x(_div(cn['whole_s'], co['whole_s']))} "
-              "1.0.0's in this run (the compile section): the DFAs determinised at compile time, which 1.0.0 "
-              "left to every worker.")
+            w(f"`store build` compiles every origin's robots.txt (here the corpus files cycled), and this tree's "
+              "compiler determinises each rule set's DFA, which 1.0.0 left to every worker: its whole-corpus pass "
+              f"took {_x(_div(cn['whole_s'], co['whole_s']))} 1.0.0's in this run (the compile section), the store "
+              f"build {_x(r)}.")
             w("")
         target("store", f"store build of the {_f(st_n.get('records'))} origins at most 2x 1.0.0's time", r, "<=", 2.0,
                f"{_x(r)} wall at -j1 (CPU {_x(_div(st_n.get('cpu1'), st_o.get('cpu1')))})")
