@@ -175,7 +175,8 @@ def _matching_why(w, fo, fn, common, sn):
     hyp = []
     for k in common:
         r = dict(fn[k])
-        if k in prog and fo[k].get("alt_fit") in ("1", "2") and _num(fo[k].get("alt_match_ns")):
+        if k in prog and fo[k].get("alt_fit") in ("1", "2") and _num(fo[k].get("alt_match_ns")) and \
+                _num(fo[k].get("alt_floor_ns")) and _num(r.get("floor_ns")):
             alt = _num(fo[k]["alt_match_ns"]) / _num(fo[k]["alt_floor_ns"]) * f * _num(r["floor_ns"])
             r["match_ns"] = min(_num(r["match_ns"]), alt)
         hyp.append(r)
