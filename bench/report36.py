@@ -61,11 +61,19 @@ def _worker(i36):
     return out
 
 
-def _runs(i36, stem):
-    """The files of a measurement's runs: STEM.tsv and STEM_K.tsv (older
-    runs of bench/issue36.sh wrote STEM.tsv and STEM_2.tsv)."""
-    return sorted(os.path.join(i36, f) for f in os.listdir(i36) if f.endswith(".tsv") and
-                  (f == stem + ".tsv" or (f.startswith(stem + "_") and f[len(stem) + 1:-4].isdigit())))
+def _runs(d, stem, sep="_", ext=".tsv"):
+    """The files in d of a measurement's runs: STEM+EXT and STEM+SEP+K+EXT
+    (the hostile cases: hostile_old_K.tsv, older runs of bench/issue36.sh
+    hostile_old.tsv and hostile_old_2.tsv; the store's checks: run.sh's
+    check.MODE.WS.P and issue36.sh's check.MODE.WS.P.rK)."""
+    if not os.path.isdir(d):
+        return []
+    def is_run(f):
+        if f == stem + ext:
+            return True
+        k = f[len(stem) + len(sep):len(f) - len(ext)]
+        return f.startswith(stem + sep) and f.endswith(ext) and k.isdigit()
+    return sorted(os.path.join(d, f) for f in os.listdir(d) if is_run(f))
 
 
 def _count_lines(path):
@@ -99,9 +107,7 @@ def _store(i36, side):
                     ("hot", "check.cached.100.1")):
         # a run's median per check; the median of the runs (run.sh's one, or
         # issue36.sh's FN.rK, alternating with the other build's)
-        for p in [os.path.join(w, fn)] + [os.path.join(w, f) for f in sorted(os.listdir(w)) if f.startswith(fn + ".r")]:
-            if not os.path.exists(p):
-                continue
+        for p in _runs(w, fn, ".r", ""):
             with open(p) as f:
                 for line in f:
                     c = line.rstrip("\n").split("\t")
@@ -501,7 +507,8 @@ def section(res, w, hl=None):
                 ho[r["name"]] = min(best, ho.get(r["name"], best))
                 ho.setdefault(r["name"] + "#prog", _num(r.get("ratio")))
     hn = {}
-    for fn_ in _runs(i36, "hostile_new"):
+    hruns = _runs(i36, "hostile_new")
+    for fn_ in hruns:
         for r in _tsv(fn_):
             v = _num(r.get("ratio"))
             if v is not None:
@@ -514,8 +521,7 @@ def section(res, w, hl=None):
     if hcases:
         w("### Hostile cases (bench/hostile_cases.py)")
         w("")
-        nr = len(_runs(i36, "hostile_new"))
-        w(f"ns per URL over the FNV-1a floor, the best of {nr} runs per build (old, new, new, old, repeated). 1.0.0's "
+        w(f"ns per URL over the FNV-1a floor, the best of {len(hruns)} runs per build (old, new, new, old, repeated). 1.0.0's "
           "figure is its better engine on the case: the programs, or the run-time DFA at 1 MiB where one was "
           "built; \"no worse\" allows 10% for noise.")
         w("")
