@@ -112,14 +112,9 @@ void rsc_dfa_resolve(rsc_selection *sel)
     sel->accel = &dfa_cached;
 }
 
-/* The DFA sel runs: its one rule set's, unless sel was told to run the
- * programs. */
-RSC_HOT int dfa_of(const rsc_selection *sel, dview *d)
+/* The view that rsc_dfa_resolve() kept in sel (sel->accel is dfa_cached). */
+RSC_HOT void cached_view(const rsc_selection *sel, dview *d)
 {
-    if (!sel || !sel->prog || sel->n_sets != 1 || sel->accel == (const void *)&rsc_dfa_programs_only)
-        return 0;
-    if (sel->accel != (const void *)&dfa_cached)
-        return dfa_of_set(sel->prog, sel->sets[0], d, NULL);
     const uint8_t *b = sel->prog->base;
     const uint32_t *v = sel->sets;
     d->code = b + v[V_CODE], d->str = STR(sel->prog);
@@ -128,6 +123,17 @@ RSC_HOT int dfa_of(const rsc_selection *sel, dview *d)
      * of the same words) measured 3% slower at the median corpus list */
     d->k = v[V_FIX], d->start = v[V_FIX + 1], d->size = v[V_FIX + 2], d->w = v[V_FIX + 3];
     d->lw = v[V_FIX + 4], d->lmask = v[V_FIX + 5], d->va = v[V_FIX + 6];
+}
+
+/* The DFA sel runs: its one rule set's, unless sel was told to run the
+ * programs. */
+RSC_HOT int dfa_of(const rsc_selection *sel, dview *d)
+{
+    if (!sel || !sel->prog || sel->n_sets != 1 || sel->accel == (const void *)&rsc_dfa_programs_only)
+        return 0;
+    if (sel->accel != (const void *)&dfa_cached)
+        return dfa_of_set(sel->prog, sel->sets[0], d, NULL);
+    cached_view(sel, d);
     return 1;
 }
 
@@ -152,10 +158,22 @@ static uint32_t rec_bytes(const dview *d, const uint8_t *r)
 }
 
 /* The index of c among the n keys at k (n when none): eight keys a load
- * while the blob has eight bytes from there (keys are distinct). */
+ * while the blob has eight bytes from there (keys are distinct). Most
+ * states have at most sixteen keys: one or two loads and no loop. */
 RSC_HOT uint32_t key_index(const dview *d, const uint8_t *k, uint32_t n, uint8_t c)
 {
     uint32_t i = 0;
+    if (n - 1 < 8 && k <= d->last8) { /* one load: n is 1 to 8 */
+        const uint64_t m = rsc_eq_lanes(rsc_rd64le(k), c) & (~0ull >> (64 - 8 * n));
+        return m ? rsc_low_lane(m) : n;
+    }
+    if (n - 9 < 8 && k + 8 <= d->last8) { /* two: 9 to 16 */
+        const uint64_t m = rsc_eq_lanes(rsc_rd64le(k), c);
+        if (m)
+            return rsc_low_lane(m);
+        const uint64_t m2 = rsc_eq_lanes(rsc_rd64le(k + 8), c) & (~0ull >> (64 - 8 * (n - 8)));
+        return m2 ? 8 + rsc_low_lane(m2) : n;
+    }
     for (; i < n && k + i <= d->last8; i += 8) {
         uint64_t m = rsc_eq_lanes(rsc_rd64le(k + i), c);
         if (n - i < 8)
@@ -302,6 +320,29 @@ RSC_HOT size_t label_run(const uint8_t *p, size_t i, size_t n, const uint8_t *la
     return i;
 }
 
+/* label_run() for a label with at most eight bytes left, a byte a step:
+ * most labels are that short ("/", a word's next letters), and the word
+ * loop's setup cost more than it saved on them. */
+RSC_HOT size_t label_short(const uint8_t *p, size_t i, size_t n, const uint8_t *lab, uint32_t *jp,
+                           uint32_t len, uint8_t term)
+{
+    uint32_t j = *jp;
+    while (j < len && i < n && p[i] == lab[j] && p[i] != 0 && p[i] != term)
+        i++, j++;
+    *jp = j;
+    return i;
+}
+
+/* scan_one() after a look at the next four bytes: the byte a chain waits
+ * for (a '/', a '-') is often that close. */
+RSC_HOT size_t scan_short(const uint8_t *p, size_t i, size_t n, uint8_t k, uint8_t term)
+{
+    const size_t e = n - i > 4 ? i + 4 : n;
+    while (i < e && p[i] != k && p[i] != 0 && p[i] != term)
+        i++;
+    return i == e && e < n ? scan_one(p, i, n, k, term) : i;
+}
+
 /* google: the path bytes as they are, up to a NUL or term. A chain's
  * label is compared with the path eight bytes a word; a state whose
  * default is itself scans for the bytes that leave it (scan_keys,
@@ -321,14 +362,21 @@ RSC_HOT uint32_t run_w(const dview *d, uint32_t s, const uint8_t *p, size_t n, u
         if (h & RSC_DFA_L) { /* a chain: as many label bytes as the path has */
             const uint8_t *lab = d->str + R_LOFF(d, r, w);
             if (j == 0 && o == s) /* back here on any other byte */
-                i = scan_one(p, i, n, lab[0], term);
+                i = scan_short(p, i, n, lab[0], term);
             if (i < n && p[i] != lab[j]) { /* the usual way out: its first byte */
                 if (p[i] == 0 || p[i] == term)
                     break;
                 i += !(h & RSC_DFA_F), j = 0, s = o;
                 continue;
             }
-            i = label_run(p, i, n, lab, &j, len, d->last8, term);
+            /* p[i] is the label's byte j (or the path ended): the last one
+             * (often the only one, "/") goes on with no label loop */
+            if (len - j == 1 && i < n && p[i] != 0 && p[i] != term) {
+                s = R_NEXT(r, w), j = 0, i++;
+                continue;
+            }
+            i = len - j <= 8 ? label_short(p, i, n, lab, &j, len, term)
+                             : label_run(p, i, n, lab, &j, len, d->last8, term);
             if (j == len) {
                 s = R_NEXT(r, w), j = 0;
                 continue;
@@ -628,8 +676,9 @@ static int dense_verdict(const drows *h, const uint8_t *p, size_t n, uint8_t ter
         const uint32_t len = x->len;
         uint32_t j = 0;
         if (x->wait)
-            i = scan_one(p, i, n, lab[0], term);
-        i = label_run(p, i, n, lab, &j, len, h->last8, term);
+            i = scan_short(p, i, n, lab[0], term);
+        i = len <= 8 ? label_short(p, i, n, lab, &j, len, term)
+                     : label_run(p, i, n, lab, &j, len, h->last8, term);
         if (j == len) {
             s = x->next;
             continue;
@@ -666,15 +715,21 @@ static int rfc_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uin
 int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash)
 {
     dview d;
-    if (sel && sel->accel != (const void *)&dfa_cached) {
+    /* The usual call (a selection that runs its blob's DFA, google
+     * profile) tests one pointer and a flag, then reads the view that
+     * rsc_dfa_resolve() kept; the other engines are tried in the branch.
+     * One call of run_raw(), so that it is inlined once. */
+    if (!sel || sel->accel != (const void *)&dfa_cached || (sel->prog->flags & RSC_FLAG_PROFILE_RFC)) {
         const drows *h = dense_of(sel); /* rsc_accel_build()'s rows */
         if (h)
             return dense_verdict(h, p, n, term, slash);
+        if (sel && sel->prog && (sel->prog->flags & RSC_FLAG_PROFILE_RFC)) /* rsc_program_profile(), without a call */
+            return rfc_verdict(sel, p, n, term, slash);
+        if (!dfa_of(sel, &d))
+            return -1;
+    } else {
+        cached_view(sel, &d);
     }
-    if (sel && sel->prog && (sel->prog->flags & RSC_FLAG_PROFILE_RFC)) /* rsc_program_profile(), without a call */
-        return rfc_verdict(sel, p, n, term, slash);
-    if (!dfa_of(sel, &d))
-        return -1;
     uint32_t s = d.start;
     if (s < d.va)
         s = run_raw(&d, s, p, n, term, slash);

@@ -21,6 +21,7 @@
 #include "codec.h"
 #include "format.h"
 #include "program.h"
+#include "url.h"
 #include "robotsc/runtime.h"
 
 /* The automaton's inner functions must be inlined into the byte loops. */

@@ -48,8 +48,6 @@ static inline uint8_t rsc_lower(uint8_t c)
 }
 
 /* Runtime-internal functions shared between its files. */
-/* Spec G up to the path's start (url.c): 0 when the path is "/". */
-int rsc_path_start(const char *url, size_t len, size_t *off, int *slash);
 /* Set k's programs are positions [*j, *end) of the SETS list (select.c). */
 void rsc_set_span(const rsc_program *prog, uint32_t k, uint32_t *j, uint32_t *end);
 /* The Data offset of the program at position j of a set span. */
