@@ -26,6 +26,7 @@
 #include "codec.h"
 #include "format.h"
 #include "program.h"
+#include "url.h"
 #include "robotsc/runtime.h"
 
 #ifdef RSC_COUNT_STEPS
@@ -90,7 +91,7 @@ static int dfa_of_set(const rsc_program *prog, uint32_t k, dview *d, dinfo *info
 enum { V_CODE = 1, V_FIX, V_END = V_FIX + DVIEW_WORDS };
 _Static_assert(V_END <= RSC_MAX_SELECT, "the view fits in sets[1..]");
 
-static const uint32_t dfa_cached = 0x44464121u; /* sel->accel: sets[1..] hold a view */
+const uint32_t rsc_dfa_cached = 0x44464121u; /* sel->accel: sets[1..] hold a view */
 
 void rsc_dfa_resolve(rsc_selection *sel)
 {
@@ -109,10 +110,10 @@ void rsc_dfa_resolve(rsc_selection *sel)
     uint32_t *v = sel->sets;
     v[V_CODE] = (uint32_t)(d.code - b);
     memcpy(v + V_FIX, d.fix, sizeof d.fix);
-    sel->accel = &dfa_cached;
+    sel->accel = &rsc_dfa_cached;
 }
 
-/* The view that rsc_dfa_resolve() kept in sel (sel->accel is dfa_cached). */
+/* The view that rsc_dfa_resolve() kept in sel (sel->accel is rsc_dfa_cached). */
 RSC_HOT void cached_view(const rsc_selection *sel, dview *d)
 {
     const uint8_t *b = sel->prog->base;
@@ -131,7 +132,7 @@ RSC_HOT int dfa_of(const rsc_selection *sel, dview *d)
 {
     if (!sel || !sel->prog || sel->n_sets != 1 || sel->accel == (const void *)&rsc_dfa_programs_only)
         return 0;
-    if (sel->accel != (const void *)&dfa_cached)
+    if (sel->accel != (const void *)&rsc_dfa_cached)
         return dfa_of_set(sel->prog, sel->sets[0], d, NULL);
     cached_view(sel, d);
     return 1;
@@ -437,7 +438,7 @@ RSC_HOT uint32_t run_w(const dview *d, uint32_t s, const uint8_t *p, size_t n, u
     return s;
 }
 
-static uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, uint8_t term,
+RSC_HOT uint32_t run_raw(const dview *d, uint32_t s, const uint8_t *p, size_t n, uint8_t term,
                         int slash)
 {
     return d->w == 1 ? run_w(d, s, p, n, term, slash, 1) : run_w(d, s, p, n, term, slash, 2);
@@ -617,7 +618,7 @@ static size_t dense_size(const drows *h, uint32_t k)
 static const drows *dense_of(const rsc_selection *sel)
 {
     const void *a = sel ? sel->accel : NULL;
-    if (!a || a == (const void *)&dfa_cached || a == (const void *)&rsc_dfa_programs_only)
+    if (!a || a == (const void *)&rsc_dfa_cached || a == (const void *)&rsc_dfa_programs_only)
         return NULL;
     const drows *h = a;
     return h->magic == &dense_magic && h->base == sel->prog->base ? h : NULL;
@@ -719,7 +720,7 @@ int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_
      * profile) tests one pointer and a flag, then reads the view that
      * rsc_dfa_resolve() kept; the other engines are tried in the branch.
      * One call of run_raw(), so that it is inlined once. */
-    if (!sel || sel->accel != (const void *)&dfa_cached || (sel->prog->flags & RSC_FLAG_PROFILE_RFC)) {
+    if (!sel || sel->accel != (const void *)&rsc_dfa_cached || (sel->prog->flags & RSC_FLAG_PROFILE_RFC)) {
         const drows *h = dense_of(sel); /* rsc_accel_build()'s rows */
         if (h)
             return dense_verdict(h, p, n, term, slash);
@@ -736,6 +737,28 @@ int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_
     return s < d.va ? !(d.code[s] & RSC_DFA_E) : s == d.va;
 }
 
+/* rsc_match_url() without m for a selection that runs its blob's DFA
+ * (sel->accel is &rsc_dfa_cached), which it calls as its last act: spec
+ * G's path start and the run in one frame, with no test of the engine
+ * left. Over the corpus lists 3.8% fewer instructions than a check
+ * through verdict() and rsc_dfa_verdict() (8.7% at the median list). */
+int rsc_dfa_url(const rsc_selection *sel, const char *url, size_t len)
+{
+    size_t off;
+    int slash;
+    if (!rsc_path_start(url, len, &off, &slash))
+        return rsc_dfa_verdict(sel, (const uint8_t *)"", 0, 0, 1);
+    const uint8_t *p = (const uint8_t *)url + off;
+    if (sel->prog->flags & RSC_FLAG_PROFILE_RFC)
+        return rsc_dfa_verdict(sel, p, len - off, '#', slash);
+    dview d;
+    cached_view(sel, &d);
+    uint32_t s = d.start;
+    if (s < d.va)
+        s = run_raw(&d, s, p, len - off, '#', slash);
+    return s < d.va ? !(d.code[s] & RSC_DFA_E) : s == d.va;
+}
+
 /* ---- The engine of a selection ------------------------------------------ */
 
 rsc_status rsc_dfa_defer(rsc_selection *sel)
@@ -744,7 +767,7 @@ rsc_status rsc_dfa_defer(rsc_selection *sel)
     if (sel->n_sets == 1 && (st = rsc_verify_dfa(sel->prog, sel->sets[0])) != RSC_OK)
         return st; /* before rsc_dfa_resolve() reads it */
     rsc_dfa_resolve(sel);
-    if (sel->accel == (const void *)&dfa_cached) {
+    if (sel->accel == (const void *)&rsc_dfa_cached) {
         sel->sets[RSC_SEL_DEFER] = RSC_SEL_DEFERRED;
         return RSC_OK;
     }
@@ -774,7 +797,7 @@ rsc_status rsc_selection_use(rsc_selection *sel, int engine)
     }
     if (engine != RSC_ENGINE_DFA)
         return RSC_E_ARG;
-    if (sel->accel != (const void *)&dfa_cached) /* the programs, or dense rows */
+    if (sel->accel != (const void *)&rsc_dfa_cached) /* the programs, or dense rows */
         sel->accel = NULL;
     rsc_dfa_resolve(sel);
     return dfa_of(sel, &d) ? RSC_OK : RSC_E_LIMIT;

@@ -768,17 +768,29 @@ int rsc_match_path(const rsc_selection *sel, const char *path, size_t len,
 
 /* The path runs from its start to the URL's end; the source stops at the
  * first '#' (spec G.4), so the URL is read no further than matching needs. */
-int rsc_match_url(const rsc_selection *sel, const char *url, size_t len,
-                  rsc_match *m)
+#if defined(__GNUC__)
+__attribute__((noinline)) /* rsc_match_url() keeps no frame of its own */
+#endif
+static int match_url(const rsc_selection *sel, const char *url, size_t len, rsc_match *m)
 {
     size_t off;
     int slash;
-    /* No program to run (the file has no group for the agent and no '*'
-     * group, or the groups hold no rule): every URL is allowed, and its
-     * path is not looked for (that was most of such a check). */
-    if (!m && sel && sel->prog && !sel->n_roots)
-        return 1;
     if (!rsc_path_start(url, len, &off, &slash))
         return verdict(sel, (const uint8_t *)"", 0, 0, 1, m);
     return verdict(sel, (const uint8_t *)url + off, len - off, '#', slash, m);
+}
+
+int rsc_match_url(const rsc_selection *sel, const char *url, size_t len,
+                  rsc_match *m)
+{
+    if (!m && sel) {
+        /* No program to run (the file has no group for the agent and no
+         * '*' group, or the groups hold no rule): every URL is allowed,
+         * and its path is not looked for (that was most of such a check). */
+        if (sel->prog && !sel->n_roots)
+            return 1;
+        if (sel->accel == (const void *)&rsc_dfa_cached) /* the usual check */
+            return rsc_dfa_url(sel, url, len);
+    }
+    return match_url(sel, url, len, m);
 }

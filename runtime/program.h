@@ -90,6 +90,11 @@ int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_
  * whose call alone was 3.7% of the programs' instructions over the 373
  * corpus lists (dfa.c). */
 extern const uint32_t rsc_dfa_programs_only;
+/* sel->accel of a selection that runs its blob's DFA, opened into it by
+ * rsc_dfa_resolve() (dfa.c): rsc_match_url() without m hands its check to
+ * rsc_dfa_url(). */
+extern const uint32_t rsc_dfa_cached;
+int rsc_dfa_url(const rsc_selection *sel, const char *url, size_t len);
 
 #define RSC_TAB_WIDTH(pack, col) (((pack) >> (3 * (col))) & 0x7u)
 #define RSC_TAB_ROW(pack) ((pack) >> 24)
