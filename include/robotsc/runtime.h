@@ -125,7 +125,7 @@ RSC_API rsc_status rsc_load(rsc_program *prog, const void *blob, size_t size,
  * programs is verified whole. A worker that loads a blob and checks one
  * URL does less of the work; to explain many URLs, load with rsc_load().
  * On the corpus's 373 URL lists a load, a select and one check took a
- * median 0.72x the time they take with rsc_load() (docs/DFA.md,
+ * median 0.74x the time they take with rsc_load() (docs/DFA.md,
  * "Safety"). */
 #define RSC_LOAD_DEFER 1u
 RSC_API rsc_status rsc_load_ex(rsc_program *prog, const void *blob, size_t size, unsigned flags,
