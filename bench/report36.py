@@ -450,6 +450,9 @@ def section(res, w, hl=None):
     w("### Size, verification and compile (`bench_compile` over the corpus)")
     w("")
     if co and cn:
+        w("Each build ran twice, alternating (1.0.0, this tree, this tree, 1.0.0); a build's figures are its run "
+          "with the shorter whole pass.")
+        w("")
         def crow(label, f):
             return [label, f(co), f(cn)]
         w(_table(["figure", "1.0.0", "this tree"], [
