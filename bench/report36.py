@@ -215,7 +215,8 @@ def _matching_why(w, fo, fn, common, sn):
            if prog_only else []) +
           ([f"the DFA's step, in the compact encoding that keeps the blobs within their size targets, stands between "
             f"{joined(step)} and {'its target' if len(step) == 1 else 'their targets'} even then"] if step else []))
-      + (f" (the lists without a DFA are {gap:.0%} of what stands between all URLs and 0.6x)." if gap else "."))
+      + (f" (the lists without a DFA are {gap:.0%} of what stands between all URLs and 0.6x)." if gap and gap < 1
+         else "."))
     w("")
 
 
