@@ -296,6 +296,20 @@ RSC_HOT size_t scan_set(const uint8_t *p, size_t i, size_t n, const uint32_t set
     return i;
 }
 
+/* The path from p[i] along a label from lab[*j] (len bytes in all), a
+ * byte a step: label_run()'s tail, and the whole of a label with at most
+ * eight bytes left (most are that short: "/", a word's next letters), on
+ * which the word loop's setup cost more than it saved. */
+RSC_HOT size_t label_short(const uint8_t *p, size_t i, size_t n, const uint8_t *lab, uint32_t *jp,
+                           uint32_t len, uint8_t term)
+{
+    uint32_t j = *jp;
+    while (j < len && i < n && p[i] == lab[j] && p[i] != 0 && p[i] != term)
+        i++, j++;
+    *jp = j;
+    return i;
+}
+
 /* The path from p[i] along a chain's label from lab[*j] (len bytes in
  * all): i and *j go past the bytes that match, eight bytes a step while
  * both have eight (a label's load stays inside the blob, below last8); the
@@ -315,23 +329,8 @@ RSC_HOT size_t label_run(const uint8_t *p, size_t i, size_t n, const uint8_t *la
         if (k < 8)
             break;
     }
-    while (j < len && i < n && p[i] == lab[j] && p[i] != 0 && p[i] != term)
-        i++, j++;
     *jp = j;
-    return i;
-}
-
-/* label_run() for a label with at most eight bytes left, a byte a step:
- * most labels are that short ("/", a word's next letters), and the word
- * loop's setup cost more than it saved on them. */
-RSC_HOT size_t label_short(const uint8_t *p, size_t i, size_t n, const uint8_t *lab, uint32_t *jp,
-                           uint32_t len, uint8_t term)
-{
-    uint32_t j = *jp;
-    while (j < len && i < n && p[i] == lab[j] && p[i] != 0 && p[i] != term)
-        i++, j++;
-    *jp = j;
-    return i;
+    return label_short(p, i, n, lab, jp, len, term);
 }
 
 /* scan_one() after a look at the next four bytes: the byte a chain waits
@@ -711,6 +710,16 @@ static int rfc_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uin
     return s < d.va ? !(d.code[s] & RSC_DFA_E) : s == d.va;
 }
 
+/* The verdict of the DFA d for the path p[0..n): its run from the start,
+ * then the end state's E, or the verdict the run stopped at. */
+RSC_HOT int view_verdict(const dview *d, const uint8_t *p, size_t n, uint8_t term, int slash)
+{
+    uint32_t s = d->start;
+    if (s < d->va)
+        s = run_raw(d, s, p, n, term, slash);
+    return s < d->va ? !(d->code[s] & RSC_DFA_E) : s == d->va;
+}
+
 /* 1 allowed, 0 disallowed, -1 when sel runs no DFA (match.c then runs the
  * programs). */
 int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_t term, int slash)
@@ -731,10 +740,7 @@ int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_
     } else {
         cached_view(sel, &d);
     }
-    uint32_t s = d.start;
-    if (s < d.va)
-        s = run_raw(&d, s, p, n, term, slash);
-    return s < d.va ? !(d.code[s] & RSC_DFA_E) : s == d.va;
+    return view_verdict(&d, p, n, term, slash);
 }
 
 /* rsc_match_url() without m for a selection that runs its blob's DFA
@@ -753,10 +759,7 @@ int rsc_dfa_url(const rsc_selection *sel, const char *url, size_t len)
         return rsc_dfa_verdict(sel, p, len - off, '#', slash);
     dview d;
     cached_view(sel, &d);
-    uint32_t s = d.start;
-    if (s < d.va)
-        s = run_raw(&d, s, p, len - off, '#', slash);
-    return s < d.va ? !(d.code[s] & RSC_DFA_E) : s == d.va;
+    return view_verdict(&d, p, len - off, '#', slash);
 }
 
 /* ---- The engine of a selection ------------------------------------------ */
