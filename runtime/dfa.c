@@ -473,226 +473,6 @@ static uint32_t run_rfc(const dview *d, uint32_t s, const uint8_t *p, size_t n, 
     return s;
 }
 
-/* ---- Dense rows (rsc_accel_build) --------------------------------------
- * For a hot selection, the blob's DFA written out in the caller's memory
- * so that most steps are one load: a u16 row per explicit state, indexed
- * by the byte's class, where the blob's rows take a row read, a key search
- * and a cell. Nothing is determinised: a row is its state's Other with
- * its keys' cells over it (a falling-back state's: dstep() on a byte of
- * each class), so the verdicts are the blob's DFA's. Classes split bytes
- * that some state sends to different places (and a chain's first byte);
- * class 0 ends the path (NUL; and '#' in a URL), a row's cell 0 is its
- * verdict there. Three kinds of states, numbered in this order so that one
- * compare tells the common one apart: [0, t) a byte a step; [t, t2) a
- * state every byte keeps but at most four, which scans for them as
- * run_raw() does; [t2, n) a chain's first and second positions, with no
- * row: a chain's label is compared eight bytes at a time from the blob.
- * Codes n and n + 1 are the verdicts, allowed and disallowed. */
-#define DENSE_MAX 0xfff0u /* states: the verdicts' codes fit in a u16 */
-static const uint32_t dense_magic = 0x52534e44u;
-typedef struct dspec {
-    uint32_t a;     /* a scan's four keys; a chain's label rest in STRINGS */
-    uint32_t len;   /* the label's rest                                */
-    uint32_t next;  /* after the label's last byte                     */
-    uint32_t other; /* on another byte (read again there: fb)          */
-    uint8_t wait;   /* the label waits for its first byte: scan for it */
-    uint8_t fb, end, pad; /* end: 1 disallowed where the path ends     */
-} dspec;
-typedef struct drows {
-    const void *magic;    /* &dense_magic                               */
-    const uint8_t *base;  /* the blob it was built from                 */
-    const uint8_t *last8; /* the blob's last 8-byte load                */
-    const uint8_t *str;   /* its STRINGS                                */
-    const dspec *spec;    /* of states t.. n - 1                        */
-    uint32_t n, ncls, start, t, t2, pad;
-    uint8_t cls[2][256];  /* [0] a path's bytes, [1] a URL's ('#' ends) */
-    uint16_t rows[];      /* t2 x ncls, the specs, then k u32s (scratch) */
-} drows;
-
-/* The partition of the bytes into classes, refined state by state: bytes
- * of a class that the state sends to different places part. A class whose
- * bytes are all keys of the state keeps its id for its first group, so no
- * class empties and ids stay below 256. */
-typedef struct dpart {
-    uint8_t cls[256];
-    uint32_t cnt[256], hit[256], mark[256], nc, stamp;
-    uint32_t hs[512], hk[512], hv[512]; /* (class, target) -> new class */
-} dpart;
-
-static uint32_t *dpart_slot(dpart *q, uint32_t o, uint32_t t)
-{
-    const uint32_t key = t << 8 | o;
-    uint32_t h = (key * 0x9e3779b1u) >> 23;
-    for (; q->hs[h] == q->stamp; h = (h + 1) & 511)
-        if (q->hk[h] == key)
-            return &q->hv[h];
-    q->hs[h] = q->stamp, q->hk[h] = key, q->hv[h] = 256;
-    return &q->hv[h];
-}
-
-/* Refines by the n keys at key going to their targets in record r (of d),
- * or (d NULL) to one place. */
-static void refine(dpart *q, const uint8_t *key, uint32_t n, const dview *d, const uint8_t *r)
-{
-    q->stamp++;
-    for (uint32_t i = 0; i < n; i++)
-        q->hit[q->cls[key[i]]] = 0;
-    for (uint32_t i = 0; i < n; i++)
-        q->hit[q->cls[key[i]]]++;
-    for (uint32_t i = 0; i < n; i++) {
-        const uint8_t c = key[i], o = q->cls[c];
-        uint32_t *id = dpart_slot(q, o, d ? R_TARGET(r, d->w, n, i) : 0);
-        if (*id == 256) {
-            if (q->hit[o] == q->cnt[o] && q->mark[o] != q->stamp)
-                *id = o, q->mark[o] = q->stamp; /* every byte of o a key here */
-            else
-                *id = q->nc++;
-        }
-        if (*id != o)
-            q->cls[c] = (uint8_t)*id, q->cnt[o]--, q->cnt[*id]++;
-    }
-}
-
-/* An explicit state's exits when its Other is itself (it keeps every other
- * byte), at most four of them into keys; 5 when there are more or it does
- * not keep the others. */
-static uint32_t scan_exits(const dview *d, uint32_t s, uint8_t keys[4])
-{
-    const uint8_t *r = d->code + s;
-    const uint32_t h = rsc_rd32(r), len = R_N(h), w = d->w;
-    const uint8_t *key = R_KEYS(r, w);
-    uint32_t e = 0;
-    if ((h & (RSC_DFA_L | RSC_DFA_F)) || R_OTHER(h, w) != s)
-        return 5;
-    for (uint32_t i = 0; i < len && e < 5; i++)
-        if (R_TARGET(r, w, len, i) != s) {
-            if (e < 4)
-                keys[e] = key[i];
-            e++;
-        }
-    return e;
-}
-
-/* Kind of blob state s: 0 a byte a step, 1 a scan, 2 a chain. */
-static int dense_kind(const dview *d, uint32_t s)
-{
-    uint8_t keys[4];
-    return d->code[s] & RSC_DFA_L ? 2 : scan_exits(d, s, keys) <= 4;
-}
-
-/* The classes (h->cls[0]) and the count of each kind of state. */
-static void dense_shape(const dview *d, drows *h)
-{
-    dpart q;
-    uint64_t cnt[3] = {0, 0, 0};
-    memset(q.cnt, 0, sizeof q.cnt), memset(q.mark, 0, sizeof q.mark), memset(q.hs, 0, sizeof q.hs);
-    q.stamp = 0;
-    memset(q.cls, 1, 256);
-    q.cls[0] = 0, q.cls['#'] = 2;
-    q.cnt[0] = 1, q.cnt[1] = 254, q.cnt[2] = 1, q.nc = 3;
-    for (uint32_t s = 0; s < d->size; s += rec_bytes(d, d->code + s)) {
-        const uint8_t *r = d->code + s;
-        const int kind = dense_kind(d, s);
-        if (kind == 2) /* its first byte: a falling-back state's row reads it */
-            refine(&q, d->str + R_LOFF(d, r, d->w), 1, NULL, NULL);
-        else
-            refine(&q, R_KEYS(r, d->w), r[1], d, r);
-        cnt[kind] += kind == 2 && r[1] > 1 ? 2 : 1;
-    }
-    memcpy(h->cls[0], q.cls, 256);
-    const uint64_t n = cnt[0] + cnt[1] + cnt[2];
-    h->n = n <= DENSE_MAX ? (uint32_t)n : 0, h->ncls = q.nc;
-    h->t = (uint32_t)cnt[0], h->t2 = (uint32_t)(cnt[0] + cnt[1]);
-}
-
-/* The bytes of h's rows and specs, then 2k u32s of the build's scratch
- * (each record's code, and its dense id). */
-static size_t dense_size(const drows *h, uint32_t k)
-{
-    return sizeof *h + (((size_t)h->t2 * h->ncls * 2 + 3) & ~(size_t)3) +
-           (size_t)(h->n - h->t) * sizeof(dspec) + (size_t)k * 8;
-}
-
-/* sel's dense rows, when rsc_accel_build() gave it some. */
-static const drows *dense_of(const rsc_selection *sel)
-{
-    const void *a = sel ? sel->accel : NULL;
-    if (!a || a == (const void *)&rsc_dfa_cached || a == (const void *)&rsc_dfa_programs_only)
-        return NULL;
-    const drows *h = a;
-    return h->magic == &dense_magic && h->base == sel->prog->base ? h : NULL;
-}
-
-/* State s (a row, or a chain's first position) on byte c, not an end. */
-static uint32_t dense_step(const drows *h, uint32_t s, uint8_t c)
-{
-    if (s < h->t2)
-        return h->rows[(size_t)s * h->ncls + h->cls[0][c]];
-    const dspec *x = &h->spec[s - h->t];
-    if (c == h->str[x->a])
-        return x->len > 1 ? s + 1 : x->next;
-    return x->fb ? dense_step(h, x->other, c) : x->other;
-}
-
-static int dense_verdict(const drows *h, const uint8_t *p, size_t n, uint8_t term, int slash)
-{
-    const uint8_t *cls = h->cls[term == '#'];
-    const uint16_t *rows = h->rows;
-    const uint32_t N = h->n, nc = h->ncls, T = h->t, T2 = h->t2;
-    uint32_t s = h->start;
-    size_t i = 0;
-    if (slash && s < N)
-        s = dense_step(h, s, '/');
-    while (s < N) {
-        if (s < T) { /* one byte a step */
-            if (i == n || !cls[p[i]])
-                break;
-            s = rows[(size_t)s * nc + cls[p[i++]]];
-            continue;
-        }
-        const dspec *x = &h->spec[s - T];
-        if (s < T2) { /* a state that keeps every byte but four: a scan */
-            uint32_t t = s;
-            for (;;) {
-                i = scan_keys(p, i, n, (const uint8_t *)&x->a, term);
-                if (i == n || !cls[p[i]])
-                    break;
-                t = rows[(size_t)s * nc + cls[p[i]]];
-                /* a short excursion (run_w): the next byte brings the
-                 * path back here, and the scan goes on after it */
-                if (i + 1 < n && t < N && cls[p[i + 1]] && dense_step(h, t, p[i + 1]) == s) {
-                    i += 2;
-                    continue;
-                }
-                break;
-            }
-            if (i == n || !cls[p[i]])
-                break;
-            s = t, i++;
-            continue;
-        }
-        /* a chain: its label compared eight bytes at a time */
-        const uint8_t *lab = h->str + x->a;
-        const uint32_t len = x->len;
-        uint32_t j = 0;
-        if (x->wait)
-            i = scan_short(p, i, n, lab[0], term);
-        i = len <= 8 ? label_short(p, i, n, lab, &j, len, term)
-                     : label_run(p, i, n, lab, &j, len, h->last8, term);
-        if (j == len) {
-            s = x->next;
-            continue;
-        }
-        if (i == n || !cls[p[i]])
-            return !x->end; /* the path ends in the label */
-        s = x->fb ? dense_step(h, x->other, p[i]) : x->other; /* another byte */
-        i++;
-    }
-    if (s < N)
-        s = rows[(size_t)s * nc];
-    return s == N;
-}
-
 /* The rfc profile's verdict, apart from the google profile's loop (the
  * normalisation of run_rfc stays out of rsc_dfa_verdict). */
 #if defined(__GNUC__)
@@ -730,9 +510,6 @@ int rsc_dfa_verdict(const rsc_selection *sel, const uint8_t *p, size_t n, uint8_
      * rsc_dfa_resolve() kept; the other engines are tried in the branch.
      * One call of run_raw(), so that it is inlined once. */
     if (!sel || sel->accel != (const void *)&rsc_dfa_cached || (sel->prog->flags & RSC_FLAG_PROFILE_RFC)) {
-        const drows *h = dense_of(sel); /* rsc_accel_build()'s rows */
-        if (h)
-            return dense_verdict(h, p, n, term, slash);
         if (sel && sel->prog && (sel->prog->flags & RSC_FLAG_PROFILE_RFC)) /* rsc_program_profile(), without a call */
             return rfc_verdict(sel, p, n, term, slash);
         if (!dfa_of(sel, &d))
@@ -800,7 +577,7 @@ rsc_status rsc_selection_use(rsc_selection *sel, int engine)
     }
     if (engine != RSC_ENGINE_DFA)
         return RSC_E_ARG;
-    if (sel->accel != (const void *)&rsc_dfa_cached) /* the programs, or dense rows */
+    if (sel->accel != (const void *)&rsc_dfa_cached) /* the programs */
         sel->accel = NULL;
     rsc_dfa_resolve(sel);
     return dfa_of(sel, &d) ? RSC_OK : RSC_E_LIMIT;
@@ -832,10 +609,6 @@ int rsc_selection_engine(const rsc_selection *sel, rsc_engine_info *info)
         for (uint32_t c = 0; c < d.size; c += rec_bytes(&d, d.code + c))
             keys += d.code[c] & RSC_DFA_L ? 0 : d.code[c + 1];
         z.bytes = di.bytes, z.states = d.k, z.classes = keys, z.rules = di.rules;
-        const drows *h = dense_of(sel);
-        if (h) /* the rows, built from that DFA */
-            z.engine = RSC_ENGINE_DENSE, z.bytes = dense_size(h, 0), z.states = h->n,
-            z.classes = h->ncls;
     }
     if (info)
         *info = z;
@@ -871,96 +644,23 @@ int rsc_dfa_partial(const rsc_selection *sel)
     return 0; /* the blob holds whole DFAs only */
 }
 
-/* The bytes of sel's dense rows: 0 when its DFA has no state (the start
- * is the verdict), more than DENSE_MAX, or it has no DFA to write out. */
+/* Dense rows: 1.0 wrote a selection's automata out as dense tables in the
+ * caller's memory, and 1.1's development the blob's DFA as u16 rows. Since
+ * the check's shorter path (rsc_dfa_url) those measured no faster than the
+ * blob's DFA (144 of 316 corpus lists slower on them; docs/DFA.md,
+ * "Tried"), so they are gone: the size is 0 ("none to build"), and a build
+ * returns RSC_E_LIMIT with sel left as it is, as 1.0's did for a size too
+ * small, so that a 1.0 caller keeps running the selection as selected. */
 size_t rsc_accel_size(const rsc_selection *sel)
 {
-    dview d;
-    drows h;
-    if (!dfa_of(sel, &d) || rsc_program_profile(sel->prog))
-        return 0;
-    dense_shape(&d, &h);
-    return h.n ? dense_size(&h, d.k) : 0;
-}
-
-/* The index of code t among the n records' codes (increasing; t is one of
- * them: verified). */
-static uint32_t record_of(const uint32_t *code, uint32_t n, uint32_t t)
-{
-    uint32_t lo = 0;
-    while (n > 1) {
-        const uint32_t half = n / 2;
-        lo = code[lo + half] <= t ? lo + half : lo;
-        n -= half;
-    }
-    return lo;
+    (void)sel;
+    return 0;
 }
 
 rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size)
 {
-    dview d;
+    (void)size;
     if (!sel || !sel->prog || !buf || ((uintptr_t)buf & 7u))
         return RSC_E_ARG;
-    if (!dfa_of(sel, &d) || rsc_program_profile(sel->prog) || size < sizeof(drows))
-        return RSC_E_LIMIT;
-    drows *h = buf;
-    dense_shape(&d, h);
-    if (!h->n || size < dense_size(h, d.k))
-        return RSC_E_LIMIT;
-    const uint32_t N = h->n, nc = h->ncls, T = h->t, va = d.va, w = d.w;
-    dspec *spec = (dspec *)(void *)((uint8_t *)h->rows + (((size_t)h->t2 * nc * 2 + 3) & ~(size_t)3));
-    uint32_t *code = (uint32_t *)(void *)(spec + (N - T)), *id = code + d.k, next[3] = {0, T, h->t2};
-    uint8_t keys[4], rep[256]; /* rep: a byte of each class */
-    for (unsigned c = 256; c-- > 0;)
-        rep[h->cls[0][c]] = (uint8_t)c;
-    uint32_t nr = 0;
-    for (uint32_t s = 0; s < d.size; s += rec_bytes(&d, d.code + s), nr++) {
-        const int kind = dense_kind(&d, s);
-        code[nr] = s, id[nr] = next[kind];
-        next[kind] += kind == 2 && d.code[s + 1] > 1 ? 2 : 1;
-    }
-    h->magic = &dense_magic, h->base = sel->prog->base, h->last8 = d.last8, h->str = d.str;
-    h->spec = spec;
-#define DENSE_ID(t) ((t) >= va ? N + (t) - va : id[record_of(code, nr, t)])
-    for (uint32_t i = 0; i < nr; i++) {
-        const uint32_t s = code[i];
-        const uint8_t *r = d.code + s;
-        const uint32_t hd = rsc_rd32(r), o = R_OTHER(hd, w), len = R_N(hd);
-        dspec *x = id[i] >= T ? &spec[id[i] - T] : NULL;
-        if (hd & RSC_DFA_L) { /* a chain: its first position, and its second */
-            const uint32_t loff = R_LOFF(&d, r, w), f = R_NEXT(r, w);
-            for (uint32_t j = 0; j < len && j < 2; j++)
-                x[j].a = loff + j, x[j].len = len - j, x[j].wait = !j && o == s,
-                x[j].fb = (hd & RSC_DFA_F) != 0, x[j].end = hd & RSC_DFA_E, x[j].pad = 0,
-                x[j].other = DENSE_ID(o), x[j].next = DENSE_ID(f);
-            continue;
-        }
-        uint16_t *row = h->rows + (size_t)id[i] * nc;
-        if (hd & RSC_DFA_F) { /* falls back: each class as dstep() takes it */
-            for (uint32_t c = 1; c < nc; c++) {
-                uint32_t j = 0, t = dstep(&d, s, &j, rep[c]);
-                row[c] = (uint16_t)(DENSE_ID(t) + j); /* j 1: a chain's second */
-            }
-        } else { /* its Other, then its keys' targets */
-            for (uint32_t c = 1; c < nc; c++)
-                row[c] = (uint16_t)DENSE_ID(o);
-            for (uint32_t q = 0; q < len; q++)
-                row[h->cls[0][R_KEYS(r, w)[q]]] = (uint16_t)DENSE_ID(R_TARGET(r, w, len, q));
-        }
-        row[0] = (uint16_t)(N + (hd & RSC_DFA_E)); /* the path ends here */
-        if (x) { /* a scan for its exits (none: for the path's end) */
-            const uint32_t e = scan_exits(&d, s, keys);
-            if (!e)
-                keys[0] = 0;
-            const uint8_t k4[4] = {keys[0], keys[e > 1], keys[e > 2 ? 2 : 0], keys[e > 3 ? 3 : 0]};
-            memset(x, 0, sizeof *x);
-            memcpy(&x->a, k4, 4);
-        }
-    }
-    h->start = DENSE_ID(d.start);
-#undef DENSE_ID
-    memcpy(h->cls[1], h->cls[0], 256);
-    h->cls[1]['#'] = 0;
-    sel->accel = h;
-    return RSC_OK;
+    return RSC_E_LIMIT;
 }

@@ -832,38 +832,7 @@ typedef struct cache_entry {
     char key[RSC_ORIGIN_MAX];
     rsc_program prog;
     rsc_selection sel; /* runs the blob's DFA when its rule set has one */
-    uint32_t hits;     /* since it was loaded: dense rows at DENSE_AT */
-    void *rows;        /* their buffer (kept for the slot's next origin) */
-    size_t rows_cap;
 } cache_entry;
-
-/* A hot origin's selection runs dense rows of its DFA (rsc_accel_build):
- * on the corpus lists they took a median 1.6 us to write and saved about
- * 8 ns a check, paid back after about 200 checks at the median list (800
- * at the p90 one; docs/DFA.md); an origin checked 256 times is likely to
- * be checked as often again. Since the check on the blob's DFA took a
- * shorter path (8ccc7fe) they save nothing at the median list and cost
- * time on 144 of 316 (docs/DFA.md, "Dense rows"): the build stays until
- * the store's own check measures it. Rows over DENSE_MAX_BYTES are not
- * built (the corpus lists' largest took 30 KB): the entry keeps the
- * blob's DFA. */
-#define DENSE_AT 256u
-#define DENSE_MAX_BYTES ((size_t)64 << 10)
-
-static void cache_dense(cache_entry *e)
-{
-    const size_t need = rsc_accel_size(&e->sel);
-    if (!need || need > DENSE_MAX_BYTES)
-        return;
-    if (need > e->rows_cap) {
-        free(e->rows);
-        e->rows_cap = 0;
-        if (!(e->rows = malloc(need))) /* aligned for any type: the rows need 8 */
-            return;
-        e->rows_cap = need;
-    }
-    (void)rsc_accel_build(&e->sel, e->rows, e->rows_cap); /* else: the DFA, as before */
-}
 
 struct rsc_store_cache {
     size_t mask;
@@ -906,7 +875,7 @@ void rsc_store_cache_free(rsc_store_cache *c)
     if (!c)
         return;
     for (size_t i = 0; i <= c->mask; i++)
-        free(c->e[i].blob), free(c->e[i].rows);
+        free(c->e[i].blob);
     free(c->e);
     free(c->agent_len);
     free(c->agent_buf);
@@ -1021,8 +990,6 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
             e = &set[w];
     if (e && (!now || (now < e->expires && now < e->loaded_at + cache->max_age))) {
         e->stamp = ++cache->clock;
-        if (++e->hits == DENSE_AT)
-            cache_dense(e);
         *verdict = rsc_match_url(&e->sel, url, len, NULL) ? RSC_STORE_ALLOW : RSC_STORE_DISALLOW;
         return RSC_STORE_OK;
     }
@@ -1050,7 +1017,6 @@ rsc_store_status rsc_store_check(rsc_store_txn *t, rsc_store_cache *cache, const
     e->stamp = ++cache->clock;
     e->loaded_at = now;
     e->expires = r.meta.expires;
-    e->hits = 0;
     e->used = 1;
     *verdict = rsc_match_url(&e->sel, url, len, NULL) ? RSC_STORE_ALLOW : RSC_STORE_DISALLOW;
     return RSC_STORE_OK;

@@ -220,24 +220,13 @@ RSC_API int rsc_agent_is_token(const char *name, size_t len);
 #define RSC_MIXED (-1)
 RSC_API int rsc_selection_uniform(const rsc_selection *sel);
 
-/* Dense rows for a hot selection (docs/DFA.md, "Dense rows"): the blob's
- * DFA of sel written out into the caller's memory, so that most steps of a
- * check are one load instead of a row, a key search and a cell. Nothing is
- * determinised: the rows are read off the verified DFA in time linear in
- * their size, and the verdicts are the same. Worth it for a selection that
- * will check many URLs (on the corpus lists the rows paid for themselves
- * after about 200 checks at the median list: docs/DFA.md); a worker that
- * checks a few URLs an origin should not build them.
- * rsc_accel_size() returns the bytes the rows take, or 0 when sel has none
- * to build: no DFA (RSC_ENGINE_PROGRAMS), a DFA of no state (its start
- * is the verdict: nothing to speed up), the rfc profile, or more than
- * 65,520 row states. rsc_accel_build() writes them into buf (8-aligned,
- * size bytes) and points sel at them: RSC_OK, RSC_E_LIMIT when there are
- * none or size is too small (sel left as it was), RSC_E_ARG for a NULL or
- * failed selection or a NULL or misaligned buf. sel (and its copies) then
- * run them (rsc_selection_engine() says RSC_ENGINE_DENSE) while buf, the
- * blob and the program stay as they are; rsc_selection_use() goes back to
- * the blob's DFA or the programs. Each call uses about 11 KiB of stack. */
+/* Deprecated since 1.1.0: dense rows, a selection's automata written out
+ * into the caller's memory for a hot origin, no longer pay: a selection
+ * runs its blob's DFA, which measured as fast (docs/DFA.md, "Tried").
+ * rsc_accel_size() returns 0 (none to build); rsc_accel_build() returns
+ * RSC_E_LIMIT and leaves sel as it is (1.0's answer for a size too small:
+ * sel then runs as selected), RSC_E_ARG for a NULL or failed selection or
+ * a NULL or misaligned buf. A caller may drop both calls. */
 RSC_API size_t rsc_accel_size(const rsc_selection *sel);
 RSC_API rsc_status rsc_accel_build(rsc_selection *sel, void *buf, size_t size);
 
@@ -266,11 +255,10 @@ RSC_API rsc_status rsc_dfa_attach(rsc_selection *sel, const void *dfa, size_t si
  * compiled without DFAs, a selection of several rule sets or of none, or
  * rsc_selection_use(sel, RSC_ENGINE_PROGRAMS)). Calls with m non-NULL
  * (the deciding rule wanted) always run the programs; the verdicts of
- * both engines are the same. RSC_ENGINE_DENSE: dense rows that
- * rsc_accel_build() wrote from that DFA (bytes, states and classes are then
- * the rows': their size, their states, the byte classes). */
+ * both engines are the same. RSC_ENGINE_DENSE (deprecated: dense rows,
+ * see rsc_accel_build) is never returned. */
 #define RSC_ENGINE_PROGRAMS 0 /* the blob's programs                       */
-#define RSC_ENGINE_DENSE 1    /* dense rows of the blob's DFA (rsc_accel_build) */
+#define RSC_ENGINE_DENSE 1    /* deprecated: never returned                */
 #define RSC_ENGINE_DFA 2      /* the blob's DFA                            */
 typedef struct rsc_engine_info {
     int engine;
@@ -286,7 +274,7 @@ RSC_API int rsc_dfa_partial(const rsc_selection *sel);
 /* Chooses sel's engine: RSC_ENGINE_PROGRAMS makes every rsc_match_*() call
  * on sel (or a copy) run the programs (for comparisons and tests: the
  * verdicts are the same); RSC_ENGINE_DFA goes back to rsc_select()'s
- * choice (dropping dense rows) and returns RSC_E_LIMIT when sel has no DFA to run (it then runs
+ * choice and returns RSC_E_LIMIT when sel has no DFA to run (it then runs
  * the programs). RSC_E_ARG for a NULL or failed selection or another
  * engine. Time O(1); sel stays immutable afterwards. */
 RSC_API rsc_status rsc_selection_use(rsc_selection *sel, int engine);

@@ -215,10 +215,8 @@ RSC_API rsc_store_status rsc_store_stat(rsc_store *st, rsc_store_stats *s);
  * table of `slots` entries, each holding a private copy of the blob, its
  * program and the selection for the cache's agents, which runs the blob's
  * DFA when its rule set has one (runtime.h, rsc_select; nothing is
- * determinised at run time). At an entry's 256th check its selection gets
- * dense rows of that DFA (rsc_accel_build, at most 64 KiB an entry, kept
- * in the slot for its next origin): the same verdicts, most steps one
- * load (docs/DFA.md, "Dense rows"). An entry is used
+ * determinised at run time, and nothing is built for a hot origin: its
+ * checks run the blob as loaded). An entry is used
  * until its record expires or `max_age` seconds after it was loaded
  * (0: 300), whichever is first; then the store is read again. The
  * selections are those of the agents of the latest rsc_store_check(). */

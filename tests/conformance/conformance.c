@@ -5,9 +5,8 @@
  *   (b) the blob written to a file, read back, loaded and matched.
  * The verdict must be the expected one; the deciding rule (line, allow or
  * disallow, priority) must also be the one the reference matcher reports.
- * The verdict alone (m NULL) must also be the expected one on every engine:
- * the blob's DFA, the programs, and the DFA's dense rows (rsc_accel_build)
- * where the selection has some; the selections on each are counted.
+ * The verdict alone (m NULL) must also be the expected one on both engines:
+ * the blob's DFA and the programs; the selections on each are counted.
  * Usage: conformance CONFORMANCE_DIR TMPDIR. Exit 77 without the data. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +16,9 @@
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
 #include "testutil.h"
-#include "tu_dense.h"
 
 static int passed;
 static long n_dfa, n_dfa_over; /* selections on the blob's DFA, and on the programs */
-static long n_dense;           /* selections also run on dense rows */
-static long n_dfa_stateless;   /* on a DFA of no row states: no rows to build */
 
 /* Matches one row against a loaded program; returns 1 when all is well. */
 static int check_program(const tu_case *c, const rsc_program *prog, const char *how)
@@ -62,8 +58,7 @@ static int check_program(const tu_case *c, const rsc_program *prog, const char *
     }
     /* the verdict alone (m NULL): the blob's DFA when the selection runs
      * one (rsc_select's choice), and the programs (rsc_selection_use) */
-    rsc_engine_info info;
-    const int eng = rsc_selection_engine(&sel, &info);
+    const int eng = rsc_selection_engine(&sel, NULL);
     n_dfa += eng == RSC_ENGINE_DFA, n_dfa_over += eng != RSC_ENGINE_DFA;
     if (rsc_match_url(&sel, c->url, c->url_len, NULL) != c->expected) {
         TU_CHECK(0, "%s (%s): the %s's verdict differs, expected %d", c->id, how,
@@ -77,32 +72,6 @@ static int check_program(const tu_case *c, const rsc_program *prog, const char *
         TU_CHECK(0, "%s (%s): the programs' verdict with m NULL differs", c->id, how);
         ok = 0;
     }
-    /* and the DFA's dense rows, built for this selection when it has some */
-    rsc_selection dsel;
-    void *dbuf;
-    const int dn = tu_dense(&sel, &dsel, &dbuf);
-    n_dense += dn > 0, n_dfa_stateless += eng == RSC_ENGINE_DFA && info.states == 0;
-    /* rows for every DFA with row states (a DFA of none, whose start is its
-     * verdict, has nothing to write out) up to far below the 65,520 that
-     * rsc_accel_size refuses */
-    if (dn == 0 && tu_dense_owed(&sel)) {
-        TU_CHECK(0, "%s (%s): no dense rows for a DFA of %u states", c->id, how, info.states);
-        ok = 0;
-    }
-    if (dn < 0 || (dn > 0 && eng != RSC_ENGINE_DFA)) {
-        TU_CHECK(0, "%s (%s): rsc_accel_size promised dense rows that do not run (%d, engine %d)", c->id,
-                 how, dn, eng);
-        ok = 0;
-    } else if (dn > 0) {
-        const int dv = rsc_match_url(&dsel, c->url, c->url_len, NULL);
-        const int fv = rsc_match_url(&sel, c->url, c->url_len, NULL);
-        if (dv != c->expected || dv != fv) {
-            TU_CHECK(0, "%s (%s): dense rows %d, the blob's DFA %d, expected %d", c->id, how, dv, fv,
-                     c->expected);
-            ok = 0;
-        }
-    }
-    free(dbuf);
     return ok;
 }
 
@@ -177,12 +146,8 @@ int main(int argc, char **argv)
     printf("%zu rows; %ld selections matched through the blob's DFA, %ld through the programs "
            "(a rule set over the compiler's DFA budget); every one through the programs too\n",
            n, n_dfa, n_dfa_over);
-    printf("dense rows: %ld selections matched through them too (of the %ld on a DFA; %ld DFAs "
-           "without row states have none)\n", n_dense, n_dfa, n_dfa_stateless);
     TU_CHECK(n_dfa > 4 * n_dfa_over, "most rows should run a DFA: %ld of %ld", n_dfa,
              n_dfa + n_dfa_over);
-    /* a run that built none tested none (each DFA short of rows fails above) */
-    TU_CHECK(n_dense > 0, "no selection ran on dense rows (of %ld on a DFA)", n_dfa);
     tu_free_cases(cases, n);
     return tu_report("conformance", passed);
 }

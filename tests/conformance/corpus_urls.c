@@ -7,9 +7,7 @@
  * reference matcher's (m non-NULL: the programs), and so must, with m NULL,
  * the programs (rsc_selection_use) and the selection as rsc_select() gives
  * it: the blob's DFA, or the programs for a rule set over the compiler's
- * DFA budget (both counts are printed), and the DFA's dense rows
- * (rsc_accel_build) where the selection has some: their verdict must be
- * the blob DFA's (counted and printed; a run on the corpus must reach them).
+ * DFA budget (both counts are printed).
  * Usage: corpus_urls CORPUS_DIR. Exit 77 when the corpus is absent. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +17,9 @@
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
 #include "testutil.h"
-#include "tu_dense.h"
 
 static long n_checks, n_disallowed, n_urls, n_lists, n_no_robots, n_accel_checks;
 static long n_dfa_sel, n_dfa_over, n_dfa_checks;
-static long n_dense_sel, n_dense_checks, n_dfa_stateless; /* on dense rows; DFAs of no state */
 
 static void check_list(const char *corpus, const char *robots_rel, const char *urls_rel)
 {
@@ -68,19 +64,8 @@ static void check_list(const char *corpus, const char *robots_rel, const char *u
         TU_CHECK(rsc_selection_use(&asel, RSC_ENGINE_PROGRAMS) == RSC_OK &&
                      rsc_selection_engine(&asel, NULL) == RSC_ENGINE_PROGRAMS,
                  "%s: rsc_selection_use", robots_rel);
-        rsc_engine_info info;
-        const int ds = rsc_selection_engine(&dsel, &info) == RSC_ENGINE_DFA;
+        const int ds = rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_DFA;
         n_dfa_sel += ds, n_dfa_over += !ds;
-        /* the DFA's dense rows, built once for the list: every DFA with a
-         * row state has some (up to 65,520 states, which no list comes
-         * near: 16,384 here), none other */
-        rsc_selection rsel;
-        void *rbuf;
-        const int rn = tu_dense(&sel, &rsel, &rbuf);
-        n_dense_sel += rn > 0, n_dfa_stateless += ds && info.states == 0;
-        TU_CHECK(rn >= 0 && (rn == 0 || ds) && (rn > 0 || !tu_dense_owed(&dsel)),
-                 "%s (%s): dense rows %d for a selection on %s of %u states", robots_rel, bots[b], rn,
-                 ds ? "a DFA" : "the programs", info.states);
         int reported = 0;
         for (char *p = urls; *p;) {
             char *e = strchr(p, '\n');
@@ -118,19 +103,9 @@ static void check_list(const char *corpus, const char *robots_rel, const char *u
                              p, ad, a);
                 else if (ad != a)
                     tu_failures++;
-                if (rn > 0) { /* the rows must answer as the DFA they were written from */
-                    int ar = rsc_match_url(&rsel, p, n, NULL);
-                    n_dense_checks++;
-                    if (ar != ad && reported++ < 3)
-                        TU_CHECK(0, "%s (%s) %.*s: dense rows %d, the blob's DFA %d (programs %d)", robots_rel,
-                                 bots[b], (int)n, p, ar, ad, a);
-                    else if (ar != ad)
-                        tu_failures++;
-                }
             }
             p = e ? e + 1 : p + n;
         }
-        free(rbuf);
     }
     if (ref_ok)
         ref_free(&rr);
@@ -185,10 +160,7 @@ int main(int argc, char **argv)
            n_checks, n_disallowed, n_accel_checks);
     printf("DFA: %ld selections on the blob's DFA, %ld on the programs (over the compiler's "
            "budget); %ld checks through a DFA\n", n_dfa_sel, n_dfa_over, n_dfa_checks);
-    printf("dense rows: %ld selections on them (of the %ld on a DFA; %ld DFAs without row states have "
-           "none); %ld checks through them\n", n_dense_sel, n_dfa_sel, n_dfa_stateless, n_dense_checks);
     TU_CHECK(n_lists > 0 && n_checks > 0, "nothing checked");
     TU_CHECK(n_dfa_sel > 4 * n_dfa_over, "the DFA must serve most selections");
-    TU_CHECK(n_dense_sel > 0 && n_dense_checks > 0, "no check ran on dense rows");
     return tu_report("corpus_urls", (int)(n_checks - tu_failures));
 }

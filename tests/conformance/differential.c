@@ -8,10 +8,8 @@
  * with no_prune (every other file also without DFAs: the programs alone)
  * must give the same answers as the default one. With m NULL, every case
  * runs both the blob's DFA (the default selection, when its rule set has
- * one) and the programs (rsc_selection_use), and, where the selection (the
- * default one, and the no_prune one) has some, the DFA's dense rows
- * (rsc_accel_build), whose verdict must be that DFA's; the selections and
- * cases on dense rows are counted, and the google run must reach some.
+ * one, and the no_prune one, when its blob has DFAs) and the programs
+ * (rsc_selection_use).
  *
  * Usage: differential [SEED [SCALE_PERCENT [-v]]] (-v prints the first
  * files); differential rfc [SEED [SCALE_PERCENT [-v]]] runs the rfc
@@ -28,7 +26,6 @@
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
 #include "testutil.h"
-#include "tu_dense.h"
 
 #ifndef RSC_DIFF_SCALE
 #define RSC_DIFF_SCALE 100 /* percent of the full run (sanitizer builds: less) */
@@ -469,8 +466,6 @@ static void rfc_path(buf *b)
 static uint64_t seed;
 static long n_cases, n_failures, n_file, n_disallowed, n_decided, n_accel, n_dfa, n_dfa_cases,
     n_dfa_partial;
-/* selections on dense rows (default, no_prune), and the cases run on them */
-static long n_dense, n_dense2, n_dense_cases;
 static int verbose;
 
 static void print_escaped(const char *s, size_t n)
@@ -528,11 +523,9 @@ static void report(const ctx *c, const char *what, const char *s, size_t n, int 
     printf("\n");
 }
 
-/* One (agents, path or URL) case on both programs; dense and dense2: sel
- * and sel_nomin on their DFA's dense rows, or NULL (none). */
+/* One (agents, path or URL) case on both programs. */
 static void one_case(const ctx *c, const rsc_selection *sel, const rsc_selection *sel_nomin,
-                     const rsc_selection *sel_dfa, const rsc_selection *dense,
-                     const rsc_selection *dense2, const char *s, size_t n, int is_path)
+                     const rsc_selection *sel_dfa, const char *s, size_t n, int is_path)
 {
     ref_str ra[4];
     for (size_t i = 0; i < c->n_agents; i++) {
@@ -556,30 +549,22 @@ static void one_case(const ctx *c, const rsc_selection *sel, const rsc_selection
     else if (a2 != a || m2.decided != m.decided || m2.line != m.line ||
              m2.rule_allow != m.rule_allow || m2.priority != m.priority)
         report(c, "no_prune vs default", s, n, is_path, a2, &m2, &rv);
-    /* The verdict alone (m NULL): sel as rsc_select() gives it (the blob's
-     * DFA when the rule set has one), and sel_dfa on the programs. */
+    /* The verdict alone (m NULL): sel and sel_nomin as rsc_select() gives
+     * them (the blob's DFA when the rule set has one), and sel_dfa on the
+     * programs. */
     int a0 = is_path ? rsc_match_path(sel, s, n, NULL) : rsc_match_url(sel, s, n, NULL);
+    int a20 = is_path ? rsc_match_path(sel_nomin, s, n, NULL) : rsc_match_url(sel_nomin, s, n, NULL);
     int ad = is_path ? rsc_match_path(sel_dfa, s, n, NULL) : rsc_match_url(sel_dfa, s, n, NULL);
     n_dfa_cases += rsc_selection_engine(sel, NULL) == RSC_ENGINE_DFA;
     if (a0 != rv.allowed)
         report(c, rsc_selection_engine(sel, NULL) == RSC_ENGINE_DFA ? "DFA (m NULL) vs reference"
                                                                   : "programs (m NULL) vs reference",
                s, n, is_path, a0, NULL, &rv);
-    /* dense rows: the verdict of the DFA they were written from, on every
-     * input (and so the reference's) */
-    if (dense) {
-        int dv = is_path ? rsc_match_path(dense, s, n, NULL) : rsc_match_url(dense, s, n, NULL);
-        n_dense_cases++;
-        if (dv != a0)
-            report(c, "dense rows (m NULL) vs the blob's DFA", s, n, is_path, dv, NULL, &rv);
-    }
-    if (dense2) {
-        int dv = is_path ? rsc_match_path(dense2, s, n, NULL) : rsc_match_url(dense2, s, n, NULL);
-        int fv = is_path ? rsc_match_path(sel_nomin, s, n, NULL) : rsc_match_url(sel_nomin, s, n, NULL);
-        n_dense_cases++;
-        if (dv != fv || dv != rv.allowed)
-            report(c, "no_prune dense rows (m NULL) vs its blob's DFA", s, n, is_path, dv, NULL, &rv);
-    }
+    if (a20 != rv.allowed)
+        report(c, rsc_selection_engine(sel_nomin, NULL) == RSC_ENGINE_DFA
+                      ? "no_prune DFA (m NULL) vs reference"
+                      : "no_prune programs (m NULL) vs reference",
+               s, n, is_path, a20, NULL, &rv);
     if (ad != rv.allowed)
         report(c, "programs (rsc_selection_use, m NULL) vs reference", s, n, is_path, ad, NULL, &rv);
     else { /* with m, the programs answer: the same rule */
@@ -639,23 +624,6 @@ static int compile_load(const buf *f, int profile, int no_prune, rsc_blob *blob,
 }
 
 static int rfc_families; /* one_file() makes rfc_path()s */
-
-/* sel's dense rows into *out (1), or none (0): a failure when the build
- * fails, or when a selection on a DFA with row states gets none (below
- * 65,520 states, where rsc_accel_size refuses; 16,384 here) in the google
- * profile; the rfc profile has none. */
-static int dense_of(const ctx *c, const rsc_selection *sel, rsc_selection *out, void **rows)
-{
-    rsc_engine_info info;
-    const int eng = rsc_selection_engine(sel, &info), r = tu_dense(sel, out, rows);
-    if (r < 0 || (r > 0 && eng != RSC_ENGINE_DFA) ||
-        (r == 0 && tu_dense_owed(sel))) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "dense rows: tu_dense %d for engine %d of %u states", r, eng, info.states);
-        report(c, msg, "", 0, 1, 0, NULL, NULL);
-    }
-    return r > 0;
-}
 
 /* Compiles one file and checks n_sets agent sets x n_paths paths/URLs. */
 /* Paths that one_file() checks instead of random ones, when set. */
@@ -744,16 +712,8 @@ static void one_file(const buf *f, int profile, unsigned n_sets, unsigned n_path
             report(&c, "rsc_selection_use", "", 0, 1, 0, NULL, NULL);
         n_dfa += rsc_selection_engine(&sel, NULL) == RSC_ENGINE_DFA;
         n_accel += rsc_selection_engine(&sel2, NULL) == RSC_ENGINE_DFA;
-        /* the dense rows of both, built once for all the paths */
-        rsc_selection dsel, dsel2;
-        void *dbuf, *dbuf2;
-        const int dn = dense_of(&c, &sel, &dsel, &dbuf), dn2 = dense_of(&c, &sel2, &dsel2, &dbuf2);
-        n_dense += dn, n_dense2 += dn2;
         for (unsigned i = 0; i < n_paths; i++)
-            one_case(&c, &sel, &sel2, &sel3, dn ? &dsel : NULL, dn2 ? &dsel2 : NULL,
-                     paths[i].p ? paths[i].p : "", paths[i].n, is_path[i]);
-        free(dbuf);
-        free(dbuf2);
+            one_case(&c, &sel, &sel2, &sel3, paths[i].p ? paths[i].p : "", paths[i].n, is_path[i]);
     }
     for (unsigned i = 0; i < n_paths; i++)
         free(paths[i].p);
@@ -849,8 +809,6 @@ static int main_rfc(int argc, char **argv)
     printf("rfc seed %" PRIu64 ": %ld files, %ld cases, %ld failed\n(reference verdicts: %ld "
            "disallowed, %ld decided by a rule)\n",
            seed, n_file, n_cases, n_failures, n_disallowed, n_decided);
-    printf("dense rows: %ld default and %ld no_prune selections, %ld cases (the rfc profile has none)\n",
-           n_dense, n_dense2, n_dense_cases);
     return n_failures ? 1 : 0;
 }
 
@@ -923,14 +881,8 @@ int main(int argc, char **argv)
            seed, n_file, n_cases, google_cases, big_cases, long_cases,
            n_cases - google_cases - big_cases - long_cases, n_failures, n_disallowed, n_decided,
            n_accel, n_dfa, n_dfa_partial, n_dfa_cases);
-    printf("dense rows: %ld default and %ld no_prune selections on them, %ld cases (each the "
-           "verdict of the blob's DFA)\n", n_dense, n_dense2, n_dense_cases);
     if (n_cases > 1000 && n_dfa_cases * 2 < n_cases) { /* the DFA must be what runs */
         printf("too few cases went through a DFA: %ld of %ld\n", n_dfa_cases, n_cases);
-        n_failures++;
-    }
-    if (n_cases > 0 && (n_dense == 0 || n_dense2 == 0)) { /* a run that built none tested none */
-        printf("no dense rows built: %ld default, %ld no_prune selections\n", n_dense, n_dense2);
         n_failures++;
     }
     return n_failures ? 1 : 0;

@@ -20,10 +20,4 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Selections that fuzz_load and fuzz_roundtrip ran on dense rows
- * (rsc_accel_build), which those two define: their replay programs
- * (compiled with FUZZ_DENSE_COUNT) print the count, and with --want-dense
- * fail a run that reached none, so that a replay shows the rows ran. */
-extern long fuzz_dense;
-
 #endif

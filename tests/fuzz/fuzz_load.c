@@ -13,11 +13,7 @@
  * Each selection also matches with m NULL, through the blob's DFA when its
  * rule set has one (safety only: a damaged DFA that passes verification
  * may be wrong) and through the programs (rsc_selection_use), whose
- * verdicts are FORMAT.md's. A selection on a DFA also gets its dense rows
- * (rsc_accel_build) when rsc_accel_size() gives some, up to FUZZ_DENSE_CAP:
- * built safely whatever the DFA holds, a size one byte short refused, and
- * on every path cut at its first NUL their verdict (m NULL, path and URL)
- * is the blob DFA's, right or wrong; on the whole path, safe.
+ * verdicts are FORMAT.md's.
  * The same bytes loaded with RSC_LOAD_DEFER: accepted whenever rsc_load()
  * accepts them (and then every answer is the same), and when only it
  * accepts them, every call that could run the programs it left is safe,
@@ -32,13 +28,6 @@
 #include "fuzz.h"
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
-
-/* The dense rows' size follows the DFA, which an input controls (up to
- * 65,520 states, tens of MB): over this the rows are not built, so that no
- * input makes the harness allocate without bound. */
-#define FUZZ_DENSE_CAP ((size_t)4 << 20)
-
-long fuzz_dense;
 
 static int inside(const rsc_program *p, const char *ptr, size_t len)
 {
@@ -121,20 +110,6 @@ static void exercise(const uint8_t *blob, size_t size, const uint8_t *seed, size
         /* the same selection on the programs: m NULL answers as with m */
         rsc_selection asel = sel;
         FUZZ_ASSERT(rsc_selection_use(&asel, RSC_ENGINE_PROGRAMS) == RSC_OK);
-        /* the DFA's dense rows, built once for the paths, in a buffer of
-         * exactly their size (malloc aligns to 8 at least) so that ASan sees
-         * a write past it */
-        rsc_selection dsel = sel;
-        uint8_t *dbuf = NULL;
-        const size_t dn = rsc_accel_size(&sel);
-        if (dn > 0 && dn <= FUZZ_DENSE_CAP) {
-            FUZZ_ASSERT(rsc_selection_engine(&sel, NULL) == RSC_ENGINE_DFA);
-            FUZZ_ASSERT((dbuf = malloc(dn)) != NULL);
-            FUZZ_ASSERT(rsc_accel_build(&dsel, dbuf, dn - 1) == RSC_E_LIMIT && dsel.accel == sel.accel);
-            FUZZ_ASSERT(rsc_accel_build(&dsel, dbuf, dn) == RSC_OK &&
-                        rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_DENSE);
-            fuzz_dense++;
-        }
         const char *paths[] = {"/", "/a", "/index.html", "/x/y?z", (const char *)seed};
         for (size_t k = 0; k < 5; k++) {
             size_t n = k < 4 ? strlen(paths[k]) : seed_len;
@@ -176,19 +151,7 @@ static void exercise(const uint8_t *blob, size_t size, const uint8_t *seed, size
             FUZZ_ASSERT(v == 0 || v == 1);
             v = rsc_match_url(&asel, paths[k], n, NULL);
             FUZZ_ASSERT(v == 0 || v == 1);
-            if (dbuf) { /* the rows answer as the DFA they were written from */
-                const int fp = rsc_match_path(&sel, paths[k], cut, NULL), dp = rsc_match_path(&dsel, paths[k], cut, NULL);
-                const int fu = rsc_match_url(&sel, paths[k], cut, NULL), du = rsc_match_url(&dsel, paths[k], cut, NULL);
-                if (fp != dp || fu != du) {
-                    fprintf(stderr, "agent '%s' path %zu: dense rows %d (URL %d), the blob's DFA %d (URL %d)\n",
-                            names[a], k, dp, du, fp, fu);
-                    abort();
-                }
-                v = rsc_match_path(&dsel, paths[k], n, NULL) + rsc_match_url(&dsel, paths[k], n, NULL);
-                FUZZ_ASSERT(v >= 0 && v <= 2);
-            }
         }
-        free(dbuf);
         rsc_bytes val;
         uint32_t line;
         if (rsc_group_directive(&sel, "crawl-delay", &val, &line))

@@ -10,12 +10,9 @@
  * fallback); the rest is the robots.txt (capped at 8 KiB to keep the
  * quadratic reference fast). Every selection is checked three times: with
  * the deciding line (the programs), then verdicts only (m NULL) through
- * rsc_select's engine, the blob's DFA when the rule set has one, then on
- * that DFA's dense rows (rsc_accel_build, once a selection) when it has
- * some, whose verdict must be the DFA's and the programs' on every path
- * (not the reference's again: the slowest part), and through the programs
- * (rsc_selection_use). 1.0 built DFAs at several budgets here for every
- * input: 17 inputs/s; nothing is built now. */
+ * rsc_select's engine, the blob's DFA when the rule set has one, and
+ * through the programs (rsc_selection_use). 1.0 built DFAs at several
+ * budgets here for every input: 17 inputs/s; nothing is built now. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,15 +21,9 @@
 #include "robotsc/compiler.h"
 #include "robotsc/ir.h"
 #include "robotsc/runtime.h"
-#include "tu_dense.h"
 
 /* 1: the pass through the DFA, which answers calls with m NULL only */
 static int verdict_only;
-/* the pass on dense rows: the same selection on the blob's DFA and on the
- * programs, to compare with */
-static const rsc_selection *twin_dfa, *twin_programs;
-
-long fuzz_dense;
 
 static void check_path(const rsc_selection *sel, const ref_robots *ref, const rsc_bytes *ag, size_t n_ag,
                        const char *path, size_t plen)
@@ -42,15 +33,6 @@ static void check_path(const rsc_selection *sel, const ref_robots *ref, const rs
     rsc_match m;
     memset(&m, 0, sizeof m);
     int v = rsc_match_path(sel, path, plen, verdict_only ? NULL : &m);
-    if (twin_dfa) { /* the DFA and the programs met the reference in their own passes */
-        int dv = rsc_match_path(twin_dfa, path, plen, NULL), pv = rsc_match_path(twin_programs, path, plen, NULL);
-        if (v != dv || v != pv) {
-            fprintf(stderr, "dense rows: path '%.*s' agent '%.*s': rows %d, the blob's DFA %d, programs %d\n",
-                    (int)plen, path, (int)ag[0].len, ag[0].ptr, v, dv, pv);
-            abort();
-        }
-        return;
-    }
     ref_str rag[2];
     FUZZ_ASSERT(n_ag <= 2);
     for (size_t i = 0; i < n_ag && i < 2; i++) {
@@ -146,24 +128,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_path(&sel, &ref, two, k, "/", 1);
             for (size_t r = 0; r < ir->n_rules && r < 64; r++)
                 derive(&sel, &ref, two, k, &ir->rules[r].pattern);
-            /* the DFA's dense rows (none for the rfc profile, a blob without
-             * DFAs, or a DFA of no state) */
-            rsc_selection dsel, psel = sel;
-            void *dbuf;
-            const int dn = tu_dense(&sel, &dsel, &dbuf);
-            FUZZ_ASSERT(dn >= 0 && (dn == 0 || info.engine == RSC_ENGINE_DFA));
-            /* a google DFA with a state has rows up to 65,520 of them */
-            FUZZ_ASSERT(dn > 0 || !tu_dense_owed(&sel));
-            FUZZ_ASSERT(rsc_selection_use(&psel, RSC_ENGINE_PROGRAMS) == RSC_OK);
-            if (dn > 0) {
-                fuzz_dense++;
-                twin_dfa = &sel, twin_programs = &psel;
-                check_path(&dsel, &ref, two, k, "/", 1);
-                for (size_t r = 0; r < ir->n_rules && r < 64; r++)
-                    derive(&dsel, &ref, two, k, &ir->rules[r].pattern);
-                twin_dfa = twin_programs = NULL;
-                free(dbuf);
-            }
             FUZZ_ASSERT(rsc_selection_use(&sel, RSC_ENGINE_PROGRAMS) == RSC_OK &&
                         rsc_selection_engine(&sel, NULL) == RSC_ENGINE_PROGRAMS);
             check_path(&sel, &ref, two, k, "/", 1);

@@ -7,10 +7,7 @@
  *   --prefix B[,B...]  prepend these bytes (decimal) to every input
  *   --optional  inputs named after it may be absent (a message is printed);
  *               when nothing at all ran, the exit status is 77 (skipped)
- *   --want-dense  (fuzz_load, fuzz_roundtrip) fail when no selection ran on
- *               dense rows: the inputs are meant to reach them
- * Prints "N passed, 0 failed" (and the selections on dense rows, for the
- * targets that count them); a failing input aborts with its name shown. */
+ * Prints "N passed, 0 failed"; a failing input aborts with its name shown. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +22,6 @@ static unsigned char prefix[8];
 static size_t n_prefix;
 static int passed;
 static int optional;
-static int want_dense;
 
 static void run(const char *name, const unsigned char *data, size_t len)
 {
@@ -134,8 +130,6 @@ int main(int argc, char **argv)
         }
         else if (strcmp(argv[i], "--optional") == 0)
             optional = 1;
-        else if (strcmp(argv[i], "--want-dense") == 0)
-            want_dense = 1;
         else if (strcmp(argv[i], "--b64tsv") == 0 && i + 1 < argc)
             run_tsv(argv[++i]);
         else
@@ -143,17 +137,5 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "\n");
     printf("replay: %d passed, 0 failed\n", passed);
-#ifdef FUZZ_DENSE_COUNT
-    printf("replay: %ld selections compared on dense rows\n", fuzz_dense);
-    if (passed && want_dense && !fuzz_dense) {
-        printf("replay: no selection ran on dense rows (--want-dense)\n");
-        return 1;
-    }
-#else
-    if (want_dense) { /* a test that asks for a count this target does not keep */
-        fprintf(stderr, "replay: --want-dense: this target counts no dense rows\n");
-        return 2;
-    }
-#endif
     return passed ? 0 : 77;
 }

@@ -36,11 +36,6 @@
  *    but verified blob is "safe but wrong", never unsafe; a path with a NUL
  *    is compared cut at the NUL, see nul_note()): selecting, matching,
  *    dumping and reading every table is safe (ASan/UBSan);
- *  - on every accepted blob, each selection on a DFA gets its dense rows
- *    (rsc_accel_build, in a buffer of exactly the size asked for) or none
- *    (rsc_accel_size 0), safely whatever the DFA holds, and their verdict
- *    (m NULL, path and URL) is the blob DFA's, right or wrong, on each path
- *    cut at its first NUL; on the whole path only safety (both counted);
  *  - `robotsc check --agent a FILE /x` on truncated and damaged blobs
  *    written to a temporary directory exits with status 2 (not a signal)
  *    and names the file on stderr.
@@ -73,7 +68,6 @@ extern char **environ;
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
 #include "testutil.h"
-#include "tu_dense.h"
 
 #ifdef RSC_TEST_SANITIZE
 #define SAN 1
@@ -120,7 +114,6 @@ static int is_load_error(rsc_status st)
 typedef struct totals {
     unsigned long truncs, flips, targeted, mutations, mut_accepted, cli_runs, magic_open, oracle_matches, nul_diff;
     unsigned long open_answers; /* verdicts FORMAT.md leaves open (wild_unspecified) */
-    unsigned long dense_sel, dense_none, dense_matches; /* dense rows built; DFAs without; verdicts */
     unsigned long off_diff, off_total;
     unsigned long by_status[16], mut_status[16];
     unsigned long kind_edits[BS_KINDS + 1];
@@ -260,14 +253,6 @@ static int use_program(const char *name, const rsc_program *p, const uint8_t *b,
              * NULL) must be safe whatever the blob */
             rsc_selection asel = sel;
             CHECK(rsc_selection_use(&asel, RSC_ENGINE_PROGRAMS) == RSC_OK, "%s: rsc_selection_use", name);
-            /* the DFA's dense rows, built once for the paths: whatever the
-             * DFA verification let through, built safely or refused */
-            rsc_selection dsel;
-            void *dbuf;
-            const int dn = tu_dense(&sel, &dsel, &dbuf);
-            CHECK(dn >= 0, "%s: agent '%s': rsc_accel_size promised dense rows that do not build", name, an[0]);
-            T.dense_sel += dn > 0;
-            T.dense_none += dn == 0 && rsc_selection_engine(&sel, NULL) == RSC_ENGINE_DFA;
             for (size_t i = 0; i < np + 1; i++) {
                 const char *path = i < np ? paths[i] : longp;
                 size_t pl = i < np ? plens[i] : sizeof longp;
@@ -277,16 +262,6 @@ static int use_program(const char *name, const rsc_program *p, const uint8_t *b,
                  * same (see nul_note()). */
                 const char *nul = memchr(path, 0, pl);
                 size_t cut = nul ? (size_t)(nul - path) : pl;
-                if (dn > 0) { /* the rows answer as the DFA they were written from */
-                    const int fp = rsc_match_path(&sel, path, cut, NULL), dp = rsc_match_path(&dsel, path, cut, NULL);
-                    const int fu = rsc_match_url(&sel, path, cut, NULL), du = rsc_match_url(&dsel, path, cut, NULL);
-                    T.dense_matches++;
-                    if ((fp != dp || fu != du) && bad++ < 3)
-                        fprintf(stderr, "%s: agent '%.*s' path '%.*s': dense rows %d (URL %d), the blob's DFA %d (%d)\n",
-                                name, (int)al[0], an[0], (int)(cut < 60 ? cut : 60), path, dp, du, fp, fu);
-                    const int w = rsc_match_path(&dsel, path, pl, NULL) + rsc_match_url(&dsel, path, pl, NULL);
-                    CHECK(w >= 0 && w <= 2, "%s: a dense rows' verdict out of range", name);
-                }
                 rsc_match m;
                 int v = rsc_match_path(&sel, path, cut, &m);
                 bs_match(b, x, an, al, k, path, pl, &bv);
@@ -345,7 +320,6 @@ static int use_program(const char *name, const rsc_program *p, const uint8_t *b,
                 CHECK(v >= 0 && v <= 2, "%s: a DFA verdict out of range", name);
                 acc += (size_t)v + (size_t)rsc_match_url(&asel, path, pl, NULL);
             }
-            free(dbuf);
             rsc_bytes val;
             uint32_t line;
             if (rsc_group_directive(&sel, "crawl-delay", &val, &line))
@@ -1967,9 +1941,6 @@ int main(int argc, char **argv)
         printf("KNOWN BUG: %lu CLI runs on blobs with a damaged magic (flipped bit 0, or cut to 7 bytes) were read "
                "as robots.txt and did not exit 2 (--strict-magic to fail on it)\n", T.magic_open);
     printf("verdicts left open by FORMAT.md (damaged wildcard fields, safe but wrong): %lu\n", T.open_answers);
-    printf("dense rows: %lu selections built them (%lu on a DFA without: none to build), %lu paths' verdicts "
-           "compared with the blob's DFA\n", T.dense_sel, T.dense_none, T.dense_matches);
-    CHECK(T.dense_sel > 0 && T.dense_matches > 0, "no selection ran on dense rows");
     printf("failure offsets: %lu of %lu rejections reported at another byte than FORMAT.md names\n", T.off_diff,
            T.off_total);
     for (size_t i = 0; i < 32 && off_notes[i].lib; i++)

@@ -15,12 +15,7 @@
  * (rsc_selection_use), under the same bound and with the same verdict. And
  * through the selection as rsc_select() gives it: the blob's DFA (format
  * 5), at most one step a path byte and one at the end, or, for a set over
- * the compiler's DFA budget, the programs' bound; the same verdict. And
- * through the DFA's dense rows (rsc_accel_build) where the selection has
- * some: the DFA's verdict (their steps are not counted: the runtime counts
- * the blob DFA's and the programs' only; the rows are that DFA written out,
- * a step a byte but for a chain's label and a scan, which move by up to
- * eight and sixteen bytes; the cases on them are counted and printed).
+ * the compiler's DFA budget, the programs' bound; the same verdict.
  * A time is never asserted. With the corpus present, the distinct wildcard
  * rules of all its files form one more file. */
 #include <stdio.h>
@@ -31,7 +26,6 @@
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
 #include "testutil.h"
-#include "tu_dense.h"
 
 extern size_t rsc_steps;
 
@@ -65,7 +59,6 @@ typedef struct fcase {
 
 static double worst_ratio;
 static char worst_name[64]; /* a copy: some names live in a caller's buffer */
-static long n_dense_cases, n_dense_paths; /* files and paths run on dense rows */
 
 /* Checks every path: its steps, and the verdict against the reference for
  * some of them. */
@@ -103,14 +96,6 @@ static void run_case(fcase *fc)
     rsc_engine_info di;
     const int ds = rsc_selection_engine(&dsel, &di) == RSC_ENGINE_DFA ? RSC_OK : RSC_E_LIMIT;
     const int dpartial = 0; /* a blob holds whole DFAs only */
-    /* the DFA's dense rows, built once for the file's paths (none for a
-     * selection on the programs) */
-    rsc_selection rsel;
-    void *rbuf;
-    const int rn = tu_dense(&sel, &rsel, &rbuf);
-    TU_CHECK(rn >= 0 && (rn == 0 || ds == RSC_OK), "%s: dense rows (%d) for engine %d", fc->name, rn,
-             di.engine);
-    n_dense_cases += rn > 0;
     double worst = 0, aworst = 0, dworst = 0;
     size_t npaths = 0, bytes = 0, steps_all = 0, asteps_all = 0, dsteps_all = 0;
     tu_buf path = {0};
@@ -167,12 +152,6 @@ static void run_case(fcase *fc)
             dworst = dr;
         TU_COUNT(da == allowed, "%s: path of %zu bytes: DFA %d, programs %d", fc->name, path.n,
                  da, allowed);
-        if (rn > 0) { /* not counted in rsc_steps: only the verdict is compared */
-            int rv = rsc_match_path(&rsel, path.p, path.n, NULL);
-            n_dense_paths++;
-            TU_COUNT(rv == da, "%s: path of %zu bytes: dense rows %d, the blob's DFA %d", fc->name,
-                     path.n, rv, da);
-        }
         if (ds == RSC_OK && !dpartial)
             TU_COUNT(dsteps <= path.n + 1, "%s: %zu DFA steps for a path of %zu bytes",
                      fc->name, dsteps, path.n);
@@ -197,17 +176,8 @@ static void run_case(fcase *fc)
            (double)asteps_all / (double)(bytes + npaths), aworst,
            ds != RSC_OK ? "over budget" : dpartial ? "partial" : "in the blob",
            (double)dsteps_all / (double)(bytes + npaths), dworst);
-    if (ds == RSC_OK) {
-        rsc_engine_info ri;
-        rsc_selection_engine(&rsel, &ri);
-        printf("%-26s DFA %u states, %u cells, %zu bytes; ", "", di.states, di.classes, di.bytes);
-        if (rn > 0)
-            printf("dense rows %u states, %u classes, %zu bytes (the same verdicts)\n", ri.states, ri.classes,
-                   ri.bytes);
-        else
-            printf("no dense rows\n");
-    }
-    free(rbuf);
+    if (ds == RSC_OK)
+        printf("%-26s DFA %u states, %u cells, %zu bytes\n", "", di.states, di.classes, di.bytes);
     if (worst > worst_ratio)
         worst_ratio = worst, snprintf(worst_name, sizeof worst_name, "%s", fc->name);
     free(path.p);
@@ -421,7 +391,5 @@ int main(int argc, char **argv)
     corpus_rules(argc > 1 ? argv[1] : "../shared/corpus");
     printf("worst: %.2f steps per byte and program (%s); the bound is %d\n", worst_ratio,
            worst_name, STEPS_PER_BYTE);
-    printf("dense rows: %ld files, %ld paths run on them too\n", n_dense_cases, n_dense_paths);
-    TU_CHECK(n_dense_cases > 0, "no file ran on dense rows");
     return tu_report("matching_bound", tu_passed);
 }

@@ -9,28 +9,27 @@
  * where written; random rule sets over a small alphabet, 3,000 random paths
  * each; the same blobs compiled without DFAs (RSC_COMPILE_NO_DFA) run the
  * programs with the same verdicts; a selection of two rule sets runs the
- * programs; the engine API and the deprecated 1.0 wrappers (they build
- * nothing and leave the selection as it is); and damage: every truncation
+ * programs; the engine API and the deprecated wrappers (1.0's DFA calls
+ * and the dense rows' rsc_accel_size/rsc_accel_build: they build nothing
+ * and leave the selection as it is); and damage: every truncation
  * of a blob is refused, every bit flip of its DFAS section is refused (the
  * checksum), and with the checksum made right again each flip is refused
  * by verification or loads and answers safely (0 or 1, ASan-clean). A
  * self-test plants a wrong verdict (the start state made "allowed") in a
  * DFA and checks that the comparison catches it.
- * Dense rows (rsc_accel_build): every google selection on a DFA with a row
- * state gets them, and their verdict (m NULL) is the blob DFA's and the
- * programs' on every fixed path and URL and on random ones over bytes of
- * every kind ('*', '$', '#', '%', '/', NUL, high bytes, any byte), for
- * the rule sets above, the random ones, random ones over a wider alphabet
- * and sets made for the DFA's shapes (fall-back states, chains of 1 and 2
- * bytes, chains whose Other is themselves, states that keep every other
- * byte, many keys: each shape must be met); on damaged DFAs that load (the
- * flips above, the planted start, and hand-made DFAs: every STATES field
- * of small DFAs edited, Start set to every state and both verdicts) the
- * rows build safely or are refused and answer as the DFA, right or wrong,
- * on every path cut at its NUL. Random paths that walk the DFA (its
- * labels' and keys' bytes) reach its deep states, where uniform ones
- * rarely go; there the blob DFA's verdict must also be FORMAT.md's move()
- * as this file reads it (dfa_move()). The counts are printed. */
+ * Hostile paths (dfa_vs()): the DFA's verdict (m NULL) is the programs' on
+ * every fixed path and URL and on random ones over bytes of every kind
+ * ('*', '$', '#', '%', '/', NUL, high bytes, any byte), for the rule sets
+ * above, the random ones, random ones over a wider alphabet and sets made
+ * for the DFA's shapes (fall-back states, chains of 1 and 2 bytes, chains
+ * whose Other is themselves, states that keep every other byte, many keys:
+ * each shape must be met); damaged DFAs that load (the flips above, the
+ * planted start, and hand-made DFAs: every STATES field of small DFAs
+ * edited, Start set to every state and both verdicts) answer those paths
+ * safely, right or wrong. Random paths that walk the DFA (its labels' and keys'
+ * bytes) reach its deep states, where uniform ones rarely go; there the
+ * blob DFA's verdict must also be FORMAT.md's move() as this file reads
+ * it (dfa_move()), damaged or not. The counts are printed. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +38,6 @@
 #include "robotsc/compiler.h"
 #include "robotsc/runtime.h"
 #include "testutil.h"
-#include "tu_dense.h"
 
 typedef struct rset {
     const char *name;
@@ -287,15 +285,15 @@ static uint8_t *with_start(const uint8_t *b, size_t n, size_t d0, size_t dsize, 
     return c;
 }
 
-/* ---- dense rows (rsc_accel_build) ------------------------------------- */
+/* ---- the DFA on hostile and guided paths ------------------------------ */
 
-/* Selections run on dense rows, the verdicts compared, google DFAs with
- * row states left without rows (a failure), and the edited DFAs. */
-static long n_dense_sel, n_dense_cmp, n_dense_missing, n_hand_loaded, n_hand_dense;
+/* Selections on a DFA run on them, the verdicts compared, and the edited
+ * DFAs that loaded. */
+static long n_dfa_sel, n_dfa_cmp, n_hand_loaded;
 static long n_dfa_at_select; /* damaged DFAs RSC_LOAD_DEFER left to rsc_select() */
 
-/* The bytes of random paths for the rows: the rules' own, the pattern
- * characters as data, '#' (a URL's end), '%', '?', NUL, high bytes. */
+/* The bytes of hostile paths: the rules' own, the pattern characters as
+ * data, '#' (a URL's end), '%', '?', NUL, high bytes. */
 static const char hostile_alpha[] = "ab*c/.dx$#%?e=\xff\x80\xc3\xa9\0";
 #define HOSTILE_NA (sizeof hostile_alpha - 1) /* the NUL inside counts */
 
@@ -319,7 +317,7 @@ static void put_escaped(const char *s, size_t n)
         fprintf(stderr, s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\' ? "%c" : "\\x%02x", (unsigned char)s[i]);
 }
 
-/* The shapes of the DFAs whose rows were compared (docs/FORMAT.md "DFAS"),
+/* The shapes of the DFAs run on those paths (docs/FORMAT.md "DFAS"),
  * read through rsc_selection_dfa(): each must have been met. */
 enum {
     SH_EXPLICIT,     /* L = 0                                        */
@@ -405,15 +403,12 @@ static void census(const rsc_selection *sel)
     }
 }
 
-/* sel (m NULL: the blob's DFA) against dsel, its dense rows, on path p of
- * n bytes and on URLs of it after each host: the same verdict on the path
- * cut at its first NUL, and safe (0 or 1) on the whole. programs (a blob
- * as the compiler wrote it): the programs' (m non-NULL) too, and all three
- * the same on the whole path (a damaged DFA may read a NUL in a label:
- * hostile_blobs.c, nul_note()). Returns the differences (the first few
+/* sel (m NULL: the blob's DFA) on path p of n bytes and on URLs of it
+ * after each host, the path cut at its first NUL and whole: safe (0 or
+ * 1), and with programs (a blob as the compiler wrote it) the programs'
+ * verdict (m non-NULL) too. Returns the differences (the first few
  * printed with the input). */
-static long dense_one(const char *name, const rsc_selection *sel, const rsc_selection *dsel, const char *p,
-                      size_t n, int programs)
+static long dfa_one(const char *name, const rsc_selection *sel, const char *p, size_t n, int programs)
 {
     static const char *const hosts[] = {"", "http://h.com", "//h", "https://h.com:8"};
     static int shown;
@@ -434,14 +429,14 @@ static long dense_one(const char *name, const rsc_selection *sel, const rsc_sele
                 const size_t qn = off + (whole ? n : cut);
                 rsc_match m;
                 const int f = u ? rsc_match_url(sel, q, qn, NULL) : rsc_match_path(sel, q, qn, NULL);
-                const int d = u ? rsc_match_url(dsel, q, qn, NULL) : rsc_match_path(dsel, q, qn, NULL);
                 const int g = !programs ? f : u ? rsc_match_url(sel, q, qn, &m) : rsc_match_path(sel, q, qn, &m);
-                n_dense_cmp++;
-                const int ok = d == 0 || d == 1 ? (whole && !programs) || (d == f && d == g) : 0;
-                if (!ok && bad++ == 0 && shown++ < 10) {
+                n_dfa_cmp++;
+                if ((f == 0 || f == 1) && f == g)
+                    continue;
+                if (bad++ == 0 && shown++ < 10) {
                     fprintf(stderr, "%s: %s '", name, u ? "URL" : "path");
                     put_escaped(q, qn);
-                    fprintf(stderr, "' (%zu bytes): dense rows %d, the blob's DFA %d, programs %s%d\n", qn, d, f,
+                    fprintf(stderr, "' (%zu bytes): the blob's DFA %d, programs %s%d\n", qn, f,
                             programs ? "" : "(not compared) ", g);
                 }
             }
@@ -510,70 +505,55 @@ static size_t guided_path(unsigned long long *x, const uint8_t *b, const rsc_dfa
     return len;
 }
 
-/* sel against its dense rows dsel on every fixed path (and URL), n random
- * ones over alpha and guided ones that walk the DFA (guided_path(): the
- * blob's DFA must also give FORMAT.md's verdict there, which dfa_move()
- * reads independently of runtime/dfa.c); each difference is a failure. */
-static void dense_vs(const char *name, const rsc_selection *sel, const rsc_selection *dsel,
-                     unsigned long long *x, int n, const char *alpha, size_t na, int guided, int programs)
+/* sel (dfa_one()) on every fixed path (and URL), n random ones over alpha
+ * and guided ones that walk the DFA (guided_path(): the blob's DFA must
+ * also give FORMAT.md's verdict there, which dfa_move() reads
+ * independently of runtime/dfa.c); each difference is a failure. */
+static void dfa_vs(const char *name, const rsc_selection *sel, unsigned long long *x, int n, const char *alpha,
+                   size_t na, int guided, int programs)
 {
     static int shown;
     long bad = 0, spec_bad = 0;
     char p[96];
     for (size_t i = 0; i < NPATHS; i++)
-        bad += dense_one(name, sel, dsel, paths[i], plen(paths[i]), programs);
+        bad += dfa_one(name, sel, paths[i], plen(paths[i]), programs);
     for (int k = 0; k < n; k++) {
         const size_t len = hostile_path(x, p, alpha, na);
-        bad += dense_one(name, sel, dsel, p, len, programs);
+        bad += dfa_one(name, sel, p, len, programs);
     }
     rsc_dfa_view v;
     for (int k = 0; k < guided && rsc_selection_dfa(sel, &v); k++) {
         int expect;
         const size_t len = guided_path(x, sel->prog->base, &v, p, sizeof p, hostile_alpha, HOSTILE_NA, &expect);
-        bad += dense_one(name, sel, dsel, p, len, programs);
+        bad += dfa_one(name, sel, p, len, programs);
         const int got = rsc_match_path(sel, p, len, NULL);
-        n_dense_cmp++;
+        n_dfa_cmp++;
         if (expect >= 0 && got != expect && spec_bad++ == 0 && shown++ < 10) {
             fprintf(stderr, "%s: path '", name);
             put_escaped(p, len);
             fprintf(stderr, "': the blob's DFA %d, FORMAT.md's move() %d\n", got, expect);
         }
     }
-    TU_COUNT(bad == 0 && spec_bad == 0, "%s: %ld verdicts of the dense rows differ, %ld of the DFA from FORMAT.md",
+    TU_COUNT(bad == 0 && spec_bad == 0, "%s: %ld verdicts of the DFA differ from the programs', %ld from FORMAT.md",
              name, bad, spec_bad);
 }
 
-/* sel's dense rows into *d (1; free *buf), or none (0). A failure when
- * rsc_accel_size promised rows that were not built, or when a google DFA
- * with a row state gets none (below 65,520 states, where rsc_accel_size
- * refuses: 16,384 here). */
-static int dense_rows(const char *name, const rsc_selection *sel, rsc_selection *d, void **buf)
+/* 1 when sel runs a DFA (counted, its shapes too: census()), else 0. */
+static int runs_dfa(const rsc_selection *sel)
 {
-    rsc_engine_info info;
-    const int r = tu_dense(sel, d, buf);
-    rsc_selection_engine(sel, &info);
-    TU_CHECK(r >= 0, "%s: rsc_accel_size promised dense rows that were not built", name);
-    if (r == 0 && tu_dense_owed(sel)) {
-        n_dense_missing++;
-        TU_CHECK(0, "%s: no dense rows for a DFA of %u states", name, info.states);
-    }
-    if (r > 0)
-        n_dense_sel++, census(sel);
-    return r > 0;
+    if (rsc_selection_engine(sel, NULL) != RSC_ENGINE_DFA)
+        return 0;
+    n_dfa_sel++, census(sel);
+    return 1;
 }
 
-/* A hand-made DFA that verified and selected (es): counted, and run on its
- * dense rows against itself when rsc_accel_size gives it some. */
+/* A hand-made DFA that verified and selected (es): counted, and run on
+ * hostile and guided paths when it is still a DFA. */
 static void hand_run(const char *name, const rsc_selection *es, unsigned long long *x)
 {
-    rsc_selection d;
-    void *buf;
     n_hand_loaded++;
-    if (dense_rows(name, es, &d, &buf)) {
-        n_hand_dense++;
-        dense_vs(name, es, &d, x, 16, hostile_alpha, HOSTILE_NA, 64, 0);
-        free(buf);
-    }
+    if (runs_dfa(es))
+        dfa_vs(name, es, x, 16, hostile_alpha, HOSTILE_NA, 64, 0);
 }
 
 /* Hand-made DFAs: the blob's DFA (sel's, of a "User-agent: *" file, at most
@@ -584,9 +564,9 @@ static void hand_run(const char *name, const rsc_selection *es, unsigned long lo
  * and back, end verdicts flipped); its N 1, 2 and one less or more; a
  * chain's Next itself, 0 or a verdict; and, when the DFAS section is laid
  * out as the self-test below reads it, Start every record, a byte inside
- * one, and both verdicts. Whatever verification accepts must build dense
- * rows safely (or refuse: rsc_accel_size 0) that answer as that DFA, right
- * or wrong, on every path cut at its NUL. */
+ * one, and both verdicts. Whatever verification accepts must answer
+ * safely, right or wrong, and as FORMAT.md reads it on guided paths
+ * (hand_run()). */
 static void hand_made(const char *name, const rsc_blob *blob, const rsc_selection *sel, unsigned long long *x)
 {
     rsc_dfa_view v;
@@ -683,7 +663,7 @@ static void hand_made(const char *name, const rsc_blob *blob, const rsc_selectio
 /* Damage: every truncation refused; every bit of the DFAS section flipped
  * (with one_bit, only bit i % 8 of byte i: large DFAs) refused (the
  * checksum), and with the checksum right again refused or loaded and run
- * safely, and on its dense rows as on the DFA. Returns the flips
+ * safely, on hostile and guided paths too (dfa_vs()). Returns the flips
  * verification refused. */
 static long damage(const char *name, const rsc_blob *blob, int one_bit)
 {
@@ -732,12 +712,8 @@ static long damage(const char *name, const rsc_blob *blob, int one_bit)
                 int v = rsc_match_path(&s, paths[j], plen(paths[j]), NULL);
                 TU_COUNT(v == 0 || v == 1, "%s: flip at %zu.%u: verdict %d", name, i, bit, v);
             }
-            rsc_selection d;
-            void *buf;
-            if (dense_rows(name, &s, &d, &buf)) {
-                dense_vs(name, &s, &d, &hx, 8, hostile_alpha, HOSTILE_NA, 16, 0);
-                free(buf);
-            }
+            if (runs_dfa(&s))
+                dfa_vs(name, &s, &hx, 8, hostile_alpha, HOSTILE_NA, 16, 0);
         }
     free(c);
     TU_CHECK(refused > 0, "%s: no flip of %ld refused by verification", name, flips);
@@ -847,6 +823,7 @@ static long defer_tests(void)
     int verdict[4][NPATHS];
     for (int l = 0; l < 4; l++) {
         rsc_selection fs, ds, fq, dq;
+        memset(&ds, 0, sizeof ds); /* read below even when the first select failed */
         TU_CHECK(rsc_select(&fp, lists[l], nag[l], &fs) == RSC_OK && rsc_select(&dp, lists[l], nag[l], &ds) == RSC_OK &&
                      rsc_selection_engine(&fs, NULL) == engine[l] && rsc_selection_engine(&ds, NULL) == engine[l],
                  "defer: selection %d: select, or not the engine expected", l);
@@ -1042,7 +1019,7 @@ static const rset shape_sets[] = {
 int main(void)
 {
     long refused = 0;
-    unsigned long long hx = 2026; /* the dense rows' random paths */
+    unsigned long long hx = 2026; /* the hostile and guided paths (dfa_vs) */
     for (size_t i = 0; i < NSETS; i++) {
         rsc_blob blob;
         rsc_program prog;
@@ -1081,28 +1058,23 @@ int main(void)
                      rsc_selection_engine(&ps, NULL) == RSC_ENGINE_PROGRAMS && differ(&ps) == 0 &&
                      rsc_selection_dfa(&ps, &v) == 0,
                  "%s: on the programs", sets[i].name);
-        /* the DFA's dense rows: the programs' verdicts (differ()), and the
-         * DFA's on random paths of every kind of byte */
-        rsc_selection dsel;
-        void *dbuf;
-        const int dn = dense_rows(sets[i].name, &sel, &dsel, &dbuf);
-        TU_CHECK(!dn || differ(&dsel) == 0, "%s: dense rows and programs differ", sets[i].name);
-        if (dn)
-            dense_vs(sets[i].name, &sel, &dsel, &hx, 3000, hostile_alpha, HOSTILE_NA, 2000, 1);
+        /* the DFA against the programs on random paths of every kind of
+         * byte */
+        if (runs_dfa(&sel))
+            dfa_vs(sets[i].name, &sel, &hx, 3000, hostile_alpha, HOSTILE_NA, 2000, 1);
         for (size_t k = 0; k < sizeof wants / sizeof wants[0]; k++) {
             if (wants[k].set != i)
                 continue;
             size_t n = plen(wants[k].path);
-            for (int e = 0; e < 2 + dn; e++) {
-                const rsc_selection *s = e == 2 ? &dsel : e ? &ps : &sel;
+            for (int e = 0; e < 2; e++) {
+                const rsc_selection *s = e ? &ps : &sel;
                 int got = wants[k].url ? rsc_match_url(s, wants[k].path, n, NULL)
                                        : rsc_match_path(s, wants[k].path, n, NULL);
                 TU_COUNT(got == wants[k].allowed, "%s (%s): %s \"%s\": %d, want %d", sets[i].name,
-                         e == 2 ? "dense rows" : e ? "programs" : "DFA", wants[k].url ? "URL" : "path",
-                         wants[k].path, got, wants[k].allowed);
+                         e ? "programs" : "DFA", wants[k].url ? "URL" : "path", wants[k].path, got,
+                         wants[k].allowed);
             }
         }
-        free(dbuf);
         if (has)
             hand_made(sets[i].name, &blob, &sel, &hx);
         /* the same file without DFAs: the programs, the same verdicts, fewer bytes */
@@ -1154,15 +1126,9 @@ int main(void)
             TU_CHECK(rsc_load(&fp, c, blob.size, NULL) == RSC_OK && rsc_select(&fp, &ag, 1, &fs) == RSC_OK &&
                          rsc_selection_engine(&fs, NULL) == RSC_ENGINE_DFA && differ(&fs) > 0,
                      "%s: a planted wrong verdict is not caught", sets[i].name);
-            /* its dense rows answer as it does, and differ() catches them
-             * too */
-            rsc_selection fd;
-            void *fbuf;
-            TU_CHECK(dense_rows("planted start", &fs, &fd, &fbuf) && differ(&fd) > 0,
-                     "%s: the dense rows of a planted wrong verdict: not built, or not caught", sets[i].name);
-            if (fbuf)
-                dense_vs("planted start", &fs, &fd, &hx, 200, hostile_alpha, HOSTILE_NA, 200, 0);
-            free(fbuf);
+            /* on guided paths it answers as FORMAT.md reads the planted DFA */
+            if (runs_dfa(&fs))
+                dfa_vs("planted start", &fs, &hx, 200, hostile_alpha, HOSTILE_NA, 200, 0);
             free(c);
         }
         rsc_blob_free(&blob, NULL);
@@ -1182,64 +1148,55 @@ int main(void)
                 continue;
             on_dfa += rsc_selection_engine(&sel, NULL) == RSC_ENGINE_DFA;
             random_paths("random set", &sel, &x, 3000, "abcdx/.e");
-            /* dense rows: the DFA's and the programs' verdicts, on paths of
-             * the rules' bytes and of every kind */
-            rsc_selection dsel;
-            void *dbuf;
-            if (dense_rows("random set", &sel, &dsel, &dbuf)) {
-                dense_vs("random set", &sel, &dsel, &hx, 2000, "abcdx/.e", 8, 0, 1);
-                dense_vs("random set", &sel, &dsel, &hx, 2000, hostile_alpha, HOSTILE_NA, 2000, 1);
-                free(dbuf);
+            /* the DFA's and the programs' verdicts, on paths of the rules'
+             * bytes and of every kind */
+            if (runs_dfa(&sel)) {
+                dfa_vs("random set", &sel, &hx, 2000, "abcdx/.e", 8, 0, 1);
+                dfa_vs("random set", &sel, &hx, 2000, hostile_alpha, HOSTILE_NA, 2000, 1);
             }
             rsc_blob_free(&blob, NULL);
         }
         TU_CHECK(on_dfa >= 6, "only %d of 12 random sets on a DFA", on_dfa);
     }
     /* random rule sets over a wider alphabet ('$' and '%' inside patterns,
-     * '?', '=', UTF-8), small ones edited by hand too: the DFA, its dense
-     * rows and the programs agree */
+     * '?', '=', UTF-8), small ones edited by hand too: the DFA and the
+     * programs agree */
     {
         unsigned long long x = 4242;
-        int on_dense = 0;
+        int on_dfa = 0;
         for (int set = 0; set < 24; set++) {
             char body[8192];
             random_rules(&x, "ab*/.$%2Fc?=\xc3\xa9", body, sizeof body, 2 + set * 3, 1, 6, 1);
             rset rr = {"wide random set", 0, body};
             rsc_blob blob;
             rsc_program prog;
-            rsc_selection sel, dsel;
-            void *dbuf;
+            rsc_selection sel;
             if (!load(&rr, &blob, &prog, &sel))
                 continue;
             TU_CHECK(differ(&sel) == 0, "wide random set %d: DFA and programs differ", set);
-            if (dense_rows("wide random set", &sel, &dsel, &dbuf)) {
-                on_dense++;
-                TU_CHECK(differ(&dsel) == 0, "wide random set %d: dense rows and programs differ", set);
-                dense_vs("wide random set", &sel, &dsel, &hx, 2000, "ab*/.$%2Fc?=\xc3\xa9#\0", 14, 0, 1);
-                dense_vs("wide random set", &sel, &dsel, &hx, 1000, hostile_alpha, HOSTILE_NA, 2000, 1);
-                free(dbuf);
+            if (runs_dfa(&sel)) {
+                on_dfa++;
+                dfa_vs("wide random set", &sel, &hx, 2000, "ab*/.$%2Fc?=\xc3\xa9#\0", 14, 0, 1);
+                dfa_vs("wide random set", &sel, &hx, 1000, hostile_alpha, HOSTILE_NA, 2000, 1);
             }
             if (set < 6)
                 hand_made("wide random set", &blob, &sel, &hx);
             rsc_blob_free(&blob, NULL);
         }
-        printf("test_dfa: %d of 24 wide random sets on dense rows\n", on_dense);
-        TU_CHECK(on_dense >= 12, "only %d of 24 wide random sets on dense rows", on_dense);
+        printf("test_dfa: %d of 24 wide random sets on a DFA\n", on_dfa);
+        TU_CHECK(on_dfa >= 12, "only %d of 24 wide random sets on a DFA", on_dfa);
     }
-    /* the DFA's shapes: each set's rows, then its DFA edited by hand */
+    /* the DFA's shapes: each set's DFA on hostile and guided paths, then
+     * edited by hand */
     for (size_t i = 0; i < NSHAPES; i++) {
         rsc_blob blob;
         rsc_program prog;
-        rsc_selection sel, dsel;
-        void *dbuf;
+        rsc_selection sel;
         if (!load(&shape_sets[i], &blob, &prog, &sel))
             continue;
         TU_CHECK(differ(&sel) == 0, "%s: DFA and programs differ", shape_sets[i].name);
-        TU_CHECK(dense_rows(shape_sets[i].name, &sel, &dsel, &dbuf) && differ(&dsel) == 0,
-                 "%s: no dense rows, or they differ from the programs", shape_sets[i].name);
-        if (dbuf)
-            dense_vs(shape_sets[i].name, &sel, &dsel, &hx, 3000, hostile_alpha, HOSTILE_NA, 3000, 1);
-        free(dbuf);
+        TU_CHECK(runs_dfa(&sel), "%s: no DFA", shape_sets[i].name);
+        dfa_vs(shape_sets[i].name, &sel, &hx, 3000, hostile_alpha, HOSTILE_NA, 3000, 1);
         hand_made(shape_sets[i].name, &blob, &sel, &hx);
         rsc_blob_free(&blob, NULL);
     }
@@ -1288,26 +1245,22 @@ int main(void)
                          memcmp(&sel, &before, sizeof sel) == 0,
                      "rsc_dfa_attach: RSC_E_ARG, the selection untouched");
             TU_CHECK(rsc_dfa_partial(&sel) == 0 && rsc_dfa_partial(NULL) == 0, "rsc_dfa_partial");
-            /* dense rows: refused where they do not fit, sel untouched;
-             * then built, run (the same verdicts), and dropped again */
-            const size_t need = rsc_accel_size(&sel);
-            TU_CHECK(need > 0 && need <= sizeof buf && rsc_accel_build(&sel, buf, need - 1) == RSC_E_LIMIT &&
-                         memcmp(&sel, &before, sizeof sel) == 0 &&
-                         rsc_accel_build(NULL, buf, sizeof buf) == RSC_E_ARG &&
+            /* dense rows (deprecated: they no longer paid): none to build
+             * for a selection on its DFA, and rsc_accel_build leaves it as
+             * it was, on that DFA with the same verdicts */
+            TU_CHECK(rsc_accel_size(&sel) == 0 && rsc_accel_size(NULL) == 0 && rsc_accel_size(&failed) == 0,
+                     "rsc_accel_size: 0");
+            TU_CHECK(rsc_accel_build(&sel, buf, sizeof buf) == RSC_E_LIMIT &&
+                         rsc_accel_build(&sel, buf, 8) == RSC_E_LIMIT && memcmp(&sel, &before, sizeof sel) == 0 &&
+                         rsc_selection_engine(&sel, NULL) == RSC_ENGINE_DFA && differ(&sel) == 0 &&
+                         rsc_match_path(&sel, "/a.pdf", 6, NULL) == 0 && rsc_match_path(&sel, "/a", 2, NULL) == 1,
+                     "rsc_accel_build: RSC_E_LIMIT, the selection untouched, still on its DFA");
+            TU_CHECK(rsc_accel_build(NULL, buf, sizeof buf) == RSC_E_ARG &&
                          rsc_accel_build(&failed, buf, sizeof buf) == RSC_E_ARG &&
                          rsc_accel_build(&sel, NULL, sizeof buf) == RSC_E_ARG &&
                          rsc_accel_build(&sel, buf + 4, sizeof buf - 8) == RSC_E_ARG &&
                          memcmp(&sel, &before, sizeof sel) == 0,
-                     "rsc_accel_build: refusals leave the selection untouched");
-            rsc_selection dsel = sel;
-            TU_CHECK(rsc_accel_build(&dsel, buf, need) == RSC_OK &&
-                         rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_DENSE &&
-                         rsc_match_path(&dsel, "/x", 2, NULL) == rsc_match_path(&sel, "/x", 2, NULL) &&
-                         rsc_match_path(&dsel, "/y", 2, NULL) == rsc_match_path(&sel, "/y", 2, NULL) &&
-                         rsc_selection_use(&dsel, RSC_ENGINE_DFA) == RSC_OK &&
-                         rsc_selection_engine(&dsel, NULL) == RSC_ENGINE_DFA,
-                     "rsc_accel_build: dense rows run, then back to the blob's DFA");
-            TU_CHECK(rsc_accel_size(NULL) == 0 && rsc_accel_size(&failed) == 0, "rsc_accel_size: none");
+                     "rsc_accel_build arguments");
             TU_CHECK(rsc_selection_use(&sel, RSC_ENGINE_PROGRAMS) == RSC_OK &&
                          rsc_selection_engine(&sel, NULL) == RSC_ENGINE_PROGRAMS &&
                          rsc_selection_use(&sel, RSC_ENGINE_DFA) == RSC_OK &&
@@ -1364,15 +1317,15 @@ int main(void)
     TU_CHECK(n_dfa_at_select > 0, "RSC_LOAD_DEFER: no damaged DFA was left to rsc_select()");
     printf("test_dfa: RSC_LOAD_DEFER with SETS: %ld damaged programs beside a DFA accepted at load, never run\n",
            defer_sets_test());
-    printf("test_dfa: dense rows: %ld selections on them, %ld verdicts compared with the blob's DFA; "
-           "hand-made DFAs: %ld loaded, %ld of them on dense rows\ntest_dfa: shapes of the DFAs on dense rows:",
-           n_dense_sel, n_dense_cmp, n_hand_loaded, n_hand_dense);
+    printf("test_dfa: hostile and guided paths: %ld selections on a DFA, %ld verdicts compared; "
+           "hand-made DFAs: %ld loaded\ntest_dfa: shapes of the DFAs run on them:",
+           n_dfa_sel, n_dfa_cmp, n_hand_loaded);
     for (int k = 0; k < SH_N; k++)
         printf(" %s %ld;", shape_name[k], shape[k]);
     printf("\n");
-    TU_CHECK(n_dense_sel > 0 && n_hand_dense > 0 && n_dense_missing == 0, "dense rows: %ld selections, %ld hand-made, "
-             "%ld DFAs without", n_dense_sel, n_hand_dense, n_dense_missing);
+    TU_CHECK(n_dfa_sel > 0 && n_hand_loaded > 0, "hostile and guided paths: %ld selections, %ld hand-made",
+             n_dfa_sel, n_hand_loaded);
     for (int k = 0; k < SH_N; k++)
-        TU_CHECK(shape[k] > 0, "dense rows: no DFA of the shape '%s' ran on them", shape_name[k]);
+        TU_CHECK(shape[k] > 0, "no DFA of the shape '%s' ran on hostile and guided paths", shape_name[k]);
     return tu_report("test_dfa", tu_passed);
 }

@@ -502,8 +502,9 @@ static void test_cache(void)
     CHECK(verdict(t, NULL, "Other", "http://h3.example/a", 200, &s) == RSC_STORE_DISALLOW, "uncached");
     rsc_store_end(t);
     /* One origin checked 1,000 times: the entry's selection runs the blob's
-     * DFA (format 5) from the first check, and dense rows of it from the
-     * 256th (store.c, DENSE_AT); every verdict equals the uncached one. */
+     * DFA (format 5) from the first check to the last (the cache builds
+     * nothing more as the checks add up); every verdict equals the
+     * uncached one. */
     const char *wild = "User-agent: *\nDisallow: /*.pdf$\nAllow: /*/public/*\nDisallow: /a*b\n";
     rsc_blob bw = compile(wild);
     rsc_store_meta mw = meta_for(wild, "u");
