@@ -119,13 +119,6 @@ void bu_pass_floor(const rsc_bytes *u, size_t n, size_t reps)
             bu_sink += bu_fnv1a64(u[i].ptr, u[i].len);
 }
 
-void bu_dense_op(void *ud)
-{
-    const bu_dense *d = ud;
-    rsc_selection s = *d->sel;
-    bu_sink += (uint64_t)rsc_accel_build(&s, d->buf, d->size);
-}
-
 size_t bu_reps(uint64_t once_ns, uint64_t min_ns)
 {
     if (once_ns == 0)

@@ -61,15 +61,6 @@ typedef struct bu_match_result {
 void bu_time_match(const rsc_selection *sel, const rsc_bytes *u, size_t n, int path,
                    int rounds, uint64_t min_ns, bu_match_result *out);
 
-/* The time to write a selection's dense rows (rsc_accel_build into buf, size
- * bytes, a copy of *sel each time): bu_time_median's op, ud a bu_dense. */
-typedef struct bu_dense {
-    const rsc_selection *sel;
-    void *buf;
-    size_t size;
-} bu_dense;
-void bu_dense_op(void *ud);
-
 /* xorshift64*: the seeded generator of datagen.c. */
 typedef struct bu_rng {
     uint64_t s;

@@ -53,11 +53,7 @@
  * run-time DFA built at RSC_DFA_BUDGET; programs: with RSC_BW_USE_API, the
  * programs forced; none), alt_fit (rtdfa: 1 whole, 2 partial, 0 none, and
  * then the programs' figures are repeated; programs: 1), alt_match_ns,
- * alt_floor_ns, alt_ratio; then, with RSC_BW_DENSE_API, dense rows of the
- * blob's DFA (rsc_accel_build, as the store's cache gives a hot origin):
- * dense (1 built, 0 none: the figures are then the list's as loaded),
- * dense_bytes, dense_build_ns (the median of --rounds writes),
- * dense_match_ns, dense_floor_ns, dense_ratio.
+ * alt_floor_ns, alt_ratio.
  *
  * selections: every file of DIR compiled (google profile) and selected for
  * Googlebot and for '*': one row a file and agent with the engine as
@@ -83,15 +79,6 @@
 #define RSC_BW_DFA_API 1
 #else
 #define RSC_BW_DFA_API 0
-#endif
-#endif
-/* RSC_BW_DENSE_API: rsc_accel_build writes dense rows of the blob's DFA
- * (this tree; 1.0.0's call of that name built rows of its programs). */
-#ifndef RSC_BW_DENSE_API
-#if RSC_FORMAT_MAJOR >= 5
-#define RSC_BW_DENSE_API 1
-#else
-#define RSC_BW_DENSE_API 0
 #endif
 #endif
 #ifndef RSC_BW_USE_API
@@ -424,27 +411,6 @@ static int run_worker(const char *jobs_path, const char *modes, int reps, long f
     return 0;
 }
 
-#if RSC_BW_DENSE_API
-/* Run_floor's dense columns for the selection as loaded (loaded). */
-static void dense_row(const rsc_selection *loaded, const job *j, const bu_match_result *as_loaded, int rounds,
-                      uint64_t min_ns)
-{
-    bu_dense d = {loaded, NULL, rsc_accel_size(loaded)};
-    rsc_selection s = *loaded;
-    bu_match_result r = *as_loaded;
-    double build_ns = 0;
-    int fit = d.size && (d.buf = aligned_alloc(8, (d.size + 7) & ~(size_t)7)) != NULL &&
-              rsc_accel_build(&s, d.buf, d.size) == RSC_OK;
-    if (fit) {
-        build_ns = bu_time_median(bu_dense_op, &d, bu_reps(1000, min_ns / 10 + 1), rounds);
-        bu_time_match(&s, j->urls, j->n_urls, 0, rounds, min_ns, &r);
-    }
-    printf("\t%d\t%zu\t%.0f\t%.2f\t%.2f\t%.4f\n", fit, fit ? d.size : 0, build_ns, r.match_ns, r.floor_ns,
-           r.floor_ns > 0 ? r.match_ns / r.floor_ns : 0.0);
-    free(d.buf);
-}
-#endif
-
 static int run_floor(const char *jobs_path, int rounds, uint64_t min_ns, long from, long to)
 {
     jobline *jl;
@@ -453,8 +419,7 @@ static int run_floor(const char *jobs_path, int rounds, uint64_t min_ns, long fr
         perror(jobs_path);
         return 2;
     }
-    printf("name\turls\tengine\tmatch_ns\tfloor_ns\tratio\talt\talt_fit\talt_match_ns\talt_floor_ns\talt_ratio"
-           "\tdense\tdense_bytes\tdense_build_ns\tdense_match_ns\tdense_floor_ns\tdense_ratio\n");
+    printf("name\turls\tengine\tmatch_ns\tfloor_ns\tratio\talt\talt_fit\talt_match_ns\talt_floor_ns\talt_ratio\n");
     for (long i = from; i < to; i++) {
         job j;
         rsc_program p;
@@ -469,8 +434,6 @@ static int run_floor(const char *jobs_path, int rounds, uint64_t min_ns, long fr
         bu_time_match(&s, j.urls, j.n_urls, 0, rounds, min_ns, &r);
         printf("%s\t%zu\t%d\t%.2f\t%.2f\t%.4f", j.name, j.n_urls, rsc_selection_engine(&s, NULL),
                r.match_ns, r.floor_ns, r.floor_ns > 0 ? r.match_ns / r.floor_ns : 0.0);
-        const rsc_selection loaded = s;
-        const bu_match_result r_loaded = r;
 #if RSC_BW_DFA_API
         int fit = rsc_dfa_build(&s, dfa16_buf, DFA16_BUF, NULL) == RSC_OK &&
                   rsc_selection_engine(&s, NULL) == RSC_ENGINE_DFA;
@@ -478,24 +441,18 @@ static int run_floor(const char *jobs_path, int rounds, uint64_t min_ns, long fr
             fit += rsc_dfa_partial(&s);
             bu_time_match(&s, j.urls, j.n_urls, 0, rounds, min_ns, &r);
         }
-        printf("\trtdfa\t%d\t%.2f\t%.2f\t%.4f", fit, r.match_ns, r.floor_ns,
+        printf("\trtdfa\t%d\t%.2f\t%.2f\t%.4f\n", fit, r.match_ns, r.floor_ns,
                r.floor_ns > 0 ? r.match_ns / r.floor_ns : 0.0);
 #elif RSC_BW_USE_API
         if (rsc_selection_use(&s, RSC_ENGINE_PROGRAMS) == RSC_OK) {
             bu_time_match(&s, j.urls, j.n_urls, 0, rounds, min_ns, &r);
-            printf("\tprograms\t1\t%.2f\t%.2f\t%.4f", r.match_ns, r.floor_ns,
+            printf("\tprograms\t1\t%.2f\t%.2f\t%.4f\n", r.match_ns, r.floor_ns,
                    r.floor_ns > 0 ? r.match_ns / r.floor_ns : 0.0);
         } else {
-            printf("\tnone\t0\t\t\t");
+            printf("\tnone\t0\t\t\t\n");
         }
 #else
-        printf("\tnone\t0\t\t\t");
-#endif
-#if RSC_BW_DENSE_API
-        dense_row(&loaded, &j, &r_loaded, rounds, min_ns);
-#else
-        (void)loaded, (void)r_loaded;
-        printf("\t0\t\t\t\t\t\n");
+        printf("\tnone\t0\t\t\t\n");
 #endif
         fflush(stdout);
         job_close(&j);

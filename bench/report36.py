@@ -408,27 +408,11 @@ def section(res, w, hl=None):
       "run-time DFA is built at RSC_DFA_BUDGET (1 MiB) before timing; a list whose DFA does not fit runs its "
       "programs in that column.")
     w("")
-    snd = _ratio_stats([fn[k] for k in common if fn[k].get("dense") in ("0", "1")], "dense_match_ns",
-                       "dense_floor_ns")
     w(_table(["engine", "median list", "p90 list", "all URLs", "worst list"], [
         [lab] + [_x(s[k]) for k in ("median", "p90", "all", "worst")] for lab, s in
         (("1.0.0 programs (as loaded)", so), ("1.0.0 run-time DFA", sdo), ("this tree, programs", snp),
-         ("this tree, as loaded", sn), ("this tree, dense rows where built (hot origins)", snd)) if s["n"]]))
+         ("this tree, as loaded", sn)) if s["n"]]))
     w("")
-    dl = [fn[k] for k in common if fn[k].get("dense") == "1"]
-    if dl:
-        db = [_num(r["dense_bytes"]) for r in dl]
-        dt = [_num(r["dense_build_ns"]) for r in dl]
-        gain = [(_num(r["match_ns"]) - _num(r["dense_match_ns"])) for r in dl]
-        pay = sorted(t / g if g > 0 else math.inf for t, g in zip(dt, gain))
-        w(f"Dense rows (`rsc_accel_build`, written from the blob's DFA for a hot origin: the store's cache "
-          f"does it at an entry's 256th check; not part of the targets, which take the blob as loaded) were "
-          f"built for {len(dl)} of {len(common)} lists (the others run no DFA, or one whose start is the verdict): median {_q(db, 0.5):,.0f} B "
-          f"(p90 {_q(db, 0.9):,.0f} B, largest {max(db):,.0f} B), written in a median {_q(dt, 0.5):,.0f} ns "
-          f"(p90 {_q(dt, 0.9):,.0f} ns); they pay for themselves after a median {_q(pay, 0.5):,.0f} checks "
-          f"(p90 {_q(pay, 0.9):,.0f}; lists where they are slower count as never). Lists slower on them than "
-          f"as loaded: {sum(1 for g in gain if g < 0)}.")
-        w("")
     if sn["n"]:
         target("matching", "median list <= 0.45x the floor", sn["median"], "<=", 0.45, _x(sn["median"]))
         target("matching", "p90 list <= 1.0x", sn["p90"], "<=", 1.0, _x(sn["p90"]))
@@ -499,7 +483,7 @@ def section(res, w, hl=None):
             # by what the lines do: the programs' engine (the fallback item 4
             # keeps, and explain), the DFA's run, the verifier of both, the rest
             groups = (("the programs' engine and explain (match.c, program.h)", ("match.c", "program.h")),
-                      ("the DFA's run and its dense rows (dfa.c)", ("dfa.c",)),
+                      ("the DFA's run (dfa.c)", ("dfa.c",)),
                       ("verification of every section (load.c)", ("load.c",)))
             named = {f for _, fs in groups for f in fs}
             parts = [f"{lab}: {sum(files.get(f, 0) for f in fs):,.0f}" for lab, fs in groups]

@@ -185,8 +185,6 @@ int rsc_cmd_bench(int argc, char **argv)
 
     /* Compile and verify. */
     rsc_blob blob = {NULL, 0};
-    bu_dense da = {NULL, NULL, 0};
-    double dense_build_ns = 0;
     double compile_ns = 0;
     int status = time_compile(&a, text, src_len, min_ns, &compile_ns, &blob);
     if (status) {
@@ -216,31 +214,16 @@ int rsc_cmd_bench(int argc, char **argv)
     rsc_engine_info dinfo;
     const int on_dfa = rsc_selection_engine(&dsel, &dinfo) == RSC_ENGINE_DFA;
     rsc_selection_use(&sel, RSC_ENGINE_PROGRAMS);
-    /* Dense rows of that DFA (rsc_accel_build), as a hot origin's
-     * selection runs them (the store's cache): the time to write them, and
-     * matching on them in the same rounds. Without them (no DFA, the rfc
-     * profile), their figures are the selection's as given. */
-    rsc_selection xsel = dsel;
-    da.sel = &dsel, da.size = rsc_accel_size(&dsel);
-    if (da.size && (da.buf = aligned_alloc(8, (da.size + 7) & ~(size_t)7)) != NULL) {
-        dense_build_ns = bu_time_median(bu_dense_op, &da, bu_reps(1000, min_ns / 10 + 1), a.rounds);
-        if (rsc_accel_build(&xsel, da.buf, da.size) != RSC_OK) {
-            status = rsc_cli_fail("bench", "%s: dense rows of %zu bytes not built", a.robots, da.size);
-            goto done;
-        }
-    }
-    const int on_dense = rsc_selection_engine(&xsel, NULL) == RSC_ENGINE_DENSE;
 
     /* Verdicts, untimed: what the timed loop computes, the same both ways. */
-    size_t disallowed = 0, ddisallowed = 0, xdisallowed = 0;
+    size_t disallowed = 0, ddisallowed = 0;
     for (size_t i = 0; i < n; i++) {
         disallowed += !rsc_match_url(&sel, urls[i].ptr, urls[i].len, NULL);
         ddisallowed += !rsc_match_url(&dsel, urls[i].ptr, urls[i].len, NULL);
-        xdisallowed += !rsc_match_url(&xsel, urls[i].ptr, urls[i].len, NULL);
     }
-    if (ddisallowed != disallowed || xdisallowed != disallowed) {
-        status = rsc_cli_fail("bench", "%s: %zu URLs disallowed with the DFA, %zu with dense rows, %zu with "
-                              "the programs", a.robots, ddisallowed, xdisallowed, disallowed);
+    if (ddisallowed != disallowed) {
+        status = rsc_cli_fail("bench", "%s: %zu URLs disallowed with the DFA, %zu with the programs",
+                              a.robots, ddisallowed, disallowed);
         goto done;
     }
 
@@ -254,10 +237,9 @@ int rsc_cmd_bench(int argc, char **argv)
     size_t reps = bu_reps(tm > tf ? tm : tf, min_ns);
     bu_pass_match(&sel, urls, n, reps);
     bu_pass_match(&dsel, urls, n, reps);
-    bu_pass_match(&xsel, urls, n, reps);
     bu_pass_floor(urls, n, reps);
 
-    double vm[MAX_ROUNDS], vf[MAX_ROUNDS], vdm[MAX_ROUNDS], vxm[MAX_ROUNDS];
+    double vm[MAX_ROUNDS], vf[MAX_ROUNDS], vdm[MAX_ROUNDS];
     const double per = (double)reps * (double)n;
     for (int k = 0; k < a.rounds; k++) {
         t0 = bu_now_ns();
@@ -269,15 +251,11 @@ int rsc_cmd_bench(int argc, char **argv)
         t0 = bu_now_ns();
         bu_pass_match(&dsel, urls, n, reps);
         vdm[k] = (double)(bu_now_ns() - t0) / per;
-        t0 = bu_now_ns();
-        bu_pass_match(&xsel, urls, n, reps);
-        vxm[k] = (double)(bu_now_ns() - t0) / per;
     }
     double match_ns = bu_median(vm, a.rounds), floor_ns = bu_median(vf, a.rounds);
     double dfa_ns = bu_median(vdm, a.rounds);
     double ratio = floor_ns > 0 ? match_ns / floor_ns : 0;
     double dfa_ratio = floor_ns > 0 ? dfa_ns / floor_ns : 0;
-    double dense_ns = bu_median(vxm, a.rounds), dense_ratio = floor_ns > 0 ? dense_ns / floor_ns : 0;
 
     printf("robots:   %s (%zu bytes, %u rules, %u groups, %u agents)\n", a.robots, src_len,
            (unsigned)bi.n_rules, (unsigned)bi.n_groups, (unsigned)bi.n_agents);
@@ -308,21 +286,13 @@ int rsc_cmd_bench(int argc, char **argv)
         printf("engine:   programs (no DFA in the blob for this selection: a rule set over the "
                "compiler's budget, several rule sets or none); %.2f ns/URL, %.3f x floor\n",
                dfa_ns, dfa_ratio);
-    if (on_dense)
-        printf("dense:    rows of that DFA (rsc_accel_build, as a hot origin runs them): %zu bytes, written in "
-               "%.0f ns; match %.2f ns/URL, %.3f x floor\n", da.size, dense_build_ns, dense_ns, dense_ratio);
-    else
-        printf("dense:    none for this selection (no DFA, or the rfc profile)\n");
     printf("compile_us=%.3f blob_bytes=%zu source_bytes=%zu verify_ns=%.0f match_ns=%.2f floor_ns=%.2f ratio=%.3f "
-           "engine=%s dfa_bytes=%zu dfa_states=%u dfa_classes=%u dfa_match_ns=%.2f dfa_ratio=%.3f "
-           "dense=%d dense_bytes=%zu dense_build_ns=%.0f dense_match_ns=%.2f dense_ratio=%.3f\n",
+           "engine=%s dfa_bytes=%zu dfa_states=%u dfa_classes=%u dfa_match_ns=%.2f dfa_ratio=%.3f\n",
            compile_ns / 1e3, blob.size, src_len, verify_ns, match_ns, floor_ns, ratio,
-           on_dfa ? "dfa" : "programs", dinfo.bytes, dinfo.states, dinfo.classes, dfa_ns, dfa_ratio,
-           on_dense, on_dense ? da.size : 0, dense_build_ns, dense_ns, dense_ratio);
+           on_dfa ? "dfa" : "programs", dinfo.bytes, dinfo.states, dinfo.classes, dfa_ns, dfa_ratio);
     if (fflush(stdout) != 0)
         status = rsc_cli_fail("bench", "cannot write output");
 done:
-    free(da.buf);
     rsc_blob_free(&blob, NULL);
     free(text);
     free(ubuf);

@@ -6,9 +6,7 @@
  *
  *   pair match JOBS.tsv ROUNDS    rsc_match_url over each real list (the
  *                                 "name, robots.txt, URLs" rows of
- *                                 bench/run.sh's jobs.tsv); with
- *                                 RSC_PAIRED_ACCEL set, on dense rows
- *                                 (each build's rsc_accel_build)
+ *                                 bench/run.sh's jobs.tsv)
  *   pair load DIR STEP ROUNDS     rsc_load of every STEP-th file's blob
  *   pair compile DIR STEP ROUNDS  rsc_compile of every STEP-th file
  *
@@ -34,8 +32,6 @@
 
 #ifdef PAIR_RUNTIME
 int N_rsc_match_url(const rsc_selection *sel, const char *url, size_t len, rsc_match *m);
-size_t N_rsc_accel_size(const rsc_selection *sel);
-rsc_status N_rsc_accel_build(rsc_selection *sel, void *buf, size_t size);
 rsc_status N_rsc_load(rsc_program *prog, const void *blob, size_t size, rsc_load_error *err);
 rsc_status N_rsc_select(const rsc_program *prog, const rsc_bytes *agents, size_t n,
                         rsc_selection *out);
@@ -139,7 +135,7 @@ static int run_files(const char *what, const char *dir, int step, int rounds, fi
 
 #ifdef PAIR_RUNTIME
 typedef struct match_ctx {
-    const rsc_selection *sel, *selb; /* A's and B's (their own rows) */
+    const rsc_selection *sel, *selb; /* A's and B's (B's own with PAIR_BOTH) */
     const rsc_bytes *urls;
     long n;
 } match_ctx;
@@ -198,14 +194,6 @@ static int run_match(const char *jobs, int rounds)
 #else
         selb = sel;
 #endif
-        void *rows = NULL, *rowsb = NULL;
-        if (getenv("RSC_PAIRED_ACCEL")) { /* each build reads rows of its own layout */
-            size_t sz = rsc_accel_size(&sel), szb = N_rsc_accel_size(&selb);
-            if (!(rows = malloc(sz)) || !(rowsb = malloc(szb)) ||
-                rsc_accel_build(&sel, rows, sz) != RSC_OK ||
-                N_rsc_accel_build(&selb, rowsb, szb) != RSC_OK)
-                return 2;
-        }
         for (long i = 0; i < nu; i++) {
             rsc_match ma, mb;
             int va = rsc_match_url(&sel, urls[i].ptr, urls[i].len, &ma);
@@ -216,7 +204,7 @@ static int run_match(const char *jobs, int rounds)
             return 2;
         match_ctx m = {&sel, &selb, urls, nu};
         time_item(match_pass, &m, 5, (double)nu, rounds, (double)nu, &it[n++]);
-        rsc_blob_free(&blob, NULL), free(r), free(u), free(urls), free(rows), free(rowsb);
+        rsc_blob_free(&blob, NULL), free(r), free(u), free(urls);
 #ifdef PAIR_BOTH
         N_rsc_blob_free(&blobb, NULL);
 #endif

@@ -16,10 +16,8 @@
 #   match    rsc_match_url over the real lists (needs build-bench/results/
 #            jobs.tsv, which bench/run.sh writes; RSC_PAIRED_JOBS overrides);
 #            both revisions must read the same blob format; with
-#            RSC_PAIRED_ACCEL=1 on dense rows (each revision's own
-#            rsc_accel_build); with RSC_PAIRED_BOTH=1 (match and load)
-#            each revision compiles and loads its own blobs, so the
-#            formats may differ
+#            RSC_PAIRED_BOTH=1 (match and load) each revision compiles
+#            and loads its own blobs, so the formats may differ
 #   load     rsc_load of every 5th corpus blob (RSC_PAIRED_STEP)
 #   compile  rsc_compile of every 5th corpus file (RSC_PAIRED_STEP)
 # Work goes to build-paired/ (RSC_PAIRED_BUILD). A revision is built once.
