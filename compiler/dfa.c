@@ -1177,17 +1177,16 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
  *   byte, and minimisation's, 4 more): DFA_BUF_PER_RULE_BYTE x rb +
  *   DFA_BUF_FIXED, at most DFA_BUF_MAX (1.0's run-time RSC_DFA_BUDGET),
  *   room for the dense rows of any DFA that could pass the size cap, so a
- *   rule set that cannot pass stops early instead of filling 1 MiB (the
- *   fixed part was 16 KiB; at 128 KiB 1.5% more of the corpus's Googlebot
- *   selections get a DFA, small wildcard sets of a dozen rules whose DFA
- *   runs faster than their programs since the step got cheaper, and the
- *   corpus compile takes no more instructions: docs/DFA.md, "Budget");
+ *   rule set that cannot pass stops early instead of filling 1 MiB (a
+ *   fixed part of 128 KiB gave 1.5% more of the corpus's Googlebot
+ *   selections a DFA but cost 6% more compile time, most of it in builds
+ *   that failed at either size: docs/DFA.md, "Budget");
  * - a file's builds together get DFA_FILE_BUDGET of buffer (and so of
  *   work); the sets in order (the SETS order) until it is spent. */
 #define DFA_BYTES_PER_RULE_BYTE 16u
 #define DFA_BYTES_FIXED 2048u
 #define DFA_BUF_PER_RULE_BYTE 192u
-#define DFA_BUF_FIXED ((size_t)128 << 10)
+#define DFA_BUF_FIXED ((size_t)16 << 10)
 #define DFA_BUF_MAX ((size_t)1 << 20)
 /* and per file: the buffers of all its rule sets' builds together (a file
  * of many groups builds many sets); the sets past it keep their programs */
@@ -1682,6 +1681,107 @@ static int same_rules(const rsc_program *prog, const uint64_t *a, const uint64_t
     }
 }
 
+/* note [like a failed set]
+ * A file's groups are often one list copied for each crawler with a few
+ * lines changed, so its rule sets are alike without being equal. When one
+ * such set's construction fails (buffer, work or size cap), the others fail
+ * the same way after the same work: on the corpus, of the 248 sets that
+ * differ from a failed set of their file in at most 1 rule in 20, 4 would
+ * have built a DFA that fits, and skipping them takes about 2% off the
+ * corpus's compile time (docs/DFA.md, "Budget"). So such a set keeps its
+ * programs without a try. Sets are compared by their rules' texts (each
+ * rule's bytes and Allow bit hashed, the hashes sorted, counted as
+ * multisets), since equal lines in two groups are different RULES rows. A
+ * hash collision only changes which sets are tried, never a verdict. The
+ * first FAILED_KEEP failures of a file are kept, so the comparisons a set
+ * costs stay bounded. */
+#define FAILED_KEEP 8u
+#define LIKE_DIFF 20u /* at most 1 rule in LIKE_DIFF of the union differs */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The sorted hashes of a set's rules (text and Allow bit) into out. */
+static size_t text_hashes(const rsc_program *prog, const uint64_t *bits, uint64_t *out)
+{
+    const uint32_t nr = PRIV(prog, P_RULES_N);
+    size_t n = 0;
+    for (uint32_t r = next_rule(bits, 0, nr); r < nr; r = next_rule(bits, r + 1, nr)) {
+        uint32_t len;
+        int allow;
+        const uint8_t *t = rule_of(prog, r, &len, &allow);
+        uint64_t h = (1469598103934665603ull ^ (unsigned)allow) * 1099511628211ull;
+        for (uint32_t i = 0; i < len; i++)
+            h = (h ^ t[i]) * 1099511628211ull;
+        out[n++] = h;
+    }
+    qsort(out, n, sizeof *out, cmp_u64);
+    return n;
+}
+
+/* Whether the sorted multisets a[0..na) and b[0..nb) differ in at most 1
+ * element in LIKE_DIFF of their union. */
+static int alike(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+    size_t i = 0, j = 0, both = 0;
+    while (i < na && j < nb) {
+        if (a[i] == b[j])
+            both++, i++, j++;
+        else if (a[i] < b[j])
+            i++;
+        else
+            j++;
+    }
+    const size_t uni = na + nb - both;
+    return (uni - both) * LIKE_DIFF <= uni;
+}
+
+/* A file's failed sets, for note [like a failed set]. */
+typedef struct failed_sets {
+    uint64_t *hs; /* the set at hand's hashes: room for P_RULES_N + 1 */
+    size_t cap;
+    rsc_buf kept; /* the kept failures' hashes, one after another */
+    size_t at[FAILED_KEEP], n[FAILED_KEEP];
+    uint32_t count;
+} failed_sets;
+
+/* Whether the set of bits is like a kept failure. Its hashes are left in
+ * f->hs, *nh of them (SIZE_MAX: not made, there being no failure yet). */
+static int like_failed(failed_sets *f, const rsc_program *prog, const uint64_t *bits, size_t *nh)
+{
+    *nh = SIZE_MAX;
+    if (!f->count)
+        return 0;
+    *nh = text_hashes(prog, bits, f->hs);
+    for (uint32_t q = 0; q < f->count; q++)
+        if (alike(f->hs, *nh, (const uint64_t *)(void *)f->kept.p + f->at[q], f->n[q]))
+            return 1;
+    return 0;
+}
+
+/* Keeps a failed set's hashes (f->hs, *nh of them, made here if not yet);
+ * nonzero when out of memory. */
+static int keep_failed(failed_sets *f, rsc_mem *m, const rsc_program *prog, const uint64_t *bits, size_t nh)
+{
+    if (f->count == FAILED_KEEP)
+        return 0;
+    if (!f->hs) {
+        f->cap = (size_t)PRIV(prog, P_RULES_N) + 1;
+        if ((f->hs = rsc_mem_alloc(m, f->cap * sizeof *f->hs)) == NULL)
+            return 1;
+    }
+    if (nh == SIZE_MAX)
+        nh = text_hashes(prog, bits, f->hs);
+    f->at[f->count] = f->kept.len / sizeof *f->hs, f->n[f->count] = nh;
+    if (nh && rsc_buf_put(m, &f->kept, f->hs, nh * sizeof *f->hs))
+        return 1;
+    f->count++;
+    return 0;
+}
+
 /* A set already built: its rules' hash and its DFA, Data[a .. b) (empty: it
  * has none). */
 typedef struct built {
@@ -1700,6 +1800,8 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
     void *buf = NULL;
     aux_mem aux = {NULL, 0};
     size_t cap = 0, spent_left = DFA_FILE_BUDGET;
+    failed_sets fail;
+    memset(&fail, 0, sizeof fail);
     rsc_status st = RSC_E_NOMEM;
     enc e = {&c->m, STR(&prog), PRIV(&prog, P_STR_SIZE), &extra, (size_t)1 << 22, 0, {0}, {0}, 0, 0};
     uint32_t any = 0, ndone = 0;
@@ -1755,6 +1857,9 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
                           : DFA_BUF_FIXED + DFA_BUF_PER_RULE_BYTE * RB;
         if (want > spent_left)
             continue; /* the file's budget is spent: the programs */
+        size_t nh;
+        if (like_failed(&fail, &prog, bits, &nh))
+            continue; /* note [like a failed set]: the programs */
         spent_left -= want;
         if (want > cap) {
             rsc_mem_free(&c->m, buf, cap);
@@ -1767,14 +1872,22 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
         const rsc_status bs = dfa_build(&prog, bits, buf, want, &c->m, &aux, &d);
         if (bs == RSC_E_NOMEM)
             goto out;
-        if (bs != RSC_OK)
-            continue; /* over the budget: the programs */
+        if (bs != RSC_OK) { /* over the budget: the programs */
+            if (keep_failed(&fail, &c->m, &prog, bits, nh))
+                goto out;
+            continue;
+        }
         const size_t kept = extra.len;
         st = encode(&e, &d, RB, &data);
-        if (st == RSC_E_LIMIT)
-            extra.len = kept; /* the labels of a DFA left out */
         if (st == RSC_E_NOMEM)
             goto out;
+        if (st == RSC_E_LIMIT) {
+            extra.len = kept; /* the labels of a DFA left out */
+            if (keep_failed(&fail, &c->m, &prog, bits, nh)) {
+                st = RSC_E_NOMEM;
+                goto out;
+            }
+        }
         if (data.len > UINT32_MAX) {
             st = RSC_E_LIMIT;
             goto out;
@@ -1793,6 +1906,8 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
     }
 out:
     rsc_mem_free(&c->m, buf, cap);
+    rsc_mem_free(&c->m, fail.hs, fail.cap * sizeof *fail.hs);
+    rsc_buf_free(&c->m, &fail.kept);
     rsc_mem_free(&c->m, aux.p, aux.n * 4);
     rsc_mem_free(&c->m, ends, ((size_t)nsets + 1) * sizeof *ends);
     rsc_mem_free(&c->m, bits, bits ? nbits * 8 * 2 : 0);

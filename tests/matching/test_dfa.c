@@ -9,7 +9,8 @@
  * where written; random rule sets over a small alphabet, 3,000 random paths
  * each; the same blobs compiled without DFAs (RSC_COMPILE_NO_DFA) run the
  * programs with the same verdicts; a selection of two rule sets runs the
- * programs; the engine API and the deprecated wrappers (1.0's DFA calls
+ * programs; a set like one of its file whose DFA failed is not tried
+ * (like_failed_test()); the engine API and the deprecated wrappers (1.0's DFA calls
  * and the dense rows' rsc_accel_size/rsc_accel_build: they build nothing
  * and leave the selection as it is); and damage: every truncation
  * of a blob is refused, every bit flip of its DFAS section is refused (the
@@ -987,6 +988,62 @@ static long defer_sets_test(void)
     return left;
 }
 
+/* compiler/dfa.c, note [like a failed set]: six two-'*' rules and ncom
+ * literal ones, for agent "b"; agent "a" has the same plus one long
+ * literal rule, which takes its set over the DFA's budget (set "a" is
+ * built first). With 17 literal rules the two sets differ in 1 rule of
+ * 24, so "b"'s is not tried and keeps its programs, though alone in a
+ * file it gets a DFA; with 12 they differ in 1 of 19 and "b"'s is built.
+ * Either way every verdict is the programs' and the same as on the file
+ * of "b" alone. */
+static void like_failed_test(void)
+{
+    for (int ncom = 12; ncom <= 17; ncom += 5) {
+        char rules[1024], body[4096];
+        size_t rl = 0;
+        for (int i = 1; i <= 6; i++)
+            rl += (size_t)sprintf(rules + rl, "Disallow: /*%d*x%d\n", i, i * 7);
+        for (int i = 0; i < ncom; i++)
+            rl += (size_t)sprintf(rules + rl, "Disallow: /c%d/\n", i);
+        char lit[900] = "Disallow: /L/";
+        size_t ll = strlen(lit);
+        for (int j = 0; j < 800; j++)
+            lit[ll++] = (char)('a' + j % 26);
+        lit[ll] = '\0';
+        const int both = sprintf(body, "User-agent: b\n%s\nUser-agent: a\n%s%s\n", rules, rules, lit);
+        const int alone = sprintf(body + both + 1, "User-agent: b\n%s", rules);
+        const char *const bodies[] = {body, body + both + 1};
+        const size_t lens[] = {(size_t)both, (size_t)alone};
+        rsc_blob blob[2];
+        rsc_program prog[2];
+        rsc_selection sa, sb[2];
+        const rsc_bytes a = {"a", 1}, b = {"b", 1};
+        int ok = 1;
+        for (int f = 0; f < 2; f++)
+            ok &= rsc_compile(bodies[f], lens[f], NULL, &blob[f]) == RSC_OK &&
+                  rsc_load(&prog[f], blob[f].data, blob[f].size, NULL) == RSC_OK &&
+                  rsc_select(&prog[f], &b, 1, &sb[f]) == RSC_OK;
+        ok = ok && rsc_select(&prog[0], &a, 1, &sa) == RSC_OK;
+        TU_CHECK(ok, "like a failed set (%d literal rules): compile, load and select", ncom);
+        if (!ok)
+            continue;
+        TU_CHECK(rsc_selection_engine(&sa, NULL) == RSC_ENGINE_PROGRAMS, "like a failed set: a's set got a DFA");
+        TU_CHECK(rsc_selection_engine(&sb[1], NULL) == RSC_ENGINE_DFA, "like a failed set: b alone has no DFA");
+        TU_CHECK(rsc_selection_engine(&sb[0], NULL) == (ncom == 17 ? RSC_ENGINE_PROGRAMS : RSC_ENGINE_DFA),
+                 "like a failed set (%d literal rules): b's set %s", ncom,
+                 ncom == 17 ? "was tried after a's failed" : "was not tried");
+        TU_CHECK(differ(&sa) == 0 && differ(&sb[0]) == 0 && differ(&sb[1]) == 0,
+                 "like a failed set (%d literal rules): DFA and programs differ", ncom);
+        static const char *const probe[] = {"/c3/", "/c16/x", "/a1bx7", "/zz2x14", "/x6yx42", "/L/abc", "/c", "/"};
+        for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++) {
+            const size_t n = strlen(probe[i]);
+            TU_CHECK(rsc_match_path(&sb[0], probe[i], n, NULL) == rsc_match_path(&sb[1], probe[i], n, NULL),
+                     "like a failed set (%d literal rules): %s differs from b alone", ncom, probe[i]);
+        }
+        rsc_blob_free(&blob[0], NULL), rsc_blob_free(&blob[1], NULL);
+    }
+}
+
 static rsc_status compile_opts(const rset *r, int flags, rsc_blob *blob)
 {
     rsc_compile_options opt;
@@ -1310,6 +1367,7 @@ int main(void)
         }
         free(body);
     }
+    like_failed_test();
     refused += damage_wide(100, 0) + damage_wide(1000, 1);
     printf("test_dfa: %ld damaged DFAS sections refused by verification\n", refused);
     printf("test_dfa: RSC_LOAD_DEFER: %ld damaged PROGRAMS or DFAS sections accepted at load, never run\n",
