@@ -29,6 +29,8 @@ void rsc_put_u32(uint8_t *p, uint32_t v); /* little-endian store */
  * when out of memory. */
 typedef int (*idx_cmp)(const void *cx, uint32_t a, uint32_t b);
 int rsc_msort(rsc_mem *m, uint32_t *a, size_t n, idx_cmp cmp, const void *cx);
+/* qsort's comparison of uint64 values, ascending (shared.c). */
+int rsc_cmp_u64(const void *a, const void *b);
 
 /* Varints and Tables (FORMAT.md, Conventions). */
 size_t rsc_varint_size(uint32_t v);

@@ -1698,12 +1698,6 @@ static int same_rules(const rsc_program *prog, const uint64_t *a, const uint64_t
 #define FAILED_KEEP 8u
 #define LIKE_DIFF 20u /* at most 1 rule in LIKE_DIFF of the union differs */
 
-static int cmp_u64(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The sorted hashes of a set's rules (text and Allow bit) into out. */
 static size_t text_hashes(const rsc_program *prog, const uint64_t *bits, uint64_t *out)
 {
@@ -1718,7 +1712,7 @@ static size_t text_hashes(const rsc_program *prog, const uint64_t *bits, uint64_
             h = (h ^ t[i]) * 1099511628211ull;
         out[n++] = h;
     }
-    qsort(out, n, sizeof *out, cmp_u64);
+    qsort(out, n, sizeof *out, rsc_cmp_u64);
     return n;
 }
 

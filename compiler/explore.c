@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "explore.h"
 #include "subset.h"
 
@@ -329,12 +330,6 @@ static rsc_status make_state(rsc_xdfa *x, size_t nc, uint32_t best_in, uint32_t 
     return RSC_OK;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Lays the rules out as positions (subset.h, note [positions]): in rank
  * order, each rule's normalised text with one position past it. */
 static rsc_status positions(rsc_xdfa *x)
@@ -348,7 +343,7 @@ static rsc_status positions(rsc_xdfa *x)
     if (st == RSC_OK) {
         for (size_t i = 0; i < n; i++)
             ord[i] = (uint64_t)x->r[i].rank << 32 | i;
-        qsort(ord, n, sizeof *ord, cmp_u64);
+        qsort(ord, n, sizeof *ord, rsc_cmp_u64);
         uint32_t p = 0;
         for (size_t k = 0; k < n; k++) {
             const uint32_t i = (uint32_t)ord[k];

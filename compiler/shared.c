@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The compiler's helpers that several of its steps use (compile.h,
  * backend.h): a stable merge sort of indices (compile.c, units.c, glob.c),
+ * qsort's comparison of uint64 values (explore.c, dfa.c),
  * interning of uint32 lists (units.c) and the rank order of candidates
  * (compile.c, units.c). A unit of their own, so that the steps depend on
  * it and not on each other. */
@@ -49,6 +50,12 @@ int rsc_msort(rsc_mem *m, uint32_t *a, size_t n, idx_cmp cmp, const void *cx)
     msort_rec(a, tmp, n, cmp, cx);
     rsc_mem_free(m, tmp, n * sizeof *tmp);
     return 0;
+}
+
+int rsc_cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 /* ---- interning of uint32 lists ---------------------------------------- */
