@@ -1685,8 +1685,8 @@ static int same_rules(const rsc_program *prog, const uint64_t *a, const uint64_t
  * A file's groups are often one list copied for each crawler with a few
  * lines changed, so its rule sets are alike without being equal. When one
  * such set's construction fails (buffer, work or size cap), the others fail
- * the same way after the same work: on the corpus, of the 248 sets that
- * differ from a failed set of their file in at most 1 rule in 20, 4 would
+ * the same way after the same work: on the corpus, of the 124 sets that
+ * differ from a failed set of their file in at most 1 rule in 20, 2 would
  * have built a DFA that fits, and skipping them takes about 2% off the
  * corpus's compile time (docs/DFA.md, "Budget"). So such a set keeps its
  * programs without a try. Sets are compared by their rules' texts (each
