@@ -1205,36 +1205,38 @@ typedef struct enc {
     int indexed;         /* head and next are built                        */
 } enc;
 
-/* The hash of a gram's bytes, read big-endian into key: one function, as
- * label_off()'s scan rolls key along STRINGS and must find what the index
- * (gram()) finds. */
-static inline uint32_t gram_hash(uint32_t key, uint32_t mask)
-{
-    return (key * 0x9e3779b1u) >> 8 & mask;
-}
-
+/* The hash of a gram's 1 to 3 bytes, read big-endian into one word. */
 static inline uint32_t gram(const uint8_t *p, unsigned g, uint32_t mask)
 {
     uint32_t h = p[0];
     for (unsigned i = 1; i < g; i++)
         h = h << 8 | p[i];
-    return gram_hash(h, mask);
+    return (h * 0x9e3779b1u) >> 8 & mask;
 }
 
 /* The places a search reads through scans, a STRINGS byte, before
  * indexing it instead (note [lazy index]). */
 #define SCAN_PER_BYTE 8u
 
+/* Places of other grams with a label's hash that an indexed look-up
+ * passes over, at most (note [lazy index]). */
+#define OTHER_GRAMS 64u
+
 /* note [lazy index]
- * A label is looked for among the places whose 1-, 2- or 3-byte gram has
- * its hash, the later places first: a chain of the index below, or, the
- * same places in the same order, a scan of STRINGS from its end. The
- * index costs some 40 ns a STRINGS byte (head tables of twice its size,
- * zeroed, and random writes into them) and was a sixth of the corpus's
- * compile time, while most files look up few labels: a scan reads a place
- * in about 1 ns. So scans are used until they have read SCAN_PER_BYTE
- * places a STRINGS byte, and the index is built at the first look-up past
- * that; both find the same place, so the blob is the same either way. */
+ * A label is looked for among the places that begin with its first 1, 2
+ * or 3 bytes (its gram), the later places first, 16 of them at most:
+ * through a chain of the index below, or, the same places in the same
+ * order, a scan of STRINGS from its end. The index costs some 40 ns a
+ * STRINGS byte (head tables of twice its size, zeroed, and random writes
+ * into them) and was a sixth of the corpus's compile time, while most
+ * files look up few labels: a scan reads a place in a byte compare (it
+ * rolled a hash of each place before, 4.7% of a median file's compile in
+ * callgrind). So scans are used until they have read SCAN_PER_BYTE places
+ * a STRINGS byte, and the index is built at the first look-up past that.
+ * A chain also holds the places of other grams with the same hash, passed
+ * over without a try; both ways find the same place unless more than
+ * OTHER_GRAMS of those come first, so the blob does not depend on the
+ * switch but for hashes made to collide. */
 static void strings_mask(enc *e)
 {
     uint32_t size = 64;
@@ -1278,7 +1280,6 @@ static void enc_free(enc *e)
 static rsc_status label_off(enc *e, const uint8_t *s, uint32_t n, uint32_t *off)
 {
     const unsigned g = n < 3 ? n - 1 : 2;
-    const uint32_t h = gram(s, g + 1, e->mask);
     unsigned tries = 16; /* places with the label's first bytes, latest first */
     if (!e->indexed && e->scan_left < e->nstr) {
         rsc_status st = index_strings(e);
@@ -1286,38 +1287,43 @@ static rsc_status label_off(enc *e, const uint8_t *s, uint32_t n, uint32_t *off)
             return st;
     }
     if (e->indexed) {
-        for (uint32_t i = e->head[g][h]; i && tries; i = e->next[g][i - 1]) {
+        /* the chain holds every place with the gram's hash: the places of
+         * other grams are passed over without a try, OTHER_GRAMS at most
+         * (hashes chosen to collide must not make a look-up long) */
+        unsigned others = OTHER_GRAMS;
+        for (uint32_t i = e->head[g][gram(s, g + 1, e->mask)]; i && tries; i = e->next[g][i - 1]) {
+            if (memcmp(e->str + i - 1, s, g + 1) != 0) { /* in STRINGS: i - 1 + g < nstr */
+                if (--others == 0)
+                    break;
+                continue;
+            }
             tries--;
             if (i - 1 + (size_t)n <= e->nstr && memcmp(e->str + i - 1, s, n) == 0) {
                 *off = i - 1;
                 return RSC_OK;
             }
         }
-    } else if (e->nstr > g) { /* the chain's places, read from STRINGS (note [lazy index]) */
-        const size_t top = e->nstr - g - 1;
-        size_t i = top;
-        uint32_t key = 0; /* the gram at i, as gram() reads it; rolled to i - 1 below */
-        for (unsigned x = 0; x <= g; x++)
-            key = key << 8 | e->str[i + x];
+    } else if (e->nstr > g) { /* the same places, read from STRINGS (note [lazy index]) */
         /* the fields in locals, scan_left counted once at the end: a store
          * through e might change them, as far as the compiler knows, so it
          * kept them in memory, a load or a store a place */
         const uint8_t *str = e->str;
-        const uint32_t mask = e->mask;
-        const size_t nstr = e->nstr;
+        const size_t nstr = e->nstr, top = nstr - g - 1;
+        const uint8_t c0 = s[0], c1 = s[g > 0], c2 = s[g];
+        size_t i = top + 1;
         int found = 0;
-        for (;; key = key >> 8 | (uint32_t)str[--i] << (8 * g)) {
-            if (gram_hash(key, mask) == h) {
-                if (i + n <= nstr && memcmp(str + i, s, n) == 0) {
-                    found = 1;
-                    break;
-                }
-                if (--tries == 0)
-                    break;
+        while (i-- > 0) { /* a byte compare a place: most differ in the first */
+            if (str[i] != c0 || str[i + (g > 0)] != c1 || str[i + g] != c2)
+                continue;
+            if (i + n <= nstr && memcmp(str + i, s, n) == 0) {
+                found = 1;
+                break;
             }
-            if (i == 0)
+            if (--tries == 0)
                 break;
         }
+        if (i > top) /* none before place 0: i wrapped */
+            i = 0;
         e->scan_left -= top - i + 1; /* the places read, i.. top */
         if (found) {
             *off = (uint32_t)i;
@@ -1342,12 +1348,6 @@ static inline uint32_t tgt(uint16_t x)
     return x == FIN_A ? FIN_BASE : x == FIN_D ? FIN_BASE + 1 : x;
 }
 
-/* tgt()'s inverse: target t as a dense row holds it. */
-static inline uint16_t raw(uint32_t t)
-{
-    return (uint16_t)(t == FIN_BASE ? FIN_A : t == FIN_BASE + 1 ? FIN_D : t);
-}
-
 typedef struct srow {
     uint32_t other;  /* the default target                              */
     uint32_t nexp;   /* bytes that go elsewhere                         */
@@ -1356,6 +1356,8 @@ typedef struct srow {
     uint32_t refs;   /* moves into it, defaults and the start included  */
     uint32_t id;     /* 0: written, a record; NONE: folded into a chain  */
     uint32_t base;   /* its first cell (explicit states); a chain's label length */
+    uint32_t lst;    /* its listed classes: lst[lst .. lst + nlst) of encode() */
+    uint32_t nlst;
     uint8_t endd;    /* 1: the path's end there is disallowed          */
     uint8_t fb;      /* 1: a byte it does not list is read again in other */
     uint8_t implicit;
@@ -1367,12 +1369,12 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
     const uint32_t K = d->k, ncls = d->ncls;
     rsc_status st = RSC_E_NOMEM;
     srow *r = rsc_mem_calloc(m, (size_t)K + 1, sizeof *r);
-    uint32_t *order = rsc_mem_calloc(m, (size_t)K + 1, sizeof *order);
     uint8_t *lab = rsc_mem_alloc(m, (size_t)K + 1);
     uint32_t *tally = rsc_mem_calloc(m, (size_t)K + 2, sizeof *tally);
     uint32_t *vals = NULL, *cells = NULL;
-    size_t ncells = 0, cap_cells = 0, nvals = 0;
-    if (!r || !order || !lab || !tally)
+    uint8_t *lst = NULL; /* the classes each state lists, increasing (note [listed classes]) */
+    size_t ncells = 0, cap_cells = 0, nvals = 0, nlst = 0, cap_lst = 0;
+    if (!r || !lab || !tally)
         goto out;
     /* each class's byte count (bytes 1..255: NUL always ends a path) */
     uint32_t ccount[257] = {0}, cfirst[258];
@@ -1395,7 +1397,7 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
         const uint16_t *row = d->rows + (size_t)s * ncls;
         /* the default: the target of most bytes (class 1's on a tie),
          * counted in tally[] (targets K and K + 1: the verdicts) */
-        uint32_t best = tgt(row[1]), bestn = 0, tx[256], ntx = 0;
+        uint32_t best = tgt(row[1]), bestn = 0, tx[256], ntx = 0, rj[257];
         uint16_t braw = row[1]; /* best as the row holds it */
         for (uint32_t j = 1, j2; j < ncls; j = j2) {
             /* a run of classes with one target at a time: most of a row
@@ -1404,6 +1406,7 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
              * holds after the run's last count iff it held after the
              * first that it did hold after (counts are positive) */
             j2 = skip_eq(row, row[j], j + 1, ncls);
+            rj[ntx] = j;
             const uint32_t cn = cfirst[j2] - cfirst[j]; /* ccount[j .. j2) */
             const uint32_t t = tgt(row[j]), x = t >= FIN_BASE ? K + (t - FIN_BASE) : t;
             tx[ntx++] = x;
@@ -1412,12 +1415,20 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
         }
         for (uint32_t i = 0; i < ntx; i++)
             tally[tx[i]] = 0;
+        rj[ntx] = ncls;
         r[s].other = best, r[s].endd = row[0] == FIN_D, r[s].pred = NONE, r[s].id = 0;
+        if (rsc_mem_grow(m, (void **)&lst, 1, &cap_lst, nlst + ncls))
+            goto out;
         uint32_t nexp = 0, first = 256;
-        for (uint32_t j = skip_eq(row, braw, 1, ncls); j < ncls; j = skip_eq(row, braw, j + 1, ncls)) {
-            nexp += ccount[j];
-            first = minb[j] < first ? minb[j] : first;
-        }
+        r[s].lst = (uint32_t)nlst;
+        for (uint32_t u = 0; u < ntx; u++) /* the runs not of the default */
+            if (row[rj[u]] != braw)
+                for (uint32_t j = rj[u]; j < rj[u + 1]; j++) {
+                    lst[nlst++] = (uint8_t)j;
+                    nexp += ccount[j];
+                    first = minb[j] < first ? minb[j] : first;
+                }
+        r[s].nlst = (uint32_t)nlst - r[s].lst;
         r[s].nexp = nexp, r[s].first = first;
     }
     /* A state whose default D keeps every byte it does not list (D's own
@@ -1433,28 +1444,36 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
             continue;
         const uint16_t *row = d->rows + (size_t)s * ncls, *rd = d->rows + (size_t)D * ncls;
         uint32_t n = 0, first = 256;
+        if (rsc_mem_grow(m, (void **)&lst, 1, &cap_lst, nlst + ncls))
+            goto out;
+        const size_t at = nlst;
         for (uint32_t j = skip_same(row, rd, 1, ncls); j < ncls; j = skip_same(row, rd, j + 1, ncls)) {
+            lst[nlst++] = (uint8_t)j;
             n += ccount[j];
             first = minb[j] < first ? minb[j] : first;
         }
         if (n < r[s].nexp)
-            r[s].fb = 1, r[s].nexp = n, r[s].first = first;
+            r[s].fb = 1, r[s].nexp = n, r[s].first = first, r[s].lst = (uint32_t)at,
+            r[s].nlst = (uint32_t)(nlst - at);
+        else
+            nlst = at;
     }
-    /* The classes state s lists, from j on: where its row differs from
-     * its default's row when it falls back to it (fb), else from its
-     * default as a row holds it (tgt() maps entries one to one); rd and
-     * oraw are set per state by LISTING(s) */
-#define LISTING(s) const uint16_t oraw = raw(r[s].other), \
-                    *rd = r[s].fb ? d->rows + (size_t)r[s].other * ncls : NULL
-#define NEXT_LISTED(j) (rd ? skip_same(row, rd, j, ncls) : skip_eq(row, oraw, j, ncls))
+    /* note [listed classes]
+     * The classes a state lists are where its row differs from its
+     * default's row when it falls back to it (fb), else from its default
+     * as a row holds it (tgt() maps entries one to one). They are kept in
+     * lst as they are found (the runs of the first pass, or the scan
+     * against the default's row) for the passes below, which read them
+     * once each: a scan of the row a pass was a third of encode()'s
+     * instructions on the median corpus file. */
     if (d->start < K)
         r[d->start].refs++;
     for (uint32_t s = 0; s < K; s++) {
         const uint16_t *row = d->rows + (size_t)s * ncls;
         if (r[s].other < K)
             r[r[s].other].refs++;
-        LISTING(s);
-        for (uint32_t j = NEXT_LISTED(1); j < ncls; j = NEXT_LISTED(j + 1)) {
+        for (uint32_t u = r[s].lst; u < r[s].lst + r[s].nlst; u++) {
+            const uint32_t j = lst[u];
             const uint16_t t = row[j];
             if (t < K) { /* a state, not a final */
                 r[t].refs += ccount[j];
@@ -1487,9 +1506,8 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
         r[s].base = (uint32_t)ncells;
         if (rsc_mem_grow(m, (void **)&cells, 2 * sizeof *cells, &cap_cells, ncells + r[s].nexp))
             goto out;
-        LISTING(s);
-        for (uint32_t j = NEXT_LISTED(1); j < ncls; j = NEXT_LISTED(j + 1)) {
-            const uint32_t t = tgt(row[j]);
+        for (uint32_t u = r[s].lst; u < r[s].lst + r[s].nlst; u++) {
+            const uint32_t j = lst[u], t = tgt(row[j]);
             for (uint32_t i = cfirst[j]; i < cfirst[j + 1]; i++) { /* insertion by key */
                 size_t at = ncells++;
                 for (; at > r[s].base && cells[2 * (at - 1)] > cbytes[i]; at--)
@@ -1596,14 +1614,12 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
     }
 #undef REC_BYTES
 #undef MAPT
-#undef NEXT_LISTED
-#undef LISTING
     st = RSC_OK;
     if (out->len - at > DFA_BYTES_FIXED + DFA_BYTES_PER_RULE_BYTE * rule_bytes)
         out->len = at, st = RSC_E_LIMIT; /* larger than its rules deserve: programs */
 out:
     rsc_mem_free(m, r, ((size_t)K + 1) * sizeof *r);
-    rsc_mem_free(m, order, ((size_t)K + 1) * sizeof *order);
+    rsc_mem_free(m, lst, cap_lst);
     rsc_mem_free(m, lab, (size_t)K + 1);
     rsc_mem_free(m, tally, ((size_t)K + 2) * sizeof *tally);
     rsc_mem_free(m, vals, (nvals + 1) * sizeof *vals);
