@@ -36,10 +36,10 @@
 #define DFA_STEPS(n) ((void)0)
 #define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
 
-/* The builder's head in its buffer: each byte's class, [0] for paths
- * (NUL the end), [1] for URLs (NUL and '#'); only [0] is used here. */
+/* The builder's head in its buffer: each byte's class (NUL the path's
+ * end). */
 typedef struct dhead {
-    uint8_t cls[2][256];
+    uint8_t cls[256];
 } dhead;
 #define RSC_DFA_HEAD ((sizeof(dhead) + 7u) & ~(size_t)7u)
 
@@ -941,67 +941,6 @@ out:
     return start;
 }
 
-/* Classes that every row moves alike are one (RE2's and re2c's byte
- * ranges are merged the same way, after the fact): a rule set's bytes
- * are told apart by its texts, but once the states are built many of them
- * lead to the same places, and each class kept is a column of every row.
- * Class 0 (the path's end) stays; the first class of each group of equal
- * columns is kept, in order, so the rows shrink forwards in place.
- * Returns the new class count. */
-static uint32_t merge_classes(bld *b, dhead *d)
-{
-    const uint32_t K = b->n, ncls = b->ncls;
-    const size_t top = b->top;
-    uint32_t *hc = take(b, (size_t)ncls * 4), *to = take(b, (size_t)ncls * 4);
-    uint32_t *rep = take(b, (size_t)ncls * 4);
-    if (K == 0 || !hc || !to || !rep) {
-        b->top = top;
-        return ncls; /* kept as they are: as exact */
-    }
-    /* each column's hash, only to find the columns worth comparing (any
-     * hash finds the same groups): a multiply by 33 is a shift and an add
-     * in the vectorised pass over the rows, where FNV's 32-bit multiply
-     * took a few instructions a lane (152M of the 599 sample files' 12.4G
-     * instructions, 90M now) */
-    uint16_t *rows = row_of(b, 0);
-    for (uint32_t c = 0; c < ncls; c++)
-        hc[c] = 5381;
-    for (uint32_t k = 0; k < K; k++)
-        for (uint32_t c = 0; c < ncls; c++)
-            hc[c] = hc[c] * 33 + rows[(size_t)k * ncls + c];
-    b->work += (uint64_t)K * ncls;
-    uint32_t n = 1;
-    to[0] = 0, rep[0] = 0;
-    for (uint32_t c = 1; c < ncls; c++) {
-        uint32_t j = 1;
-        for (; j < n; j++) {
-            if (hc[rep[j]] != hc[c])
-                continue;
-            uint32_t k = 0;
-            while (k < K && rows[(size_t)k * ncls + c] == rows[(size_t)k * ncls + rep[j]])
-                k++;
-            b->work += k;
-            if (k == K)
-                break;
-        }
-        if (j == n)
-            rep[n++] = c;
-        to[c] = j;
-    }
-    if (n < ncls) {
-        for (uint32_t k = 0; k < K; k++) /* rep is increasing: reads stay ahead of writes */
-            for (uint32_t j = 0; j < n; j++)
-                rows[(size_t)k * n + j] = rows[(size_t)k * ncls + rep[j]];
-        for (unsigned m = 0; m < 2; m++)
-            for (unsigned c = 0; c < 256; c++)
-                d->cls[m][c] = (uint8_t)to[d->cls[m][c]];
-        b->rows_end = RSC_DFA_HEAD + (size_t)K * n * 2;
-        b->ncls = n;
-    }
-    b->top = top;
-    return n;
-}
-
 /* The DFA of the rules whose RULES rows are set in bits (a set's, from
  * set_rules()), built in buf[0..size). */
 /* Memory of the builds of one file, outside their buffers, kept from one
@@ -1075,18 +1014,16 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
      * for each byte a rule names */
     uint32_t ncls = 2;
     for (unsigned c = 0; c < 256; c++) {
-        d->cls[0][c] = used_b[c] ? (uint8_t)ncls : 1;
+        d->cls[c] = used_b[c] ? (uint8_t)ncls : 1;
         ncls += used_b[c];
     }
     if (ncls > 256)
         return RSC_E_LIMIT; /* never: NUL and '#' are no rule's */
-    d->cls[0][0] = 0;
-    memcpy(d->cls[1], d->cls[0], 256);
-    d->cls[1]['#'] = 0;
+    d->cls[0] = 0;
     b.ncls = ncls;
     for (uint32_t p = 0; p < b.npos; p++)
         if (!(b.pcode[p] & P_KIND))
-            b.pcode[p] = (uint16_t)((b.pcode[p] & P_ALLOW) | d->cls[0][b.pcode[p] & 0xff]);
+            b.pcode[p] = (uint16_t)((b.pcode[p] & P_ALLOW) | d->cls[b.pcode[p] & 0xff]);
     if (!residuals(&b))
         return RSC_E_LIMIT;
     /* a list of distinct positions holds at most npos + 1 */
@@ -1147,10 +1084,9 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
         start = minimise(&b, mem, start);
     }
 
-    ncls = merge_classes(&b, d);
     out->k = b.n, out->ncls = ncls, out->start = start, out->rules = b.nrules;
     out->rows = row_of(&b, 0);
-    memcpy(out->cls, d->cls[0], 256);
+    memcpy(out->cls, d->cls, 256);
     return RSC_OK;
 }
 
@@ -1837,7 +1773,7 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
             continue;
         }
         const size_t RB = set_rules(&prog, roots, n, bits);
-        const uint64_t h = rules_hash(&prog, bits);
+        const uint64_t h = nsets > 1 ? rules_hash(&prog, bits) : 0; /* one set: nothing to be alike */
         uint32_t j = 0;
         for (; j < ndone; j++) {
             if (done[j].h != h)
