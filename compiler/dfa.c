@@ -49,6 +49,7 @@ typedef struct dense {
     uint32_t k, ncls, start, rules;
     const uint16_t *rows;
     uint8_t cls[256];
+    uint64_t named[4]; /* the bytes a rule names: classes 2.. in byte order */
 } dense;
 
 /* ---- Determinising (moved from the 1.0 runtime) -------------------------- */
@@ -973,8 +974,7 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
         return RSC_E_LIMIT;
     memcpy(bits, set_bits, ((size_t)nr / 64 + 1) * 8);
     uint64_t npos = 0;
-    uint8_t used_b[256];
-    memset(used_b, 0, sizeof used_b);
+    uint64_t used[4] = {0, 0, 0, 0}; /* the bytes the rules name */
     for (uint32_t r = next_rule(bits, 0, nr); r < nr; r = next_rule(bits, r + 1, nr)) {
         int anch;
         npos += rule_text(prog, r, NULL, &anch) + 1u;
@@ -1000,7 +1000,7 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
             if (text[j] == 0 || text[j] == '#')
                 return RSC_E_LIMIT; /* bytes that end a path: never in an encoder's rule */
             if (text[j] != '*')
-                used_b[text[j]] = 1;
+                used[text[j] >> 6] |= 1ull << (text[j] & 63);
             b.pcode[pos + j] = text[j] | allow; /* classes come next */
         }
         for (uint32_t j = 0; j < len; j++)
@@ -1013,12 +1013,10 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
     /* byte classes: 0 the path's end, 1 every byte no rule names, then one
      * for each byte a rule names */
     uint32_t ncls = 2;
-    for (unsigned c = 0; c < 256; c++) {
-        d->cls[c] = used_b[c] ? (uint8_t)ncls : 1;
-        ncls += used_b[c];
-    }
-    if (ncls > 256)
-        return RSC_E_LIMIT; /* never: NUL and '#' are no rule's */
+    memset(d->cls, 1, sizeof d->cls);
+    for (unsigned w = 0; w < 4; w++)
+        for (uint64_t x = used[w]; x; x &= x - 1)
+            d->cls[w * 64 + low_bit(x)] = (uint8_t)ncls++; /* at most 254: NUL and '#' are no rule's */
     d->cls[0] = 0;
     b.ncls = ncls;
     for (uint32_t p = 0; p < b.npos; p++)
@@ -1087,6 +1085,7 @@ static rsc_status dfa_build(const rsc_program *prog, const uint64_t *set_bits, v
     out->k = b.n, out->ncls = ncls, out->start = start, out->rules = b.nrules;
     out->rows = row_of(&b, 0);
     memcpy(out->cls, d->cls, 256);
+    memcpy(out->named, used, sizeof used);
     return RSC_OK;
 }
 
@@ -1312,23 +1311,36 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
     size_t ncells = 0, cap_cells = 0, nvals = 0, nlst = 0, cap_lst = 0;
     if (!r || !lab || !tally)
         goto out;
-    /* each class's byte count (bytes 1..255: NUL always ends a path) */
-    uint32_t ccount[257] = {0}, cfirst[258];
-    uint8_t cbytes[256]; /* the bytes of class j: cbytes[cfirst[j] .. cfirst[j + 1]), increasing */
-    for (unsigned c = 1; c < 256; c++)
-        ccount[d->cls[c]]++;
-    cfirst[0] = cfirst[1] = 0;
-    for (uint32_t j = 1; j <= ncls; j++)
-        cfirst[j + 1] = cfirst[j] + ccount[j];
-    {
-        uint32_t fill[257];
-        memcpy(fill, cfirst, sizeof fill);
-        for (unsigned c = 1; c < 256; c++)
-            cbytes[fill[d->cls[c]]++] = (uint8_t)c;
+    /* each class's bytes (1..255: NUL always ends a path), as dfa_build()
+     * numbers the classes: 0 the path's end, 1 the bytes no rule names,
+     * then one a byte a rule names, in byte order. The bytes of class j are
+     * cbytes[cfirst[j] .. cfirst[j + 1]), increasing; class 1's (most of
+     * the 255) are written only when a state lists class 1, which the
+     * bytes no rule names, most of a row, seldom let happen (the passes
+     * over all 256 bytes were 3% of a median file's compile) */
+    uint32_t ccount[257], cfirst[258], nnamed = 0, nlow, minb[257]; /* minb: each class's least byte */
+    uint8_t cbytes[256];
+    int low_written = 0;
+    for (unsigned w = 0; w < 4; w++)
+        for (uint64_t x = d->named[w]; x; x &= x - 1)
+            nnamed++;
+    if (nnamed + 2 != ncls) { /* never: the classes as dfa_build() numbers them */
+        st = RSC_E_LIMIT;
+        goto out;
     }
-    uint32_t minb[257]; /* each class's least byte (256: none, never for 1..) */
-    for (uint32_t j = 0; j < ncls; j++)
-        minb[j] = cfirst[j + 1] > cfirst[j] ? cbytes[cfirst[j]] : 256;
+    nlow = 255 - nnamed, minb[0] = minb[1] = 256;
+    for (unsigned c = 1; c < 256 && nlow; c++)
+        if (!(d->named[c >> 6] >> (c & 63) & 1)) {
+            minb[1] = c;
+            break;
+        }
+    ccount[0] = 0, ccount[1] = nlow, cfirst[0] = cfirst[1] = 0;
+    for (uint32_t j = 2, w = 0; w < 4; w++)
+        for (uint64_t x = d->named[w]; x; x &= x - 1, j++) {
+            cbytes[nlow + j - 2] = (uint8_t)(w * 64 + low_bit(x));
+            ccount[j] = 1, cfirst[j] = nlow + j - 2, minb[j] = cbytes[nlow + j - 2];
+        }
+    ccount[ncls] = 0, cfirst[ncls] = cfirst[ncls + 1] = 255;
     for (uint32_t s = 0; s < K; s++) {
         const uint16_t *row = d->rows + (size_t)s * ncls;
         /* the default: the target of most bytes (class 1's on a tie),
@@ -1444,6 +1456,12 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
             goto out;
         for (uint32_t u = r[s].lst; u < r[s].lst + r[s].nlst; u++) {
             const uint32_t j = lst[u], t = tgt(row[j]);
+            if (j == 1 && !low_written) { /* class 1's bytes, once */
+                for (unsigned c = 1, i = 0; c < 256; c++)
+                    if (!(d->named[c >> 6] >> (c & 63) & 1))
+                        cbytes[i++] = (uint8_t)c;
+                low_written = 1;
+            }
             for (uint32_t i = cfirst[j]; i < cfirst[j + 1]; i++) { /* insertion by key */
                 size_t at = ncells++;
                 for (; at > r[s].base && cells[2 * (at - 1)] > cbytes[i]; at--)
