@@ -1345,6 +1345,27 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
     ccount[ncls] = 0, cfirst[ncls] = cfirst[ncls + 1] = 255;
     for (uint32_t s = 0; s < K; s++) {
         const uint16_t *row = d->rows + (size_t)s * ncls;
+        /* the default: the target of most bytes. When class 1 holds more
+         * than half of the 255 (always, on match texts below 0x80), that
+         * is its target, with no count: a state then lists the classes
+         * of named bytes (one byte each) that go elsewhere. The count
+         * below cost 7% of the median corpus files' compile instructions */
+        if (nlow > 127) {
+            if (rsc_mem_grow(m, (void **)&lst, 1, &cap_lst, nlst + ncls))
+                goto out;
+            const uint16_t braw = row[1];
+            uint32_t nexp = 0, first = 256;
+            r[s].other = tgt(braw), r[s].endd = row[0] == FIN_D, r[s].pred = NONE, r[s].id = 0;
+            r[s].lst = (uint32_t)nlst;
+            for (uint32_t j = skip_eq(row, braw, 2, ncls); j < ncls; j = skip_eq(row, braw, j + 1, ncls)) {
+                lst[nlst++] = (uint8_t)j;
+                nexp++;
+                first = minb[j] < first ? minb[j] : first;
+            }
+            r[s].nlst = (uint32_t)nlst - r[s].lst;
+            r[s].nexp = nexp, r[s].first = first;
+            continue;
+        }
         /* the default: the target of most bytes (class 1's on a tie),
          * counted in tally[] (targets K and K + 1: the verdicts) */
         uint32_t best = tgt(row[1]), bestn = 0, tx[256], ntx = 0, rj[257];
