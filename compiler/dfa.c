@@ -1345,60 +1345,41 @@ static rsc_status encode(enc *e, const dense *d, size_t rule_bytes, rsc_buf *out
     ccount[ncls] = 0, cfirst[ncls] = cfirst[ncls + 1] = 255;
     for (uint32_t s = 0; s < K; s++) {
         const uint16_t *row = d->rows + (size_t)s * ncls;
-        /* the default: the target of most bytes. When class 1 holds more
-         * than half of the 255 (always, on match texts below 0x80), that
-         * is its target, with no count: a state then lists the classes
-         * of named bytes (one byte each) that go elsewhere. The count
-         * below cost 7% of the median corpus files' compile instructions */
-        if (nlow > 127) {
-            if (rsc_mem_grow(m, (void **)&lst, 1, &cap_lst, nlst + ncls))
-                goto out;
-            const uint16_t braw = row[1];
-            uint32_t nexp = 0, first = 256;
-            r[s].other = tgt(braw), r[s].endd = row[0] == FIN_D, r[s].pred = NONE, r[s].id = 0;
-            r[s].lst = (uint32_t)nlst;
-            for (uint32_t j = skip_eq(row, braw, 2, ncls); j < ncls; j = skip_eq(row, braw, j + 1, ncls)) {
-                lst[nlst++] = (uint8_t)j;
-                nexp++;
-                first = minb[j] < first ? minb[j] : first;
-            }
-            r[s].nlst = (uint32_t)nlst - r[s].lst;
-            r[s].nexp = nexp, r[s].first = first;
-            continue;
-        }
         /* the default: the target of most bytes (class 1's on a tie),
-         * counted in tally[] (targets K and K + 1: the verdicts) */
-        uint32_t best = tgt(row[1]), bestn = 0, tx[256], ntx = 0, rj[257];
-        uint16_t braw = row[1]; /* best as the row holds it */
-        for (uint32_t j = 1, j2; j < ncls; j = j2) {
-            /* a run of classes with one target at a time: most of a row
-             * goes to its default, and a count at a time made one long
-             * chain of dependent stores into its tally. The test below
-             * holds after the run's last count iff it held after the
-             * first that it did hold after (counts are positive) */
-            j2 = skip_eq(row, row[j], j + 1, ncls);
-            rj[ntx] = j;
-            const uint32_t cn = cfirst[j2] - cfirst[j]; /* ccount[j .. j2) */
-            const uint32_t t = tgt(row[j]), x = t >= FIN_BASE ? K + (t - FIN_BASE) : t;
-            tx[ntx++] = x;
-            if ((tally[x] += cn) > bestn || (tally[x] == bestn && t == tgt(row[1])))
-                best = t, bestn = tally[x], braw = row[j];
+         * as the row holds it. When class 1 holds more than half of the
+         * 255 (always, on match texts below 0x80), that is its target with
+         * no count (the count cost 7% of the median corpus files' compile
+         * instructions); else the targets are counted in tally[] (targets
+         * K and K + 1: the verdicts) */
+        uint16_t braw = row[1];
+        if (nlow <= 127) {
+            uint32_t bestn = 0, tx[256], ntx = 0;
+            for (uint32_t j = 1, j2; j < ncls; j = j2) {
+                /* a run of classes with one target at a time: most of a
+                 * row goes to its default, and a count at a time made one
+                 * long chain of dependent stores into its tally. The test
+                 * below holds after the run's last count iff it held after
+                 * the first that it did hold after (counts are positive) */
+                j2 = skip_eq(row, row[j], j + 1, ncls);
+                const uint32_t cn = cfirst[j2] - cfirst[j]; /* ccount[j .. j2) */
+                const uint32_t t = tgt(row[j]), x = t >= FIN_BASE ? K + (t - FIN_BASE) : t;
+                tx[ntx++] = x;
+                if ((tally[x] += cn) > bestn || (tally[x] == bestn && row[j] == row[1]))
+                    bestn = tally[x], braw = row[j];
+            }
+            for (uint32_t i = 0; i < ntx; i++)
+                tally[tx[i]] = 0;
         }
-        for (uint32_t i = 0; i < ntx; i++)
-            tally[tx[i]] = 0;
-        rj[ntx] = ncls;
-        r[s].other = best, r[s].endd = row[0] == FIN_D, r[s].pred = NONE, r[s].id = 0;
+        r[s].other = tgt(braw), r[s].endd = row[0] == FIN_D, r[s].pred = NONE, r[s].id = 0;
         if (rsc_mem_grow(m, (void **)&lst, 1, &cap_lst, nlst + ncls))
             goto out;
         uint32_t nexp = 0, first = 256;
         r[s].lst = (uint32_t)nlst;
-        for (uint32_t u = 0; u < ntx; u++) /* the runs not of the default */
-            if (row[rj[u]] != braw)
-                for (uint32_t j = rj[u]; j < rj[u + 1]; j++) {
-                    lst[nlst++] = (uint8_t)j;
-                    nexp += ccount[j];
-                    first = minb[j] < first ? minb[j] : first;
-                }
+        for (uint32_t j = skip_eq(row, braw, 1, ncls); j < ncls; j = skip_eq(row, braw, j + 1, ncls)) {
+            lst[nlst++] = (uint8_t)j; /* the classes not of the default */
+            nexp += ccount[j];
+            first = minb[j] < first ? minb[j] : first;
+        }
         r[s].nlst = (uint32_t)nlst - r[s].lst;
         r[s].nexp = nexp, r[s].first = first;
     }
