@@ -150,7 +150,8 @@ rsc_status rsc_make_cands(ctx *c)
  * its match text (rfc profile only; in google the two are the same). */
 typedef struct rstr {
     const ctx *c;
-    unsigned per; /* strings per rule: 1 or 2 */
+    unsigned per;        /* strings per rule: 1 or 2 */
+    const uint64_t *key; /* each string's first 8 bytes, big-endian, 0s after its end */
 } rstr;
 
 static const uint8_t *rstr_at(const rstr *r, uint32_t e, size_t *n)
@@ -164,9 +165,16 @@ static const uint8_t *rstr_at(const rstr *r, uint32_t e, size_t *n)
     return x->mb;
 }
 
-/* Byte order: memcmp on the common length, then shorter first. */
+/* Byte order: memcmp on the common length, then shorter first. The keys
+ * decide first where they differ: a string's key is not above any longer
+ * string's that it begins, so keys in order are strings in order; equal
+ * keys (two strings alike in their first 8 bytes, or one string ending in
+ * 0s the other lacks) are compared whole. */
 static int cmp_rstr(const void *cx, uint32_t a, uint32_t b)
 {
+    const rstr *r = cx;
+    if (r->key[a] != r->key[b])
+        return r->key[a] < r->key[b] ? -1 : 1;
     size_t na, nb;
     const uint8_t *pa = rstr_at(cx, a, &na), *pb = rstr_at(cx, b, &nb);
     int d = memcmp(pa, pb, na < nb ? na : nb);
@@ -181,7 +189,7 @@ static int cmp_rstr(const void *cx, uint32_t a, uint32_t b)
  * finds them all. Hosts go in the order RULES refers to them. */
 static rsc_status place_rule_strings(ctx *c)
 {
-    const rstr r = {c, c->ir->profile == RSC_PROFILE_RFC ? 2u : 1u};
+    rstr r = {c, c->ir->profile == RSC_PROFILE_RFC ? 2u : 1u, NULL};
     const size_t n = c->n_rules * r.per;
     rsc_status st = RSC_OK;
     if (n == 0)
@@ -189,12 +197,20 @@ static rsc_status place_rule_strings(ctx *c)
     uint32_t *ord = rsc_mem_calloc(&c->m, n, sizeof *ord);
     uint32_t *host = rsc_mem_calloc(&c->m, n, sizeof *host);
     uint32_t *off = rsc_mem_calloc(&c->m, n, sizeof *off);
-    if (!ord || !host || !off) {
+    uint64_t *key = rsc_mem_alloc(&c->m, n * sizeof *key);
+    if (!ord || !host || !off || !key) {
         st = RSC_E_NOMEM;
         goto out;
     }
-    for (size_t e = 0; e < n; e++)
-        ord[e] = (uint32_t)e;
+    for (size_t e = 0; e < n; e++) {
+        size_t len;
+        const uint8_t *p = rstr_at(&r, (uint32_t)e, &len);
+        uint64_t k = 0;
+        for (size_t i = 0; i < 8; i++)
+            k = k << 8 | (i < len ? p[i] : 0);
+        ord[e] = (uint32_t)e, key[e] = k;
+    }
+    r.key = key;
     if (rsc_msort(&c->m, ord, n, cmp_rstr, &r) != 0) {
         st = RSC_E_NOMEM;
         goto out;
@@ -221,6 +237,7 @@ static rsc_status place_rule_strings(ctx *c)
             x->moff = o;
     }
 out:
+    rsc_mem_free(&c->m, key, n * sizeof *key);
     rsc_mem_free(&c->m, ord, n * sizeof *ord);
     rsc_mem_free(&c->m, host, n * sizeof *host);
     rsc_mem_free(&c->m, off, n * sizeof *off);

@@ -1163,7 +1163,7 @@ static inline uint32_t gram(const uint8_t *p, unsigned g, uint32_t mask)
  * through a chain of the index below, or, the same places in the same
  * order, a scan of STRINGS from its end. The index costs some 40 ns a
  * STRINGS byte (head tables of twice its size, zeroed, and random writes
- * into them) and was a sixth of the corpus's compile time, while most
+ * into them; head_exact() bounds the 1- and 2-byte grams' tables) and was a sixth of the corpus's compile time, while most
  * files look up few labels: a scan reads a place in a byte compare (it
  * rolled a hash of each place before, 4.7% of a median file's compile in
  * callgrind). So scans are used until they have read SCAN_PER_BYTE places
@@ -1181,20 +1181,41 @@ static void strings_mask(enc *e)
     e->scan_left = e->nstr * SCAN_PER_BYTE;
 }
 
+/* The head table of the (g + 1)-byte grams: a 1- or 2-byte gram is its
+ * own key once the hash table would be as large as their 256 or 65,536
+ * keys (the same chains, with no other grams in them, in a table that a
+ * large STRINGS no longer makes megabytes to zero). */
+static int head_exact(const enc *e, unsigned g)
+{
+    return g < 2 && (size_t)e->mask + 1 >= (g == 0 ? 256u : 65536u);
+}
+
+static size_t head_size(const enc *e, unsigned g)
+{
+    return head_exact(e, g) ? (size_t)1 << (8 * (g + 1)) : (size_t)e->mask + 1;
+}
+
+/* The head of p's gram: k is 0 or 1 for a 1- or 2-byte gram that is its
+ * own key, 2 for a hashed one (head_exact(), found once a table). */
+static inline uint32_t head_of(const uint8_t *p, unsigned g, unsigned k, uint32_t mask)
+{
+    return k == 0 ? p[0] : k == 1 ? (uint32_t)p[0] << 8 | p[1] : gram(p, g + 1, mask);
+}
+
 /* Indexes STRINGS by the hashes of its 1-, 2- and 3-byte grams, so that a
  * label is found by its first bytes (the later places first). */
 static rsc_status index_strings(enc *e)
 {
-    const size_t size = (size_t)e->mask + 1;
     e->indexed = 1; /* enc_free() frees what was allocated */
     for (unsigned g = 0; g < 3; g++) {
-        e->head[g] = rsc_mem_calloc(e->m, size, sizeof *e->head[g]);
+        e->head[g] = rsc_mem_calloc(e->m, head_size(e, g), sizeof *e->head[g]);
         /* only next[i], i + g < nstr, is ever read, and each is written */
         e->next[g] = rsc_mem_alloc(e->m, (e->nstr + 1) * sizeof *e->next[g]);
         if (!e->head[g] || !e->next[g])
             return RSC_E_NOMEM;
+        const unsigned k = head_exact(e, g) ? g : 2;
         for (size_t i = 0; i + g < e->nstr; i++) {
-            uint32_t h = gram(e->str + i, g + 1, e->mask);
+            uint32_t h = head_of(e->str + i, g, k, e->mask);
             e->next[g][i] = e->head[g][h], e->head[g][h] = (uint32_t)i + 1;
         }
     }
@@ -1204,7 +1225,7 @@ static rsc_status index_strings(enc *e)
 static void enc_free(enc *e)
 {
     for (unsigned g = 0; g < 3; g++) {
-        rsc_mem_free(e->m, e->head[g], e->head[g] ? ((size_t)e->mask + 1) * sizeof *e->head[g] : 0);
+        rsc_mem_free(e->m, e->head[g], e->head[g] ? head_size(e, g) * sizeof *e->head[g] : 0);
         rsc_mem_free(e->m, e->next[g], e->next[g] ? (e->nstr + 1) * sizeof *e->next[g] : 0);
     }
 }
@@ -1226,7 +1247,8 @@ static rsc_status label_off(enc *e, const uint8_t *s, uint32_t n, uint32_t *off)
          * other grams are passed over without a try, OTHER_GRAMS at most
          * (hashes chosen to collide must not make a look-up long) */
         unsigned others = OTHER_GRAMS;
-        for (uint32_t i = e->head[g][gram(s, g + 1, e->mask)]; i && tries; i = e->next[g][i - 1]) {
+        const uint32_t h = head_of(s, g, head_exact(e, g) ? g : 2, e->mask);
+        for (uint32_t i = e->head[g][h]; i && tries; i = e->next[g][i - 1]) {
             if (memcmp(e->str + i - 1, s, g + 1) != 0) { /* in STRINGS: i - 1 + g < nstr */
                 if (--others == 0)
                     break;

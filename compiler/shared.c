@@ -30,6 +30,8 @@ static void msort_rec(uint32_t *a, uint32_t *tmp, size_t n, idx_cmp cmp, const v
     size_t h = n / 2;
     msort_rec(a, tmp, h, cmp, cx);
     msort_rec(a + h, tmp, n - h, cmp, cx);
+    if (cmp(cx, a[h - 1], a[h]) <= 0) /* in order already (often, for rules in a file) */
+        return;
     size_t i = 0, j = h, k = 0;
     while (i < h && j < n)
         tmp[k++] = cmp(cx, a[j], a[i]) < 0 ? a[j++] : a[i++];

@@ -56,6 +56,17 @@ size_t rsc_escape_pattern(const char *src, size_t len, char *dst)
     const unsigned char *s = (const unsigned char *)src;
     size_t o = 0;
     for (size_t i = 0; i < len; i++) {
+        /* most bytes are copied as they are: eight at a time while none is
+         * '%' or above 0x7f (a zero byte of w ^ '%'... is a '%') */
+        for (uint64_t w, x; len - i >= 8; i += 8, o += 8) {
+            memcpy(&w, s + i, 8);
+            x = w ^ 0x2525252525252525u;
+            if ((w | ((x - 0x0101010101010101u) & ~x)) & 0x8080808080808080u)
+                break;
+            memcpy(dst + o, &w, 8);
+        }
+        if (i == len)
+            break;
         unsigned char c = s[i];
         if (c == '%' && i + 2 < len && is_hex(s[i + 1]) && is_hex(s[i + 2])) {
             dst[o++] = '%';

@@ -17,6 +17,8 @@
  *         index or "-".
  * Bytes outside printable ASCII are written \xHH. Every parse also passes
  * the invariant, records-oracle and reference checks of front_check.c. */
+#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -534,6 +536,54 @@ static void sniff_cases(void)
     SNIFF("sniff: one control byte in text", "User-agent: *\x01\nDisallow: /x\n", 0, 0);
 }
 
+/* Spec F.2's escaping one byte at a time, as the test's reference: the
+ * library copies runs of plain bytes eight at a time. */
+static size_t ref_escape(const unsigned char *s, size_t n, char *out)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '%' && i + 2 < n && isxdigit(s[i + 1]) && isxdigit(s[i + 2])) {
+            out[o++] = '%';
+            out[o++] = (char)toupper(s[i + 1]);
+            out[o++] = (char)toupper(s[i + 2]);
+            i += 2;
+        } else if (s[i] >= 0x80) {
+            out[o++] = '%';
+            out[o++] = hex[s[i] >> 4];
+            out[o++] = hex[s[i] & 15];
+        } else {
+            out[o++] = (char)s[i];
+        }
+    }
+    return o;
+}
+
+/* Random strings over '%', hex digits, other ASCII and high bytes, each
+ * escape or high byte at every offset of the eight-byte runs. */
+static void escape_cases(void)
+{
+    static const char pick[] = "%%%aF9g/z\x80\xff\x7f\x01 ";
+    uint32_t x = 12345;
+    int bad = 0;
+    for (int it = 0; it < 200000 && !bad; it++) {
+        unsigned char in[48];
+        char got[3 * sizeof in], want[3 * sizeof in];
+        x = x * 1103515245u + 12345u;
+        size_t n = (x >> 16) % sizeof in;
+        for (size_t i = 0; i < n; i++) {
+            x = x * 1103515245u + 12345u;
+            unsigned r = x >> 16;
+            in[i] = r % 3 ? (unsigned char)'a' + (unsigned char)(r % 7)
+                          : (unsigned char)pick[(r >> 4) % (sizeof pick - 1)];
+        }
+        size_t k = rsc_escape_pattern((const char *)in, n, got), w = ref_escape(in, n, want);
+        if (k != w || memcmp(got, want, w) != 0)
+            bad = it + 1;
+    }
+    TU_COUNT(!bad, "escape differs from the byte-at-a-time reference at input %d", bad - 1);
+}
+
 static void api_cases(void)
 {
     rsc_ir *ir = (rsc_ir *)1;
@@ -742,6 +792,7 @@ int main(void)
     body_cut_cases();
     sniff_cases();
     api_cases();
+    escape_cases();
     lint_cases();
     return tu_report("front-end units", passed);
 }
