@@ -1163,8 +1163,9 @@ static inline uint32_t gram(const uint8_t *p, unsigned g, uint32_t mask)
  * through a chain of the index below, or, the same places in the same
  * order, a scan of STRINGS from its end. The index costs some 40 ns a
  * STRINGS byte (head tables of twice its size, zeroed, and random writes
- * into them; head_exact() bounds the 1- and 2-byte grams' tables) and was a sixth of the corpus's compile time, while most
- * files look up few labels: a scan reads a place in a byte compare (it
+ * into them; head_kind() bounds the 1- and 2-byte grams' tables) and was
+ * a sixth of the corpus's compile time, while most files look up few
+ * labels: a scan reads a place in a byte compare (it
  * rolled a hash of each place before, 4.7% of a median file's compile in
  * callgrind). So scans are used until they have read SCAN_PER_BYTE places
  * a STRINGS byte, and the index is built at the first look-up past that.
@@ -1185,18 +1186,18 @@ static void strings_mask(enc *e)
  * own key once the hash table would be as large as their 256 or 65,536
  * keys (the same chains, with no other grams in them, in a table that a
  * large STRINGS no longer makes megabytes to zero). */
-static int head_exact(const enc *e, unsigned g)
+static unsigned head_kind(const enc *e, unsigned g)
 {
-    return g < 2 && (size_t)e->mask + 1 >= (g == 0 ? 256u : 65536u);
+    return g < 2 && (size_t)e->mask + 1 >= (g == 0 ? 256u : 65536u) ? g : 2;
 }
 
 static size_t head_size(const enc *e, unsigned g)
 {
-    return head_exact(e, g) ? (size_t)1 << (8 * (g + 1)) : (size_t)e->mask + 1;
+    return head_kind(e, g) < 2 ? (size_t)1 << (8 * (g + 1)) : (size_t)e->mask + 1;
 }
 
-/* The head of p's gram: k is 0 or 1 for a 1- or 2-byte gram that is its
- * own key, 2 for a hashed one (head_exact(), found once a table). */
+/* The head of p's gram: k (head_kind(), found once a table) is 0 or 1 for
+ * a 1- or 2-byte gram that is its own key, 2 for a hashed one. */
 static inline uint32_t head_of(const uint8_t *p, unsigned g, unsigned k, uint32_t mask)
 {
     return k == 0 ? p[0] : k == 1 ? (uint32_t)p[0] << 8 | p[1] : gram(p, g + 1, mask);
@@ -1213,7 +1214,7 @@ static rsc_status index_strings(enc *e)
         e->next[g] = rsc_mem_alloc(e->m, (e->nstr + 1) * sizeof *e->next[g]);
         if (!e->head[g] || !e->next[g])
             return RSC_E_NOMEM;
-        const unsigned k = head_exact(e, g) ? g : 2;
+        const unsigned k = head_kind(e, g);
         for (size_t i = 0; i + g < e->nstr; i++) {
             uint32_t h = head_of(e->str + i, g, k, e->mask);
             e->next[g][i] = e->head[g][h], e->head[g][h] = (uint32_t)i + 1;
@@ -1247,7 +1248,7 @@ static rsc_status label_off(enc *e, const uint8_t *s, uint32_t n, uint32_t *off)
          * other grams are passed over without a try, OTHER_GRAMS at most
          * (hashes chosen to collide must not make a look-up long) */
         unsigned others = OTHER_GRAMS;
-        const uint32_t h = head_of(s, g, head_exact(e, g) ? g : 2, e->mask);
+        const uint32_t h = head_of(s, g, head_kind(e, g), e->mask);
         for (uint32_t i = e->head[g][h]; i && tries; i = e->next[g][i - 1]) {
             if (memcmp(e->str + i - 1, s, g + 1) != 0) { /* in STRINGS: i - 1 + g < nstr */
                 if (--others == 0)

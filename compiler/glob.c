@@ -158,27 +158,28 @@ static uint32_t trie_child(const gb *g, uint32_t u, uint8_t c)
     return NIL;
 }
 
+/* The segments of a tail (its runs of bytes other than '*'): one starts
+ * the tail or follows a '*'. */
+static uint32_t segments_in(const uint8_t *t, uint32_t tl)
+{
+    if (tl == 0)
+        return 0;
+    const uint8_t *z = t, *end = t + tl;
+    uint32_t n = *t != '*';
+    while (z < end && (z = memchr(z, '*', (size_t)(end - z))) != NULL)
+        n += ++z < end && *z != '*';
+    return n;
+}
+
 /* Segments of every entry, their uids, and the edges. */
 static rsc_status build_edges(gb *g, const rsc_gent *ent, size_t n)
 {
-    /* At most a segment a byte; past a few KiB, sized by the segments
-     * instead: a large file's tails hold far fewer segments than bytes,
-     * and zeroing the difference cost more than its use (merckmanuals.com:
-     * 17 MB, a fifth of its compile). */
+    /* sized by the segments, not the bytes: a large file's tails hold far
+     * fewer segments than bytes, and zeroing the difference cost more than
+     * its use (merckmanuals.com: 17 MB, a fifth of its compile) */
     size_t total = 0;
     for (size_t i = 0; i < n; i++)
-        total += ent[i].tlen;
-    if (total > 4096) {
-        total = 0;
-        for (size_t i = 0; i < n; i++) { /* a segment starts the tail or follows a '*' */
-            if (ent[i].tlen == 0)
-                continue;
-            const uint8_t *t = ent[i].tail, *z = t, *end = t + ent[i].tlen;
-            total += *t != '*';
-            while (z < end && (z = memchr(z, '*', (size_t)(end - z))) != NULL)
-                total += ++z < end && *z != '*';
-        }
-    }
+        total += segments_in(ent[i].tail, ent[i].tlen);
     g->cap_s = total + 1;
     g->s = rsc_mem_calloc(g->m, total + 1, sizeof *g->s);
     g->order = rsc_mem_calloc(g->m, total + 1, sizeof *g->order);
@@ -193,7 +194,7 @@ static rsc_status build_edges(gb *g, const rsc_gent *ent, size_t n)
             uint32_t a = k;
             while (k < tl && t[k] != '*')
                 k++;
-            if (k > a) { /* at most total of them: counted the same way above */
+            if (k > a) { /* total of them: segments_in() */
                 g->s[g->ns].p = t + a, g->s[g->ns].len = k - a, g->s[g->ns].off = ent[i].toff + a;
                 g->order[g->ns] = (uint32_t)g->ns;
                 g->ns++;
@@ -212,9 +213,7 @@ static rsc_status build_edges(gb *g, const rsc_gent *ent, size_t n)
     size_t at = 0;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *t = ent[i].tail;
-        uint32_t tl = ent[i].tlen, nseg = 0;
-        for (uint32_t k = 0; k < tl; k++)
-            nseg += t[k] != '*' && (k == 0 || t[k - 1] == '*');
+        uint32_t tl = ent[i].tlen, nseg = segments_in(t, tl);
         /* "...*S$": the last segment must end the path; "...*$" is moot */
         uint8_t anch_last = ent[i].anchored && tl && t[tl - 1] != '*';
         uint32_t parent = ent[i].slot;
