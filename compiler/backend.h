@@ -29,8 +29,18 @@ void rsc_put_u32(uint8_t *p, uint32_t v); /* little-endian store */
  * when out of memory. */
 typedef int (*idx_cmp)(const void *cx, uint32_t a, uint32_t b);
 int rsc_msort(rsc_mem *m, uint32_t *a, size_t n, idx_cmp cmp, const void *cx);
+/* The same order with a key first: indices by key[index] ascending, equal
+ * keys by cmp (NULL: as given), stable. The keys travel with the indices:
+ * from a few hundred on they are sorted by radix, in linear time, then
+ * each run of equal keys by cmp; fewer are merged, a step one integer
+ * compare. For the rank and byte-order sorts, whose calls through
+ * rsc_msort took a tenth of a large file's compile. */
+int rsc_msort_keyed(rsc_mem *m, uint32_t *a, size_t n, const uint64_t *key, idx_cmp cmp, const void *cx);
 /* qsort's comparison of uint64 values, ascending (shared.c). */
 int rsc_cmp_u64(const void *a, const void *b);
+/* Sorts a[0..n) ascending, tmp[0..n) its scratch (shared.c): by radix
+ * from a few hundred values on, in linear time. */
+void rsc_sort_u64(uint64_t *a, uint64_t *tmp, size_t n);
 
 /* Varints and Tables (FORMAT.md, Conventions). */
 size_t rsc_varint_size(uint32_t v);

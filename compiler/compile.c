@@ -90,7 +90,12 @@ static rsc_status add_cand(ctx *c, uint32_t line, int allow, const char *text, s
         if (x->mlen == 0)
             return RSC_OK; /* "$" alone never matches */
     }
-    c->n_cands++;
+    const size_t i = c->n_cands++;
+    c->rank_key[i] = rsc_rank_key(x);
+    uint64_t k = 0;
+    for (uint32_t j = 0; j < 8; j++)
+        k = k << 8 | (j < x->mlen ? x->mb[j] : 0);
+    c->mb_key[i] = k;
     return RSC_OK;
 }
 
@@ -109,9 +114,11 @@ rsc_status rsc_make_cands(ctx *c)
     c->arena = rsc_mem_alloc(&c->m, c->arena_cap);
     c->cap_cands = ncand + 1;
     c->cands = rsc_mem_calloc(&c->m, c->cap_cands, sizeof *c->cands);
+    c->rank_key = rsc_mem_alloc(&c->m, c->cap_cands * sizeof *c->rank_key);
+    c->mb_key = rsc_mem_alloc(&c->m, c->cap_cands * sizeof *c->mb_key);
     c->gc_first = rsc_mem_calloc(&c->m, ir->n_groups + 1, sizeof *c->gc_first);
     c->gc_n = rsc_mem_calloc(&c->m, ir->n_groups + 1, sizeof *c->gc_n);
-    if (!c->arena || !c->cands || !c->gc_first || !c->gc_n)
+    if (!c->arena || !c->cands || !c->rank_key || !c->mb_key || !c->gc_first || !c->gc_n)
         return RSC_E_NOMEM;
     for (size_t g = 0; g < ir->n_groups; g++) {
         const rsc_group *gr = &ir->groups[g];
@@ -211,7 +218,7 @@ static rsc_status place_rule_strings(ctx *c)
         ord[e] = (uint32_t)e, key[e] = k;
     }
     r.key = key;
-    if (rsc_msort(&c->m, ord, n, cmp_rstr, &r) != 0) {
+    if (rsc_msort_keyed(&c->m, ord, n, key, cmp_rstr, &r) != 0) {
         st = RSC_E_NOMEM;
         goto out;
     }
@@ -255,7 +262,7 @@ rsc_status rsc_make_rules(ctx *c)
     for (size_t i = 0; i < c->n_cands; i++)
         if (c->cands[i].rank)
             c->rules[c->n_rules++] = (uint32_t)i;
-    if (rsc_msort(&c->m, c->rules, c->n_rules, rsc_cmp_rank, c) != 0)
+    if (rsc_msort_keyed(&c->m, c->rules, c->n_rules, c->rank_key, NULL, NULL) != 0)
         return RSC_E_NOMEM;
     if (c->n_rules >= UINT32_MAX / 16)
         return RSC_E_LIMIT;
@@ -270,6 +277,8 @@ static void ctx_free(ctx *c)
     rsc_mem_free(m, c->arena, c->arena_cap);
     rsc_mem_free(m, c->tokens, c->tokens_cap);
     rsc_mem_free(m, c->cands, c->cap_cands * sizeof *c->cands);
+    rsc_mem_free(m, c->rank_key, c->cap_cands * sizeof *c->rank_key);
+    rsc_mem_free(m, c->mb_key, c->cap_cands * sizeof *c->mb_key);
     rsc_mem_free(m, c->gc_first, (c->ir->n_groups + 1) * sizeof *c->gc_first);
     rsc_mem_free(m, c->gc_n, (c->ir->n_groups + 1) * sizeof *c->gc_n);
     rsc_mem_free(m, c->refs, (c->ir->n_agents + 1) * sizeof *c->refs);

@@ -51,6 +51,11 @@ typedef struct ctx {
     size_t tokens_cap;
     cand *cands;
     size_t n_cands, cap_cands;
+    /* per candidate, made with it: its rank as one integer (rsc_rank_key)
+     * and its match text's first 8 bytes, big-endian, zero-padded (bytes
+     * order as rsc_bytes_cmp's where they differ): the sorts compare
+     * these first, read in order, not the scattered candidates */
+    uint64_t *rank_key, *mb_key;
     uint32_t *gc_first, *gc_n; /* per IR group: its candidates */
     agent_ref *refs;
     size_t n_refs;
@@ -81,6 +86,7 @@ typedef struct ctx {
 } ctx;
 
 int rsc_cmp_rank(const void *vctx, uint32_t a, uint32_t b); /* shared.c */
+uint64_t rsc_rank_key(const cand *x);                        /* shared.c */
 rsc_status rsc_make_cands(ctx *c);    /* compile.c   */
 rsc_status rsc_make_keys(ctx *c);     /* units.c     */
 rsc_status rsc_make_sets(ctx *c);     /* units.c     */

@@ -1695,21 +1695,32 @@ static int same_rules(const rsc_program *prog, const uint64_t *a, const uint64_t
 #define FAILED_KEEP 8u
 #define LIKE_DIFF 20u /* at most 1 rule in LIKE_DIFF of the union differs */
 
-/* The sorted hashes of a set's rules (text and Allow bit) into out. */
-static size_t text_hashes(const rsc_program *prog, const uint64_t *bits, uint64_t *out)
+/* The sorted hashes of a set's rules (text, its length and Allow bit)
+ * into out, tmp the sort's scratch; both hold P_RULES_N. Eight bytes a
+ * step: the byte-at-a-time FNV-1a here took 2% of a large file's compile. */
+static size_t text_hashes(const rsc_program *prog, const uint64_t *bits, uint64_t *out, uint64_t *tmp)
 {
+    const uint64_t K = 0x9e3779b97f4a7c15ull;
     const uint32_t nr = PRIV(prog, P_RULES_N);
     size_t n = 0;
     for (uint32_t r = next_rule(bits, 0, nr); r < nr; r = next_rule(bits, r + 1, nr)) {
-        uint32_t len;
+        uint32_t len, i = 0;
         int allow;
         const uint8_t *t = rule_of(prog, r, &len, &allow);
-        uint64_t h = (1469598103934665603ull ^ (unsigned)allow) * 1099511628211ull;
-        for (uint32_t i = 0; i < len; i++)
-            h = (h ^ t[i]) * 1099511628211ull;
-        out[n++] = h;
+        uint64_t h = ((uint64_t)len << 1 | (unsigned)allow) * K;
+        for (; i + 8 <= len; i += 8) {
+            h = (h ^ rsc_rd64le(t + i)) * K;
+            h ^= h >> 32;
+        }
+        uint64_t w = 0;
+        for (unsigned j = 0; i + j < len; j++)
+            w |= (uint64_t)t[i + j] << (8 * j);
+        h = (h ^ w) * K;
+        h ^= h >> 29;
+        h *= 0xbf58476d1ce4e5b9ull;
+        out[n++] = h ^ h >> 32;
     }
-    qsort(out, n, sizeof *out, rsc_cmp_u64);
+    rsc_sort_u64(out, tmp, n);
     return n;
 }
 
@@ -1732,7 +1743,7 @@ static int alike(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 
 /* A file's failed sets, for note [like a failed set]. */
 typedef struct failed_sets {
-    uint64_t *hs; /* the set at hand's hashes: room for P_RULES_N + 1 */
+    uint64_t *hs; /* the set at hand's hashes: room for P_RULES_N + 1, then as many for their sort */
     size_t cap;
     rsc_buf kept; /* the kept failures' hashes, one after another */
     size_t at[FAILED_KEEP], n[FAILED_KEEP];
@@ -1746,7 +1757,7 @@ static int like_failed(failed_sets *f, const rsc_program *prog, const uint64_t *
     *nh = SIZE_MAX;
     if (!f->count)
         return 0;
-    *nh = text_hashes(prog, bits, f->hs);
+    *nh = text_hashes(prog, bits, f->hs, f->hs + f->cap);
     for (uint32_t q = 0; q < f->count; q++)
         if (alike(f->hs, *nh, (const uint64_t *)(void *)f->kept.p + f->at[q], f->n[q]))
             return 1;
@@ -1761,11 +1772,11 @@ static int keep_failed(failed_sets *f, rsc_mem *m, const rsc_program *prog, cons
         return 0;
     if (!f->hs) {
         f->cap = (size_t)PRIV(prog, P_RULES_N) + 1;
-        if ((f->hs = rsc_mem_alloc(m, f->cap * sizeof *f->hs)) == NULL)
+        if ((f->hs = rsc_mem_alloc(m, 2 * f->cap * sizeof *f->hs)) == NULL) /* and a sort's room */
             return 1;
     }
     if (nh == SIZE_MAX)
-        nh = text_hashes(prog, bits, f->hs);
+        nh = text_hashes(prog, bits, f->hs, f->hs + f->cap);
     f->at[f->count] = f->kept.len / sizeof *f->hs, f->n[f->count] = nh;
     if (nh && rsc_buf_put(m, &f->kept, f->hs, nh * sizeof *f->hs))
         return 1;
@@ -1897,7 +1908,7 @@ rsc_status rsc_make_dfas(ctx *c, const uint8_t *blob, size_t size)
     }
 out:
     rsc_mem_free(&c->m, buf, cap);
-    rsc_mem_free(&c->m, fail.hs, fail.cap * sizeof *fail.hs);
+    rsc_mem_free(&c->m, fail.hs, 2 * fail.cap * sizeof *fail.hs);
     rsc_buf_free(&c->m, &fail.kept);
     rsc_mem_free(&c->m, aux.p, aux.n * 4);
     rsc_mem_free(&c->m, ends, ((size_t)nsets + 1) * sizeof *ends);

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The compiler's helpers that several of its steps use (compile.h,
  * backend.h): a stable merge sort of indices (compile.c, units.c, glob.c),
- * qsort's comparison of uint64 values (explore.c, dfa.c),
+ * the same with integer keys first, by radix when large (compile.c,
+ * units.c), qsort's comparison of uint64 values and a radix sort of them
+ * (explore.c, dfa.c),
  * interning of uint32 lists (units.c) and the rank order of candidates
  * (compile.c, units.c). A unit of their own, so that the steps depend on
  * it and not on each other. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "compile.h"
@@ -54,10 +57,171 @@ int rsc_msort(rsc_mem *m, uint32_t *a, size_t n, idx_cmp cmp, const void *cx)
     return 0;
 }
 
+/* From this many on, keys are sorted by radix (below, the merges cost
+ * less than the radix's counts). */
+#define RADIX_FROM 256
+
+typedef struct keyed {
+    uint64_t k;
+    uint32_t i;
+} keyed;
+
+/* y goes before x */
+static inline int kbefore(const keyed *y, const keyed *x, idx_cmp cmp, const void *cx)
+{
+    return y->k != x->k ? y->k < x->k : cmp != NULL && cmp(cx, y->i, x->i) < 0;
+}
+
+static void kinsert(keyed *a, size_t n, idx_cmp cmp, const void *cx)
+{ /* insertion sort: stable */
+    for (size_t i = 1; i < n; i++) {
+        keyed x = a[i];
+        size_t j = i;
+        while (j > 0 && kbefore(&x, &a[j - 1], cmp, cx)) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = x;
+    }
+}
+
+/* Merges the sorted s[0..h) and s[h..n) into d. */
+static void kmerge(const keyed *s, size_t h, size_t n, keyed *d, idx_cmp cmp, const void *cx)
+{
+    if (!kbefore(&s[h], &s[h - 1], cmp, cx)) { /* in order already */
+        memcpy(d, s, n * sizeof *d);
+        return;
+    }
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        d[k++] = kbefore(&s[j], &s[i], cmp, cx) ? s[j++] : s[i++];
+    while (i < h)
+        d[k++] = s[i++];
+    while (j < n)
+        d[k++] = s[j++];
+}
+
+/* The halves are sorted into the other buffer and merged back, so each
+ * level merges once and copies nothing (msort_rec copies every merge
+ * back: four times the bytes here). */
+static void ksort_to(keyed *a, keyed *out, size_t n, idx_cmp cmp, const void *cx);
+
+/* Sorts a[0..n) in place; tmp[0..n) is its scratch. */
+static void ksort_in(keyed *a, keyed *tmp, size_t n, idx_cmp cmp, const void *cx)
+{
+    if (n <= 8) {
+        kinsert(a, n, cmp, cx);
+        return;
+    }
+    const size_t h = n / 2;
+    ksort_to(a, tmp, h, cmp, cx);
+    ksort_to(a + h, tmp + h, n - h, cmp, cx);
+    kmerge(tmp, h, n, a, cmp, cx);
+}
+
+/* Sorts a[0..n) into out[0..n); a is its scratch. */
+static void ksort_to(keyed *a, keyed *out, size_t n, idx_cmp cmp, const void *cx)
+{
+    if (n <= 8) {
+        kinsert(a, n, cmp, cx);
+        memcpy(out, a, n * sizeof *a);
+        return;
+    }
+    const size_t h = n / 2;
+    ksort_in(a, out, h, cmp, cx);
+    ksort_in(a + h, out + h, n - h, cmp, cx);
+    kmerge(a, h, n, out, cmp, cx);
+}
+
+/* A stable LSD radix sort of a[0..n) by key, a byte a pass, b[0..n) the
+ * other buffer; returns the one that holds the result. A byte that every
+ * key has alike takes no pass: rank keys (rsc_rank_key) differ in about
+ * four of their eight (the low bytes of the line, the allow bit, the
+ * priority), so a large file's sort is some four passes, where the
+ * merges were log2(n). */
+static keyed *radix(keyed *a, keyed *b, size_t n)
+{
+    size_t cnt[8][256];
+    memset(cnt, 0, sizeof cnt);
+    for (size_t i = 0; i < n; i++)
+        for (unsigned d = 0; d < 8; d++)
+            cnt[d][(a[i].k >> (8 * d)) & 0xff]++;
+    for (unsigned d = 0; d < 8; d++) {
+        size_t *c = cnt[d], sum = 0;
+        if (c[(a[0].k >> (8 * d)) & 0xff] == n)
+            continue; /* one value: the order stays */
+        for (unsigned v = 0; v < 256; v++) {
+            const size_t t = c[v];
+            c[v] = sum, sum += t;
+        }
+        for (size_t i = 0; i < n; i++)
+            b[c[(a[i].k >> (8 * d)) & 0xff]++] = a[i];
+        keyed *t = a;
+        a = b, b = t;
+    }
+    return a;
+}
+
+int rsc_msort_keyed(rsc_mem *m, uint32_t *a, size_t n, const uint64_t *key, idx_cmp cmp, const void *cx)
+{
+    if (n < 2)
+        return 0;
+    keyed *p = rsc_mem_alloc(m, 2 * n * sizeof *p), *s = p;
+    if (!p)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        p[i].k = key[a[i]], p[i].i = a[i];
+    if (n < RADIX_FROM) {
+        ksort_in(p, p + n, n, cmp, cx);
+    } else {
+        s = radix(p, p + n, n);
+        keyed *other = s == p ? p + n : p;
+        for (size_t i = 0, j; cmp && i < n; i = j) { /* each run of equal keys, by cmp */
+            for (j = i + 1; j < n && s[j].k == s[i].k; j++)
+                ;
+            if (j - i > 1)
+                ksort_in(s + i, other + i, j - i, cmp, cx);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        a[i] = s[i].i;
+    rsc_mem_free(m, p, 2 * n * sizeof *p);
+    return 0;
+}
+
 int rsc_cmp_u64(const void *a, const void *b)
 {
     const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
+}
+
+void rsc_sort_u64(uint64_t *a, uint64_t *tmp, size_t n)
+{
+    if (n < RADIX_FROM) {
+        qsort(a, n, sizeof *a, rsc_cmp_u64);
+        return;
+    }
+    size_t cnt[8][256];
+    memset(cnt, 0, sizeof cnt);
+    for (size_t i = 0; i < n; i++)
+        for (unsigned d = 0; d < 8; d++)
+            cnt[d][(a[i] >> (8 * d)) & 0xff]++;
+    uint64_t *s = a, *t = tmp;
+    for (unsigned d = 0; d < 8; d++) {
+        size_t *c = cnt[d], sum = 0;
+        if (c[(s[0] >> (8 * d)) & 0xff] == n)
+            continue;
+        for (unsigned v = 0; v < 256; v++) {
+            const size_t x = c[v];
+            c[v] = sum, sum += x;
+        }
+        for (size_t i = 0; i < n; i++)
+            t[c[(s[i] >> (8 * d)) & 0xff]++] = s[i];
+        uint64_t *x = s;
+        s = t, t = x;
+    }
+    if (s != a)
+        memcpy(a, s, n * sizeof *a);
 }
 
 /* ---- interning of uint32 lists ---------------------------------------- */
@@ -129,15 +293,16 @@ void rsc_intern_free(rsc_mem *m, interner *t)
 
 /* ---- rank order ---------------------------------------------------------- */
 
-/* Rank order, worst first: (priority, allow, -line) (E.6, E.7). */
+/* Rank order, worst first: (priority, allow, -line) (E.6, E.7), as one
+ * integer: priority in the high 32 bits, allow next, then the line's
+ * distance below 2^31 (add_cand() refuses lines over UINT32_MAX / 2). */
+uint64_t rsc_rank_key(const cand *x)
+{
+    return (uint64_t)x->priority << 32 | (uint64_t)(x->allow != 0) << 31 | (0x7fffffffu - x->line);
+}
+
 int rsc_cmp_rank(const void *vctx, uint32_t a, uint32_t b)
 {
-    const cand *x = &((const ctx *)vctx)->cands[a], *y = &((const ctx *)vctx)->cands[b];
-    if (x->priority != y->priority)
-        return x->priority < y->priority ? -1 : 1;
-    if (x->allow != y->allow)
-        return x->allow < y->allow ? -1 : 1;
-    if (x->line != y->line)
-        return x->line > y->line ? -1 : 1;
-    return 0;
+    const uint64_t *k = ((const ctx *)vctx)->rank_key;
+    return k[a] < k[b] ? -1 : k[a] > k[b];
 }

@@ -22,6 +22,7 @@
 enum { K_ACCEPT, K_END, K_GLOB };
 
 typedef struct ent {
+    uint64_t key;     /* S0's first 8 bytes, big-endian, zero-padded */
     const uint8_t *s; /* the pattern: S0 = s[0..s0), tail = s[s0..len) */
     uint32_t s0, len, rank, moff; /* moff: s's offset in STRINGS */
     uint8_t kind, drop, anchored;
@@ -52,10 +53,15 @@ typedef struct trie {
     uint32_t *stack;
 } trie;
 
-/* S0 in byte order, then best rank first: a node's globs come out sorted. */
+/* S0 in byte order, then best rank first: a node's globs come out sorted.
+ * The keys compare first: where two differ, their S0s order the same way
+ * (a short S0's zero padding is never above the byte a longer one has
+ * there), so most compares need no memcmp. */
 static int cmp_ent(const void *a, const void *b)
 {
     const ent *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
     uint32_t n = x->s0 < y->s0 ? x->s0 : y->s0;
     int d = n ? memcmp(x->s, y->s, n) : 0;
     if (d)
@@ -376,6 +382,9 @@ rsc_status rsc_trie_emit(rsc_mem *m, const rsc_tpat *pats, size_t n, int no_prun
         e->moff = pats[i].moff;
         e->anchored = pats[i].anchored;
         e->s0 = star ? (uint32_t)(star - e->s) : e->len;
+        e->key = 0;
+        for (uint32_t j = 0; j < 8; j++)
+            e->key = e->key << 8 | (j < e->s0 ? e->s[j] : 0);
         uint32_t k = e->s0;
         while (k < e->len && e->s[k] == '*')
             k++;

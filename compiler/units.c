@@ -9,7 +9,10 @@
 /* Same matched pattern first, then best rank first. */
 static int cmp_pattern(const void *vctx, uint32_t a, uint32_t b)
 {
-    const cand *x = &((const ctx *)vctx)->cands[a], *y = &((const ctx *)vctx)->cands[b];
+    const ctx *c = vctx;
+    if (c->mb_key[a] != c->mb_key[b])
+        return c->mb_key[a] < c->mb_key[b] ? -1 : 1;
+    const cand *x = &c->cands[a], *y = &c->cands[b];
     int d = rsc_bytes_cmp(x->mb, x->mlen, y->mb, y->mlen);
     if (d)
         return d;
@@ -106,13 +109,13 @@ static rsc_status set_of_groups(ctx *c, const uint32_t *gl, size_t ng, uint32_t 
     for (size_t i = 0; i < ng; i++)
         for (uint32_t k = 0; k < c->gc_n[gl[i]]; k++)
             l[n++] = c->gc_first[gl[i]] + k;
-    if (rsc_msort(&c->m, l, n, cmp_pattern, c) != 0)
+    if (rsc_msort_keyed(&c->m, l, n, c->mb_key, cmp_pattern, c) != 0)
         return RSC_E_NOMEM;
     size_t w = 0;
     for (size_t i = 0; i < n; i++)
         if (w == 0 || !same_pattern(&c->cands[l[w - 1]], &c->cands[l[i]]))
             l[w++] = l[i];
-    if (rsc_msort(&c->m, l, w, rsc_cmp_rank, c) != 0)
+    if (rsc_msort_keyed(&c->m, l, w, c->rank_key, NULL, NULL) != 0)
         return RSC_E_NOMEM;
     return rsc_intern(&c->m, &c->sets, l, w, set);
 }

@@ -3079,8 +3079,74 @@ static void test_shared_strings(void)
         }
 }
 
+/* rsc_msort_keyed (shared.c) against a plain stable insertion sort with the
+ * whole order: keys from small ranges, so that many tie and the tie-break
+ * (or, without one, the given order) decides; every size up to a few
+ * thousand, and runs already in order. */
+typedef struct sort_cx {
+    const uint64_t *key;
+    const uint32_t *second;
+} sort_cx;
+
+static int cmp_second(const void *vcx, uint32_t a, uint32_t b)
+{
+    const sort_cx *c = vcx;
+    return c->second[a] < c->second[b] ? -1 : c->second[a] > c->second[b];
+}
+
+static void test_sorts(void)
+{
+    enum { N = 3000 };
+    static uint64_t key[N];
+    static uint32_t second[N], got[N], want[N];
+    rsc_mem m;
+    rsc_mem_init(&m, NULL, NULL);
+    long sorts = 0;
+    for (unsigned round = 0; round < 400; round++) {
+        const unsigned n = round < 40 ? round : rnd(round % 10 == 0 ? N : 300) + 1;
+        const unsigned kr = 1 + rnd(round % 3 == 0 ? 4 : 1000), sr = 1 + rnd(5);
+        for (unsigned i = 0; i < n; i++) {
+            /* high bits too: the keys compare as whole 64-bit values */
+            key[i] = (uint64_t)rnd(kr) << (round % 2 ? 56 : 3) | rnd(2);
+            second[i] = rnd(sr);
+            got[i] = want[i] = (uint32_t)((i * 7919u) % (n ? n : 1)); /* a permutation */
+        }
+        if (round % 5 == 0) /* in order already: the merges' shortcut */
+            for (unsigned i = 0; i < n; i++)
+                key[i] = i, got[i] = want[i] = i;
+        const sort_cx cx = {key, second};
+        const int with = round % 2;
+        for (unsigned i = 1; i < n; i++) { /* the reference: stable insertion */
+            const uint32_t x = want[i];
+            unsigned j = i;
+            while (j > 0 && (key[x] < key[want[j - 1]] ||
+                             (with && key[x] == key[want[j - 1]] && second[x] < second[want[j - 1]]))) {
+                want[j] = want[j - 1];
+                j--;
+            }
+            want[j] = x;
+        }
+        TU_CHECK(rsc_msort_keyed(&m, got, n, key, with ? cmp_second : NULL, &cx) == 0, "sort of %u", n);
+        TU_CHECK(memcmp(got, want, n * sizeof *got) == 0, "round %u: %u indices, keys in %u, %s tie-break",
+                 round, n, kr, with ? "with" : "no");
+        sorts++;
+    }
+    static uint64_t u[N], v[N], tmp[N];
+    for (unsigned round = 0; round < 60; round++) { /* rsc_sort_u64 against qsort */
+        const unsigned n = round < 10 ? round : rnd(N) + 1;
+        for (unsigned i = 0; i < n; i++)
+            u[i] = v[i] = round % 3 ? (uint64_t)rnd(1u << 30) << (round % 34) ^ rnd(7) : rnd(3);
+        qsort(v, n, sizeof *v, rsc_cmp_u64);
+        rsc_sort_u64(u, tmp, n);
+        TU_CHECK(memcmp(u, v, n * sizeof *u) == 0, "rsc_sort_u64: round %u, %u values", round, n);
+        sorts++;
+    }
+    printf("sorts: %ld keyed and u64 sorts equal to a stable insertion sort or qsort\n", sorts);
+}
+
 int main(void)
 {
+    test_sorts();
     test_groups();
     test_verdicts();
     test_determinism_and_lint();
