@@ -152,49 +152,73 @@ const char *rsc_store_last_error(const rsc_store *st)
     return st ? st->err : open_err;
 }
 
+/* A host byte of the fast path in lower case; 0 for every other byte. */
+static const unsigned char host_lc[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 45, 46, 0,
+    48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 0, 0, 0, 0, 0, 0,
+    0, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 0, 0, 0, 0, 95,
+    0, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+    112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/* Eight bytes at p as a little-endian word. */
+static uint64_t le64(const unsigned char *p)
+{
+    uint64_t w = 0;
+    for (unsigned i = 0; i < 8; i++)
+        w |= (uint64_t)p[i] << (8 * i);
+    return w;
+}
+
 /* The fast path of rsc_store_origin_key(): returns 0 when the URL needs
  * the general parser (spaces around it, userinfo, %-escapes, IPv6, bytes
- * other than letters, digits, '.', '-', '_' in the host, odd ports). */
+ * other than letters, digits, '.', '-', '_' in the host, odd ports). Every
+ * check of a store starts here: the scheme is matched as one word (its
+ * letters' lanes or'ed with 0x20: only 'X' and 'x' give 'x'), the host a
+ * table look-up a byte. */
 static int fast_key(const char *u, size_t len, char *key, size_t *klen)
 {
     static const struct {
         const char *name;
         size_t n;
         unsigned port;
-    } sch[] = {{"https://", 8, 443}, {"http://", 7, 80}, {"ftp://", 6, 21}};
+        uint64_t word, fold, mask; /* name as le64(); its letters' lanes; its lanes */
+    } sch[] = {{"https://", 8, 443, 0x2f2f3a7370747468ull, 0x2020202020ull, ~0ull},
+               {"http://", 7, 80, 0x2f2f3a70747468ull, 0x20202020ull, 0xffffffffffffffull},
+               {"ftp://", 6, 21, 0x2f2f3a707466ull, 0x202020ull, 0xffffffffffffull}};
+    unsigned char head[8] = {0};
+    memcpy(head, u, len < 8 ? len : 8);
+    const uint64_t w = le64(head);
     size_t k, i;
-    for (k = 0; k < 3; k++) {
-        if (len < sch[k].n)
-            continue;
-        for (i = 0; i < sch[k].n; i++) {
-            unsigned char c = (unsigned char)u[i];
-            if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != (unsigned char)sch[k].name[i])
-                break;
-        }
-        if (i == sch[k].n)
+    for (k = 0; k < 3; k++)
+        if (((w | sch[k].fold) & sch[k].mask) == sch[k].word)
             break;
-    }
     if (k == 3 || (unsigned char)u[len - 1] <= 0x20)
         return 0;
-    size_t o = sch[k].n - 3;
-    memcpy(key, sch[k].name, o + 3);
-    o += 3;
+    size_t o = sch[k].n;
+    memcpy(key, sch[k].name, o);
     i = sch[k].n;
-    size_t hb = i;
-    for (; i < len; i++) {
-        unsigned char c = (unsigned char)u[i];
-        if (c >= 'a' && c <= 'z')
-            ;
-        else if (c >= 'A' && c <= 'Z')
-            c += 32;
-        else if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_'))
+    const size_t hb = i, lim = len - hb < RSC_HOST_MAX ? len : hb + RSC_HOST_MAX;
+    for (; i < lim; i++) {
+        const unsigned char c = host_lc[(unsigned char)u[i]];
+        if (!c)
             break;
-        if (i - hb >= RSC_HOST_MAX)
-            return 0;
         key[o++] = (char)c;
     }
     if (i == hb)
-        return 0;
+        return 0; /* a host of more than RSC_HOST_MAX bytes stops before a
+                     host byte, which the test after the port refuses */
     unsigned port = sch[k].port;
     if (i < len && u[i] == ':') {
         size_t pb = ++i;
