@@ -36,6 +36,17 @@ int rsc_msort(rsc_mem *m, uint32_t *a, size_t n, idx_cmp cmp, const void *cx);
  * compare. For the rank and byte-order sorts, whose calls through
  * rsc_msort took a tenth of a large file's compile. */
 int rsc_msort_keyed(rsc_mem *m, uint32_t *a, size_t n, const uint64_t *key, idx_cmp cmp, const void *cx);
+/* p[0..len)'s first 8 bytes as a big-endian integer, zeros past len: keys
+ * that differ order as rsc_bytes_cmp() orders the strings (a shorter
+ * string's zero padding is never above the byte a longer one has there),
+ * so a sort compares whole strings only where keys tie. */
+static inline uint64_t rsc_prefix_key(const uint8_t *p, size_t len)
+{
+    uint64_t k = 0;
+    for (size_t i = 0; i < 8; i++)
+        k = k << 8 | (i < len ? p[i] : 0);
+    return k;
+}
 /* qsort's comparison of uint64 values, ascending (shared.c). */
 int rsc_cmp_u64(const void *a, const void *b);
 /* Sorts a[0..n) ascending, tmp[0..n) its scratch (shared.c): by radix

@@ -92,10 +92,7 @@ static rsc_status add_cand(ctx *c, uint32_t line, int allow, const char *text, s
     }
     const size_t i = c->n_cands++;
     c->rank_key[i] = rsc_rank_key(x);
-    uint64_t k = 0;
-    for (uint32_t j = 0; j < 8; j++)
-        k = k << 8 | (j < x->mlen ? x->mb[j] : 0);
-    c->mb_key[i] = k;
+    c->mb_key[i] = rsc_prefix_key(x->mb, x->mlen);
     return RSC_OK;
 }
 
@@ -158,7 +155,6 @@ rsc_status rsc_make_cands(ctx *c)
 typedef struct rstr {
     const ctx *c;
     unsigned per;        /* strings per rule: 1 or 2 */
-    const uint64_t *key; /* each string's first 8 bytes, big-endian, 0s after its end */
 } rstr;
 
 static const uint8_t *rstr_at(const rstr *r, uint32_t e, size_t *n)
@@ -172,16 +168,11 @@ static const uint8_t *rstr_at(const rstr *r, uint32_t e, size_t *n)
     return x->mb;
 }
 
-/* Byte order: memcmp on the common length, then shorter first. The keys
- * decide first where they differ: a string's key is not above any longer
- * string's that it begins, so keys in order are strings in order; equal
- * keys (two strings alike in their first 8 bytes, or one string ending in
- * 0s the other lacks) are compared whole. */
+/* Byte order: memcmp on the common length, then shorter first; the sort
+ * (rsc_msort_keyed) calls it only where the strings' rsc_prefix_key()s
+ * are equal. */
 static int cmp_rstr(const void *cx, uint32_t a, uint32_t b)
 {
-    const rstr *r = cx;
-    if (r->key[a] != r->key[b])
-        return r->key[a] < r->key[b] ? -1 : 1;
     size_t na, nb;
     const uint8_t *pa = rstr_at(cx, a, &na), *pb = rstr_at(cx, b, &nb);
     int d = memcmp(pa, pb, na < nb ? na : nb);
@@ -196,7 +187,7 @@ static int cmp_rstr(const void *cx, uint32_t a, uint32_t b)
  * finds them all. Hosts go in the order RULES refers to them. */
 static rsc_status place_rule_strings(ctx *c)
 {
-    rstr r = {c, c->ir->profile == RSC_PROFILE_RFC ? 2u : 1u, NULL};
+    rstr r = {c, c->ir->profile == RSC_PROFILE_RFC ? 2u : 1u};
     const size_t n = c->n_rules * r.per;
     rsc_status st = RSC_OK;
     if (n == 0)
@@ -212,12 +203,8 @@ static rsc_status place_rule_strings(ctx *c)
     for (size_t e = 0; e < n; e++) {
         size_t len;
         const uint8_t *p = rstr_at(&r, (uint32_t)e, &len);
-        uint64_t k = 0;
-        for (size_t i = 0; i < 8; i++)
-            k = k << 8 | (i < len ? p[i] : 0);
-        ord[e] = (uint32_t)e, key[e] = k;
+        ord[e] = (uint32_t)e, key[e] = rsc_prefix_key(p, len);
     }
-    r.key = key;
     if (rsc_msort_keyed(&c->m, ord, n, key, cmp_rstr, &r) != 0) {
         st = RSC_E_NOMEM;
         goto out;

@@ -52,9 +52,8 @@ typedef struct ctx {
     cand *cands;
     size_t n_cands, cap_cands;
     /* per candidate, made with it: its rank as one integer (rsc_rank_key)
-     * and its match text's first 8 bytes, big-endian, zero-padded (bytes
-     * order as rsc_bytes_cmp's where they differ): the sorts compare
-     * these first, read in order, not the scattered candidates */
+     * and its match text's rsc_prefix_key(): the sorts compare these
+     * first, read in order, not the scattered candidates */
     uint64_t *rank_key, *mb_key;
     uint32_t *gc_first, *gc_n; /* per IR group: its candidates */
     agent_ref *refs;

@@ -61,7 +61,7 @@ int rsc_msort(rsc_mem *m, uint32_t *a, size_t n, idx_cmp cmp, const void *cx)
  * less than the radix's counts). */
 #define RADIX_FROM 256
 
-typedef struct keyed {
+typedef struct keyed { /* k first: radix() reads the first 8 bytes */
     uint64_t k;
     uint32_t i;
 } keyed;
@@ -133,33 +133,41 @@ static void ksort_to(keyed *a, keyed *out, size_t n, idx_cmp cmp, const void *cx
     kmerge(a, h, n, out, cmp, cx);
 }
 
-/* A stable LSD radix sort of a[0..n) by key, a byte a pass, b[0..n) the
- * other buffer; returns the one that holds the result. A byte that every
- * key has alike takes no pass: rank keys (rsc_rank_key) differ in about
- * four of their eight (the low bytes of the line, the allow bit, the
+/* A stable LSD radix sort of n elements of `size` bytes at a, each keyed
+ * by its first 8 bytes (a uint64_t), a key byte a pass, b the other
+ * buffer; returns the one that holds the result. A byte that every key
+ * has alike takes no pass: rank keys (rsc_rank_key) differ in about four
+ * of their eight (the low bytes of the line, the allow bit, the
  * priority), so a large file's sort is some four passes, where the
- * merges were log2(n). */
-static keyed *radix(keyed *a, keyed *b, size_t n)
+ * merges were log2(n). Inlined with a constant size at each use. */
+static inline void *radix(void *a, void *b, size_t n, const size_t size)
 {
+    uint8_t *s = a, *t = b;
     size_t cnt[8][256];
+    uint64_t k;
     memset(cnt, 0, sizeof cnt);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&k, s + i * size, 8);
         for (unsigned d = 0; d < 8; d++)
-            cnt[d][(a[i].k >> (8 * d)) & 0xff]++;
+            cnt[d][(k >> (8 * d)) & 0xff]++;
+    }
     for (unsigned d = 0; d < 8; d++) {
         size_t *c = cnt[d], sum = 0;
-        if (c[(a[0].k >> (8 * d)) & 0xff] == n)
+        memcpy(&k, s, 8);
+        if (c[(k >> (8 * d)) & 0xff] == n)
             continue; /* one value: the order stays */
         for (unsigned v = 0; v < 256; v++) {
-            const size_t t = c[v];
-            c[v] = sum, sum += t;
+            const size_t x = c[v];
+            c[v] = sum, sum += x;
         }
-        for (size_t i = 0; i < n; i++)
-            b[c[(a[i].k >> (8 * d)) & 0xff]++] = a[i];
-        keyed *t = a;
-        a = b, b = t;
+        for (size_t i = 0; i < n; i++) {
+            memcpy(&k, s + i * size, 8);
+            memcpy(t + c[(k >> (8 * d)) & 0xff]++ * size, s + i * size, size);
+        }
+        uint8_t *x = s;
+        s = t, t = x;
     }
-    return a;
+    return s;
 }
 
 int rsc_msort_keyed(rsc_mem *m, uint32_t *a, size_t n, const uint64_t *key, idx_cmp cmp, const void *cx)
@@ -174,7 +182,7 @@ int rsc_msort_keyed(rsc_mem *m, uint32_t *a, size_t n, const uint64_t *key, idx_
     if (n < RADIX_FROM) {
         ksort_in(p, p + n, n, cmp, cx);
     } else {
-        s = radix(p, p + n, n);
+        s = radix(p, p + n, n, sizeof *p);
         keyed *other = s == p ? p + n : p;
         for (size_t i = 0, j; cmp && i < n; i = j) { /* each run of equal keys, by cmp */
             for (j = i + 1; j < n && s[j].k == s[i].k; j++)
@@ -201,25 +209,7 @@ void rsc_sort_u64(uint64_t *a, uint64_t *tmp, size_t n)
         qsort(a, n, sizeof *a, rsc_cmp_u64);
         return;
     }
-    size_t cnt[8][256];
-    memset(cnt, 0, sizeof cnt);
-    for (size_t i = 0; i < n; i++)
-        for (unsigned d = 0; d < 8; d++)
-            cnt[d][(a[i] >> (8 * d)) & 0xff]++;
-    uint64_t *s = a, *t = tmp;
-    for (unsigned d = 0; d < 8; d++) {
-        size_t *c = cnt[d], sum = 0;
-        if (c[(s[0] >> (8 * d)) & 0xff] == n)
-            continue;
-        for (unsigned v = 0; v < 256; v++) {
-            const size_t x = c[v];
-            c[v] = sum, sum += x;
-        }
-        for (size_t i = 0; i < n; i++)
-            t[c[(s[i] >> (8 * d)) & 0xff]++] = s[i];
-        uint64_t *x = s;
-        s = t, t = x;
-    }
+    const uint64_t *s = radix(a, tmp, n, sizeof *a);
     if (s != a)
         memcpy(a, s, n * sizeof *a);
 }

@@ -22,7 +22,7 @@
 enum { K_ACCEPT, K_END, K_GLOB };
 
 typedef struct ent {
-    uint64_t key;     /* S0's first 8 bytes, big-endian, zero-padded */
+    uint64_t key;     /* rsc_prefix_key() of S0 */
     const uint8_t *s; /* the pattern: S0 = s[0..s0), tail = s[s0..len) */
     uint32_t s0, len, rank, moff; /* moff: s's offset in STRINGS */
     uint8_t kind, drop, anchored;
@@ -54,9 +54,8 @@ typedef struct trie {
 } trie;
 
 /* S0 in byte order, then best rank first: a node's globs come out sorted.
- * The keys compare first: where two differ, their S0s order the same way
- * (a short S0's zero padding is never above the byte a longer one has
- * there), so most compares need no memcmp. */
+ * The keys compare first (rsc_prefix_key), so most compares need no
+ * memcmp. */
 static int cmp_ent(const void *a, const void *b)
 {
     const ent *x = a, *y = b;
@@ -382,9 +381,7 @@ rsc_status rsc_trie_emit(rsc_mem *m, const rsc_tpat *pats, size_t n, int no_prun
         e->moff = pats[i].moff;
         e->anchored = pats[i].anchored;
         e->s0 = star ? (uint32_t)(star - e->s) : e->len;
-        e->key = 0;
-        for (uint32_t j = 0; j < 8; j++)
-            e->key = e->key << 8 | (j < e->s0 ? e->s[j] : 0);
+        e->key = rsc_prefix_key(e->s, e->s0);
         uint32_t k = e->s0;
         while (k < e->len && e->s[k] == '*')
             k++;

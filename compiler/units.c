@@ -6,13 +6,11 @@
 #include "codec.h"
 #include "compile.h"
 
-/* Same matched pattern first, then best rank first. */
+/* Same matched pattern first, then best rank first (the sort orders by
+ * mb_key before it calls this). */
 static int cmp_pattern(const void *vctx, uint32_t a, uint32_t b)
 {
-    const ctx *c = vctx;
-    if (c->mb_key[a] != c->mb_key[b])
-        return c->mb_key[a] < c->mb_key[b] ? -1 : 1;
-    const cand *x = &c->cands[a], *y = &c->cands[b];
+    const cand *x = &((const ctx *)vctx)->cands[a], *y = &((const ctx *)vctx)->cands[b];
     int d = rsc_bytes_cmp(x->mb, x->mlen, y->mb, y->mlen);
     if (d)
         return d;

@@ -172,15 +172,6 @@ static const unsigned char host_lc[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-/* Eight bytes at p as a little-endian word. */
-static uint64_t le64(const unsigned char *p)
-{
-    uint64_t w = 0;
-    for (unsigned i = 0; i < 8; i++)
-        w |= (uint64_t)p[i] << (8 * i);
-    return w;
-}
-
 /* The fast path of rsc_store_origin_key(): returns 0 when the URL needs
  * the general parser (spaces around it, userinfo, %-escapes, IPv6, bytes
  * other than letters, digits, '.', '-', '_' in the host, odd ports). Every
@@ -193,13 +184,13 @@ static int fast_key(const char *u, size_t len, char *key, size_t *klen)
         const char *name;
         size_t n;
         unsigned port;
-        uint64_t word, fold, mask; /* name as le64(); its letters' lanes; its lanes */
+        uint64_t word, fold, mask; /* name as get64(); its letters' lanes; its lanes */
     } sch[] = {{"https://", 8, 443, 0x2f2f3a7370747468ull, 0x2020202020ull, ~0ull},
                {"http://", 7, 80, 0x2f2f3a70747468ull, 0x20202020ull, 0xffffffffffffffull},
                {"ftp://", 6, 21, 0x2f2f3a707466ull, 0x202020ull, 0xffffffffffffull}};
     unsigned char head[8] = {0};
     memcpy(head, u, len < 8 ? len : 8);
-    const uint64_t w = le64(head);
+    const uint64_t w = get64(head);
     size_t k, i;
     for (k = 0; k < 3; k++)
         if (((w | sch[k].fold) & sch[k].mask) == sch[k].word)
