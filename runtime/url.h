@@ -53,14 +53,17 @@ RSC_HOT size_t first_special(const char *u, size_t len, size_t from)
  * replaces a search (G.2). */
 RSC_HOT int rsc_path_start(const char *url, size_t len, size_t *off, int *slash)
 {
-    size_t s = len >= 2 && url[0] == '/' && url[1] == '/' ? 2 : 0; /* G.1 */
     size_t ps;
     /* "http://" and "https://", the usual schemes, skip the scan that would
-     * find their "://" (the general case below gives the same) */
-    size_t h = len >= 8 && memcmp(url, "http", 4) == 0 ? 4u + (url[4] == 's') : 0;
-    if (h && url[h] == ':' && url[h + 1] == '/' && url[h + 2] == '/') {
-        ps = first_special(url, len, h + 3);
+     * find their "://" (the general case below gives the same): the URL's
+     * first eight bytes compared as one word */
+    const uint64_t w = len >= 8 ? rsc_rd64le((const uint8_t *)url) : 0;
+    if ((w & 0xffffffffffffffull) == 0x2f2f3a70747468ull) { /* "http://" */
+        ps = first_special(url, len, 7);
+    } else if (w == 0x2f2f3a7370747468ull) { /* "https://" */
+        ps = first_special(url, len, 8);
     } else {
+        const size_t s = len >= 2 && url[0] == '/' && url[1] == '/' ? 2 : 0; /* G.1 */
         ps = first_special(url, len, s);
         if (ps > s && ps + 1 < len && url[ps - 1] == ':' && url[ps] == '/' && url[ps + 1] == '/')
             ps = first_special(url, len, ps + 2); /* G.2, G.3 */
